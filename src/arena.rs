@@ -1,0 +1,127 @@
+//! A generational arena: slots reused after removal, each reuse bumps the slot's generation so
+//! stale handles are detected (Rapier's and Box2D's scheme).
+
+#[derive(Clone, Debug)]
+struct Slot<T> {
+    generation: u16,
+    value: Option<T>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Arena<T> {
+    slots: Vec<Slot<T>>,
+    free: Vec<u32>,
+    len: usize,
+}
+
+impl<T> Default for Arena<T> {
+    fn default() -> Self {
+        Arena {
+            slots: Vec::new(),
+            free: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T> Arena<T> {
+    /// Inserts a value; returns (index, generation). Generations start at 1 and skip 0.
+    pub fn insert(&mut self, value: T) -> (u32, u16) {
+        self.len += 1;
+        if let Some(i) = self.free.pop() {
+            let s = &mut self.slots[i as usize];
+            s.value = Some(value);
+            (i, s.generation)
+        } else {
+            self.slots.push(Slot {
+                generation: 1,
+                value: Some(value),
+            });
+            ((self.slots.len() - 1) as u32, 1)
+        }
+    }
+
+    /// The number of slots a new insertion would need reserved (for try_reserve by callers).
+    pub fn needs_growth(&self) -> bool {
+        self.free.is_empty()
+    }
+
+    /// Reserves room for one more slot, without aborting on out-of-memory.
+    pub fn try_reserve_one(&mut self) -> Result<(), std::collections::TryReserveError> {
+        if self.free.is_empty() {
+            self.slots.try_reserve(1)?;
+            self.free.try_reserve(1)?;
+        }
+        Ok(())
+    }
+
+    pub fn remove(&mut self, index: u32, generation: u16) -> Option<T> {
+        let s = self.slots.get_mut(index as usize)?;
+        if s.generation != generation || s.value.is_none() {
+            return None;
+        }
+        let v = s.value.take();
+        s.generation = s.generation.wrapping_add(1).max(1);
+        self.free.push(index);
+        self.len -= 1;
+        v
+    }
+
+    pub fn get(&self, index: u32, generation: u16) -> Option<&T> {
+        let s = self.slots.get(index as usize)?;
+        if s.generation != generation {
+            return None;
+        }
+        s.value.as_ref()
+    }
+
+    pub fn get_mut(&mut self, index: u32, generation: u16) -> Option<&mut T> {
+        let s = self.slots.get_mut(index as usize)?;
+        if s.generation != generation {
+            return None;
+        }
+        s.value.as_mut()
+    }
+
+    /// By slot index only (internal references that are kept consistent by the world).
+    pub fn slot(&self, index: u32) -> &T {
+        self.slots[index as usize]
+            .value
+            .as_ref()
+            .expect("live slot")
+    }
+
+    pub fn slot_mut(&mut self, index: u32) -> &mut T {
+        self.slots[index as usize]
+            .value
+            .as_mut()
+            .expect("live slot")
+    }
+
+    pub fn generation(&self, index: u32) -> u16 {
+        self.slots[index as usize].generation
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Live (index, value) pairs in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.value.as_ref().map(|v| (i as u32, v)))
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut T)> {
+        self.slots
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(i, s)| s.value.as_mut().map(|v| (i as u32, v)))
+    }
+
+    pub fn capacity_slots(&self) -> usize {
+        self.slots.len()
+    }
+}

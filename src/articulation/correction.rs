@@ -1,0 +1,356 @@
+//! The step of one island: external impulses, velocity correction, joint correction by the
+//! modified Newton iteration of Tomcin eq. (3), position and velocity update (Appendix A).
+//!
+//! The paper factors `A` once per step (constant gradient, eq. 2). On tensioned chains with
+//! heavy loads that iteration diverges from a 1:100 load ratio up, so here it is used only while
+//! it contracts (residual at least halved per iteration); when it stalls, `A` is re-linearized
+//! at the previewed poses (new numeric factorization, same symbolic analysis) and the impulses
+//! follow the new Jacobian. When even that does not reach `eps_p` within `max_iterations`, the
+//! frame step is redone as 2, 4, ... substeps, so that every frame step ends with all joints
+//! within `eps_p` whatever the mass ratio.
+
+use std::time::Instant;
+
+use super::IslandReport;
+use super::island::Island;
+use crate::arena::Arena;
+use crate::body::{Body, end_of_step_angular_velocity, gyroscopic};
+use crate::math::integrate_rotation;
+use crate::world::{Joint, WorldSettings};
+
+/// The factor-once iteration is kept while the residual shrinks at least by this factor.
+const CONTRACTION: f64 = 0.5;
+
+/// Outcome of one substep.
+struct SubstepResult {
+    converged: bool,
+    /// Residual at the end, and the smallest seen.
+    last: f64,
+    best: f64,
+}
+
+impl Island {
+    /// Solves the frame step `h`, substepping as needed. The workspace must hold the frame-start
+    /// state (`gather`); on return it holds the end state.
+    pub fn solve(
+        &mut self,
+        s: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        h: f64,
+    ) -> IslandReport {
+        let (nnz_a, nnz_l) = self.factor.nnz();
+        let mut rep = IslandReport {
+            bodies: self.body_slots.len() as u32,
+            joints: self.joints.len() as u32,
+            rows: self.n_rows as u32,
+            nnz_a,
+            nnz_l,
+            ..Default::default()
+        };
+        self.clamped_pivots = 0;
+        let max_sub = s.max_substeps.max(1);
+        let mut n = self.substep_hint.clamp(1, max_sub);
+        let mut best_prev = f64::INFINITY;
+        let mut stalls = 0;
+        loop {
+            self.restore();
+            rep.attempts += 1;
+            let mut ok = true;
+            let mut result = SubstepResult {
+                converged: true,
+                last: 0.0,
+                best: 0.0,
+            };
+            let dt = h / n as f64;
+            let mut worst: f64 = 0.0;
+            for k in 0..n {
+                result = self.substep(s, bodies, joints, dt, k as f64 * dt, &mut rep);
+                worst = worst.max(result.last);
+                if !result.converged {
+                    ok = false;
+                    break;
+                }
+            }
+            rep.substeps = n;
+            rep.max_violation = if ok { worst } else { result.last };
+            rep.converged = ok;
+            if ok || n >= max_sub || !result.last.is_finite() && n >= max_sub {
+                break;
+            }
+            // Conflicting constraints (no admissible configuration, Tomcin section 4): smaller
+            // steps do not bring the residual down, so stop refining.
+            if result.best.is_finite() && result.best >= CONTRACTION * best_prev {
+                stalls += 1;
+                if stalls >= 2 {
+                    break;
+                }
+            } else {
+                stalls = 0;
+            }
+            best_prev = best_prev.min(result.best);
+            n *= 2;
+        }
+        // Remember how many substeps this island needed; try fewer after a calm second.
+        if rep.converged {
+            if n > self.substep_hint {
+                self.substep_hint = n;
+                self.calm_frames = 0;
+            } else {
+                self.calm_frames += 1;
+                if self.calm_frames >= 60 && self.substep_hint > 1 {
+                    self.substep_hint /= 2;
+                    self.calm_frames = 0;
+                }
+            }
+        } else {
+            self.substep_hint = 1;
+            self.calm_frames = 0;
+        }
+        rep.regularized_pivots = self.regularized_pivots;
+        rep
+    }
+
+    /// Previews the poses at the end of a substep of length `dt` from the current velocities
+    /// (Tomcin Appendix A eq. 13: torque-free gyroscopic term only).
+    fn preview(&mut self, dt: f64) {
+        for l in 0..self.x.len() {
+            self.xp[l] = self.x[l] + dt * self.v[l];
+            let omega = self.w[l] - 0.5 * dt * self.alpha[l];
+            let sigma = if std::env::var_os("TENON_NOGYRO").is_some() {
+                crate::math::Vec3::zeros()
+            } else {
+                gyroscopic(&self.iw[l], &self.iinv[l], &omega)
+            };
+            self.phi[l] = dt * self.w[l] + 0.5 * dt * dt * sigma;
+            self.qp[l] = integrate_rotation(&self.q[l], &self.phi[l]);
+        }
+    }
+
+    fn substep(
+        &mut self,
+        s: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        dt: f64,
+        tau0: f64,
+        rep: &mut IslandReport,
+    ) -> SubstepResult {
+        let tau1 = tau0 + dt;
+        // 1. External impulses (Appendix A step 1).
+        self.update_inertias();
+        for l in 0..self.x.len() {
+            self.alpha[l] = self.iinv[l] * self.torque[l];
+            self.v[l] += dt * self.acc[l];
+            self.w[l] += dt * self.alpha[l];
+        }
+        // A at the substep start, factored once.
+        let t0 = Instant::now();
+        self.eval_rows(bodies, joints, tau0, false, false);
+        self.assemble_and_factor(s.eps_t);
+        let t1 = Instant::now();
+        // 2. Velocity correction: A dp = -J u (Tomcin section 3).
+        for k in 0..self.joints.len() {
+            let ij = self.joints[k];
+            let ua = self.side_velocity(ij.a, bodies);
+            let ub = self.side_velocity(ij.b, bodies);
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                let j = &self.rows[r].j;
+                let mut jv = 0.0;
+                for c in 0..6 {
+                    jv += j[0][c] * ua[c] + j[1][c] * ub[c];
+                }
+                self.rhs[r] = -jv;
+            }
+        }
+        // The motor rows drive the coordinate: their velocity target is the motor rate.
+        for k in 0..self.joints.len() {
+            let ij = self.joints[k];
+            if ij.motor {
+                self.rhs[(ij.off + ij.n - 1) as usize] += self.motor_rate[k];
+            }
+        }
+        let mut x = std::mem::take(&mut self.rhs);
+        self.factor.solve(&mut x);
+        self.apply_impulses(&x);
+        self.rhs = x;
+        let t2 = Instant::now();
+        // 3. Joint correction: A dp = -c(t+h)/h, eq. (3).
+        let mut r_prev = f64::INFINITY;
+        let mut merit_prev = f64::INFINITY;
+        let mut r_first = f64::NAN;
+        let mut best = f64::INFINITY;
+        let mut result = SubstepResult {
+            converged: false,
+            last: f64::INFINITY,
+            best,
+        };
+        for it in 0..=s.max_iterations {
+            self.preview(dt);
+            let mut r = self.eval_rows(bodies, joints, tau1, true, true);
+            let mut merit = self.trial_merit();
+            // Backtracking: a Newton step that raised sum(c^2) is halved (at most 4 times), so
+            // the iteration cannot run away near the whip of a heavy chain.
+            let mut fraction = 1.0;
+            while std::env::var_os("TENON_NOLS").is_none()
+                && it > 0
+                && !(merit < merit_prev)
+                && fraction > 0.07
+            {
+                fraction *= 0.5;
+                let mut x = std::mem::take(&mut self.rhs);
+                for v in x.iter_mut() {
+                    *v *= -0.5;
+                }
+                self.apply_impulses(&x);
+                for v in x.iter_mut() {
+                    *v = -*v;
+                }
+                self.rhs = x;
+                self.preview(dt);
+                r = self.eval_rows(bodies, joints, tau1, true, true);
+                merit = self.trial_merit();
+                rep.backtracks += 1;
+            }
+            best = best.min(r);
+            if std::env::var_os("TENON_DEBUG").is_some() {
+                eprintln!("  dt {dt:.5} it {it} r {r:.3e} f {fraction}");
+            }
+            if it == 0 {
+                r_first = r;
+            }
+            result = SubstepResult {
+                converged: r < s.eps_p,
+                last: r,
+                best,
+            };
+            if result.converged
+                || it == s.max_iterations
+                || !r.is_finite()
+                || r > 1e6 * r_first.max(s.eps_p)
+            {
+                break;
+            }
+            for (dst, row) in self.rhs.iter_mut().zip(&self.trial) {
+                *dst = -row.c / dt;
+            }
+            if (it > 0 || std::env::var_os("TENON_REF").is_some()) && r > contraction() * r_prev {
+                // Stalled: re-linearize at the previewed poses (Jacobian and impulse directions).
+                std::mem::swap(&mut self.rows, &mut self.trial);
+                if std::env::var_os("TENON_NOPB").is_none() {
+                    self.pull_back_rows();
+                }
+                self.assemble_and_factor(s.eps_t);
+                rep.refactorizations += 1;
+            }
+            let mut x = std::mem::take(&mut self.rhs);
+            self.factor.solve(&mut x);
+            self.apply_impulses(&x);
+            self.rhs = x;
+            rep.iterations += 1;
+            r_prev = r;
+            merit_prev = merit;
+        }
+        let t3 = Instant::now();
+        // 4. Position update (eq. 13) to the last previewed poses, which belong to the final
+        //    velocities; then the end-of-step angular velocity update (Appendix A step 3).
+        for l in 0..self.x.len() {
+            self.w[l] = end_of_step_angular_velocity(
+                &self.w[l],
+                &self.alpha[l],
+                &self.iw[l],
+                &self.iinv[l],
+                &self.qp[l],
+                &self.inertia[l],
+                &self.inv_inertia[l],
+                dt,
+            );
+        }
+        self.x.copy_from_slice(&self.xp);
+        self.q.copy_from_slice(&self.qp);
+        for k in 0..self.joints.len() {
+            let ij = self.joints[k];
+            if joints.slot(ij.slot).model.kind.has_coordinate() {
+                let pa = self.side_pose(ij.a, bodies, tau1, false);
+                let pb = self.side_pose(ij.b, bodies, tau1, false);
+                self.coord[k] = joints
+                    .slot(ij.slot)
+                    .model
+                    .coordinate(&pa, &pb, self.coord[k]);
+            }
+        }
+        rep.time_factor_ns += (t1 - t0).as_nanos() as u64;
+        rep.time_velocity_ns += (t2 - t1).as_nanos() as u64;
+        rep.time_joint_ns += (t3 - t2).as_nanos() as u64;
+        result
+    }
+}
+fn contraction() -> f64 {
+    std::env::var("TENON_CONTRACTION")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(CONTRACTION)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenes;
+    use crate::{Vec3, World};
+
+    /// The rows pulled back through the preview's exponential map are the derivative of the
+    /// previewed violations with respect to the velocities (checked by finite differences).
+    #[test]
+    fn preview_jacobian_matches_finite_differences() {
+        let mut world = World::default();
+        let s = scenes::heavy_chain(&mut world, 3, 10.0);
+        for (i, &b) in s.bodies.iter().enumerate() {
+            let w = Vec3::new(3.0 + i as f64, -7.0, 11.0 * (i as f64 - 1.5));
+            world
+                .set_body_velocity(b, Vec3::new(1.0, -2.0, 0.5 * i as f64), w)
+                .unwrap();
+        }
+        world.settings.gravity = Vec3::zeros();
+        world.step(1e-3).unwrap(); // builds the topology
+        let island = &mut world.solver.islands[0];
+        island.gather(&world.bodies, &world.joints, &Vec3::zeros(), 0.1);
+        island.restore();
+        island.update_inertias();
+        let dt = 0.1;
+        island.preview(dt);
+        island.eval_rows(&world.bodies, &world.joints, dt, true, true);
+        std::mem::swap(&mut island.rows, &mut island.trial);
+        island.pull_back_rows();
+        let base: Vec<f64> = island.rows.iter().map(|r| r.c).collect();
+        let eps = 1e-7;
+        let mut worst: f64 = 0.0;
+        for l in 0..island.x.len() {
+            for c in 0..6 {
+                if c < 3 {
+                    island.v[l][c] += eps
+                } else {
+                    island.w[l][c - 3] += eps
+                }
+                island.preview(dt);
+                island.eval_rows(&world.bodies, &world.joints, dt, true, true);
+                if c < 3 {
+                    island.v[l][c] -= eps
+                } else {
+                    island.w[l][c - 3] -= eps
+                }
+                for ij in island.joints.clone() {
+                    for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
+                        if side != super::super::island::Side::Dyn(l as u32) {
+                            continue;
+                        }
+                        for r in ij.off as usize..(ij.off + ij.n) as usize {
+                            let fd = (island.trial[r].c - base[r]) / eps;
+                            let an = dt * island.rows[r].j[sd][c];
+                            worst = worst.max((fd - an).abs());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(worst < 1e-5, "worst mismatch {worst}");
+    }
+}

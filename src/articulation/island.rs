@@ -1,0 +1,461 @@
+//! One island's workspace: body state copies, rows, the factor, and the assembly of
+//! `A = J M^-1 J^T + alpha I` (Tomcin sections 3-4). Sized once per topology; nothing here
+//! allocates during a step.
+
+use super::external_pose;
+use super::factor::{BlockCholesky, BlockLoc};
+use crate::arena::Arena;
+use crate::body::{Body, BodyKind, world_inertias};
+use crate::joint::{Pose, Row};
+use crate::math::{Mat3, Quat, Vec3};
+use crate::world::Joint;
+
+/// What a joint's side is attached to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// A dynamic body of this island (local index).
+    Dyn(u32),
+    /// A static or kinematic body (arena slot): infinite mass, prescribed motion.
+    Ext(u32),
+    /// The world frame.
+    World,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IslandJoint {
+    pub slot: u32,
+    pub a: Side,
+    pub b: Side,
+    /// First row and row count.
+    pub off: u32,
+    pub n: u32,
+    pub motor: bool,
+}
+
+/// One contribution `J_i,si M_body^-1 J_j,sj^T` to block `(i, j)` of `A`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Coupling {
+    pub body: u32,
+    pub i: u32,
+    pub si: u8,
+    pub j: u32,
+    pub sj: u8,
+    pub diag: bool,
+    pub loc: BlockLoc,
+}
+
+/// Frame-start state, kept to redo the step with more substeps.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Saved {
+    pub x: Vec<Vec3>,
+    pub q: Vec<Quat>,
+    pub v: Vec<Vec3>,
+    pub w: Vec<Vec3>,
+}
+
+pub(crate) struct Island {
+    pub body_slots: Vec<u32>,
+    pub joints: Vec<IslandJoint>,
+    pub couplings: Vec<Coupling>,
+    pub factor: BlockCholesky,
+    pub n_rows: usize,
+    // body state
+    pub x: Vec<Vec3>,
+    pub q: Vec<Quat>,
+    pub v: Vec<Vec3>,
+    pub w: Vec<Vec3>,
+    pub inv_mass: Vec<f64>,
+    pub inertia: Vec<Mat3>,
+    pub inv_inertia: Vec<Mat3>,
+    /// World inertia and inverse at the start of the current substep.
+    pub iw: Vec<Mat3>,
+    pub iinv: Vec<Mat3>,
+    /// External linear acceleration (gravity + force/m) and torque, constant over the step.
+    pub acc: Vec<Vec3>,
+    pub torque: Vec<Vec3>,
+    /// `I^-1 tau` at the start of the current substep.
+    pub alpha: Vec<Vec3>,
+    /// Previewed poses at the end of the current substep.
+    pub xp: Vec<Vec3>,
+    pub qp: Vec<Quat>,
+    /// Rotation vector of the last preview (`qp = exp(phi) q`).
+    pub phi: Vec<Vec3>,
+    pub start: Saved,
+    // rows
+    /// Rows of the current linearization (Jacobian used for `A` and for the impulses).
+    pub rows: Vec<Row>,
+    /// Rows evaluated at the previewed poses.
+    pub trial: Vec<Row>,
+    /// `M^-1 J^T` per row and side.
+    pub wrows: Vec<[[f64; 6]; 2]>,
+    pub rhs: Vec<f64>,
+    pub colsum: Vec<f64>,
+    // per joint
+    /// Unwrapped coordinate at the start of the current substep, and at the frame start.
+    pub coord: Vec<f64>,
+    pub coord_start: Vec<f64>,
+    /// Motor target at time tau into the frame: `motor_from + motor_rate * tau`.
+    pub motor_from: Vec<f64>,
+    pub motor_rate: Vec<f64>,
+    /// Impulse on body B over the frame (linear, angular about B's centre of mass).
+    pub impulse: Vec<[f64; 6]>,
+    pub violation: Vec<f64>,
+    // adaptivity and statistics
+    pub substep_hint: u32,
+    pub calm_frames: u32,
+    pub clamped_pivots: u32,
+    pub regularized_pivots: u32,
+    /// The frame step being solved.
+    pub frame_h: f64,
+}
+
+impl Island {
+    pub fn new(
+        body_slots: Vec<u32>,
+        joints: Vec<IslandJoint>,
+        couplings: Vec<Coupling>,
+        factor: BlockCholesky,
+    ) -> Island {
+        let nb = body_slots.len();
+        let nj = joints.len();
+        let n_rows = joints.last().map_or(0, |j| (j.off + j.n) as usize);
+        Island {
+            body_slots,
+            joints,
+            couplings,
+            factor,
+            n_rows,
+            x: vec![Vec3::zeros(); nb],
+            q: vec![Quat::identity(); nb],
+            v: vec![Vec3::zeros(); nb],
+            w: vec![Vec3::zeros(); nb],
+            inv_mass: vec![0.0; nb],
+            inertia: vec![Mat3::zeros(); nb],
+            inv_inertia: vec![Mat3::zeros(); nb],
+            iw: vec![Mat3::zeros(); nb],
+            iinv: vec![Mat3::zeros(); nb],
+            acc: vec![Vec3::zeros(); nb],
+            torque: vec![Vec3::zeros(); nb],
+            alpha: vec![Vec3::zeros(); nb],
+            xp: vec![Vec3::zeros(); nb],
+            qp: vec![Quat::identity(); nb],
+            phi: vec![Vec3::zeros(); nb],
+            start: Saved {
+                x: vec![Vec3::zeros(); nb],
+                q: vec![Quat::identity(); nb],
+                v: vec![Vec3::zeros(); nb],
+                w: vec![Vec3::zeros(); nb],
+            },
+            rows: vec![Row::default(); n_rows],
+            trial: vec![Row::default(); n_rows],
+            wrows: vec![[[0.0; 6]; 2]; n_rows],
+            rhs: vec![0.0; n_rows],
+            colsum: vec![0.0; n_rows],
+            coord: vec![0.0; nj],
+            coord_start: vec![0.0; nj],
+            motor_from: vec![0.0; nj],
+            motor_rate: vec![0.0; nj],
+            impulse: vec![[0.0; 6]; nj],
+            violation: vec![0.0; nj],
+            substep_hint: 1,
+            calm_frames: 0,
+            clamped_pivots: 0,
+            regularized_pivots: 0,
+            frame_h: 0.0,
+        }
+    }
+
+    /// Copies the bodies' state and the joints' motor targets into the workspace.
+    pub fn gather(&mut self, bodies: &Arena<Body>, joints: &Arena<Joint>, gravity: &Vec3, h: f64) {
+        self.frame_h = h;
+        for (l, &slot) in self.body_slots.iter().enumerate() {
+            let b = bodies.slot(slot);
+            self.start.x[l] = b.position;
+            self.start.q[l] = b.rotation;
+            self.start.v[l] = b.linear_velocity;
+            self.start.w[l] = b.angular_velocity;
+            self.inv_mass[l] = 1.0 / b.mass;
+            self.inertia[l] = b.inertia;
+            self.inv_inertia[l] = b.inv_inertia;
+            self.acc[l] = gravity * b.gravity_scale + b.force / b.mass;
+            self.torque[l] = b.torque;
+        }
+        for (k, ij) in self.joints.iter().enumerate() {
+            let j = joints.slot(ij.slot);
+            self.coord_start[k] = j.coordinate;
+            if ij.motor {
+                let target = j.motor_target_now();
+                match j.motor.mode {
+                    crate::joint::MotorMode::Velocity => {
+                        self.motor_from[k] = target;
+                        self.motor_rate[k] = j.motor.target_velocity;
+                    }
+                    _ => {
+                        self.motor_from[k] = j.coordinate;
+                        self.motor_rate[k] = (target - j.coordinate) / h;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Restores the frame-start state.
+    pub fn restore(&mut self) {
+        self.x.copy_from_slice(&self.start.x);
+        self.q.copy_from_slice(&self.start.q);
+        self.v.copy_from_slice(&self.start.v);
+        self.w.copy_from_slice(&self.start.w);
+        self.coord.copy_from_slice(&self.coord_start);
+        for i in &mut self.impulse {
+            *i = [0.0; 6];
+        }
+    }
+
+    /// Rolls back a step whose state became non-finite: frame-start poses and velocities.
+    pub fn rollback(&mut self) {
+        self.restore();
+    }
+
+    pub fn finite(&self) -> bool {
+        self.x
+            .iter()
+            .chain(&self.v)
+            .chain(&self.w)
+            .all(|v| v.iter().all(|c| c.is_finite()))
+            && self
+                .q
+                .iter()
+                .all(|q| q.coords.iter().all(|c| c.is_finite()))
+    }
+
+    /// Writes the state back to the bodies and the per-joint results back to the joints.
+    pub fn scatter(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>) {
+        for (l, &slot) in self.body_slots.iter().enumerate() {
+            let b = bodies.slot_mut(slot);
+            b.position = self.x[l];
+            b.rotation = self.q[l];
+            b.linear_velocity = self.v[l];
+            b.angular_velocity = self.w[l];
+        }
+        for (k, ij) in self.joints.iter().enumerate() {
+            let rb = match ij.b {
+                Side::Dyn(l) => self.q[l as usize] * joints.slot(ij.slot).model.frame_b.anchor,
+                Side::Ext(s) => bodies.slot(s).rotation * joints.slot(ij.slot).model.frame_b.anchor,
+                Side::World => Vec3::zeros(),
+            };
+            let j = joints.slot_mut(ij.slot);
+            let i = self.impulse[k];
+            let lin = Vec3::new(i[0], i[1], i[2]);
+            // angular impulse about the anchor: about the centre of mass minus r_B x p
+            let ang = Vec3::new(i[3], i[4], i[5]) - rb.cross(&lin);
+            j.impulse = [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
+            j.coordinate = self.coord[k];
+            j.violation = self.violation[k];
+            if ij.motor && j.motor.mode == crate::joint::MotorMode::Velocity {
+                j.motor_target = self.motor_from[k] + self.motor_rate[k] * self.frame_h;
+            }
+        }
+    }
+
+    /// The pose of a side at time `tau` into the frame; dynamic sides use the current poses or
+    /// the previews.
+    #[inline]
+    pub fn side_pose(&self, s: Side, bodies: &Arena<Body>, tau: f64, preview: bool) -> Pose {
+        match s {
+            Side::Dyn(l) => {
+                let l = l as usize;
+                if preview {
+                    Pose {
+                        x: self.xp[l],
+                        q: self.qp[l],
+                    }
+                } else {
+                    Pose {
+                        x: self.x[l],
+                        q: self.q[l],
+                    }
+                }
+            }
+            Side::Ext(slot) => external_pose(bodies.slot(slot), tau),
+            Side::World => Pose::IDENTITY,
+        }
+    }
+
+    /// Generalized velocity of a side.
+    #[inline]
+    pub fn side_velocity(&self, s: Side, bodies: &Arena<Body>) -> [f64; 6] {
+        let (v, w) = match s {
+            Side::Dyn(l) => (self.v[l as usize], self.w[l as usize]),
+            Side::Ext(slot) => {
+                let b = bodies.slot(slot);
+                if b.kind == BodyKind::Kinematic {
+                    (b.linear_velocity, b.angular_velocity)
+                } else {
+                    return [0.0; 6];
+                }
+            }
+            Side::World => return [0.0; 6],
+        };
+        [v.x, v.y, v.z, w.x, w.y, w.z]
+    }
+
+    /// Evaluates every joint's rows at time `tau` (current poses or previews) into `out`
+    /// (`self.rows` or `self.trial`). Returns the largest |c|.
+    pub fn eval_rows(
+        &mut self,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        tau: f64,
+        preview: bool,
+        into_trial: bool,
+    ) -> f64 {
+        let mut worst: f64 = 0.0;
+        for k in 0..self.joints.len() {
+            let ij = self.joints[k];
+            let pa = self.side_pose(ij.a, bodies, tau, preview);
+            let pb = self.side_pose(ij.b, bodies, tau, preview);
+            let target = ij
+                .motor
+                .then(|| self.motor_from[k] + self.motor_rate[k] * tau);
+            let j = joints.slot(ij.slot);
+            let range = ij.off as usize..(ij.off + ij.n) as usize;
+            let out = if into_trial {
+                &mut self.trial[range]
+            } else {
+                &mut self.rows[range]
+            };
+            j.model.eval(&pa, &pb, target, self.coord[k], out);
+            let mut jw: f64 = 0.0;
+            for r in out.iter() {
+                jw = jw.max(r.c.abs());
+            }
+            if jw.is_nan() {
+                jw = f64::INFINITY;
+            }
+            self.violation[k] = jw;
+            worst = worst.max(jw);
+        }
+        worst
+    }
+
+    /// Pulls the angular Jacobian rows back through the exponential map of the preview,
+    /// `J_ang <- J_ang J_l(phi)`, so they are the exact derivative of the previewed violation
+    /// with respect to the angular velocities (the rows of `self.rows`).
+    pub fn pull_back_rows(&mut self) {
+        for ij in &self.joints {
+            for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                if let Side::Dyn(l) = side {
+                    let jl = crate::math::so3_left_jacobian(&self.phi[l as usize]).transpose();
+                    for r in ij.off as usize..(ij.off + ij.n) as usize {
+                        let j = &mut self.rows[r].j[s];
+                        let a = jl * Vec3::new(j[3], j[4], j[5]);
+                        j[3] = a.x;
+                        j[4] = a.y;
+                        j[5] = a.z;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `W = M^-1 J^T` for every row of the current linearization (world inertia of the
+    /// substep start).
+    pub fn compute_wrows(&mut self) {
+        for ij in &self.joints {
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                    self.wrows[r][s] = match side {
+                        Side::Dyn(l) => {
+                            let l = l as usize;
+                            let j = &self.rows[r].j[s];
+                            let im = self.inv_mass[l];
+                            let ang = self.iinv[l] * Vec3::new(j[3], j[4], j[5]);
+                            [im * j[0], im * j[1], im * j[2], ang.x, ang.y, ang.z]
+                        }
+                        _ => [0.0; 6],
+                    };
+                }
+            }
+        }
+    }
+
+    /// Assembles `A = J M^-1 J^T`, adds `alpha = eps_t ||A||_1` to its diagonal (Tomcin
+    /// section 4, eq. 8) and factors it. Returns alpha.
+    pub fn assemble_and_factor(&mut self, eps_t: f64) -> f64 {
+        self.compute_wrows();
+        self.factor.values.fill(0.0);
+        self.colsum.fill(0.0);
+        for c in &self.couplings {
+            let (ji, jj) = (self.joints[c.i as usize], self.joints[c.j as usize]);
+            for a in 0..ji.n as usize {
+                let wa = &self.wrows[ji.off as usize + a][c.si as usize];
+                for b in 0..jj.n as usize {
+                    if c.diag && b > a {
+                        continue;
+                    }
+                    let jb = &self.rows[jj.off as usize + b].j[c.sj as usize];
+                    let v = wa[0] * jb[0]
+                        + wa[1] * jb[1]
+                        + wa[2] * jb[2]
+                        + wa[3] * jb[3]
+                        + wa[4] * jb[4]
+                        + wa[5] * jb[5];
+                    self.factor.values[c.loc.base + a * c.loc.rs + b * c.loc.cs] += v;
+                    // bound of the column sums of |A| (exact unless two bodies feed one entry)
+                    self.colsum[jj.off as usize + b] += v.abs();
+                    if !(c.diag && a == b) {
+                        self.colsum[ji.off as usize + a] += v.abs();
+                    }
+                }
+            }
+        }
+        let norm1 = self.colsum.iter().fold(0.0f64, |m, &v| m.max(v));
+        let alpha = eps_t * norm1;
+        self.factor.add_diagonal(alpha);
+        let min_pivot = if alpha > 0.0 {
+            1e-3 * alpha
+        } else {
+            1e-15 * norm1.max(1e-300)
+        };
+        let (clamped, regularized) = self.factor.factor(min_pivot, 100.0 * alpha);
+        self.clamped_pivots += clamped;
+        self.regularized_pivots = regularized;
+        alpha
+    }
+
+    /// `u += M^-1 J^T x` for the current linearization, and the impulse bookkeeping.
+    pub fn apply_impulses(&mut self, x: &[f64]) {
+        for (k, ij) in self.joints.iter().enumerate() {
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                let p = x[r];
+                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                    if let Side::Dyn(l) = side {
+                        let w = &self.wrows[r][s];
+                        let l = l as usize;
+                        self.v[l] += Vec3::new(w[0], w[1], w[2]) * p;
+                        self.w[l] += Vec3::new(w[3], w[4], w[5]) * p;
+                    }
+                }
+                let jb = &self.rows[r].j[1];
+                for (acc, &v) in self.impulse[k].iter_mut().zip(jb) {
+                    *acc += v * p;
+                }
+            }
+        }
+    }
+
+    /// Sum of squared violations of the rows at the previews (the line-search merit).
+    pub fn trial_merit(&self) -> f64 {
+        let m: f64 = self.trial.iter().map(|r| r.c * r.c).sum();
+        if m.is_nan() { f64::INFINITY } else { m }
+    }
+
+    /// World inertias at the current orientations.
+    pub fn update_inertias(&mut self) {
+        for l in 0..self.x.len() {
+            let (iw, iinv) = world_inertias(&self.q[l], &self.inertia[l], &self.inv_inertia[l]);
+            self.iw[l] = iw;
+            self.iinv[l] = iinv;
+        }
+    }
+}

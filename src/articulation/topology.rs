@@ -1,0 +1,146 @@
+//! Islands (connected components of the joint graph through dynamic bodies) and, per island,
+//! the block graph of `A`, its ordering and symbolic factorization: computed once per topology.
+
+use super::factor::BlockCholesky;
+use super::island::{Coupling, Island, IslandJoint, Side};
+use crate::arena::Arena;
+use crate::body::{Body, BodyKind};
+use crate::world::Joint;
+
+fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        let p = parent[i as usize];
+        parent[i as usize] = parent[p as usize];
+        i = p;
+    }
+    i
+}
+
+/// Builds the islands and the list of dynamic bodies without joints.
+pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>, Vec<u32>) {
+    let n = bodies.capacity_slots();
+    let is_dyn = |slot: u32| bodies.slot(slot).kind == BodyKind::Dynamic;
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    let mut jointed = vec![false; n];
+    for (_, j) in joints.iter() {
+        let b_dyn = is_dyn(j.body_b);
+        let a_dyn = j.body_a.is_some_and(is_dyn);
+        if b_dyn {
+            jointed[j.body_b as usize] = true;
+        }
+        if a_dyn {
+            jointed[j.body_a.unwrap() as usize] = true;
+        }
+        if a_dyn && b_dyn {
+            let (ra, rb) = (
+                find(&mut parent, j.body_a.unwrap()),
+                find(&mut parent, j.body_b),
+            );
+            if ra != rb {
+                parent[ra.max(rb) as usize] = ra.min(rb);
+            }
+        }
+    }
+    // Island ids in order of their first body slot; local body indices in slot order.
+    let mut island_of_root = vec![u32::MAX; n];
+    let mut local = vec![u32::MAX; n];
+    let mut island_bodies: Vec<Vec<u32>> = Vec::new();
+    let mut free = Vec::new();
+    for (slot, b) in bodies.iter() {
+        if b.kind != BodyKind::Dynamic {
+            continue;
+        }
+        if !jointed[slot as usize] {
+            free.push(slot);
+            continue;
+        }
+        let root = find(&mut parent, slot) as usize;
+        if island_of_root[root] == u32::MAX {
+            island_of_root[root] = island_bodies.len() as u32;
+            island_bodies.push(Vec::new());
+        }
+        let list = &mut island_bodies[island_of_root[root] as usize];
+        local[slot as usize] = list.len() as u32;
+        list.push(slot);
+    }
+    let mut island_joints: Vec<Vec<IslandJoint>> = vec![Vec::new(); island_bodies.len()];
+    for (jslot, j) in joints.iter() {
+        let side = |slot: Option<u32>| match slot {
+            None => Side::World,
+            Some(s) if is_dyn(s) => Side::Dyn(local[s as usize]),
+            Some(s) => Side::Ext(s),
+        };
+        let (a, b) = (side(j.body_a), side(Some(j.body_b)));
+        let dyn_slot = match (a, b) {
+            (_, Side::Dyn(_)) => j.body_b,
+            (Side::Dyn(_), _) => j.body_a.unwrap(),
+            _ => continue, // no dynamic body left: the joint is inactive
+        };
+        let isl = island_of_root[find(&mut parent, dyn_slot) as usize] as usize;
+        let list = &mut island_joints[isl];
+        let off = list.last().map_or(0, |l: &IslandJoint| l.off + l.n);
+        list.push(IslandJoint {
+            slot: jslot,
+            a,
+            b,
+            off,
+            n: j.model.row_count(j.motor_on()) as u32,
+            motor: j.motor_on(),
+        });
+    }
+    let islands = island_bodies
+        .into_iter()
+        .zip(island_joints)
+        .map(|(bodies, joints)| make_island(bodies, joints))
+        .collect();
+    (islands, free)
+}
+
+fn make_island(body_slots: Vec<u32>, joints: Vec<IslandJoint>) -> Island {
+    let nb = body_slots.len();
+    // Incidence: (joint, side) per local body.
+    let mut incident: Vec<Vec<(u32, u8)>> = vec![Vec::new(); nb];
+    for (ji, j) in joints.iter().enumerate() {
+        for (s, side) in [j.a, j.b].into_iter().enumerate() {
+            if let Side::Dyn(l) = side {
+                incident[l as usize].push((ji as u32, s as u8));
+            }
+        }
+    }
+    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); joints.len()];
+    for inc in &incident {
+        for &(i, _) in inc {
+            for &(j, _) in inc {
+                if i != j {
+                    adj[i as usize].push(j);
+                }
+            }
+        }
+    }
+    for a in &mut adj {
+        a.sort_unstable();
+        a.dedup();
+    }
+    let sizes: Vec<usize> = joints.iter().map(|j| j.n as usize).collect();
+    let factor = BlockCholesky::new(&sizes, &adj);
+    let mut couplings = Vec::new();
+    for (l, inc) in incident.iter().enumerate() {
+        for (x, &(i, si)) in inc.iter().enumerate() {
+            for &(j, sj) in &inc[x..] {
+                let loc = factor
+                    .locate(i as usize, j as usize)
+                    .expect("coupled blocks are in the structure");
+                couplings.push(Coupling {
+                    body: l as u32,
+                    i,
+                    si,
+                    j,
+                    sj,
+                    diag: i == j,
+                    loc,
+                });
+            }
+        }
+    }
+    Island::new(body_slots, joints, couplings, factor)
+}

@@ -1,0 +1,346 @@
+//! Rigid bodies: kind, mass properties, state (pose and velocity), force accumulators.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::math::{Mat3, Quat, Vec3, vec_finite};
+
+/// How the solver treats a body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BodyKind {
+    /// Never moves; infinite mass. The world frame is an implicit static body.
+    Static,
+    /// Moved by the user through its velocity (integrated every step); infinite mass to the
+    /// solver, so joints to it are satisfied by the dynamic side alone.
+    Kinematic,
+    /// Moved by forces, impulses and joints.
+    Dynamic,
+}
+
+/// Mass and inertia of a body about its centre of mass, in the body frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MassProperties {
+    /// Mass in kg, > 0 for dynamic bodies.
+    pub mass: f64,
+    /// Inertia tensor about the centre of mass in the body frame (kg m^2), symmetric positive
+    /// definite.
+    pub inertia: Mat3,
+}
+
+impl MassProperties {
+    /// From principal moments (kg m^2) and the rotation of the principal axes in the body frame.
+    pub fn from_principal(mass: f64, moments: Vec3, principal_frame: Quat) -> Self {
+        let r = principal_frame.to_rotation_matrix().into_inner();
+        MassProperties {
+            mass,
+            inertia: r * Mat3::from_diagonal(&moments) * r.transpose(),
+        }
+    }
+
+    /// A solid box of the given half extents (m).
+    pub fn solid_box(mass: f64, half_extents: Vec3) -> Self {
+        let (a, b, c) = (
+            2.0 * half_extents.x,
+            2.0 * half_extents.y,
+            2.0 * half_extents.z,
+        );
+        let k = mass / 12.0;
+        MassProperties {
+            mass,
+            inertia: Mat3::from_diagonal(&Vec3::new(
+                k * (b * b + c * c),
+                k * (a * a + c * c),
+                k * (a * a + b * b),
+            )),
+        }
+    }
+
+    /// A solid sphere of the given radius (m).
+    pub fn solid_sphere(mass: f64, radius: f64) -> Self {
+        let i = 0.4 * mass * radius * radius;
+        MassProperties {
+            mass,
+            inertia: Mat3::from_diagonal(&Vec3::new(i, i, i)),
+        }
+    }
+
+    /// Checks that the mass is positive and finite and the inertia symmetric positive definite.
+    pub fn validate(&self) -> Result<()> {
+        if !self.mass.is_finite() || self.inertia.iter().any(|v| !v.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "mass properties contain NaN or infinity",
+            ));
+        }
+        if self.mass <= 0.0 {
+            return Err(Error::new(
+                ErrorKind::InvalidMass,
+                format!("mass must be > 0 kg for a dynamic body, got {}", self.mass),
+            ));
+        }
+        let i = &self.inertia;
+        let scale = i.abs().max();
+        if (i - i.transpose()).abs().max() > 1e-9 * scale {
+            return Err(Error::new(
+                ErrorKind::InvalidMass,
+                "inertia tensor is not symmetric",
+            ));
+        }
+        if i.cholesky().is_none() || scale <= 0.0 {
+            return Err(Error::new(
+                ErrorKind::InvalidMass,
+                "inertia tensor is not positive definite (every principal moment must be > 0)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Default for MassProperties {
+    fn default() -> Self {
+        MassProperties::solid_box(1.0, Vec3::new(0.5, 0.5, 0.5))
+    }
+}
+
+/// Everything needed to create a body. Copied on creation, never retained.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyDesc {
+    /// Static, kinematic or dynamic.
+    pub kind: BodyKind,
+    /// World position of the centre of mass (m). The body frame's origin is its centre of mass.
+    pub position: Vec3,
+    /// Orientation of the body frame in the world.
+    pub rotation: Quat,
+    /// Linear velocity of the centre of mass, world frame (m/s).
+    pub linear_velocity: Vec3,
+    /// Angular velocity, world frame (rad/s).
+    pub angular_velocity: Vec3,
+    /// Mass properties; ignored for static and kinematic bodies.
+    pub mass_properties: MassProperties,
+    /// Multiplies the world's gravity for this body (1 = normal, 0 = none).
+    pub gravity_scale: f64,
+    /// Opaque value for the user.
+    pub user_data: u64,
+}
+
+impl Default for BodyDesc {
+    fn default() -> Self {
+        BodyDesc {
+            kind: BodyKind::Dynamic,
+            position: Vec3::zeros(),
+            rotation: Quat::identity(),
+            linear_velocity: Vec3::zeros(),
+            angular_velocity: Vec3::zeros(),
+            mass_properties: MassProperties::default(),
+            gravity_scale: 1.0,
+            user_data: 0,
+        }
+    }
+}
+
+impl BodyDesc {
+    /// Validates every field; the world calls it before creating the body.
+    pub fn validate(&self) -> Result<()> {
+        if !vec_finite(&self.position)
+            || !vec_finite(&self.linear_velocity)
+            || !vec_finite(&self.angular_velocity)
+        {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "body position or velocity is NaN or infinite",
+            ));
+        }
+        if !self.gravity_scale.is_finite() {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "gravity_scale is NaN or infinite",
+            ));
+        }
+        if self.rotation.coords.iter().any(|v| !v.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "body rotation is NaN or infinite",
+            ));
+        }
+        if self.kind == BodyKind::Dynamic {
+            self.mass_properties.validate()?;
+        }
+        if self.kind == BodyKind::Static
+            && (self.linear_velocity.norm() > 0.0 || self.angular_velocity.norm() > 0.0)
+        {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                "a static body cannot have a velocity",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A rigid body's state. Read it through [`crate::World::body`].
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub(crate) kind: BodyKind,
+    pub(crate) position: Vec3,
+    pub(crate) rotation: Quat,
+    /// Velocities at the start of the next step (`v_-` of Tomcin Appendix A).
+    pub(crate) linear_velocity: Vec3,
+    pub(crate) angular_velocity: Vec3,
+    pub(crate) mass: f64,
+    pub(crate) inertia: Mat3,
+    pub(crate) inv_inertia: Mat3,
+    pub(crate) force: Vec3,
+    pub(crate) torque: Vec3,
+    pub(crate) gravity_scale: f64,
+    pub(crate) user_data: u64,
+}
+
+impl Body {
+    pub(crate) fn from_desc(d: &BodyDesc) -> Body {
+        let mp = d.mass_properties;
+        Body {
+            kind: d.kind,
+            position: d.position,
+            rotation: Quat::new_normalize(d.rotation.into_inner()),
+            linear_velocity: d.linear_velocity,
+            angular_velocity: d.angular_velocity,
+            mass: mp.mass,
+            inertia: mp.inertia,
+            inv_inertia: mp.inertia.try_inverse().unwrap_or_else(Mat3::zeros),
+            force: Vec3::zeros(),
+            torque: Vec3::zeros(),
+            gravity_scale: d.gravity_scale,
+            user_data: d.user_data,
+        }
+    }
+
+    /// Static, kinematic or dynamic.
+    pub fn kind(&self) -> BodyKind {
+        self.kind
+    }
+    /// World position of the centre of mass (m).
+    pub fn position(&self) -> Vec3 {
+        self.position
+    }
+    /// Orientation in the world.
+    pub fn rotation(&self) -> Quat {
+        self.rotation
+    }
+    /// Linear velocity (m/s, world frame) at the start of the next step.
+    pub fn linear_velocity(&self) -> Vec3 {
+        self.linear_velocity
+    }
+    /// Angular velocity (rad/s, world frame) at the start of the next step.
+    pub fn angular_velocity(&self) -> Vec3 {
+        self.angular_velocity
+    }
+    /// Mass and body-frame inertia.
+    pub fn mass_properties(&self) -> MassProperties {
+        MassProperties {
+            mass: self.mass,
+            inertia: self.inertia,
+        }
+    }
+    /// Gravity multiplier.
+    pub fn gravity_scale(&self) -> f64 {
+        self.gravity_scale
+    }
+    /// The user's opaque value.
+    pub fn user_data(&self) -> u64 {
+        self.user_data
+    }
+    /// Force accumulated for the next step (N, world frame, through the centre of mass).
+    pub fn force(&self) -> Vec3 {
+        self.force
+    }
+    /// Torque accumulated for the next step (N m, world frame).
+    pub fn torque(&self) -> Vec3 {
+        self.torque
+    }
+    /// World point of a body-local point.
+    pub fn world_point(&self, local: &Vec3) -> Vec3 {
+        self.position + self.rotation * local
+    }
+    /// Inverse world inertia `R I^-1 R^T` at the current orientation.
+    pub(crate) fn world_inv_inertia(&self) -> Mat3 {
+        let r = self.rotation.to_rotation_matrix().into_inner();
+        r * self.inv_inertia * r.transpose()
+    }
+    /// World inertia `R I R^T` at the current orientation.
+    pub(crate) fn world_inertia(&self) -> Mat3 {
+        let r = self.rotation.to_rotation_matrix().into_inner();
+        r * self.inertia * r.transpose()
+    }
+    /// Kinetic energy (J).
+    pub fn kinetic_energy(&self) -> f64 {
+        if self.kind != BodyKind::Dynamic {
+            return 0.0;
+        }
+        0.5 * self.mass * self.linear_velocity.norm_squared()
+            + 0.5
+                * self
+                    .angular_velocity
+                    .dot(&(self.world_inertia() * self.angular_velocity))
+    }
+}
+
+/// The torque-free angular acceleration `sigma* = -I^-1 (w x I w)` (Tomcin Appendix A).
+#[inline]
+pub(crate) fn gyroscopic(iw: &Mat3, iinv: &Mat3, w: &Vec3) -> Vec3 {
+    -(iinv * w.cross(&(iw * w)))
+}
+
+/// World inertia and its inverse for a body-frame tensor at orientation `q`.
+#[inline]
+pub(crate) fn world_inertias(q: &Quat, inertia: &Mat3, inv_inertia: &Mat3) -> (Mat3, Mat3) {
+    let r = q.to_rotation_matrix().into_inner();
+    (r * inertia * r.transpose(), r * inv_inertia * r.transpose())
+}
+
+/// The end-of-step angular velocity of Tomcin Appendix A step 3:
+/// `w_-(l+1) = w_+(l) + h/2 (sigma*(l) + sigma*(l+1))`, `sigma*(l+1)` found by fixed-point
+/// iteration at the new orientation `q1`.
+pub(crate) fn end_of_step_angular_velocity(
+    w_plus: &Vec3,
+    alpha_ext: &Vec3,
+    iw0: &Mat3,
+    iinv0: &Mat3,
+    q1: &Quat,
+    inertia: &Mat3,
+    inv_inertia: &Mat3,
+    h: f64,
+) -> Vec3 {
+    let omega0 = w_plus - 0.5 * h * alpha_ext;
+    let s0 = gyroscopic(iw0, iinv0, &omega0);
+    let (iw1, iinv1) = world_inertias(q1, inertia, inv_inertia);
+    let mut w = w_plus + h * s0;
+    for _ in 0..3 {
+        let s1 = gyroscopic(&iw1, &iinv1, &w);
+        w = w_plus + 0.5 * h * (s0 + s1);
+    }
+    w
+}
+
+/// Free flight of a dynamic body without joints over `h` (Tomcin Appendix A, steps 1-3).
+pub(crate) fn integrate_free(b: &mut Body, gravity: &Vec3, h: f64) {
+    let (iw, iinv) = world_inertias(&b.rotation, &b.inertia, &b.inv_inertia);
+    let alpha = iinv * b.torque;
+    b.linear_velocity += h * (gravity * b.gravity_scale + b.force / b.mass);
+    b.angular_velocity += h * alpha;
+    let omega = b.angular_velocity - 0.5 * h * alpha;
+    let sigma = gyroscopic(&iw, &iinv, &omega);
+    b.position += h * b.linear_velocity;
+    let q1 = crate::math::integrate_rotation(
+        &b.rotation,
+        &(h * b.angular_velocity + 0.5 * h * h * sigma),
+    );
+    b.angular_velocity = end_of_step_angular_velocity(
+        &b.angular_velocity,
+        &alpha,
+        &iw,
+        &iinv,
+        &q1,
+        &b.inertia,
+        &b.inv_inertia,
+        h,
+    );
+    b.rotation = q1;
+}

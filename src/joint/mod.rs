@@ -1,0 +1,251 @@
+//! Joint models as black boxes (Weinstein et al.; Tomcin section 3): for the two bodies' poses
+//! each gives its position-level violations `c` and Jacobian rows `J`. One file per model.
+
+mod ball;
+mod cylindrical;
+mod distance;
+mod fixed;
+mod hinge;
+pub(crate) mod rows;
+mod slider;
+mod universal;
+
+pub use rows::{Pose, Row};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::math::{Quat, Vec3, vec_finite};
+use crate::world::BodyHandle;
+use rows::FramePair;
+
+/// The most rows any joint has (a fixed joint, or a hinge or slider with its motor).
+pub const MAX_JOINT_ROWS: usize = 6;
+
+/// The joint models. Frames: each joint has a frame on body A and one on body B (anchor plus
+/// axes); the joint's axis is the frame's x axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JointKind {
+    /// Spherical joint: the anchors coincide (3 rows).
+    Ball,
+    /// Revolute joint about the x axis of the frames (5 rows, +1 with a motor).
+    Hinge,
+    /// Prismatic joint along the x axis of frame A, no relative rotation (5 rows, +1 with a motor).
+    Slider,
+    /// Welds the frames together (6 rows).
+    Fixed,
+    /// Cardan joint: anchors coincide; A rotates about its frame's x axis, B about its frame's y
+    /// axis (4 rows). The two axes must start perpendicular (they do when the frames coincide).
+    Universal,
+    /// Slides along and rotates about the x axis of frame A (4 rows).
+    Cylindrical,
+    /// Keeps the anchors at a fixed distance (1 row).
+    Distance,
+}
+
+impl JointKind {
+    /// Number of constraint rows without a motor.
+    pub fn base_rows(self) -> usize {
+        match self {
+            JointKind::Ball => 3,
+            JointKind::Hinge | JointKind::Slider => 5,
+            JointKind::Fixed => 6,
+            JointKind::Universal | JointKind::Cylindrical => 4,
+            JointKind::Distance => 1,
+        }
+    }
+
+    /// True for the joints that can carry a motor (hinge and slider).
+    pub fn has_coordinate(self) -> bool {
+        matches!(self, JointKind::Hinge | JointKind::Slider)
+    }
+}
+
+/// A joint frame in a body's local frame (or in the world for a joint to the world).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointFrame {
+    /// Anchor point, body-local (m), relative to the centre of mass.
+    pub anchor: Vec3,
+    /// Orientation of the frame relative to the body; its x axis is the joint axis.
+    pub rotation: Quat,
+}
+
+impl Default for JointFrame {
+    fn default() -> Self {
+        JointFrame {
+            anchor: Vec3::zeros(),
+            rotation: Quat::identity(),
+        }
+    }
+}
+
+/// What a hard motor drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum MotorMode {
+    /// No motor row.
+    #[default]
+    Off,
+    /// The joint coordinate (hinge angle in rad, slider position in m) reaches `target_position`
+    /// at the end of every step: set a new target each step to follow a trajectory.
+    Position,
+    /// The joint coordinate advances at exactly `target_velocity` (rad/s or m/s) from where the
+    /// motor was switched on: a position-level row, so the speed never drifts.
+    Velocity,
+}
+
+/// A hard motor: an extra bilateral row, as hard as the joint itself. A target the mechanism
+/// cannot reach shows up as a joint correction that does not converge in the step report.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Motor {
+    /// Off, position or velocity.
+    pub mode: MotorMode,
+    /// Target coordinate for [`MotorMode::Position`] (rad or m).
+    pub target_position: f64,
+    /// Target speed for [`MotorMode::Velocity`] (rad/s or m/s).
+    pub target_velocity: f64,
+}
+
+impl Motor {
+    pub(crate) fn validate(&self) -> Result<()> {
+        if !self.target_position.is_finite() || !self.target_velocity.is_finite() {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "motor target is NaN or infinite",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Everything needed to create a joint. Copied on creation, never retained.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointDesc {
+    /// The joint model.
+    pub kind: JointKind,
+    /// Body A, or `None` for the world (then `frame_a` is given in world coordinates).
+    pub body_a: Option<BodyHandle>,
+    /// Body B.
+    pub body_b: BodyHandle,
+    /// Frame on body A (body-local).
+    pub frame_a: JointFrame,
+    /// Frame on body B (body-local).
+    pub frame_b: JointFrame,
+    /// Rest distance of a [`JointKind::Distance`] joint (m, > 0); ignored otherwise.
+    pub distance: f64,
+    /// Hard motor (hinge and slider only).
+    pub motor: Motor,
+    /// Opaque value for the user.
+    pub user_data: u64,
+}
+
+impl JointDesc {
+    /// A joint of `kind` between `body_a` (or the world) and `body_b` with identity frames at the
+    /// centres of mass; set the frames with [`crate::World::set_joint_frames_world`] or directly.
+    pub fn new(kind: JointKind, body_a: Option<BodyHandle>, body_b: BodyHandle) -> Self {
+        JointDesc {
+            kind,
+            body_a,
+            body_b,
+            frame_a: JointFrame::default(),
+            frame_b: JointFrame::default(),
+            distance: 1.0,
+            motor: Motor::default(),
+            user_data: 0,
+        }
+    }
+
+    pub(crate) fn validate(&self) -> Result<()> {
+        for f in [&self.frame_a, &self.frame_b] {
+            if !vec_finite(&f.anchor) || f.rotation.coords.iter().any(|v| !v.is_finite()) {
+                return Err(Error::new(
+                    ErrorKind::NonFinite,
+                    "joint frame is NaN or infinite",
+                ));
+            }
+        }
+        if self.kind == JointKind::Distance && !(self.distance.is_finite() && self.distance > 0.0) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "distance joint length must be finite and > 0 m (got {}); use a ball joint for 0",
+                    self.distance
+                ),
+            ));
+        }
+        self.motor.validate()?;
+        if self.motor.mode != MotorMode::Off && !self.kind.has_coordinate() {
+            return Err(Error::new(
+                ErrorKind::WrongJointType,
+                "only hinge and slider joints carry a motor",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The geometric part of a joint the rows are computed from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct JointModel {
+    pub kind: JointKind,
+    pub frame_a: JointFrame,
+    pub frame_b: JointFrame,
+    pub distance: f64,
+}
+
+impl JointModel {
+    pub fn from_desc(d: &JointDesc) -> Self {
+        JointModel {
+            kind: d.kind,
+            frame_a: d.frame_a,
+            frame_b: d.frame_b,
+            distance: d.distance,
+        }
+    }
+
+    /// Number of rows, with the motor row if `motor` is on.
+    pub fn row_count(&self, motor: bool) -> usize {
+        self.kind.base_rows() + usize::from(motor && self.kind.has_coordinate())
+    }
+
+    /// Evaluates the rows at the poses `a`, `b`. `motor_target` is the coordinate the motor must
+    /// reach (None: no motor row), `coord_ref` the unwrapped coordinate it is measured from.
+    /// Returns the number of rows written.
+    pub fn eval(
+        &self,
+        a: &Pose,
+        b: &Pose,
+        motor_target: Option<f64>,
+        coord_ref: f64,
+        out: &mut [Row],
+    ) -> usize {
+        let f = FramePair::new(a, b, &self.frame_a, &self.frame_b);
+        let n = match self.kind {
+            JointKind::Ball => ball::rows(&f, out),
+            JointKind::Hinge => hinge::rows(&f, out),
+            JointKind::Slider => slider::rows(&f, out),
+            JointKind::Fixed => fixed::rows(&f, out),
+            JointKind::Universal => universal::rows(&f, out),
+            JointKind::Cylindrical => cylindrical::rows(&f, out),
+            JointKind::Distance => distance::rows(&f, self.distance, out),
+        };
+        match (motor_target, self.kind) {
+            (Some(t), JointKind::Hinge) => {
+                out[n] = hinge::motor_row(&f, coord_ref, t);
+                n + 1
+            }
+            (Some(t), JointKind::Slider) => {
+                out[n] = slider::motor_row(&f, t);
+                n + 1
+            }
+            _ => n,
+        }
+    }
+
+    /// The joint coordinate (hinge angle unwrapped around `coord_ref`, slider position), or 0.
+    pub fn coordinate(&self, a: &Pose, b: &Pose, coord_ref: f64) -> f64 {
+        let f = FramePair::new(a, b, &self.frame_a, &self.frame_b);
+        match self.kind {
+            JointKind::Hinge => hinge::angle(&f, coord_ref).0,
+            JointKind::Slider => slider::position(&f),
+            _ => 0.0,
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! nalgebra aliases and the few spatial helpers the solver needs.
+
+/// A 3-vector of `f64` (metres, m/s, rad/s, N, ... depending on use).
+pub type Vec3 = nalgebra::Vector3<f64>;
+/// A 3x3 matrix of `f64` (inertia tensors, rotation matrices).
+pub type Mat3 = nalgebra::Matrix3<f64>;
+/// A unit quaternion (orientation).
+pub type Quat = nalgebra::UnitQuaternion<f64>;
+
+/// The cross-product matrix: `skew(a) * b == a.cross(&b)`.
+#[inline]
+pub fn skew(a: &Vec3) -> Mat3 {
+    Mat3::new(0.0, -a.z, a.y, a.z, 0.0, -a.x, -a.y, a.x, 0.0)
+}
+
+/// The unit quaternion of the rotation vector `w` (axis times angle, radians).
+#[inline]
+pub fn quat_from_rotation_vector(w: &Vec3) -> Quat {
+    let angle = w.norm();
+    if angle < 1e-300 {
+        return Quat::identity();
+    }
+    let half = 0.5 * angle;
+    let s = half.sin() / angle;
+    Quat::new_unchecked(nalgebra::Quaternion::new(
+        half.cos(),
+        s * w.x,
+        s * w.y,
+        s * w.z,
+    ))
+}
+
+/// `q(w) o q`: rotates the orientation `q` by the world-frame rotation vector `w`
+/// (Tomcin Appendix A, eq. 13), renormalized.
+#[inline]
+pub fn integrate_rotation(q: &Quat, w: &Vec3) -> Quat {
+    let r = quat_from_rotation_vector(w) * q;
+    Quat::new_normalize(r.into_inner())
+}
+
+/// The shortest-arc rotation taking the x axis to the unit vector `axis`.
+pub fn rotation_from_x_axis(axis: &Vec3) -> Quat {
+    let x = Vec3::x();
+    let a = axis.normalize();
+    let d = x.dot(&a);
+    if d < -1.0 + 1e-12 {
+        return Quat::from_axis_angle(&Vec3::z_axis(), std::f64::consts::PI);
+    }
+    Quat::rotation_between(&x, &a).unwrap_or_else(Quat::identity)
+}
+
+/// True if every component is finite.
+#[inline]
+pub fn vec_finite(v: &Vec3) -> bool {
+    v.x.is_finite() && v.y.is_finite() && v.z.is_finite()
+}
+
+/// The left Jacobian of SO(3) at the rotation vector `phi`:
+/// `exp(phi + d) = exp(J_l(phi) d) exp(phi)` to first order in `d`.
+pub fn so3_left_jacobian(phi: &Vec3) -> Mat3 {
+    let t2 = phi.norm_squared();
+    let k = skew(phi);
+    if t2 < 1e-16 {
+        return Mat3::identity() + 0.5 * k;
+    }
+    let t = t2.sqrt();
+    Mat3::identity() + ((1.0 - t.cos()) / t2) * k + ((t - t.sin()) / (t2 * t)) * (k * k)
+}

@@ -1,0 +1,720 @@
+//! The world owns bodies and joints; `step` runs the phases of the step in order and nothing else.
+
+use crate::arena::Arena;
+use crate::articulation::{Solver, StepReport, WarningCounters};
+use crate::body::{Body, BodyDesc, BodyKind, MassProperties};
+use crate::error::{Error, ErrorKind, Result};
+use crate::joint::{
+    JointDesc, JointFrame, JointKind, JointModel, MAX_JOINT_ROWS, Motor, MotorMode, Pose,
+};
+use crate::math::{Quat, Vec3, rotation_from_x_axis, vec_finite};
+
+/// Most bodies or joints a world holds (ids are 32-bit and memory is finite).
+pub const MAX_OBJECTS: usize = 1 << 24;
+
+/// A body handle: slot index plus generation. Stale handles are rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyHandle {
+    /// Slot index (0-based).
+    pub index: u32,
+    /// Generation of the slot when the handle was issued (>= 1).
+    pub generation: u16,
+}
+
+/// A joint handle: slot index plus generation. Stale handles are rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JointHandle {
+    /// Slot index (0-based).
+    pub index: u32,
+    /// Generation of the slot when the handle was issued (>= 1).
+    pub generation: u16,
+}
+
+/// World parameters. All can be changed between steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldSettings {
+    /// Gravity acceleration (m/s^2, world frame). Default (0, 0, -9.81).
+    pub gravity: Vec3,
+    /// Joint tolerance `eps_p`: the joint correction iterates until every row's violation is
+    /// below it (m for positions, rad for angles). Default 1e-9.
+    pub eps_p: f64,
+    /// Tikhonov factor `eps_t`: `A + eps_t ||A||_1 I` (Tomcin section 4). Default 1e-10.
+    pub eps_t: f64,
+    /// Joint-correction iterations per (sub)step before substepping. Default 50.
+    pub max_iterations: u32,
+    /// Most substeps a frame step may be split into (a power of two). Default 64.
+    pub max_substeps: u32,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        WorldSettings {
+            gravity: Vec3::new(0.0, 0.0, -9.81),
+            eps_p: 1e-9,
+            eps_t: 1e-10,
+            max_iterations: 50,
+            max_substeps: 64,
+        }
+    }
+}
+
+impl WorldSettings {
+    /// Checks every field against its documented range.
+    pub fn validate(&self) -> Result<()> {
+        if !vec_finite(&self.gravity) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "gravity is NaN or infinite",
+            ));
+        }
+        if !(self.eps_p.is_finite() && self.eps_p > 0.0) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("eps_p must be finite and > 0, got {}", self.eps_p),
+            ));
+        }
+        if !(self.eps_t.is_finite() && (0.0..1.0).contains(&self.eps_t)) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("eps_t must be in [0, 1), got {}", self.eps_t),
+            ));
+        }
+        if !(1..=100_000).contains(&self.max_iterations) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "max_iterations must be in [1, 100000], got {}",
+                    self.max_iterations
+                ),
+            ));
+        }
+        if !(1..=4096).contains(&self.max_substeps) || !self.max_substeps.is_power_of_two() {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "max_substeps must be a power of two in [1, 4096], got {}",
+                    self.max_substeps
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A joint as the world keeps it.
+#[derive(Clone, Debug)]
+pub(crate) struct Joint {
+    pub model: JointModel,
+    pub body_a: Option<u32>,
+    pub body_b: u32,
+    pub motor: Motor,
+    pub user_data: u64,
+    /// Running target of a velocity motor (the coordinate it must be at now).
+    pub motor_target: f64,
+    /// Unwrapped coordinate at the end of the last step (hinge angle, slider position).
+    pub coordinate: f64,
+    /// Impulse the joint applied to body B in the last step: linear (N s) and angular about
+    /// the anchor (N m s), world frame.
+    pub impulse: [f64; 6],
+    /// Largest row violation at the end of the last step.
+    pub violation: f64,
+}
+
+impl Joint {
+    pub fn motor_on(&self) -> bool {
+        self.motor.mode != MotorMode::Off
+    }
+}
+
+/// The simulation world.
+pub struct World {
+    pub(crate) settings: WorldSettings,
+    pub(crate) bodies: Arena<Body>,
+    pub(crate) joints: Arena<Joint>,
+    /// Joint slots attached to each body slot.
+    pub(crate) body_joints: Vec<Vec<u32>>,
+    pub(crate) solver: Solver,
+    pub(crate) time: f64,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World::new(WorldSettings::default()).expect("default settings are valid")
+    }
+}
+
+impl World {
+    /// A new empty world.
+    pub fn new(settings: WorldSettings) -> Result<World> {
+        settings.validate()?;
+        Ok(World {
+            settings,
+            bodies: Arena::default(),
+            joints: Arena::default(),
+            body_joints: Vec::new(),
+            solver: Solver::default(),
+            time: 0.0,
+        })
+    }
+
+    /// Current parameters.
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// Replaces all parameters (validated first; on error nothing changes).
+    pub fn set_settings(&mut self, settings: WorldSettings) -> Result<()> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Simulated time (s) since creation.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Number of live bodies.
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Number of live joints.
+    pub fn joint_count(&self) -> usize {
+        self.joints.len()
+    }
+
+    // ---------------------------------------------------------------- bodies
+
+    /// Creates a body. Fails (changing nothing) on NaN, non-positive mass, bad inertia.
+    pub fn create_body(&mut self, desc: &BodyDesc) -> Result<BodyHandle> {
+        desc.validate()?;
+        let n = desc.rotation.coords.norm();
+        if (n - 1.0).abs() > 1e-6 {
+            return Err(Error::new(
+                ErrorKind::InvalidRotation,
+                format!("body rotation must be a unit quaternion (norm {n})"),
+            ));
+        }
+        self.reserve_body()?;
+        let (index, generation) = self.bodies.insert(Body::from_desc(desc));
+        if self.body_joints.len() <= index as usize {
+            self.body_joints.push(Vec::new());
+        }
+        self.body_joints[index as usize].clear();
+        self.solver.invalidate();
+        Ok(BodyHandle { index, generation })
+    }
+
+    fn reserve_body(&mut self) -> Result<()> {
+        if self.bodies.len() >= MAX_OBJECTS {
+            return Err(Error::new(
+                ErrorKind::CapacityExceeded,
+                format!("a world holds at most {MAX_OBJECTS} bodies"),
+            ));
+        }
+        let oom = |_| Error::new(ErrorKind::CapacityExceeded, "out of memory creating a body");
+        self.bodies.try_reserve_one().map_err(oom)?;
+        self.body_joints.try_reserve(1).map_err(oom)?;
+        Ok(())
+    }
+
+    /// Destroys a body and every joint attached to it (their handles become stale).
+    pub fn destroy_body(&mut self, h: BodyHandle) -> Result<()> {
+        self.body(h)?;
+        let attached = std::mem::take(&mut self.body_joints[h.index as usize]);
+        for j in attached {
+            let g = self.joints.generation(j);
+            self.destroy_joint(JointHandle {
+                index: j,
+                generation: g,
+            })?;
+        }
+        self.bodies.remove(h.index, h.generation);
+        self.solver.invalidate();
+        Ok(())
+    }
+
+    /// The body, or `InvalidHandle`.
+    pub fn body(&self, h: BodyHandle) -> Result<&Body> {
+        self.bodies.get(h.index, h.generation).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidHandle,
+                format!(
+                    "body handle {}:{} is stale or invalid",
+                    h.index, h.generation
+                ),
+            )
+        })
+    }
+
+    fn body_mut(&mut self, h: BodyHandle) -> Result<&mut Body> {
+        self.bodies.get_mut(h.index, h.generation).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidHandle,
+                format!(
+                    "body handle {}:{} is stale or invalid",
+                    h.index, h.generation
+                ),
+            )
+        })
+    }
+
+    /// True if the handle refers to a live body.
+    pub fn is_body_valid(&self, h: BodyHandle) -> bool {
+        self.bodies.get(h.index, h.generation).is_some()
+    }
+
+    /// Live body handles in slot order.
+    pub fn body_handles(&self) -> impl Iterator<Item = BodyHandle> + '_ {
+        self.bodies.iter().map(|(i, _)| BodyHandle {
+            index: i,
+            generation: self.bodies.generation(i),
+        })
+    }
+
+    /// Live bodies in slot order.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &Body)> + '_ {
+        self.bodies.iter().map(|(i, b)| {
+            (
+                BodyHandle {
+                    index: i,
+                    generation: self.bodies.generation(i),
+                },
+                b,
+            )
+        })
+    }
+
+    /// Teleports a body. The quaternion must have unit length within 1e-6 (it is renormalized).
+    pub fn set_body_pose(&mut self, h: BodyHandle, position: Vec3, rotation: Quat) -> Result<()> {
+        if !vec_finite(&position) || rotation.coords.iter().any(|v| !v.is_finite()) {
+            return Err(Error::new(ErrorKind::NonFinite, "pose is NaN or infinite"));
+        }
+        let n = rotation.coords.norm();
+        if (n - 1.0).abs() > 1e-6 {
+            return Err(Error::new(
+                ErrorKind::InvalidRotation,
+                format!("rotation must be a unit quaternion (norm {n})"),
+            ));
+        }
+        let b = self.body_mut(h)?;
+        b.position = position;
+        b.rotation = Quat::new_normalize(rotation.into_inner());
+        Ok(())
+    }
+
+    /// Sets the linear and angular velocity (world frame). Static bodies cannot move.
+    pub fn set_body_velocity(&mut self, h: BodyHandle, linear: Vec3, angular: Vec3) -> Result<()> {
+        if !vec_finite(&linear) || !vec_finite(&angular) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "velocity is NaN or infinite",
+            ));
+        }
+        let b = self.body_mut(h)?;
+        if b.kind == BodyKind::Static {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                "a static body cannot have a velocity",
+            ));
+        }
+        b.linear_velocity = linear;
+        b.angular_velocity = angular;
+        Ok(())
+    }
+
+    /// Changes the mass properties of a body (validated as for a dynamic body).
+    pub fn set_body_mass_properties(&mut self, h: BodyHandle, mp: MassProperties) -> Result<()> {
+        mp.validate()?;
+        let b = self.body_mut(h)?;
+        b.mass = mp.mass;
+        b.inertia = mp.inertia;
+        b.inv_inertia = mp.inertia.try_inverse().unwrap_or_default();
+        Ok(())
+    }
+
+    /// Changes the kind of a body. A joint left without a dynamic body is ignored until one of
+    /// its bodies becomes dynamic again.
+    pub fn set_body_kind(&mut self, h: BodyHandle, kind: BodyKind) -> Result<()> {
+        let b = self.body_mut(h)?;
+        if kind == BodyKind::Dynamic && (b.mass <= 0.0 || b.inertia.cholesky().is_none()) {
+            return Err(Error::new(
+                ErrorKind::InvalidMass,
+                "set mass properties before making the body dynamic",
+            ));
+        }
+        b.kind = kind;
+        if kind == BodyKind::Static {
+            b.linear_velocity = Vec3::zeros();
+            b.angular_velocity = Vec3::zeros();
+        }
+        self.solver.invalidate();
+        Ok(())
+    }
+
+    /// Sets the gravity multiplier.
+    pub fn set_body_gravity_scale(&mut self, h: BodyHandle, scale: f64) -> Result<()> {
+        if !scale.is_finite() {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "gravity scale is NaN or infinite",
+            ));
+        }
+        self.body_mut(h)?.gravity_scale = scale;
+        Ok(())
+    }
+
+    /// Adds a force (N, world) at a world point for the next step; it also adds the torque
+    /// `(point - com) x force`. Cleared after each step.
+    pub fn apply_force(&mut self, h: BodyHandle, force: Vec3, world_point: Vec3) -> Result<()> {
+        if !vec_finite(&force) || !vec_finite(&world_point) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "force or point is NaN or infinite",
+            ));
+        }
+        let b = self.body_mut(h)?;
+        b.force += force;
+        b.torque += (world_point - b.position).cross(&force);
+        Ok(())
+    }
+
+    /// Adds a torque (N m, world) for the next step. Cleared after each step.
+    pub fn apply_torque(&mut self, h: BodyHandle, torque: Vec3) -> Result<()> {
+        if !vec_finite(&torque) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "torque is NaN or infinite",
+            ));
+        }
+        self.body_mut(h)?.torque += torque;
+        Ok(())
+    }
+
+    /// Applies an impulse (N s, world) at a world point now: changes the velocities of a dynamic
+    /// body immediately (no effect on static and kinematic bodies).
+    pub fn apply_impulse(&mut self, h: BodyHandle, impulse: Vec3, world_point: Vec3) -> Result<()> {
+        if !vec_finite(&impulse) || !vec_finite(&world_point) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "impulse or point is NaN or infinite",
+            ));
+        }
+        let b = self.body_mut(h)?;
+        if b.kind == BodyKind::Dynamic {
+            let iinv = b.world_inv_inertia();
+            b.linear_velocity += impulse / b.mass;
+            b.angular_velocity += iinv * (world_point - b.position).cross(&impulse);
+        }
+        Ok(())
+    }
+
+    /// Applies an angular impulse (N m s, world) now.
+    pub fn apply_angular_impulse(&mut self, h: BodyHandle, impulse: Vec3) -> Result<()> {
+        if !vec_finite(&impulse) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "angular impulse is NaN or infinite",
+            ));
+        }
+        let b = self.body_mut(h)?;
+        if b.kind == BodyKind::Dynamic {
+            b.angular_velocity += b.world_inv_inertia() * impulse;
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- joints
+
+    /// Creates a joint. Rejects a joint of a body to itself, stale bodies, two non-dynamic
+    /// bodies, NaN frames and motors on joints without a coordinate.
+    pub fn create_joint(&mut self, desc: &JointDesc) -> Result<JointHandle> {
+        desc.validate()?;
+        let b = self.body(desc.body_b)?;
+        let b_dyn = b.kind == BodyKind::Dynamic;
+        let a_dyn = match desc.body_a {
+            Some(a) => {
+                if a == desc.body_b {
+                    return Err(Error::new(
+                        ErrorKind::SameBody,
+                        "a joint cannot connect a body to itself",
+                    ));
+                }
+                self.body(a)?.kind == BodyKind::Dynamic
+            }
+            None => false,
+        };
+        if !a_dyn && !b_dyn {
+            return Err(Error::new(
+                ErrorKind::NoDynamicBody,
+                "at least one body of a joint must be dynamic",
+            ));
+        }
+        if self.joints.len() >= MAX_OBJECTS {
+            return Err(Error::new(
+                ErrorKind::CapacityExceeded,
+                format!("a world holds at most {MAX_OBJECTS} joints"),
+            ));
+        }
+        let oom = |_| {
+            Error::new(
+                ErrorKind::CapacityExceeded,
+                "out of memory creating a joint",
+            )
+        };
+        self.joints.try_reserve_one().map_err(oom)?;
+        self.body_joints[desc.body_b.index as usize]
+            .try_reserve(1)
+            .map_err(oom)?;
+        if let Some(a) = desc.body_a {
+            self.body_joints[a.index as usize]
+                .try_reserve(1)
+                .map_err(oom)?;
+        }
+        let model = JointModel::from_desc(desc);
+        let mut joint = Joint {
+            model,
+            body_a: desc.body_a.map(|a| a.index),
+            body_b: desc.body_b.index,
+            motor: desc.motor,
+            user_data: desc.user_data,
+            motor_target: 0.0,
+            coordinate: 0.0,
+            impulse: [0.0; 6],
+            violation: 0.0,
+        };
+        let (pa, pb) = self.joint_poses(&joint);
+        joint.coordinate = model.coordinate(&pa, &pb, 0.0);
+        joint.motor_target = joint.coordinate;
+        let (index, generation) = self.joints.insert(joint);
+        self.body_joints[desc.body_b.index as usize].push(index);
+        if let Some(a) = desc.body_a {
+            self.body_joints[a.index as usize].push(index);
+        }
+        self.solver.invalidate();
+        Ok(JointHandle { index, generation })
+    }
+
+    pub(crate) fn joint_poses(&self, j: &Joint) -> (Pose, Pose) {
+        let pose = |slot: u32| {
+            let b = self.bodies.slot(slot);
+            Pose {
+                x: b.position,
+                q: b.rotation,
+            }
+        };
+        (j.body_a.map(pose).unwrap_or(Pose::IDENTITY), pose(j.body_b))
+    }
+
+    /// Fills the two local frames of `desc` from one world frame: anchor point (m) and joint
+    /// axis (the frames' x axis), at the bodies' current poses. The joint then starts satisfied.
+    pub fn set_joint_frames_world(
+        &self,
+        desc: &mut JointDesc,
+        anchor: Vec3,
+        axis: Vec3,
+    ) -> Result<()> {
+        if !vec_finite(&anchor) || !vec_finite(&axis) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "anchor or axis is NaN or infinite",
+            ));
+        }
+        if axis.norm() < 1e-12 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                "joint axis must be a nonzero vector",
+            ));
+        }
+        let world = rotation_from_x_axis(&axis);
+        let local = |pose: Pose| JointFrame {
+            anchor: pose.q.inverse() * (anchor - pose.x),
+            rotation: pose.q.inverse() * world,
+        };
+        let pa = match desc.body_a {
+            Some(a) => {
+                let b = self.body(a)?;
+                Pose {
+                    x: b.position,
+                    q: b.rotation,
+                }
+            }
+            None => Pose::IDENTITY,
+        };
+        let b = self.body(desc.body_b)?;
+        let pb = Pose {
+            x: b.position,
+            q: b.rotation,
+        };
+        desc.frame_a = local(pa);
+        desc.frame_b = local(pb);
+        Ok(())
+    }
+
+    /// Destroys a joint.
+    pub fn destroy_joint(&mut self, h: JointHandle) -> Result<()> {
+        let j = self.joints.remove(h.index, h.generation).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidHandle,
+                format!(
+                    "joint handle {}:{} is stale or invalid",
+                    h.index, h.generation
+                ),
+            )
+        })?;
+        for slot in std::iter::once(j.body_b).chain(j.body_a) {
+            self.body_joints[slot as usize].retain(|&x| x != h.index);
+        }
+        self.solver.invalidate();
+        Ok(())
+    }
+
+    fn joint(&self, h: JointHandle) -> Result<&Joint> {
+        self.joints.get(h.index, h.generation).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidHandle,
+                format!(
+                    "joint handle {}:{} is stale or invalid",
+                    h.index, h.generation
+                ),
+            )
+        })
+    }
+
+    /// True if the handle refers to a live joint.
+    pub fn is_joint_valid(&self, h: JointHandle) -> bool {
+        self.joints.get(h.index, h.generation).is_some()
+    }
+
+    /// The joint's type.
+    pub fn joint_kind(&self, h: JointHandle) -> Result<JointKind> {
+        Ok(self.joint(h)?.model.kind)
+    }
+
+    /// The joint's two bodies (A is `None` for the world).
+    pub fn joint_bodies(&self, h: JointHandle) -> Result<(Option<BodyHandle>, BodyHandle)> {
+        let j = self.joint(h)?;
+        let bh = |i: u32| BodyHandle {
+            index: i,
+            generation: self.bodies.generation(i),
+        };
+        Ok((j.body_a.map(bh), bh(j.body_b)))
+    }
+
+    /// Sets the joint's motor (hinge and slider only). Switching a motor on or off changes the
+    /// system's rows, so the factorization's symbolic analysis is redone on the next step.
+    pub fn set_joint_motor(&mut self, h: JointHandle, motor: Motor) -> Result<()> {
+        motor.validate()?;
+        let j = self.joint(h)?;
+        if motor.mode != MotorMode::Off && !j.model.kind.has_coordinate() {
+            return Err(Error::new(
+                ErrorKind::WrongJointType,
+                "only hinge and slider joints carry a motor",
+            ));
+        }
+        let was_on = j.motor_on();
+        let coordinate = j.coordinate;
+        let j = self.joints.get_mut(h.index, h.generation).expect("checked");
+        if !was_on || motor.mode != j.motor.mode {
+            j.motor_target = coordinate;
+        }
+        j.motor = motor;
+        if was_on != j.motor_on() {
+            self.solver.invalidate();
+        }
+        Ok(())
+    }
+
+    /// The joint's motor.
+    pub fn joint_motor(&self, h: JointHandle) -> Result<Motor> {
+        Ok(self.joint(h)?.motor)
+    }
+
+    /// The joint coordinate after the last step: hinge angle (rad, unwrapped, so it counts full
+    /// turns), slider position along the axis (m). 0 for other joints.
+    pub fn joint_coordinate(&self, h: JointHandle) -> Result<f64> {
+        Ok(self.joint(h)?.coordinate)
+    }
+
+    /// Largest violation of the joint's rows (m or rad) at the end of the last step, measured at
+    /// the final poses.
+    pub fn joint_violation(&self, h: JointHandle) -> Result<f64> {
+        Ok(self.joint(h)?.violation)
+    }
+
+    /// Impulse the joint applied to body B during the last step, world frame: linear (N s) and
+    /// angular about the joint anchor on B (N m s). Divide by the step for the mean force.
+    pub fn joint_reaction_impulse(&self, h: JointHandle) -> Result<(Vec3, Vec3)> {
+        let j = self.joint(h)?;
+        let i = j.impulse;
+        Ok((Vec3::new(i[0], i[1], i[2]), Vec3::new(i[3], i[4], i[5])))
+    }
+
+    /// Measures every joint's violation at the current poses (m or rad), the largest one.
+    pub fn max_joint_violation(&self) -> f64 {
+        let mut rows = [crate::joint::Row::default(); MAX_JOINT_ROWS];
+        let mut worst: f64 = 0.0;
+        for (_, j) in self.joints.iter() {
+            let (pa, pb) = self.joint_poses(j);
+            let target = j.motor_on().then_some(j.motor_target_now());
+            let n = j.model.eval(&pa, &pb, target, j.coordinate, &mut rows);
+            for r in &rows[..n] {
+                worst = worst.max(r.c.abs());
+            }
+        }
+        worst
+    }
+
+    // ---------------------------------------------------------------- step
+
+    /// Advances the world by `h` seconds (> 0, <= 10): external impulses, velocity correction,
+    /// joint correction until every joint is within `eps_p` (substepping if needed), position
+    /// and velocity update (Tomcin section 3 and Appendix A). Returns the step report.
+    pub fn step(&mut self, h: f64) -> Result<&StepReport> {
+        if !(h.is_finite() && h > 0.0 && h <= 10.0) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("time step must be in (0, 10] s, got {h}"),
+            ));
+        }
+        self.solver
+            .step(&self.settings, &mut self.bodies, &mut self.joints, h);
+        self.time += h;
+        Ok(&self.solver.report)
+    }
+
+    /// The report of the last step.
+    pub fn last_report(&self) -> &StepReport {
+        &self.solver.report
+    }
+
+    /// Warning counters accumulated since the world was created.
+    pub fn warnings(&self) -> &WarningCounters {
+        &self.solver.warnings
+    }
+
+    /// Total kinetic energy of the dynamic bodies (J).
+    pub fn kinetic_energy(&self) -> f64 {
+        self.bodies.iter().map(|(_, b)| b.kinetic_energy()).sum()
+    }
+
+    /// Total gravitational potential energy of the dynamic bodies (J), zero at the origin.
+    pub fn potential_energy(&self) -> f64 {
+        self.bodies
+            .iter()
+            .filter(|(_, b)| b.kind == BodyKind::Dynamic)
+            .map(|(_, b)| -b.mass * b.gravity_scale * self.settings.gravity.dot(&b.position))
+            .sum()
+    }
+}
+
+impl Joint {
+    /// The coordinate the motor must reach at the end of the current step.
+    pub(crate) fn motor_target_now(&self) -> f64 {
+        match self.motor.mode {
+            MotorMode::Position => self.motor.target_position,
+            _ => self.motor_target,
+        }
+    }
+}
