@@ -23,6 +23,7 @@ mod arena;
 mod articulation;
 mod body;
 mod error;
+pub mod ffi;
 pub mod joint;
 pub mod math;
 pub mod scenes;

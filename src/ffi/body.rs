@@ -1,0 +1,386 @@
+//! `tenon_body_*`: rigid bodies.
+
+use super::ptr::{Out, read_in};
+use super::registry::{self, with_world_of};
+use super::result::{FfiError, boundary, tenon_result};
+use super::types::{tenon_mass_properties, tenon_quat, tenon_vec3};
+use super::world::tenon_world_id;
+use crate::{Body, BodyDesc, BodyHandle, BodyKind, World};
+
+/// Magic value `tenon_body_def_default()` puts in `internal_magic`.
+pub(crate) const BODY_DEF_MAGIC: u32 = 0x5445_4e42; // "TENB"
+
+/// How the solver treats a body. Passed and stored as `uint32_t`.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum tenon_body_kind {
+    /// Never moves; infinite mass.
+    Static = 0,
+    /// Moved only by its velocity, which the caller sets; infinite mass to the solver.
+    Kinematic = 1,
+    /// Moved by gravity, forces, impulses and joints.
+    Dynamic = 2,
+}
+
+/// A body id: an opaque generational id passed by value. All-zero is the null id. Valid until
+/// the body or its world is destroyed; afterwards calls return `TENON_RESULT_INVALID_HANDLE`
+/// (or `TENON_RESULT_WORLD_DESTROYED`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct tenon_body_id {
+    /// Slot + 1 within the world (0 for the null id).
+    pub index1: u32,
+    /// `index1` of the world the body belongs to.
+    pub world: u16,
+    /// Generation of the slot when the body was created.
+    pub generation: u16,
+}
+
+/// Everything needed to create a body. Fill it with `tenon_body_def_default()`, then change
+/// fields. Copied by `tenon_body_create()`, never retained.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct tenon_body_def {
+    /// Position of the centre of mass (m, world frame); the local frame's origin. Default 0.
+    pub position: tenon_vec3,
+    /// Orientation of the local frame in the world (x, y, z, w). Default identity.
+    pub rotation: tenon_quat,
+    /// Linear velocity of the centre of mass (m/s, world frame). Default 0; must be 0 for a
+    /// static body.
+    pub linear_velocity: tenon_vec3,
+    /// Angular velocity (rad/s, world frame). Default 0; must be 0 for a static body.
+    pub angular_velocity: tenon_vec3,
+    /// Mass and inertia (local frame). Default a 1 kg, 1 m solid cube. Checked only for dynamic
+    /// bodies: mass > 0 and inertia positive definite.
+    pub mass_properties: tenon_mass_properties,
+    /// Multiplies the world's gravity for this body (1 normal, 0 none). Default 1.
+    pub gravity_scale: f64,
+    /// Opaque value for the caller, returned by `tenon_body_get_user_data()`. Default 0.
+    pub user_data: u64,
+    /// A `tenon_body_kind`. Default `TENON_BODY_KIND_DYNAMIC`.
+    pub kind: u32,
+    /// Set by `tenon_body_def_default()`; do not touch.
+    pub internal_magic: u32,
+}
+
+const _: () = assert!(size_of::<tenon_body_id>() == 8);
+const _: () = assert!(size_of::<tenon_body_def>() == 184);
+
+impl tenon_body_id {
+    pub(crate) fn new(world_index1: u16, h: BodyHandle) -> Self {
+        tenon_body_id {
+            index1: h.index + 1,
+            world: world_index1,
+            generation: h.generation,
+        }
+    }
+
+    /// The Rust handle; the null id (or a zero index) is `InvalidHandle`.
+    pub(crate) fn handle(self) -> Result<BodyHandle, FfiError> {
+        if self.index1 == 0 || self.world == 0 {
+            return Err(FfiError::new(
+                tenon_result::InvalidHandle,
+                "body id is null",
+            ));
+        }
+        Ok(BodyHandle {
+            index: self.index1 - 1,
+            generation: self.generation,
+        })
+    }
+}
+
+pub(crate) fn kind_from_u32(k: u32) -> Result<BodyKind, FfiError> {
+    match k {
+        0 => Ok(BodyKind::Static),
+        1 => Ok(BodyKind::Kinematic),
+        2 => Ok(BodyKind::Dynamic),
+        _ => Err(FfiError::new(
+            tenon_result::InvalidArgument,
+            format!("body kind {k} is not a tenon_body_kind"),
+        )),
+    }
+}
+
+fn kind_to_u32(k: BodyKind) -> u32 {
+    match k {
+        BodyKind::Static => tenon_body_kind::Static as u32,
+        BodyKind::Kinematic => tenon_body_kind::Kinematic as u32,
+        BodyKind::Dynamic => tenon_body_kind::Dynamic as u32,
+    }
+}
+
+/// A body def with every field at its default (a dynamic 1 kg cube at rest at the origin) and
+/// `internal_magic` set. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_def_default() -> tenon_body_def {
+    let d = BodyDesc::default();
+    tenon_body_def {
+        position: tenon_vec3::from_na(d.position),
+        rotation: tenon_quat::from_na(d.rotation),
+        linear_velocity: tenon_vec3::from_na(d.linear_velocity),
+        angular_velocity: tenon_vec3::from_na(d.angular_velocity),
+        mass_properties: tenon_mass_properties::from_rust(d.mass_properties),
+        gravity_scale: d.gravity_scale,
+        user_data: d.user_data,
+        kind: kind_to_u32(d.kind),
+        internal_magic: BODY_DEF_MAGIC,
+    }
+}
+
+/// Creates a body in `world` from `*def` and writes its id to `*out`.
+/// Errors: NULL `def` or `out`; def not from `tenon_body_def_default()`; unknown kind; NaN field;
+/// non-unit rotation; for a dynamic body mass <= 0 or inertia not positive definite
+/// (`TENON_RESULT_INVALID_MASS`); velocity on a static body; invalid, destroyed, locked or
+/// poisoned world; capacity. On error nothing is created.
+/// Ownership: the world owns the body; it lives until `tenon_body_destroy()` or the world's end.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_create(
+    world: tenon_world_id,
+    def: *const tenon_body_def,
+    out: *mut tenon_body_id,
+) -> tenon_result {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        let d = unsafe { read_in(def, "def")? };
+        if d.internal_magic != BODY_DEF_MAGIC {
+            return Err(FfiError::new(
+                tenon_result::DefNotInitialized,
+                "body def was not filled by tenon_body_def_default()",
+            ));
+        }
+        let mp = d.mass_properties;
+        let (di, oi) = (mp.inertia_diagonal, mp.inertia_off_diagonal);
+        if !mp.mass.is_finite()
+            || !(di.to_na().iter().chain(oi.to_na().iter())).all(|v| v.is_finite())
+        {
+            return Err(FfiError::new(
+                tenon_result::NonFinite,
+                "mass properties contain NaN or infinity",
+            ));
+        }
+        let desc = BodyDesc {
+            kind: kind_from_u32(d.kind)?,
+            position: d.position.finite("position")?,
+            rotation: d.rotation.to_na("rotation")?,
+            linear_velocity: d.linear_velocity.finite("linear_velocity")?,
+            angular_velocity: d.angular_velocity.finite("angular_velocity")?,
+            mass_properties: d.mass_properties.to_rust(),
+            gravity_scale: d.gravity_scale,
+            user_data: d.user_data,
+        };
+        let h = registry::with_world(world, |wb| Ok(wb.world.create_body(&desc)?))?;
+        unsafe { out.write(tenon_body_id::new(world.index1, h)) };
+        Ok(())
+    })
+}
+
+/// Destroys a body **and every joint attached to it** (their ids become invalid too).
+/// Errors: null, stale or destroyed id; world locked or poisoned.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_destroy(body: tenon_body_id) -> tenon_result {
+    boundary(|| {
+        let h = body.handle()?;
+        with_world_of(body.world, "body id", |wb| Ok(wb.world.destroy_body(h)?))
+    })
+}
+
+fn get<T>(body: tenon_body_id, out: *mut T, f: impl FnOnce(&Body) -> T) -> tenon_result {
+    boundary(|| {
+        let h = body.handle()?;
+        let out = Out::new(out, "out")?;
+        let v = with_world_of(body.world, "body id", |wb| Ok(f(wb.world.body(h)?)))?;
+        // SAFETY: the exports calling this are `unsafe`: `out` is the caller's valid pointer.
+        unsafe { out.write(v) };
+        Ok(())
+    })
+}
+
+fn mutate(
+    body: tenon_body_id,
+    f: impl FnOnce(&mut World, BodyHandle) -> Result<(), FfiError>,
+) -> tenon_result {
+    boundary(|| {
+        let h = body.handle()?;
+        with_world_of(body.world, "body id", |wb| f(&mut wb.world, h))
+    })
+}
+
+/// Writes the body's kind (a `tenon_body_kind`) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_kind(body: tenon_body_id, out: *mut u32) -> tenon_result {
+    get(body, out, |b| kind_to_u32(b.kind()))
+}
+
+/// Changes the body's kind (a `tenon_body_kind`). Making it static zeroes its velocity.
+/// Errors: unknown kind; `TENON_RESULT_INVALID_MASS` when making a body dynamic that has no
+/// valid mass properties. A joint left with no dynamic body is ignored until one becomes dynamic.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_kind(body: tenon_body_id, kind: u32) -> tenon_result {
+    mutate(body, |w, h| Ok(w.set_body_kind(h, kind_from_u32(kind)?)?))
+}
+
+/// Writes the body's mass properties (kg, kg m^2, local frame) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_mass_properties(
+    body: tenon_body_id,
+    out: *mut tenon_mass_properties,
+) -> tenon_result {
+    get(body, out, |b| {
+        tenon_mass_properties::from_rust(b.mass_properties())
+    })
+}
+
+/// Sets the body's mass properties (see `tenon_mass_properties`).
+/// Errors: NaN; mass <= 0 or inertia not positive definite (`TENON_RESULT_INVALID_MASS`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_mass_properties(
+    body: tenon_body_id,
+    mass_properties: tenon_mass_properties,
+) -> tenon_result {
+    mutate(body, |w, h| {
+        Ok(w.set_body_mass_properties(h, mass_properties.to_rust())?)
+    })
+}
+
+/// Writes the position of the body's centre of mass (m, world frame) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_position(
+    body: tenon_body_id,
+    out: *mut tenon_vec3,
+) -> tenon_result {
+    get(body, out, |b| tenon_vec3::from_na(b.position()))
+}
+
+/// Writes the body's orientation (local to world, x y z w) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_rotation(
+    body: tenon_body_id,
+    out: *mut tenon_quat,
+) -> tenon_result {
+    get(body, out, |b| tenon_quat::from_na(b.rotation()))
+}
+
+/// Teleports the body: centre of mass to `position` (m, world frame), orientation `rotation`
+/// (unit quaternion x y z w; renormalized if within 1e-6 of unit length). Joints are not
+/// corrected until the next step. Errors: NaN; non-unit rotation (`TENON_RESULT_INVALID_ROTATION`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_pose(
+    body: tenon_body_id,
+    position: tenon_vec3,
+    rotation: tenon_quat,
+) -> tenon_result {
+    mutate(body, |w, h| {
+        let p = position.finite("position")?;
+        let q = rotation.to_na("rotation")?;
+        Ok(w.set_body_pose(h, p, q)?)
+    })
+}
+
+/// Writes the linear velocity of the centre of mass (m/s, world frame) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_linear_velocity(
+    body: tenon_body_id,
+    out: *mut tenon_vec3,
+) -> tenon_result {
+    get(body, out, |b| tenon_vec3::from_na(b.linear_velocity()))
+}
+
+/// Writes the angular velocity (rad/s, world frame) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_angular_velocity(
+    body: tenon_body_id,
+    out: *mut tenon_vec3,
+) -> tenon_result {
+    get(body, out, |b| tenon_vec3::from_na(b.angular_velocity()))
+}
+
+/// Sets the linear velocity of the centre of mass (m/s) and the angular velocity (rad/s), both
+/// in the world frame. Errors: NaN; a static body (`TENON_RESULT_INVALID_ARGUMENT`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_velocity(
+    body: tenon_body_id,
+    linear: tenon_vec3,
+    angular: tenon_vec3,
+) -> tenon_result {
+    mutate(body, |w, h| {
+        let l = linear.finite("linear velocity")?;
+        let a = angular.finite("angular velocity")?;
+        Ok(w.set_body_velocity(h, l, a)?)
+    })
+}
+
+/// Writes the body's gravity multiplier to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_gravity_scale(
+    body: tenon_body_id,
+    out: *mut f64,
+) -> tenon_result {
+    get(body, out, |b| b.gravity_scale())
+}
+
+/// Sets the body's gravity multiplier (finite; 1 normal, 0 none).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_gravity_scale(body: tenon_body_id, scale: f64) -> tenon_result {
+    mutate(body, |w, h| Ok(w.set_body_gravity_scale(h, scale)?))
+}
+
+/// Writes the body's `user_data` (from its def) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_user_data(
+    body: tenon_body_id,
+    out: *mut u64,
+) -> tenon_result {
+    get(body, out, |b| b.user_data())
+}
+
+/// Adds a force `force` (N, world frame) applied at `world_point` (m, world frame) for the next
+/// step only; off-centre points also add the torque (point - centre of mass) x force. Cleared by
+/// `tenon_world_step()`. Errors: NaN.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_apply_force(
+    body: tenon_body_id,
+    force: tenon_vec3,
+    world_point: tenon_vec3,
+) -> tenon_result {
+    mutate(body, |w, h| {
+        let f = force.finite("force")?;
+        let p = world_point.finite("world_point")?;
+        Ok(w.apply_force(h, f, p)?)
+    })
+}
+
+/// Adds a torque (N m, world frame) for the next step only. Errors: NaN.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_apply_torque(body: tenon_body_id, torque: tenon_vec3) -> tenon_result {
+    mutate(
+        body,
+        |w, h| Ok(w.apply_torque(h, torque.finite("torque")?)?),
+    )
+}
+
+/// Applies an impulse (N s, world frame) at `world_point` (m, world frame) now: the velocities of
+/// a dynamic body change immediately; static and kinematic bodies are unaffected. Errors: NaN.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_apply_impulse(
+    body: tenon_body_id,
+    impulse: tenon_vec3,
+    world_point: tenon_vec3,
+) -> tenon_result {
+    mutate(body, |w, h| {
+        let i = impulse.finite("impulse")?;
+        let p = world_point.finite("world_point")?;
+        Ok(w.apply_impulse(h, i, p)?)
+    })
+}
+
+/// Applies an angular impulse (N m s, world frame) now (dynamic bodies only). Errors: NaN.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_apply_angular_impulse(
+    body: tenon_body_id,
+    impulse: tenon_vec3,
+) -> tenon_result {
+    mutate(body, |w, h| {
+        Ok(w.apply_angular_impulse(h, impulse.finite("angular impulse")?)?)
+    })
+}

@@ -1,0 +1,465 @@
+//! `tenon_joint_*`: joints between two bodies or a body and the world.
+
+use super::body::tenon_body_id;
+use super::ptr::{Out, read_in};
+use super::registry::{self, with_world_of};
+use super::result::{FfiError, boundary, tenon_result};
+use super::types::{tenon_quat, tenon_vec3};
+use super::world::tenon_world_id;
+use crate::{JointDesc, JointFrame, JointHandle, JointKind, Motor, MotorMode, World};
+
+/// Magic value `tenon_joint_def_default()` puts in `internal_magic`.
+pub(crate) const JOINT_DEF_MAGIC: u32 = 0x5445_4e4a; // "TENJ"
+
+/// The joint models. Each joint has a frame on body A and one on body B; the joint axis is the
+/// frame's x axis. Passed and stored as `uint32_t`.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum tenon_joint_type {
+    /// Spherical joint: the anchors coincide (3 constraint rows).
+    Ball = 0,
+    /// Revolute joint about the frames' x axis (5 rows; +1 with a motor). Coordinate: angle (rad).
+    Hinge = 1,
+    /// Prismatic joint along frame A's x axis, no relative rotation (5 rows; +1 with a motor).
+    /// Coordinate: position along the axis (m).
+    Slider = 2,
+    /// Welds the two frames together (6 rows).
+    Fixed = 3,
+    /// Cardan joint: anchors coincide; A turns about its frame's x axis, B about its frame's y
+    /// axis (4 rows). The axes must start perpendicular (they do when the frames coincide).
+    Universal = 4,
+    /// Slides along and turns about frame A's x axis (4 rows).
+    Cylindrical = 5,
+    /// Keeps the anchors at `distance` (1 row).
+    Distance = 6,
+}
+
+/// What a hard motor drives. Passed and stored as `uint32_t`.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum tenon_motor_mode {
+    /// No motor.
+    Off = 0,
+    /// The joint coordinate reaches `target_position` at the end of every step.
+    Position = 1,
+    /// The joint coordinate advances at exactly `target_velocity` from where the motor started.
+    Velocity = 2,
+}
+
+/// A joint id: an opaque generational id passed by value. All-zero is the null id. Valid until
+/// the joint, either of its bodies, or its world is destroyed.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct tenon_joint_id {
+    /// Slot + 1 within the world (0 for the null id).
+    pub index1: u32,
+    /// `index1` of the world the joint belongs to.
+    pub world: u16,
+    /// Generation of the slot when the joint was created.
+    pub generation: u16,
+}
+
+/// A joint frame: anchor point and orientation, in a body's local frame (or in the world frame
+/// for the world side of a joint to the world). The frame's x axis is the joint axis.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct tenon_joint_frame {
+    /// Anchor point (m), local: relative to the body's centre of mass. Default 0.
+    pub anchor: tenon_vec3,
+    /// Orientation of the frame relative to the body (x y z w). Default identity.
+    pub rotation: tenon_quat,
+}
+
+/// A hard motor on a hinge or slider: an extra constraint row as hard as the joint itself. A
+/// target the mechanism cannot reach shows as a step that does not converge.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct tenon_motor {
+    /// Target coordinate for `TENON_MOTOR_MODE_POSITION` (rad or m). Default 0.
+    pub target_position: f64,
+    /// Target speed for `TENON_MOTOR_MODE_VELOCITY` (rad/s or m/s). Default 0.
+    pub target_velocity: f64,
+    /// A `tenon_motor_mode`. Default `TENON_MOTOR_MODE_OFF`.
+    pub mode: u32,
+}
+
+/// Everything needed to create a joint. Fill it with `tenon_joint_def_default()`, set the type
+/// and bodies, then the frames (directly, or from one world frame with
+/// `tenon_joint_def_set_world_frame()`). Copied by `tenon_joint_create()`, never retained.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct tenon_joint_def {
+    /// Body A, or the null id (all zero) for the world. Default null.
+    pub body_a: tenon_body_id,
+    /// Body B (required).
+    pub body_b: tenon_body_id,
+    /// Frame on body A (local to A; world frame if body A is the world).
+    pub frame_a: tenon_joint_frame,
+    /// Frame on body B (local to B).
+    pub frame_b: tenon_joint_frame,
+    /// Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0); ignored otherwise.
+    /// Default 1.
+    pub distance: f64,
+    /// Hard motor (hinge and slider only). Default off.
+    pub motor: tenon_motor,
+    /// Opaque value for the caller. Default 0.
+    pub user_data: u64,
+    /// A `tenon_joint_type`. Default `TENON_JOINT_TYPE_BALL`.
+    pub r#type: u32,
+    /// Set by `tenon_joint_def_default()`; do not touch.
+    pub internal_magic: u32,
+}
+
+const _: () = assert!(size_of::<tenon_joint_id>() == 8);
+const _: () = assert!(size_of::<tenon_joint_frame>() == 56);
+const _: () = assert!(size_of::<tenon_motor>() == 24);
+const _: () = assert!(size_of::<tenon_joint_def>() == 176);
+
+impl tenon_joint_id {
+    fn new(world_index1: u16, h: JointHandle) -> Self {
+        tenon_joint_id {
+            index1: h.index + 1,
+            world: world_index1,
+            generation: h.generation,
+        }
+    }
+
+    fn handle(self) -> Result<JointHandle, FfiError> {
+        if self.index1 == 0 || self.world == 0 {
+            return Err(FfiError::new(
+                tenon_result::InvalidHandle,
+                "joint id is null",
+            ));
+        }
+        Ok(JointHandle {
+            index: self.index1 - 1,
+            generation: self.generation,
+        })
+    }
+}
+
+fn kind_from_u32(t: u32) -> Result<JointKind, FfiError> {
+    Ok(match t {
+        0 => JointKind::Ball,
+        1 => JointKind::Hinge,
+        2 => JointKind::Slider,
+        3 => JointKind::Fixed,
+        4 => JointKind::Universal,
+        5 => JointKind::Cylindrical,
+        6 => JointKind::Distance,
+        _ => {
+            return Err(FfiError::new(
+                tenon_result::InvalidArgument,
+                format!("joint type {t} is not a tenon_joint_type"),
+            ));
+        }
+    })
+}
+
+fn kind_to_u32(k: JointKind) -> u32 {
+    (match k {
+        JointKind::Ball => tenon_joint_type::Ball,
+        JointKind::Hinge => tenon_joint_type::Hinge,
+        JointKind::Slider => tenon_joint_type::Slider,
+        JointKind::Fixed => tenon_joint_type::Fixed,
+        JointKind::Universal => tenon_joint_type::Universal,
+        JointKind::Cylindrical => tenon_joint_type::Cylindrical,
+        JointKind::Distance => tenon_joint_type::Distance,
+    }) as u32
+}
+
+impl tenon_motor {
+    fn to_rust(self) -> Result<Motor, FfiError> {
+        let mode = match self.mode {
+            0 => MotorMode::Off,
+            1 => MotorMode::Position,
+            2 => MotorMode::Velocity,
+            m => {
+                return Err(FfiError::new(
+                    tenon_result::InvalidArgument,
+                    format!("motor mode {m} is not a tenon_motor_mode"),
+                ));
+            }
+        };
+        Ok(Motor {
+            mode,
+            target_position: self.target_position,
+            target_velocity: self.target_velocity,
+        })
+    }
+
+    fn from_rust(m: Motor) -> Self {
+        tenon_motor {
+            target_position: m.target_position,
+            target_velocity: m.target_velocity,
+            mode: (match m.mode {
+                MotorMode::Off => tenon_motor_mode::Off,
+                MotorMode::Position => tenon_motor_mode::Position,
+                MotorMode::Velocity => tenon_motor_mode::Velocity,
+            }) as u32,
+        }
+    }
+}
+
+impl tenon_joint_frame {
+    fn to_rust(self, what: &str) -> Result<JointFrame, FfiError> {
+        Ok(JointFrame {
+            anchor: self.anchor.finite(&format!("{what} anchor"))?,
+            rotation: self.rotation.to_na(&format!("{what} rotation"))?,
+        })
+    }
+
+    fn from_rust(f: JointFrame) -> Self {
+        tenon_joint_frame {
+            anchor: tenon_vec3::from_na(f.anchor),
+            rotation: tenon_quat::from_na(f.rotation),
+        }
+    }
+}
+
+/// Checks a def against the world `world_index1` and converts it.
+fn desc_from_def(d: &tenon_joint_def, world_index1: u16) -> Result<JointDesc, FfiError> {
+    if d.internal_magic != JOINT_DEF_MAGIC {
+        return Err(FfiError::new(
+            tenon_result::DefNotInitialized,
+            "joint def was not filled by tenon_joint_def_default()",
+        ));
+    }
+    let kind = kind_from_u32(d.r#type)?;
+    let in_world = |b: tenon_body_id, name: &str| {
+        let h = b
+            .handle()
+            .map_err(|e| FfiError::new(e.code, format!("{name}: {}", e.message)))?;
+        if b.world != world_index1 {
+            return Err(FfiError::new(
+                tenon_result::WrongWorld,
+                format!("{name} belongs to another world"),
+            ));
+        }
+        Ok(h)
+    };
+    let body_b = in_world(d.body_b, "body_b")?;
+    let body_a = if d.body_a == tenon_body_id::default() {
+        None
+    } else {
+        Some(in_world(d.body_a, "body_a")?)
+    };
+    let mut desc = JointDesc::new(kind, body_a, body_b);
+    desc.frame_a = d.frame_a.to_rust("frame_a")?;
+    desc.frame_b = d.frame_b.to_rust("frame_b")?;
+    desc.distance = d.distance;
+    desc.motor = d.motor.to_rust()?;
+    desc.user_data = d.user_data;
+    Ok(desc)
+}
+
+/// A joint def with every field at its default (a ball joint, no bodies, identity frames at the
+/// centres of mass, distance 1 m, motor off) and `internal_magic` set. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_joint_def_default() -> tenon_joint_def {
+    let frame = tenon_joint_frame {
+        anchor: tenon_vec3::default(),
+        rotation: tenon_quat::default(),
+    };
+    tenon_joint_def {
+        body_a: tenon_body_id::default(),
+        body_b: tenon_body_id::default(),
+        frame_a: frame,
+        frame_b: frame,
+        distance: 1.0,
+        motor: tenon_motor::from_rust(Motor::default()),
+        user_data: 0,
+        r#type: tenon_joint_type::Ball as u32,
+        internal_magic: JOINT_DEF_MAGIC,
+    }
+}
+
+/// Fills `def->frame_a` and `def->frame_b` from one frame given in the world: the anchor point
+/// `anchor` (m, world) and the joint axis `axis` (world, any nonzero length; it becomes both
+/// frames' x axis), at the bodies' current poses, so the joint starts exactly satisfied.
+/// `def->body_a` (null for the world) and `def->body_b` must be set first. `def` is read and
+/// written (only on success); the caller owns it.
+/// Errors: NULL `def`; def not initialized; NaN; zero axis; bodies invalid or of another world.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_def_set_world_frame(
+    world: tenon_world_id,
+    def: *mut tenon_joint_def,
+    anchor: tenon_vec3,
+    axis: tenon_vec3,
+) -> tenon_result {
+    boundary(|| {
+        let mut d = unsafe { read_in(def.cast_const(), "def")? };
+        let out = Out::new(def, "def")?;
+        let anchor = anchor.finite("anchor")?;
+        let axis = axis.finite("axis")?;
+        let mut desc = desc_from_def(&d, world.index1)?;
+        registry::with_world(world, |wb| {
+            Ok(wb.world.set_joint_frames_world(&mut desc, anchor, axis)?)
+        })?;
+        d.frame_a = tenon_joint_frame::from_rust(desc.frame_a);
+        d.frame_b = tenon_joint_frame::from_rust(desc.frame_b);
+        unsafe { out.write(d) };
+        Ok(())
+    })
+}
+
+/// Creates a joint in `world` from `*def` and writes its id to `*out`.
+/// Errors: NULL `def` or `out`; def not from `tenon_joint_def_default()`; unknown type or motor
+/// mode; NaN; non-unit frame rotation; null or stale body ids (`TENON_RESULT_INVALID_HANDLE`);
+/// a body of another world (`TENON_RESULT_WRONG_WORLD`); body A == body B
+/// (`TENON_RESULT_SAME_BODY`); no dynamic body (`TENON_RESULT_NO_DYNAMIC_BODY`); distance <= 0;
+/// a motor on a joint other than hinge or slider (`TENON_RESULT_WRONG_JOINT_TYPE`); world
+/// invalid, locked or poisoned; capacity. On error nothing is created.
+/// Ownership: the world owns the joint; it lives until `tenon_joint_destroy()`, the destruction
+/// of either body, or the world's end.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_create(
+    world: tenon_world_id,
+    def: *const tenon_joint_def,
+    out: *mut tenon_joint_id,
+) -> tenon_result {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        let d = unsafe { read_in(def, "def")? };
+        let desc = desc_from_def(&d, world.index1)?;
+        let h = registry::with_world(world, |wb| Ok(wb.world.create_joint(&desc)?))?;
+        unsafe { out.write(tenon_joint_id::new(world.index1, h)) };
+        Ok(())
+    })
+}
+
+/// Destroys a joint. Errors: null, stale or destroyed id; world locked or poisoned.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_joint_destroy(joint: tenon_joint_id) -> tenon_result {
+    boundary(|| {
+        let h = joint.handle()?;
+        with_world_of(joint.world, "joint id", |wb| {
+            Ok(wb.world.destroy_joint(h)?)
+        })
+    })
+}
+
+fn get<T>(
+    joint: tenon_joint_id,
+    out: *mut T,
+    f: impl FnOnce(&World, JointHandle) -> crate::Result<T>,
+) -> tenon_result {
+    boundary(|| {
+        let h = joint.handle()?;
+        let out = Out::new(out, "out")?;
+        let v = with_world_of(joint.world, "joint id", |wb| Ok(f(&wb.world, h)?))?;
+        // SAFETY: the exports calling this are `unsafe`: `out` is the caller's valid pointer.
+        unsafe { out.write(v) };
+        Ok(())
+    })
+}
+
+/// Writes the joint's type (a `tenon_joint_type`) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_type(
+    joint: tenon_joint_id,
+    out: *mut u32,
+) -> tenon_result {
+    get(joint, out, |w, h| w.joint_kind(h).map(kind_to_u32))
+}
+
+/// Writes the joint's bodies to `*out_a` (the null id when body A is the world) and `*out_b`.
+/// Both pointers are required.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_bodies(
+    joint: tenon_joint_id,
+    out_a: *mut tenon_body_id,
+    out_b: *mut tenon_body_id,
+) -> tenon_result {
+    boundary(|| {
+        let h = joint.handle()?;
+        let out_a = Out::new(out_a, "out_a")?;
+        let out_b = Out::new(out_b, "out_b")?;
+        let (a, b) = with_world_of(joint.world, "joint id", |wb| {
+            Ok(wb.world.joint_bodies(h)?)
+        })?;
+        let a = a.map_or_else(tenon_body_id::default, |a| {
+            tenon_body_id::new(joint.world, a)
+        });
+        unsafe {
+            out_a.write(a);
+            out_b.write(tenon_body_id::new(joint.world, b));
+        }
+        Ok(())
+    })
+}
+
+/// Sets the joint's hard motor (hinge and slider only; `TENON_MOTOR_MODE_OFF` is accepted on
+/// every type). A velocity motor starts from the current coordinate.
+/// Errors: unknown mode; NaN target; `TENON_RESULT_WRONG_JOINT_TYPE`.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_joint_set_motor(joint: tenon_joint_id, motor: tenon_motor) -> tenon_result {
+    boundary(|| {
+        let h = joint.handle()?;
+        let m = motor.to_rust()?;
+        if !m.target_position.is_finite() || !m.target_velocity.is_finite() {
+            return Err(FfiError::new(
+                tenon_result::NonFinite,
+                "motor target is NaN or infinite",
+            ));
+        }
+        with_world_of(joint.world, "joint id", |wb| {
+            Ok(wb.world.set_joint_motor(h, m)?)
+        })
+    })
+}
+
+/// Writes the joint's motor to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_motor(
+    joint: tenon_joint_id,
+    out: *mut tenon_motor,
+) -> tenon_result {
+    get(joint, out, |w, h| {
+        w.joint_motor(h).map(tenon_motor::from_rust)
+    })
+}
+
+/// Writes the joint coordinate after the last step to `*out`: hinge angle (rad, unwrapped, so it
+/// counts full turns), slider position along the axis (m); 0 for other types.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_coordinate(
+    joint: tenon_joint_id,
+    out: *mut f64,
+) -> tenon_result {
+    get(joint, out, |w, h| w.joint_coordinate(h))
+}
+
+/// Writes the largest violation of the joint's rows at the end of the last step (m or rad) to
+/// `*out`; <= eps_p when the step converged.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_violation(
+    joint: tenon_joint_id,
+    out: *mut f64,
+) -> tenon_result {
+    get(joint, out, |w, h| w.joint_violation(h))
+}
+
+/// Writes the impulse the joint applied to body B during the last step, world frame: linear
+/// (N s) to `*out_linear` and angular about the joint anchor on B (N m s) to `*out_angular`.
+/// Divide by the step for the mean force and torque. Both pointers are required.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_reaction_impulse(
+    joint: tenon_joint_id,
+    out_linear: *mut tenon_vec3,
+    out_angular: *mut tenon_vec3,
+) -> tenon_result {
+    boundary(|| {
+        let h = joint.handle()?;
+        let out_l = Out::new(out_linear, "out_linear")?;
+        let out_a = Out::new(out_angular, "out_angular")?;
+        let (l, a) = with_world_of(joint.world, "joint id", |wb| {
+            Ok(wb.world.joint_reaction_impulse(h)?)
+        })?;
+        unsafe {
+            out_l.write(tenon_vec3::from_na(l));
+            out_a.write(tenon_vec3::from_na(a));
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,599 @@
+//! `tenon_world_*`: creation, parameters, stepping, reports and bulk copies.
+
+use super::body::tenon_body_id;
+use super::ptr::{Out, OutArray, OutOpt, read_in};
+use super::registry::{self, with_world};
+use super::result::{FfiError, boundary, tenon_result};
+use super::types::{tenon_quat, tenon_vec3};
+use crate::{IslandReport, StepReport, WarningCounters, World, WorldSettings};
+
+/// Most worlds that can exist at once.
+pub const TENON_MAX_WORLDS: u32 = 65535;
+
+/// Magic value `tenon_world_def_default()` puts in `internal_magic`.
+pub(crate) const WORLD_DEF_MAGIC: u32 = 0x5445_4e57; // "TENW"
+
+/// A world id: an opaque generational id passed by value. All-zero is the null id.
+/// Stays valid until `tenon_world_destroy()`; afterwards calls with it return
+/// `TENON_RESULT_WORLD_DESTROYED`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct tenon_world_id {
+    /// Registry slot + 1 (0 for the null id).
+    pub index1: u16,
+    /// Generation of the slot when the world was created.
+    pub generation: u16,
+}
+
+/// Parameters of a new world. Fill it with `tenon_world_def_default()`, then change fields.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct tenon_world_def {
+    /// Gravity acceleration (m/s^2, world frame). Default (0, 0, -9.81).
+    pub gravity: tenon_vec3,
+    /// Joint tolerance eps_p: the joint correction iterates until every joint row's violation is
+    /// below it (m for positions, rad for angles). Finite and > 0. Default 1e-9.
+    pub eps_p: f64,
+    /// Tikhonov regularization factor eps_t: the solver factors A + eps_t ||A||_1 I, which holds
+    /// up redundant rows of closed loops. In [0, 1). Default 1e-10.
+    pub eps_t: f64,
+    /// Joint-correction iterations per (sub)step before the step is substepped.
+    /// In [1, 100000]. Default 50.
+    pub max_iterations: u32,
+    /// Most substeps one step may be split into: a power of two in [1, 4096]. Default 64.
+    pub max_substeps: u32,
+    /// Set by `tenon_world_def_default()`; do not touch.
+    pub internal_magic: u32,
+}
+
+/// What one `tenon_world_step()` did (totals over the islands; per island see
+/// `tenon_world_get_island_reports()`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct tenon_step_report {
+    /// The step (s).
+    pub dt: f64,
+    /// Largest joint violation at the end of the step (m or rad). <= eps_p when converged.
+    pub max_violation: f64,
+    /// Time rebuilding the topology (ns; 0 when it was cached).
+    pub time_topology_ns: u64,
+    /// Time in the islands' solvers (ns).
+    pub time_solve_ns: u64,
+    /// Time integrating free and kinematic bodies (ns).
+    pub time_integrate_ns: u64,
+    /// Whole step (ns).
+    pub time_total_ns: u64,
+    /// Scalar nonzeros in the lower triangles of the islands' systems A, summed.
+    pub nnz_a: u64,
+    /// Scalar nonzeros of the islands' Cholesky factors L, summed.
+    pub nnz_l: u64,
+    /// Joint-correction iterations, summed over the islands.
+    pub iterations: u32,
+    /// Numeric refactorizations beyond one per substep, summed over the islands.
+    pub refactorizations: u32,
+    /// Largest substep count of any island (1 = no substepping).
+    pub substeps: u32,
+    /// Number of islands (connected groups of jointed dynamic bodies).
+    pub islands: u32,
+    /// 1 if every joint ended within eps_p, else 0.
+    pub converged: u32,
+    /// 1 if islands, ordering and symbolic factorization were rebuilt this step, else 0.
+    pub topology_rebuilt: u32,
+}
+
+/// What the solver did for one island in the last step.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct tenon_island_report {
+    /// Largest row violation at the end of the step (m or rad).
+    pub max_violation: f64,
+    /// Scalar nonzeros in the lower triangle of A.
+    pub nnz_a: u64,
+    /// Scalar nonzeros in the Cholesky factor L.
+    pub nnz_l: u64,
+    /// Time assembling and factoring A (ns).
+    pub time_factor_ns: u64,
+    /// Time in the velocity corrections (ns).
+    pub time_velocity_ns: u64,
+    /// Time in the joint corrections (ns).
+    pub time_joint_ns: u64,
+    /// Dynamic bodies in the island.
+    pub bodies: u32,
+    /// Joints in the island.
+    pub joints: u32,
+    /// Constraint rows (joint rows plus motor rows).
+    pub rows: u32,
+    /// Joint-correction iterations (all substeps and attempts).
+    pub iterations: u32,
+    /// Numeric refactorizations beyond one per substep.
+    pub refactorizations: u32,
+    /// Line-search halvings of a Newton step.
+    pub backtracks: u32,
+    /// Substeps the step was split into (1 = none).
+    pub substeps: u32,
+    /// 1 plus the number of times the step was redone with more substeps.
+    pub attempts: u32,
+    /// 1 if every row ended within eps_p, else 0.
+    pub converged: u32,
+    /// Pivots held up by the regularization (redundant rows) in the last factorization.
+    pub regularized_pivots: u32,
+}
+
+/// Simulation health since the world was created, counted in island steps (not errors).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct tenon_warnings {
+    /// Islands whose state became NaN or infinite and were rolled back to the start of the step.
+    pub non_finite: u64,
+    /// Island steps that ended with a joint violation above eps_p.
+    pub not_converged: u64,
+    /// Island steps whose system had redundant rows held up by the regularization.
+    pub regularization_active: u64,
+    /// Island steps whose factorization met a non-positive pivot despite the regularization.
+    pub singular_pivot: u64,
+    /// Island steps that needed substeps.
+    pub substepped: u64,
+}
+
+const _: () = assert!(size_of::<tenon_world_id>() == 4);
+const _: () = assert!(size_of::<tenon_world_def>() == 56);
+const _: () = assert!(size_of::<tenon_step_report>() == 88);
+const _: () = assert!(size_of::<tenon_island_report>() == 88);
+const _: () = assert!(size_of::<tenon_warnings>() == 40);
+
+impl tenon_step_report {
+    fn from_rust(r: &StepReport) -> Self {
+        tenon_step_report {
+            dt: r.dt,
+            max_violation: r.max_violation,
+            time_topology_ns: r.time_topology_ns,
+            time_solve_ns: r.time_solve_ns,
+            time_integrate_ns: r.time_integrate_ns,
+            time_total_ns: r.time_total_ns,
+            nnz_a: r.islands.iter().map(|i| i.nnz_a).sum(),
+            nnz_l: r.islands.iter().map(|i| i.nnz_l).sum(),
+            iterations: r.iterations,
+            refactorizations: r.refactorizations,
+            substeps: r.substeps,
+            islands: u32::try_from(r.islands.len()).unwrap_or(u32::MAX),
+            converged: r.converged.into(),
+            topology_rebuilt: r.topology_rebuilt.into(),
+        }
+    }
+}
+
+impl tenon_island_report {
+    fn from_rust(r: &IslandReport) -> Self {
+        tenon_island_report {
+            max_violation: r.max_violation,
+            nnz_a: r.nnz_a,
+            nnz_l: r.nnz_l,
+            time_factor_ns: r.time_factor_ns,
+            time_velocity_ns: r.time_velocity_ns,
+            time_joint_ns: r.time_joint_ns,
+            bodies: r.bodies,
+            joints: r.joints,
+            rows: r.rows,
+            iterations: r.iterations,
+            refactorizations: r.refactorizations,
+            backtracks: r.backtracks,
+            substeps: r.substeps,
+            attempts: r.attempts,
+            converged: r.converged.into(),
+            regularized_pivots: r.regularized_pivots,
+        }
+    }
+}
+
+impl tenon_warnings {
+    fn from_rust(w: &WarningCounters) -> Self {
+        tenon_warnings {
+            non_finite: w.non_finite,
+            not_converged: w.not_converged,
+            regularization_active: w.regularization_active,
+            singular_pivot: w.singular_pivot,
+            substepped: w.substepped,
+        }
+    }
+}
+
+fn settings_from_def(d: &tenon_world_def) -> Result<WorldSettings, FfiError> {
+    if d.internal_magic != WORLD_DEF_MAGIC {
+        return Err(FfiError::new(
+            tenon_result::DefNotInitialized,
+            "world def was not filled by tenon_world_def_default()",
+        ));
+    }
+    for (v, name) in [(d.eps_p, "eps_p"), (d.eps_t, "eps_t")] {
+        if !v.is_finite() {
+            return Err(FfiError::new(
+                tenon_result::NonFinite,
+                format!("{name} is NaN or infinite"),
+            ));
+        }
+    }
+    let s = WorldSettings {
+        gravity: d.gravity.finite("gravity")?,
+        eps_p: d.eps_p,
+        eps_t: d.eps_t,
+        max_iterations: d.max_iterations,
+        max_substeps: d.max_substeps,
+    };
+    s.validate()?;
+    Ok(s)
+}
+
+/// A world def with every field at its default and `internal_magic` set. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_def_default() -> tenon_world_def {
+    let s = WorldSettings::default();
+    tenon_world_def {
+        gravity: tenon_vec3::from_na(s.gravity),
+        eps_p: s.eps_p,
+        eps_t: s.eps_t,
+        max_iterations: s.max_iterations,
+        max_substeps: s.max_substeps,
+        internal_magic: WORLD_DEF_MAGIC,
+    }
+}
+
+/// Creates an empty world from `*def` (copied, not retained) and writes its id to `*out`.
+/// Errors: NULL `def` or `out`; a def not from `tenon_world_def_default()`; a NaN field; a field
+/// out of its range (`TENON_RESULT_INVALID_ARGUMENT`); more than `TENON_MAX_WORLDS` worlds.
+/// Ownership: the library owns the world; the caller must call `tenon_world_destroy()`.
+/// Thread-safe.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_create(
+    def: *const tenon_world_def,
+    out: *mut tenon_world_id,
+) -> tenon_result {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        let def = unsafe { read_in(def, "def")? };
+        let world = World::new(settings_from_def(&def)?)?;
+        let id = registry::insert(world)?;
+        unsafe { out.write(id) };
+        Ok(())
+    })
+}
+
+/// Destroys a world with all its bodies and joints; every id of it becomes invalid
+/// (`TENON_RESULT_WORLD_DESTROYED`). Works on a poisoned world. Errors: null, stale or destroyed
+/// id; `TENON_RESULT_WORLD_LOCKED` if another thread is using the world at this moment.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_destroy(world: tenon_world_id) -> tenon_result {
+    boundary(|| registry::remove(world))
+}
+
+fn get_settings<T>(
+    world: tenon_world_id,
+    out: *mut T,
+    f: impl FnOnce(&WorldSettings) -> T,
+) -> tenon_result {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        let v = with_world(world, |wb| Ok(f(wb.world.settings())))?;
+        // SAFETY: the exports calling this are `unsafe`: `out` is the caller's valid pointer.
+        unsafe { out.write(v) };
+        Ok(())
+    })
+}
+
+fn set_settings(world: tenon_world_id, f: impl FnOnce(&mut WorldSettings)) -> tenon_result {
+    boundary(|| {
+        with_world(world, |wb| {
+            let mut s = *wb.world.settings();
+            f(&mut s);
+            if !s.eps_p.is_finite() || !s.eps_t.is_finite() {
+                return Err(FfiError::new(
+                    tenon_result::NonFinite,
+                    "tolerance is NaN or infinite",
+                ));
+            }
+            Ok(wb.world.set_settings(s)?)
+        })
+    })
+}
+
+/// Reads the gravity acceleration (m/s^2, world frame) into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_gravity(
+    world: tenon_world_id,
+    out: *mut tenon_vec3,
+) -> tenon_result {
+    get_settings(world, out, |s| tenon_vec3::from_na(s.gravity))
+}
+
+/// Sets the gravity acceleration (m/s^2, world frame); applies from the next step.
+/// Errors: NaN or infinite component; invalid or destroyed world; world locked or poisoned.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_gravity(
+    world: tenon_world_id,
+    gravity: tenon_vec3,
+) -> tenon_result {
+    boundary(|| {
+        let g = gravity.finite("gravity")?;
+        with_world(world, |wb| {
+            let mut s = *wb.world.settings();
+            s.gravity = g;
+            Ok(wb.world.set_settings(s)?)
+        })
+    })
+}
+
+/// Reads the joint tolerance eps_p (m or rad) into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_eps_p(
+    world: tenon_world_id,
+    out: *mut f64,
+) -> tenon_result {
+    get_settings(world, out, |s| s.eps_p)
+}
+
+/// Sets the joint tolerance eps_p (m or rad; finite, > 0).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_eps_p(world: tenon_world_id, eps_p: f64) -> tenon_result {
+    set_settings(world, |s| s.eps_p = eps_p)
+}
+
+/// Reads the regularization factor eps_t into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_eps_t(
+    world: tenon_world_id,
+    out: *mut f64,
+) -> tenon_result {
+    get_settings(world, out, |s| s.eps_t)
+}
+
+/// Sets the regularization factor eps_t (in [0, 1)).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_eps_t(world: tenon_world_id, eps_t: f64) -> tenon_result {
+    set_settings(world, |s| s.eps_t = eps_t)
+}
+
+/// Reads the joint-correction iteration limit per (sub)step into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_max_iterations(
+    world: tenon_world_id,
+    out: *mut u32,
+) -> tenon_result {
+    get_settings(world, out, |s| s.max_iterations)
+}
+
+/// Sets the joint-correction iteration limit per (sub)step (in [1, 100000]).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_max_iterations(
+    world: tenon_world_id,
+    max_iterations: u32,
+) -> tenon_result {
+    set_settings(world, |s| s.max_iterations = max_iterations)
+}
+
+/// Reads the substep limit into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_max_substeps(
+    world: tenon_world_id,
+    out: *mut u32,
+) -> tenon_result {
+    get_settings(world, out, |s| s.max_substeps)
+}
+
+/// Sets the substep limit (a power of two in [1, 4096]).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_max_substeps(
+    world: tenon_world_id,
+    max_substeps: u32,
+) -> tenon_result {
+    set_settings(world, |s| s.max_substeps = max_substeps)
+}
+
+fn get_world<T>(world: tenon_world_id, out: *mut T, f: impl FnOnce(&World) -> T) -> tenon_result {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        let v = with_world(world, |wb| Ok(f(&wb.world)))?;
+        // SAFETY: the exports calling this are `unsafe`: `out` is the caller's valid pointer.
+        unsafe { out.write(v) };
+        Ok(())
+    })
+}
+
+/// Reads the simulated time since creation (s) into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_time(
+    world: tenon_world_id,
+    out: *mut f64,
+) -> tenon_result {
+    get_world(world, out, |w| w.time())
+}
+
+/// Reads the number of live bodies into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_body_count(
+    world: tenon_world_id,
+    out: *mut usize,
+) -> tenon_result {
+    get_world(world, out, |w| w.body_count())
+}
+
+/// Reads the number of live joints into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_joint_count(
+    world: tenon_world_id,
+    out: *mut usize,
+) -> tenon_result {
+    get_world(world, out, |w| w.joint_count())
+}
+
+/// Measures every joint's violation at the current poses and writes the largest one (m or rad)
+/// to `*out`. Costs one evaluation of every joint.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_max_joint_violation(
+    world: tenon_world_id,
+    out: *mut f64,
+) -> tenon_result {
+    get_world(world, out, |w| w.max_joint_violation())
+}
+
+/// Writes the total kinetic energy of the dynamic bodies (J) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_kinetic_energy(
+    world: tenon_world_id,
+    out: *mut f64,
+) -> tenon_result {
+    get_world(world, out, |w| w.kinetic_energy())
+}
+
+/// Writes the total gravitational potential energy of the dynamic bodies (J, zero at the world
+/// origin, gravity scale included) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_potential_energy(
+    world: tenon_world_id,
+    out: *mut f64,
+) -> tenon_result {
+    get_world(world, out, |w| w.potential_energy())
+}
+
+/// Writes the warning counters accumulated since the world was created to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_warnings(
+    world: tenon_world_id,
+    out: *mut tenon_warnings,
+) -> tenon_result {
+    get_world(world, out, |w| tenon_warnings::from_rust(w.warnings()))
+}
+
+/// Writes the report of the last step (all zero before the first step) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_step_report(
+    world: tenon_world_id,
+    out: *mut tenon_step_report,
+) -> tenon_result {
+    get_world(world, out, |w| {
+        tenon_step_report::from_rust(w.last_report())
+    })
+}
+
+/// Advances the world by `dt` seconds (0 < dt <= 10): forces and gravity, velocity correction,
+/// joint correction until every joint is within eps_p (substepping if needed), position and
+/// velocity update. Forces and torques applied before the step are cleared by it.
+/// `out`: nullable; if given, receives the step report on success. Not converging is not an
+/// error: it is reported in `out->converged` and in the warning counters.
+/// Errors: NaN dt (`TENON_RESULT_NON_FINITE`), dt out of range (`TENON_RESULT_INVALID_ARGUMENT`);
+/// invalid or destroyed world; `TENON_RESULT_WORLD_LOCKED` if another thread is using the world.
+/// While the step runs the world is locked: other calls on it return `TENON_RESULT_WORLD_LOCKED`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_step(
+    world: tenon_world_id,
+    dt: f64,
+    out: *mut tenon_step_report,
+) -> tenon_result {
+    boundary(|| {
+        let out = OutOpt::new(out, "out")?;
+        if !dt.is_finite() {
+            return Err(FfiError::new(
+                tenon_result::NonFinite,
+                format!("time step is NaN or infinite ({dt})"),
+            ));
+        }
+        let report = with_world(world, |wb| {
+            if std::mem::take(&mut wb.panic_next_step) {
+                panic!("panic injected by ffi::testing::panic_in_next_step");
+            }
+            Ok(tenon_step_report::from_rust(wb.world.step(dt)?))
+        })?;
+        unsafe { out.write(report) };
+        Ok(())
+    })
+}
+
+/// Copies the per-island reports of the last step into `out[0 .. capacity)` and writes their
+/// number to `*out_count`. If `capacity` is smaller than that number, nothing is copied,
+/// `*out_count` still receives the number needed and `TENON_RESULT_BUFFER_TOO_SMALL` is
+/// returned. `out`: nullable when `capacity` is 0 (query the count). `out_count`: not nullable.
+/// Caller owns `out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_island_reports(
+    world: tenon_world_id,
+    out: *mut tenon_island_report,
+    capacity: usize,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let count = Out::new(out_count, "out_count")?;
+        let arr = OutArray::new(out, capacity, false, "out")?;
+        let reports = with_world(world, |wb| {
+            let islands = &wb.world.last_report().islands;
+            if islands.len() > arr.capacity() {
+                return Ok(Err(islands.len()));
+            }
+            for (i, r) in islands.iter().enumerate() {
+                unsafe { arr.write(i, tenon_island_report::from_rust(r)) };
+            }
+            Ok(Ok(islands.len()))
+        })?;
+        match reports {
+            Ok(n) => {
+                unsafe { count.write(n) };
+                Ok(())
+            }
+            Err(n) => {
+                unsafe { count.write(n) };
+                Err(FfiError::new(
+                    tenon_result::BufferTooSmall,
+                    format!("{n} island reports, capacity {capacity}"),
+                ))
+            }
+        }
+    })
+}
+
+/// Copies the id, position (centre of mass, m, world frame) and rotation (local to world) of
+/// every live body, in slot order, into the caller's arrays `ids`, `positions`, `rotations`
+/// (each of `capacity` elements; any of them may be NULL to skip it), and writes the number of
+/// bodies to `*out_count`. One call per frame syncs an engine's transforms.
+/// If `capacity` is smaller than the number of bodies, nothing is copied, `*out_count` receives
+/// the number needed and `TENON_RESULT_BUFFER_TOO_SMALL` is returned (call with capacity 0 to
+/// query). `out_count`: not nullable. Caller owns the arrays.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_body_poses(
+    world: tenon_world_id,
+    ids: *mut tenon_body_id,
+    positions: *mut tenon_vec3,
+    rotations: *mut tenon_quat,
+    capacity: usize,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let count = Out::new(out_count, "out_count")?;
+        let ids = OutArray::new(ids, capacity, true, "ids")?;
+        let positions = OutArray::new(positions, capacity, true, "positions")?;
+        let rotations = OutArray::new(rotations, capacity, true, "rotations")?;
+        let r = with_world(world, |wb| {
+            let n = wb.world.body_count();
+            if n > capacity {
+                return Ok(Err(n));
+            }
+            for (i, (h, b)) in wb.world.bodies().enumerate() {
+                unsafe {
+                    ids.write(i, tenon_body_id::new(world.index1, h));
+                    positions.write(i, tenon_vec3::from_na(b.position()));
+                    rotations.write(i, tenon_quat::from_na(b.rotation()));
+                }
+            }
+            Ok(Ok(n))
+        })?;
+        match r {
+            Ok(n) => {
+                unsafe { count.write(n) };
+                Ok(())
+            }
+            Err(n) => {
+                unsafe { count.write(n) };
+                Err(FfiError::new(
+                    tenon_result::BufferTooSmall,
+                    format!("{n} bodies, capacity {capacity}"),
+                ))
+            }
+        }
+    })
+}
