@@ -932,8 +932,10 @@ fn a_panic_in_a_step_poisons_the_world_but_not_the_others() {
     let other = world();
     let b = body_at(w, v(0.0, 0.0, 0.0));
     assert_eq!(tenon::ffi::testing::panic_in_next_step(w), R_OK);
-    let mut r = tenon_step_report::default();
-    r.dt = 42.0;
+    let mut r = tenon_step_report {
+        dt: 42.0,
+        ..Default::default()
+    };
     assert_eq!(
         unsafe { tenon_world_step(w, 0.01, &mut r) },
         tenon_result::Panic
