@@ -1,0 +1,231 @@
+// tenon.hpp - header-only C++17 wrapper of the Tenon C API (include/tenon.h).
+//
+// * tenon::World owns a world (move-only; destroys it in its destructor).
+// * Every fallible call returns [[nodiscard]] tenon::Result<T> or tenon::Status: no exceptions,
+//   the error is the C API's tenon_result code plus tenon::last_error_message().
+// * BodyId and JointId are plain value types wrapping the C ids (compare with ==).
+// * Units SI, frames as in tenon.h. Threading as in tenon.h: one World per thread at a time.
+#ifndef TENON_HPP
+#define TENON_HPP
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tenon.h"
+
+namespace tenon {
+
+/// The detailed message of the last failed call on this thread.
+inline std::string last_error_message() {
+  size_t len = 0;
+  if (tenon_last_error_message(nullptr, 0, &len) != TENON_RESULT_OK) return {};
+  std::string s(len + 1, '\0');
+  if (tenon_last_error_message(s.data(), s.size(), &len) != TENON_RESULT_OK) return {};
+  s.resize(len);
+  return s;
+}
+
+/// Outcome of a call without a value.
+class [[nodiscard]] Status {
+ public:
+  constexpr Status(tenon_result code = TENON_RESULT_OK) noexcept : code_(code) {}
+  constexpr bool ok() const noexcept { return code_ == TENON_RESULT_OK; }
+  constexpr explicit operator bool() const noexcept { return ok(); }
+  constexpr tenon_result code() const noexcept { return code_; }
+  /// "TENON_RESULT_..." (static string).
+  const char* name() const noexcept { return tenon_result_str(static_cast<uint32_t>(code_)); }
+
+ private:
+  tenon_result code_;
+};
+
+/// A value or an error code.
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)), code_(TENON_RESULT_OK) {}
+  Result(tenon_result error) : code_(error == TENON_RESULT_OK ? TENON_RESULT_PANIC : error) {}
+  bool ok() const noexcept { return value_.has_value(); }
+  explicit operator bool() const noexcept { return ok(); }
+  tenon_result code() const noexcept { return code_; }
+  const char* name() const noexcept { return tenon_result_str(static_cast<uint32_t>(code_)); }
+  /// The value; only valid when ok().
+  const T& value() const& { return *value_; }
+  T& value() & { return *value_; }
+  T&& value() && { return std::move(*value_); }
+  T value_or(T fallback) const { return ok() ? *value_ : fallback; }
+  Status status() const noexcept { return Status(code_); }
+
+ private:
+  std::optional<T> value_;
+  tenon_result code_;
+};
+
+/// A body id (value type). Null when default-constructed.
+struct BodyId {
+  tenon_body_id raw{};
+  bool is_null() const noexcept { return raw.index1 == 0 && raw.world == 0; }
+  friend bool operator==(BodyId a, BodyId b) noexcept {
+    return a.raw.index1 == b.raw.index1 && a.raw.world == b.raw.world &&
+           a.raw.generation == b.raw.generation;
+  }
+  friend bool operator!=(BodyId a, BodyId b) noexcept { return !(a == b); }
+};
+
+/// A joint id (value type). Null when default-constructed.
+struct JointId {
+  tenon_joint_id raw{};
+  bool is_null() const noexcept { return raw.index1 == 0 && raw.world == 0; }
+  friend bool operator==(JointId a, JointId b) noexcept {
+    return a.raw.index1 == b.raw.index1 && a.raw.world == b.raw.world &&
+           a.raw.generation == b.raw.generation;
+  }
+  friend bool operator!=(JointId a, JointId b) noexcept { return !(a == b); }
+};
+
+/// One body's pose from World::body_poses().
+struct BodyPose {
+  BodyId id;
+  tenon_vec3 position;
+  tenon_quat rotation;
+};
+
+/// Owns one world. Move-only; the destructor destroys the world and everything in it.
+class World {
+ public:
+  World() noexcept = default;
+  static Result<World> create(const tenon_world_def& def = tenon_world_def_default()) {
+    tenon_world_id id{};
+    tenon_result r = tenon_world_create(&def, &id);
+    if (r != TENON_RESULT_OK) return r;
+    return World(id);
+  }
+  ~World() { (void)reset(); }
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+  World(World&& o) noexcept : id_(std::exchange(o.id_, tenon_world_id{})) {}
+  World& operator=(World&& o) noexcept {
+    if (this != &o) {
+      (void)reset();
+      id_ = std::exchange(o.id_, tenon_world_id{});
+    }
+    return *this;
+  }
+  /// Destroys the world now (the object becomes empty).
+  Status reset() noexcept {
+    if (id_.index1 == 0) return TENON_RESULT_OK;
+    tenon_result r = tenon_world_destroy(std::exchange(id_, tenon_world_id{}));
+    return r;
+  }
+  tenon_world_id id() const noexcept { return id_; }
+  explicit operator bool() const noexcept { return id_.index1 != 0; }
+
+  // ---- bodies
+  Result<BodyId> create_body(const tenon_body_def& def) {
+    BodyId b;
+    tenon_result r = tenon_body_create(id_, &def, &b.raw);
+    if (r != TENON_RESULT_OK) return r;
+    return b;
+  }
+  /// Destroys the body and every joint attached to it.
+  Status destroy_body(BodyId b) noexcept { return tenon_body_destroy(b.raw); }
+  Result<tenon_vec3> position(BodyId b) const { return get(tenon_body_get_position, b.raw); }
+  Result<tenon_quat> rotation(BodyId b) const { return get(tenon_body_get_rotation, b.raw); }
+  Result<tenon_vec3> linear_velocity(BodyId b) const {
+    return get(tenon_body_get_linear_velocity, b.raw);
+  }
+  Result<tenon_vec3> angular_velocity(BodyId b) const {
+    return get(tenon_body_get_angular_velocity, b.raw);
+  }
+  Result<tenon_mass_properties> mass_properties(BodyId b) const {
+    return get(tenon_body_get_mass_properties, b.raw);
+  }
+  Status set_pose(BodyId b, tenon_vec3 p, tenon_quat q) noexcept {
+    return tenon_body_set_pose(b.raw, p, q);
+  }
+  Status set_velocity(BodyId b, tenon_vec3 linear, tenon_vec3 angular) noexcept {
+    return tenon_body_set_velocity(b.raw, linear, angular);
+  }
+  Status apply_force(BodyId b, tenon_vec3 f, tenon_vec3 world_point) noexcept {
+    return tenon_body_apply_force(b.raw, f, world_point);
+  }
+  Status apply_impulse(BodyId b, tenon_vec3 i, tenon_vec3 world_point) noexcept {
+    return tenon_body_apply_impulse(b.raw, i, world_point);
+  }
+  Status apply_angular_impulse(BodyId b, tenon_vec3 i) noexcept {
+    return tenon_body_apply_angular_impulse(b.raw, i);
+  }
+  /// Every body's pose, one bulk copy (resizes `out`).
+  Status body_poses(std::vector<BodyPose>& out) const {
+    size_t n = 0;
+    tenon_result r = tenon_world_get_body_poses(id_, nullptr, nullptr, nullptr, 0, &n);
+    if (r != TENON_RESULT_OK && r != TENON_RESULT_BUFFER_TOO_SMALL) return r;
+    std::vector<tenon_body_id> ids(n);
+    std::vector<tenon_vec3> ps(n);
+    std::vector<tenon_quat> qs(n);
+    r = tenon_world_get_body_poses(id_, ids.data(), ps.data(), qs.data(), n, &n);
+    if (r != TENON_RESULT_OK) return r;
+    out.resize(n);
+    for (size_t i = 0; i < n; ++i) out[i] = BodyPose{BodyId{ids[i]}, ps[i], qs[i]};
+    return TENON_RESULT_OK;
+  }
+
+  // ---- joints
+  Result<JointId> create_joint(const tenon_joint_def& def) {
+    JointId j;
+    tenon_result r = tenon_joint_create(id_, &def, &j.raw);
+    if (r != TENON_RESULT_OK) return r;
+    return j;
+  }
+  /// A joint of `type` between `a` (null BodyId: the world) and `b`, whose frames coincide in
+  /// the world at `anchor` (m) with joint axis `axis`.
+  Result<JointId> create_joint(uint32_t type, BodyId a, BodyId b, tenon_vec3 anchor,
+                               tenon_vec3 axis) {
+    tenon_joint_def def = tenon_joint_def_default();
+    def.type = type;
+    def.body_a = a.raw;
+    def.body_b = b.raw;
+    tenon_result r = tenon_joint_def_set_world_frame(id_, &def, anchor, axis);
+    if (r != TENON_RESULT_OK) return r;
+    return create_joint(def);
+  }
+  Status destroy_joint(JointId j) noexcept { return tenon_joint_destroy(j.raw); }
+  Result<double> joint_violation(JointId j) const { return get(tenon_joint_get_violation, j.raw); }
+  Result<double> joint_coordinate(JointId j) const {
+    return get(tenon_joint_get_coordinate, j.raw);
+  }
+  Status set_motor(JointId j, tenon_motor m) noexcept { return tenon_joint_set_motor(j.raw, m); }
+
+  // ---- world
+  Result<tenon_step_report> step(double dt) {
+    tenon_step_report r{};
+    tenon_result c = tenon_world_step(id_, dt, &r);
+    if (c != TENON_RESULT_OK) return c;
+    return r;
+  }
+  Status set_gravity(tenon_vec3 g) noexcept { return tenon_world_set_gravity(id_, g); }
+  Result<tenon_vec3> gravity() const { return get(tenon_world_get_gravity, id_); }
+  Result<double> eps_p() const { return get(tenon_world_get_eps_p, id_); }
+  Result<double> time() const { return get(tenon_world_get_time, id_); }
+  Result<double> kinetic_energy() const { return get(tenon_world_get_kinetic_energy, id_); }
+  Result<double> potential_energy() const { return get(tenon_world_get_potential_energy, id_); }
+  Result<tenon_warnings> warnings() const { return get(tenon_world_get_warnings, id_); }
+
+ private:
+  explicit World(tenon_world_id id) noexcept : id_(id) {}
+  template <class T, class Id>
+  static Result<T> get(tenon_result (*fn)(Id, T*), Id id) {
+    T v{};
+    tenon_result r = fn(id, &v);
+    if (r != TENON_RESULT_OK) return r;
+    return v;
+  }
+  tenon_world_id id_{};
+};
+
+}  // namespace tenon
+
+#endif  // TENON_HPP
