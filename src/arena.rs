@@ -41,11 +41,6 @@ impl<T> Arena<T> {
         }
     }
 
-    /// The number of slots a new insertion would need reserved (for try_reserve by callers).
-    pub fn needs_growth(&self) -> bool {
-        self.free.is_empty()
-    }
-
     /// Reserves room for one more slot, without aborting on out-of-memory.
     pub fn try_reserve_one(&mut self) -> Result<(), std::collections::TryReserveError> {
         if self.free.is_empty() {

@@ -18,6 +18,8 @@
 //! }
 //! ```
 #![warn(missing_docs)]
+// Row and block loops index several parallel arrays at once; iterators would obscure them.
+#![allow(clippy::needless_range_loop)]
 
 mod arena;
 mod articulation;

@@ -244,3 +244,189 @@ pub fn local_hinge(
     };
     world.create_joint(&d).expect("valid joint")
 }
+
+/// The Peaucellier-Lipkin linkage of Tomcin Fig. 3 in the x-z plane (hinges about y, 9
+/// redundant rows): fixed pivots O = (0,0,0) and O2 = (1,0,0), crank O2-P of length 1, arms
+/// O-A and O-B of length 3, rhombus A-P-B-Q of bars of length 2. The output point Q moves on
+/// the line x = (3^2 - 2^2) / (2 * 1) = 2.5. Returns the bodies
+/// [crank, arm A, arm B, AP, PB, BQ, QA] and 10 hinges; `Q` is the +x end of body BQ.
+pub fn peaucellier(world: &mut World, crank_angle: f64) -> Scene {
+    let (l, s_len, r) = (3.0f64, 2.0f64, 1.0f64);
+    let o = Vec3::zeros();
+    let o2 = Vec3::new(r, 0.0, 0.0);
+    let p = o2 + r * Vec3::new(crank_angle.cos(), 0.0, crank_angle.sin());
+    let q = p * ((l * l - s_len * s_len) / p.norm_squared());
+    let m = 0.5 * (p + q);
+    let dir = p.normalize();
+    let perp = Vec3::new(-dir.z, 0.0, dir.x);
+    let half = 0.5 * (q - p).norm();
+    let d = (s_len * s_len - half * half).sqrt();
+    let a = m + d * perp;
+    let b = m - d * perp;
+    let bodies = [
+        bar(world, o2, p, 1.0),
+        bar(world, o, a, 1.0),
+        bar(world, o, b, 1.0),
+        bar(world, a, p, 1.0),
+        bar(world, p, b, 1.0),
+        bar(world, b, q, 1.0),
+        bar(world, q, a, 1.0),
+    ];
+    let [crank, arm_a, arm_b, ap, pb, bq, qa] = bodies;
+    let y = Vec3::y();
+    let joints = vec![
+        joint_at(world, JointKind::Hinge, None, crank, o2, y),
+        joint_at(world, JointKind::Hinge, None, arm_a, o, y),
+        joint_at(world, JointKind::Hinge, None, arm_b, o, y),
+        joint_at(world, JointKind::Hinge, Some(crank), ap, p, y),
+        joint_at(world, JointKind::Hinge, Some(ap), pb, p, y),
+        joint_at(world, JointKind::Hinge, Some(arm_a), ap, a, y),
+        joint_at(world, JointKind::Hinge, Some(arm_a), qa, a, y),
+        joint_at(world, JointKind::Hinge, Some(arm_b), pb, b, y),
+        joint_at(world, JointKind::Hinge, Some(arm_b), bq, b, y),
+        joint_at(world, JointKind::Hinge, Some(bq), qa, q, y),
+    ];
+    Scene {
+        bodies: bodies.to_vec(),
+        joints,
+    }
+}
+
+/// Tomcin Fig. 1d without contact: a 50 kg rod of 5 hinged 10 kg links (1 m each, along +x from
+/// the world pivot at the origin, hinges about y) carrying a 7500 kg block (1 m cube) at its end.
+pub fn rod_with_block(world: &mut World) -> Scene {
+    let mut s = Scene::default();
+    let mut prev = None;
+    for i in 0..5 {
+        let p0 = Vec3::new(i as f64, 0.0, 0.0);
+        let b = bar(world, p0, p0 + Vec3::x(), 10.0);
+        s.joints
+            .push(joint_at(world, JointKind::Hinge, prev, b, p0, Vec3::y()));
+        s.bodies.push(b);
+        prev = Some(b);
+    }
+    let block = dynamic(
+        world,
+        Vec3::new(5.5, 0.0, 0.0),
+        MassProperties::solid_box(7500.0, Vec3::new(0.5, 0.5, 0.5)),
+    );
+    s.joints.push(joint_at(
+        world,
+        JointKind::Hinge,
+        prev,
+        block,
+        Vec3::new(5.0, 0.0, 0.0),
+        Vec3::y(),
+    ));
+    s.bodies.push(block);
+    s
+}
+
+/// A scissor lift of `segments` X-shaped segments (Tomcin Fig. 6a) in the x-z plane: each
+/// segment is two 1 kg crossing bars hinged at their middles; consecutive segments are hinged at
+/// their ends (closed loops); the bottom left end is hinged to the world and the bottom right end
+/// to a 0.1 kg carriage on a world slider along x.
+pub fn scissor_lift(world: &mut World, segments: usize) -> Scene {
+    let mut s = Scene::default();
+    let (w, hgt) = (1.0, 0.5);
+    let y = Vec3::y();
+    let mut prev: Option<(BodyHandle, BodyHandle)> = None;
+    for k in 0..segments {
+        let z0 = k as f64 * hgt;
+        let bl = Vec3::new(0.0, 0.0, z0);
+        let br = Vec3::new(w, 0.0, z0);
+        let tl = Vec3::new(0.0, 0.0, z0 + hgt);
+        let tr = Vec3::new(w, 0.0, z0 + hgt);
+        let a = bar(world, bl, tr, 1.0);
+        let b = bar(world, br, tl, 1.0);
+        s.joints.push(joint_at(
+            world,
+            JointKind::Hinge,
+            Some(a),
+            b,
+            0.5 * (bl + tr),
+            y,
+        ));
+        match prev {
+            None => {
+                s.joints
+                    .push(joint_at(world, JointKind::Hinge, None, a, bl, y));
+                let carriage = dynamic(
+                    world,
+                    br,
+                    MassProperties::solid_box(0.1, Vec3::new(0.05, 0.05, 0.05)),
+                );
+                s.joints.push(joint_at(
+                    world,
+                    JointKind::Slider,
+                    None,
+                    carriage,
+                    br,
+                    Vec3::x(),
+                ));
+                s.joints
+                    .push(joint_at(world, JointKind::Hinge, Some(carriage), b, br, y));
+                s.bodies.push(carriage);
+            }
+            Some((pa, pb)) => {
+                // previous segment's top ends: pa ends at top right, pb at top left
+                s.joints
+                    .push(joint_at(world, JointKind::Hinge, Some(pb), a, bl, y));
+                s.joints
+                    .push(joint_at(world, JointKind::Hinge, Some(pa), b, br, y));
+            }
+        }
+        s.bodies.push(a);
+        s.bodies.push(b);
+        prev = Some((a, b));
+    }
+    s
+}
+
+/// A spider (Tomcin Fig. 5a): a 10 kg hub held by a ball joint to the world above it, with
+/// `legs` legs of two 0.5 kg links each, ball-jointed to the hub (one dense clique of rows).
+pub fn spider(world: &mut World, legs: usize) -> Scene {
+    let mut s = Scene::default();
+    let hub = dynamic(
+        world,
+        Vec3::zeros(),
+        MassProperties::solid_sphere(10.0, 0.5),
+    );
+    s.bodies.push(hub);
+    s.joints.push(joint_at(
+        world,
+        JointKind::Ball,
+        None,
+        hub,
+        Vec3::new(0.0, 0.0, 0.5),
+        Vec3::x(),
+    ));
+    for k in 0..legs {
+        let ang = 2.0 * std::f64::consts::PI * k as f64 / legs as f64;
+        let dir = Vec3::new(ang.cos(), ang.sin(), 0.0);
+        let p0 = 0.5 * dir;
+        let p1 = 1.5 * dir;
+        let p2 = 2.5 * dir;
+        let l1 = bar(world, p0, p1, 0.5);
+        let l2 = bar(world, p1, p2, 0.5);
+        s.joints.push(joint_at(
+            world,
+            JointKind::Ball,
+            Some(hub),
+            l1,
+            p0,
+            Vec3::x(),
+        ));
+        s.joints.push(joint_at(
+            world,
+            JointKind::Ball,
+            Some(l1),
+            l2,
+            p1,
+            Vec3::x(),
+        ));
+        s.bodies.push(l1);
+        s.bodies.push(l2);
+    }
+    s
+}

@@ -626,6 +626,11 @@ impl World {
         Ok(())
     }
 
+    /// The user's opaque value of the joint.
+    pub fn joint_user_data(&self, h: JointHandle) -> Result<u64> {
+        Ok(self.joint(h)?.user_data)
+    }
+
     /// The joint's motor.
     pub fn joint_motor(&self, h: JointHandle) -> Result<Motor> {
         Ok(self.joint(h)?.motor)

@@ -35,7 +35,6 @@ pub(crate) struct IslandJoint {
 /// One contribution `J_i,si M_body^-1 J_j,sj^T` to block `(i, j)` of `A`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Coupling {
-    pub body: u32,
     pub i: u32,
     pub si: u8,
     pub j: u32,
@@ -417,7 +416,7 @@ impl Island {
         } else {
             1e-15 * norm1.max(1e-300)
         };
-        let (clamped, regularized) = self.factor.factor(min_pivot, 100.0 * alpha);
+        let (clamped, regularized) = self.factor.factor(min_pivot, 4.0 * alpha);
         self.clamped_pivots += clamped;
         self.regularized_pivots = regularized;
         alpha

@@ -124,14 +124,13 @@ fn make_island(body_slots: Vec<u32>, joints: Vec<IslandJoint>) -> Island {
     let sizes: Vec<usize> = joints.iter().map(|j| j.n as usize).collect();
     let factor = BlockCholesky::new(&sizes, &adj);
     let mut couplings = Vec::new();
-    for (l, inc) in incident.iter().enumerate() {
+    for inc in &incident {
         for (x, &(i, si)) in inc.iter().enumerate() {
             for &(j, sj) in &inc[x..] {
                 let loc = factor
                     .locate(i as usize, j as usize)
                     .expect("coupled blocks are in the structure");
                 couplings.push(Coupling {
-                    body: l as u32,
                     i,
                     si,
                     j,

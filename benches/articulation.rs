@@ -1,0 +1,64 @@
+//! Time per step of the articulation core on the papers' scenes (criterion, release).
+//! `cargo bench --bench articulation`; the report's iteration and nnz numbers are printed once
+//! per scene.
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use tenon::{World, scenes};
+
+fn warm(world: &mut World, name: &str, h: f64) {
+    for _ in 0..30 {
+        world.step(h).unwrap();
+    }
+    let r = world.last_report();
+    let (a, l) = r
+        .islands
+        .iter()
+        .fold((0, 0), |(a, l), i| (a + i.nnz_a, l + i.nnz_l));
+    eprintln!(
+        "{name}: iterations {} refactorizations {} substeps {} max violation {:.1e} nnz(A) {a} nnz(L) {l}",
+        r.iterations, r.refactorizations, r.substeps, r.max_violation
+    );
+}
+
+fn bench_scene(c: &mut Criterion, group: &str, param: String, h: f64, build: impl Fn(&mut World)) {
+    let mut world = World::default();
+    build(&mut world);
+    warm(&mut world, &format!("{group}/{param}"), h);
+    let mut g = c.benchmark_group(group);
+    g.sample_size(20);
+    g.bench_function(BenchmarkId::from_parameter(param), |b| {
+        b.iter(|| black_box(world.step(h).unwrap().iterations))
+    });
+    g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    let h = 1.0 / 60.0;
+    for n in [10usize, 100, 1000, 10_000] {
+        bench_scene(c, "chain", n.to_string(), h, |w| {
+            scenes::chain(w, n);
+        });
+    }
+    for load in [1.0, 1e3, 1e4, 1e5] {
+        bench_scene(c, "heavy_chain", format!("{load:e}"), h, |w| {
+            scenes::heavy_chain(w, 20, load);
+        });
+    }
+    bench_scene(c, "four_bar", "4".into(), h, |w| {
+        scenes::four_bar(w);
+    });
+    for n in [10usize, 50, 220] {
+        bench_scene(c, "scissor_lift", n.to_string(), h, |w| {
+            scenes::scissor_lift(w, n);
+        });
+    }
+    for k in [10usize, 100, 300] {
+        bench_scene(c, "spider", k.to_string(), h, |w| {
+            scenes::spider(w, k);
+        });
+    }
+}
+
+criterion_group!(articulation, benches);
+criterion_main!(articulation);
