@@ -173,7 +173,7 @@ impl Island {
         }
         let mut x = std::mem::take(&mut self.rhs);
         self.factor.solve(&mut x);
-        self.apply_impulses(&x);
+        self.apply_impulses(&x, 1.0);
         self.rhs = x;
         let t2 = Instant::now();
         // 3. Joint correction: A dp = -c(t+h)/h, eq. (3).
@@ -203,15 +203,8 @@ impl Island {
                     0.5 * fraction
                 };
                 let f_new = f_new.clamp(0.1 * fraction, 0.5 * fraction);
-                let mut x = std::mem::take(&mut self.rhs);
-                let delta = f_new - fraction;
-                for v in x.iter_mut() {
-                    *v *= delta;
-                }
-                self.apply_impulses(&x);
-                for v in x.iter_mut() {
-                    *v /= delta;
-                }
+                let x = std::mem::take(&mut self.rhs);
+                self.apply_impulses(&x, f_new - fraction);
                 self.rhs = x;
                 fraction = f_new;
                 self.preview(dt);
@@ -247,7 +240,7 @@ impl Island {
             }
             let mut x = std::mem::take(&mut self.rhs);
             self.factor.solve(&mut x);
-            self.apply_impulses(&x);
+            self.apply_impulses(&x, 1.0);
             self.rhs = x;
             rep.iterations += 1;
             r_prev = r;

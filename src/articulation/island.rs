@@ -210,11 +210,6 @@ impl Island {
         }
     }
 
-    /// Rolls back a step whose state became non-finite: frame-start poses and velocities.
-    pub fn rollback(&mut self) {
-        self.restore();
-    }
-
     pub fn finite(&self) -> bool {
         self.x
             .iter()
@@ -422,11 +417,11 @@ impl Island {
         alpha
     }
 
-    /// `u += M^-1 J^T x` for the current linearization, and the impulse bookkeeping.
-    pub fn apply_impulses(&mut self, x: &[f64]) {
+    /// `u += scale M^-1 J^T x` for the current linearization, and the impulse bookkeeping.
+    pub fn apply_impulses(&mut self, x: &[f64], scale: f64) {
         for (k, ij) in self.joints.iter().enumerate() {
             for r in ij.off as usize..(ij.off + ij.n) as usize {
-                let p = x[r];
+                let p = scale * x[r];
                 for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
                     if let Side::Dyn(l) = side {
                         let w = &self.wrows[r][s];

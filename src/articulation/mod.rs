@@ -134,7 +134,7 @@ impl Solver {
             island.gather(bodies, joints, &settings.gravity, h);
             let r = island.solve(settings, bodies, joints, h);
             if !island.finite() {
-                island.rollback();
+                island.restore(); // roll back to the frame start
                 self.warnings.non_finite += 1;
             }
             island.scatter(bodies, joints);
