@@ -165,10 +165,8 @@ impl Contacts {
     }
 
     /// Bender-Schmitt section 3.1: Gauss-Seidel over the contact points on the pre-step
-    /// velocities until every colliding point has its target separating velocity (Newton's
-    /// impact law), with the sticking guard of eq. 2-3 and friction of eq. 4-6 in the same loop.
-    /// A point collides when it would close during the step; its target `-e u_n` is set when
-    /// it first does, so impacts pass along chains of touching bodies (Newton's cradle).
+    /// velocities until no colliding point approaches any more (Newton's impact law), with
+    /// friction of eq. 4-6 in the same loop.
     fn collision_phase(&mut self, h: f64) -> (u32, u32) {
         let vtol = velocity_tolerance(&self.settings, h);
         // Which points slide at the start of the step (tangential velocity beyond what the
@@ -195,19 +193,20 @@ impl Contacts {
                 let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
                 let (ra, rb, n) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
                 let un = relative_velocity(&a, &ra, &b, &rb).dot(&n);
-                if c.target.is_nan() {
-                    if un < -vtol && c.s0 + h * un < 0.0 {
-                        c.target = -c.e * un;
-                        c.collided = true;
-                    } else {
-                        continue;
-                    }
+                // A point collides when it approaches and would close during the step; it is
+                // resolved to Newton's impact law (eq. 1) at once, and again whenever later
+                // impulses make it approach again (Gauss-Seidel propagation, Tomcin section 7),
+                // so impacts pass along chains of touching bodies (Newton's cradle). Impulses
+                // are never negative, which is the sticking guard of eq. 2-3.
+                if !(un < -vtol && (c.collided || c.s0 + h * un < 0.0)) {
+                    continue;
                 }
-                // normal impulse (eq. 1) with the sticking guard (eq. 2-3)
+                c.collided = true;
+                c.target = -c.e * un;
                 let kn = k_along(&a, &ra, &b, &rb, &n);
                 let mut dp = 0.0;
-                if kn > 0.0 && (un < c.target - vtol || (un > c.target + vtol && c.pn > 0.0)) {
-                    dp = ((c.target - un) / kn).max(-c.pn);
+                if kn > 0.0 {
+                    dp = (c.target - un) / kn;
                     c.pn += dp;
                     apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &(dp * n));
                     changed = true;
