@@ -18,7 +18,7 @@ static_assert(sizeof(tenon_world_def) == 56, "tenon_world_def");
 static_assert(sizeof(tenon_body_def) == 184, "tenon_body_def");
 static_assert(sizeof(tenon_joint_frame) == 56, "tenon_joint_frame");
 static_assert(sizeof(tenon_motor) == 24, "tenon_motor");
-static_assert(sizeof(tenon_joint_def) == 176, "tenon_joint_def");
+static_assert(sizeof(tenon_joint_def) == 184, "tenon_joint_def");
 static_assert(sizeof(tenon_step_report) == 88, "tenon_step_report");
 static_assert(sizeof(tenon_island_report) == 88, "tenon_island_report");
 static_assert(sizeof(tenon_warnings) == 40, "tenon_warnings");
