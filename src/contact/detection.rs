@@ -349,6 +349,8 @@ pub(crate) struct Contact {
     /// Last previewed separation.
     pub sep: f64,
     pub collided: bool,
+    /// Swept by the current contact-phase solve.
+    pub active: bool,
 }
 
 impl Contact {
@@ -385,6 +387,7 @@ impl Contact {
             sliding_at_start: false,
             sep: s0,
             collided: false,
+            active: false,
         }
     }
 }

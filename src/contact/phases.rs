@@ -30,6 +30,7 @@ pub(crate) struct Contacts {
     stamp: u64,
     level: Vec<u32>,
     order: Vec<u32>,
+    active: Vec<u32>,
     islands: Vec<bool>,
     pub reports: Vec<ContactReport>,
     pub events: Vec<ContactEvent>,
@@ -268,22 +269,30 @@ impl Contacts {
         let (ra, rb, _) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
         let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
         let sep = (pb - pa).dot(&n);
+        if sep >= -0.5 * tol && c.pn == 0.0 && c.pt == Vec3::zeros() {
+            // not touching at the end of the step: nothing to do
+            self.contacts[k].sep = sep;
+            return false;
+        }
         let mut changed = false;
+        let mut d = pb - pa;
         if sep < -0.5 * tol || (c.pn > 0.0 && sep > 0.5 * tol) {
             let kn = k_along(&a, &ra, &b, &rb, &n);
             if kn > 0.0 {
                 let dp = (-sep / (h * kn)).max(-c.pn);
                 if dp != 0.0 {
+                    let u0 = relative_velocity(&a, &ra, &b, &rb);
                     c.pn += dp;
                     apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &(dp * n));
                     changed = (dp * kn * h).abs() > 0.5 * tol;
+                    // the previewed offset after the impulse, to first order
+                    let (a1, b1) = (state(&self.states, c.a), state(&self.states, c.b));
+                    d += h * (relative_velocity(&a1, &ra, &b1, &rb) - u0);
                 }
             }
         }
         if c.mu_s > 0.0 || c.mu_d > 0.0 || c.pt != Vec3::zeros() {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-            let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
-            let d = pb - pa;
             let sep = d.dot(&n);
             c.sep = sep;
             let dt = d - sep * n;
@@ -333,37 +342,68 @@ impl Contacts {
             Some(r) => s.order[r.start + x] as usize,
             None => x,
         };
-        for _pass in 0..4 {
+        // Sweep only the points that touch or nearly touch; after convergence, points that
+        // came into touch are added and the sweeps go on.
+        let near = 10.0 * tol;
+        self.active.clear();
+        for x in 0..count {
+            let k = pick(self, x);
+            let c = &self.contacts[k];
+            let touching = c.pn > 0.0 || c.pt != Vec3::zeros() || self.separation(k) < near;
+            self.contacts[k].active = touching;
+            if touching {
+                self.active.push(k as u32);
+            }
+        }
+        for _pass in 0..8 {
             for _ in 0..self.settings.max_iterations {
                 sweeps += 1;
                 let mut changed = false;
-                for x in 0..count {
-                    let k = pick(self, x);
+                for x in 0..self.active.len() {
+                    let k = self.active[x] as usize;
                     changed |= self.visit(k, tol);
                 }
                 if !changed {
                     break;
                 }
             }
-            let mut flipped = false;
-            for x in 0..count {
-                let k = pick(self, x);
-                let c = &mut self.contacts[k];
+            let mut again = false;
+            for x in 0..self.active.len() {
+                let k = self.active[x] as usize;
+                let c = self.contacts[k];
                 if !c.sliding && c.pn > 0.0 && c.pt.norm() >= c.mu_s * c.pn * (1.0 - 1e-9) {
                     let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
                     let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
                     let d = pb - pa;
                     if (d - d.dot(&n) * n).norm() > 0.5 * tol {
-                        c.sliding = true;
-                        flipped = true;
+                        self.contacts[k].sliding = true;
+                        again = true;
                     }
                 }
             }
-            if !flipped {
+            for x in 0..count {
+                let k = pick(self, x);
+                if !self.contacts[k].active && self.separation(k) < 0.5 * tol {
+                    self.contacts[k].active = true;
+                    self.active.push(k as u32);
+                    again = true;
+                }
+            }
+            if !again {
                 break;
             }
         }
         sweeps
+    }
+
+    /// Previewed separation of contact `k` at the current velocities (m).
+    fn separation(&mut self, k: usize) -> f64 {
+        let c = &self.contacts[k];
+        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+        let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
+        let sep = (pb - pa).dot(&n);
+        self.contacts[k].sep = sep;
+        sep
     }
 
     /// Largest previewed penetration of the contacts (m), updating each one's `sep`.
