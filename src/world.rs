@@ -959,6 +959,7 @@ impl World {
                 format!("time step must be in (0, 10] s, got {h}"),
             ));
         }
+        let t0 = std::time::Instant::now();
         self.contacts.before(
             &self.settings,
             &mut self.bodies,
@@ -978,6 +979,7 @@ impl World {
         self.solver
             .finish(&self.settings, &mut self.bodies, &mut self.joints, h);
         self.contacts.after(&self.bodies);
+        self.solver.report.time_total_ns = t0.elapsed().as_nanos() as u64;
         self.time += h;
         Ok(&self.solver.report)
     }
