@@ -79,6 +79,8 @@ pub(crate) struct Island {
     pub qp: Vec<Quat>,
     /// Rotation vector of the last preview (`qp = exp(phi) q`).
     pub phi: Vec<Vec3>,
+    /// Per body, the pull-back of angular rows to the angular velocity (`pull_back_rows`).
+    pub pull: Vec<Mat3>,
     pub start: Saved,
     // rows
     /// Rows of the current linearization (Jacobian used for `A` and for the impulses).
@@ -139,6 +141,7 @@ impl Island {
             xp: vec![Vec3::zeros(); nb],
             qp: vec![Quat::identity(); nb],
             phi: vec![Vec3::zeros(); nb],
+            pull: vec![Mat3::identity(); nb],
             start: Saved {
                 x: vec![Vec3::zeros(); nb],
                 q: vec![Quat::identity(); nb],
@@ -332,17 +335,29 @@ impl Island {
         worst
     }
 
-    /// Pulls the angular Jacobian rows back through the exponential map of the preview,
-    /// `J_ang <- J_ang J_l(phi)`, so they are the exact derivative of the previewed violation
-    /// with respect to the angular velocities (the rows of `self.rows`).
-    pub fn pull_back_rows(&mut self) {
+    /// Pulls the angular Jacobian rows back to the angular velocities through the preview of
+    /// eq. (13), `phi = dt w - dt^2/2 I^-1 (w_m x I w_m)` with `w_m = w - dt/2 I^-1 tau`, and the
+    /// exponential map `q' = exp(phi) q`: `J_ang <- J_ang J_l(phi) G`, `G = d phi / (dt d w)
+    /// = 1 - dt/2 I^-1 ([w_m]x I - [I w_m]x)`. The rows of `self.rows` are then the exact
+    /// derivative of the previewed violations with respect to the velocities (divided by `dt`).
+    /// `dt` is the preview's step.
+    pub fn pull_back_rows(&mut self, dt: f64) {
+        for l in 0..self.x.len() {
+            let wm = self.w[l] - 0.5 * dt * self.alpha[l];
+            let g = Mat3::identity()
+                - 0.5
+                    * dt
+                    * self.iinv[l]
+                    * (crate::math::skew(&wm) * self.iw[l] - crate::math::skew(&(self.iw[l] * wm)));
+            self.pull[l] = (crate::math::so3_left_jacobian(&self.phi[l]) * g).transpose();
+        }
         for ij in &self.joints {
             for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
                 if let Side::Dyn(l) = side {
-                    let jl = crate::math::so3_left_jacobian(&self.phi[l as usize]).transpose();
+                    let p = self.pull[l as usize];
                     for r in ij.off as usize..(ij.off + ij.n) as usize {
                         let j = &mut self.rows[r].j[s];
-                        let a = jl * Vec3::new(j[3], j[4], j[5]);
+                        let a = p * Vec3::new(j[3], j[4], j[5]);
                         j[3] = a.x;
                         j[4] = a.y;
                         j[5] = a.z;
