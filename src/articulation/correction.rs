@@ -152,6 +152,7 @@ impl Island {
         }
         // A at the substep start, factored once.
         let t0 = Instant::now();
+        self.flush_impulses();
         self.eval_rows(bodies, joints, tau0, false, false);
         self.assemble_and_factor(s.eps_t);
         let t1 = Instant::now();
@@ -241,6 +242,7 @@ impl Island {
             }
             if it > 0 && r > CONTRACTION * r_prev {
                 // Stalled: re-linearize at the previewed poses (Jacobian and impulse directions).
+                self.flush_impulses();
                 std::mem::swap(&mut self.rows, &mut self.trial);
                 self.pull_back_rows(dt);
                 self.assemble_and_factor(s.eps_t);
@@ -254,6 +256,7 @@ impl Island {
             r_prev = r;
             merit_prev = merit;
         }
+        self.flush_impulses();
         let t3 = Instant::now();
         // 4. Position update (eq. 13) to the last previewed poses, which belong to the final
         //    velocities; then the end-of-step angular velocity update (Appendix A step 3).

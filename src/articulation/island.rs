@@ -100,6 +100,8 @@ pub(crate) struct Island {
     pub motor_rate: Vec<f64>,
     /// Impulse on body B over the frame (linear, angular about B's centre of mass).
     pub impulse: Vec<[f64; 6]>,
+    /// Row impulses applied along the current linearization and not yet added to `impulse`.
+    pub lambda: Vec<f64>,
     pub violation: Vec<f64>,
     // adaptivity and statistics
     pub substep_hint: u32,
@@ -158,6 +160,7 @@ impl Island {
             motor_from: vec![0.0; nj],
             motor_rate: vec![0.0; nj],
             impulse: vec![[0.0; 6]; nj],
+            lambda: vec![0.0; n_rows],
             violation: vec![0.0; nj],
             substep_hint: 1,
             calm_frames: 0,
@@ -211,6 +214,7 @@ impl Island {
         for i in &mut self.impulse {
             *i = [0.0; 6];
         }
+        self.lambda.fill(0.0);
     }
 
     pub fn finite(&self) -> bool {
@@ -393,32 +397,27 @@ impl Island {
     pub fn assemble_and_factor(&mut self, eps_t: f64) -> f64 {
         self.compute_wrows();
         self.factor.values.fill(0.0);
-        self.colsum.fill(0.0);
+        let values = &mut self.factor.values;
         for c in &self.couplings {
             let (ji, jj) = (self.joints[c.i as usize], self.joints[c.j as usize]);
+            let (oi, oj) = (ji.off as usize, jj.off as usize);
+            let (si, sj) = (c.si as usize, c.sj as usize);
             for a in 0..ji.n as usize {
-                let wa = &self.wrows[ji.off as usize + a][c.si as usize];
-                for b in 0..jj.n as usize {
-                    if c.diag && b > a {
-                        continue;
-                    }
-                    let jb = &self.rows[jj.off as usize + b].j[c.sj as usize];
+                let wa = &self.wrows[oi + a][si];
+                let end = if c.diag { a + 1 } else { jj.n as usize };
+                for b in 0..end {
+                    let jb = &self.rows[oj + b].j[sj];
                     let v = wa[0] * jb[0]
                         + wa[1] * jb[1]
                         + wa[2] * jb[2]
                         + wa[3] * jb[3]
                         + wa[4] * jb[4]
                         + wa[5] * jb[5];
-                    self.factor.values[c.loc.base + a * c.loc.rs + b * c.loc.cs] += v;
-                    // bound of the column sums of |A| (exact unless two bodies feed one entry)
-                    self.colsum[jj.off as usize + b] += v.abs();
-                    if !(c.diag && a == b) {
-                        self.colsum[ji.off as usize + a] += v.abs();
-                    }
+                    values[c.loc.base + a * c.loc.rs + b * c.loc.cs] += v;
                 }
             }
         }
-        let norm1 = self.colsum.iter().fold(0.0f64, |m, &v| m.max(v));
+        let norm1 = self.factor.norm1(&mut self.colsum);
         let alpha = eps_t * norm1;
         self.factor.add_diagonal(alpha);
         let min_pivot = if alpha > 0.0 {
@@ -432,11 +431,13 @@ impl Island {
         alpha
     }
 
-    /// `u += scale M^-1 J^T x` for the current linearization, and the impulse bookkeeping.
+    /// `u += scale M^-1 J^T x` for the current linearization; the row impulses are accumulated
+    /// (`flush_impulses` turns them into joint impulses before the linearization changes).
     pub fn apply_impulses(&mut self, x: &[f64], scale: f64) {
-        for (k, ij) in self.joints.iter().enumerate() {
+        for ij in &self.joints {
             for r in ij.off as usize..(ij.off + ij.n) as usize {
                 let p = scale * x[r];
+                self.lambda[r] += p;
                 for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
                     if let Side::Dyn(l) = side {
                         let w = &self.wrows[r][s];
@@ -445,8 +446,17 @@ impl Island {
                         self.w[l] += Vec3::new(w[3], w[4], w[5]) * p;
                     }
                 }
-                let jb = &self.rows[r].j[1];
-                for (acc, &v) in self.impulse[k].iter_mut().zip(jb) {
+            }
+        }
+    }
+
+    /// Adds the accumulated row impulses, along the current linearization, to the joints'
+    /// impulses on body B. Called before the rows change and at the end of a substep.
+    pub fn flush_impulses(&mut self) {
+        for (k, ij) in self.joints.iter().enumerate() {
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                let p = std::mem::take(&mut self.lambda[r]);
+                for (acc, &v) in self.impulse[k].iter_mut().zip(&self.rows[r].j[1]) {
                     *acc += v * p;
                 }
             }
