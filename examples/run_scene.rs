@@ -25,6 +25,11 @@ fn main() {
             std::process::exit(2);
         }
     }
+    if let Some(e) = std::env::var("EPS_T").ok().and_then(|s| s.parse().ok()) {
+        let mut settings = *world.settings();
+        settings.eps_t = e;
+        world.set_settings(settings).expect("valid eps_t");
+    }
     let h = 1.0 / 60.0;
     let (mut iters, mut refs, mut subs, mut worst) = (0u64, 0u64, 0u32, 0.0f64);
     let start = Instant::now();

@@ -2,7 +2,7 @@
 
 use crate::{
     BodyDesc, BodyHandle, BodyKind, JointDesc, JointFrame, JointHandle, JointKind, MassProperties,
-    Quat, Vec3, World,
+    Motor, MotorMode, Quat, Vec3, World,
 };
 
 /// Handles of a built scene.
@@ -327,7 +327,8 @@ pub fn rod_with_block(world: &mut World) -> Scene {
 /// A scissor lift of `segments` X-shaped segments (Tomcin Fig. 6a) in the x-z plane: each
 /// segment is two 1 kg crossing bars hinged at their middles; consecutive segments are hinged at
 /// their ends (closed loops); the bottom left end is hinged to the world and the bottom right end
-/// to a 0.1 kg carriage on a world slider along x.
+/// to a 0.1 kg carriage on a world slider along x, whose hard position motor (the lift's
+/// actuator) holds the carriage where it starts, so the lift stands at its height under gravity.
 pub fn scissor_lift(world: &mut World, segments: usize) -> Scene {
     let mut s = Scene::default();
     let (w, hgt) = (1.0, 0.5);
@@ -358,14 +359,18 @@ pub fn scissor_lift(world: &mut World, segments: usize) -> Scene {
                     br,
                     MassProperties::solid_box(0.1, Vec3::new(0.05, 0.05, 0.05)),
                 );
-                s.joints.push(joint_at(
-                    world,
-                    JointKind::Slider,
-                    None,
-                    carriage,
-                    br,
-                    Vec3::x(),
-                ));
+                let actuator = joint_at(world, JointKind::Slider, None, carriage, br, Vec3::x());
+                world
+                    .set_joint_motor(
+                        actuator,
+                        Motor {
+                            mode: MotorMode::Position,
+                            target_position: 0.0,
+                            target_velocity: 0.0,
+                        },
+                    )
+                    .expect("a slider carries a motor");
+                s.joints.push(actuator);
                 s.joints
                     .push(joint_at(world, JointKind::Hinge, Some(carriage), b, br, y));
                 s.bodies.push(carriage);

@@ -91,6 +91,12 @@ pub(crate) struct Island {
     pub wrows: Vec<[[f64; 6]; 2]>,
     pub rhs: Vec<f64>,
     pub colsum: Vec<f64>,
+    /// Scratch of the refinement (`solve_refined`): residual, preconditioned residual,
+    /// direction, `A p`, and per body `M^-1 J^T p`.
+    pub cg: [Vec<f64>; 4],
+    pub body_dv: Vec<[f64; 6]>,
+    /// Refinement steps taken (statistics).
+    pub refinements: u32,
     // per joint
     /// Unwrapped coordinate at the start of the current substep, and at the frame start.
     pub coord: Vec<f64>,
@@ -155,6 +161,9 @@ impl Island {
             wrows: vec![[[0.0; 6]; 2]; n_rows],
             rhs: vec![0.0; n_rows],
             colsum: vec![0.0; n_rows],
+            cg: std::array::from_fn(|_| vec![0.0; n_rows]),
+            body_dv: vec![[0.0; 6]; nb],
+            refinements: 0,
             coord: vec![0.0; nj],
             coord_start: vec![0.0; nj],
             motor_from: vec![0.0; nj],
@@ -461,6 +470,98 @@ impl Island {
                 }
             }
         }
+    }
+
+    /// `out = A p = J M^-1 J^T p` for the current linearization, without the Tikhonov term.
+    fn multiply_a(&mut self, p: &[f64], out: &mut [f64]) {
+        for d in &mut self.body_dv {
+            *d = [0.0; 6];
+        }
+        for ij in &self.joints {
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                    if let Side::Dyn(l) = side {
+                        let d = &mut self.body_dv[l as usize];
+                        for (dc, wc) in d.iter_mut().zip(&self.wrows[r][s]) {
+                            *dc += wc * p[r];
+                        }
+                    }
+                }
+            }
+        }
+        for ij in &self.joints {
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                let mut v = 0.0;
+                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                    if let Side::Dyn(l) = side {
+                        let d = &self.body_dv[l as usize];
+                        let j = &self.rows[r].j[s];
+                        v += j[0] * d[0]
+                            + j[1] * d[1]
+                            + j[2] * d[2]
+                            + j[3] * d[3]
+                            + j[4] * d[4]
+                            + j[5] * d[5];
+                    }
+                }
+                out[r] = v;
+            }
+        }
+    }
+
+    /// Solves `A x = b` in place (`x` holds `b`). The factor of `A + alpha I` alone damps every
+    /// direction of `A` with a singular value near `alpha` by `sigma / (sigma + alpha)`; on
+    /// ill-conditioned mechanisms (a tall scissor lift held by its actuator) that made the Newton
+    /// iteration crawl at a fixed rate. So the factor preconditions a few conjugate-gradient
+    /// steps on `A` itself, stopped when the residual is below `rel` of `b` or stops shrinking.
+    /// Redundant rows (`sigma = 0`) are harmless: a consistent right-hand side has no component
+    /// there, and the preconditioner maps the range of `A` to itself.
+    pub fn solve_refined(&mut self, x: &mut [f64], max_steps: u32, rel: f64) {
+        let [mut r, mut z, mut p, mut q] = std::mem::take(&mut self.cg);
+        r.copy_from_slice(x);
+        let b_norm = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        self.factor.solve(x);
+        if max_steps > 0 && b_norm > 0.0 {
+            self.multiply_a(x, &mut q);
+            for (ri, qi) in r.iter_mut().zip(&q) {
+                *ri -= qi;
+            }
+            let mut r_norm = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            z.copy_from_slice(&r);
+            self.factor.solve(&mut z);
+            p.copy_from_slice(&z);
+            let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+            for _ in 0..max_steps {
+                if r_norm <= rel * b_norm || rz.is_nan() || rz <= 0.0 {
+                    break;
+                }
+                self.multiply_a(&p, &mut q);
+                let pq: f64 = p.iter().zip(&q).map(|(a, b)| a * b).sum();
+                if pq.is_nan() || pq <= 0.0 {
+                    break;
+                }
+                let a = rz / pq;
+                for i in 0..x.len() {
+                    x[i] += a * p[i];
+                    r[i] -= a * q[i];
+                }
+                self.refinements += 1;
+                let new_norm = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                if new_norm.is_nan() || new_norm >= r_norm {
+                    break;
+                }
+                r_norm = new_norm;
+                z.copy_from_slice(&r);
+                self.factor.solve(&mut z);
+                let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+                let beta = rz_new / rz;
+                rz = rz_new;
+                for i in 0..p.len() {
+                    p[i] = z[i] + beta * p[i];
+                }
+            }
+        }
+        self.cg = [r, z, p, q];
     }
 
     /// Sum of squared violations of the rows at the previews (the line-search merit).
