@@ -18,11 +18,19 @@ static_assert(sizeof(tenon_world_def) == 56, "tenon_world_def");
 static_assert(sizeof(tenon_body_def) == 184, "tenon_body_def");
 static_assert(sizeof(tenon_joint_frame) == 56, "tenon_joint_frame");
 static_assert(sizeof(tenon_motor) == 24, "tenon_motor");
-static_assert(sizeof(tenon_joint_def) == 176, "tenon_joint_def");
+static_assert(sizeof(tenon_joint_def) == 184, "tenon_joint_def");
 static_assert(sizeof(tenon_step_report) == 88, "tenon_step_report");
 static_assert(sizeof(tenon_island_report) == 88, "tenon_island_report");
 static_assert(sizeof(tenon_warnings) == 40, "tenon_warnings");
 static_assert(sizeof(tenon_result) == 4, "tenon_result");
+static_assert(sizeof(tenon_shape_id) == 8, "tenon_shape_id");
+static_assert(sizeof(tenon_material) == 24, "tenon_material");
+static_assert(sizeof(tenon_shape_def) == 224, "tenon_shape_def");
+static_assert(sizeof(tenon_contact) == 120, "tenon_contact");
+static_assert(sizeof(tenon_contact_event) == 24, "tenon_contact_event");
+static_assert(sizeof(tenon_contact_def) == 104, "tenon_contact_def");
+static_assert(sizeof(tenon_contact_settings) == 32, "tenon_contact_settings");
+static_assert(sizeof(tenon_contact_report) == 80, "tenon_contact_report");
 
 static int failures = 0;
 

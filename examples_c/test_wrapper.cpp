@@ -41,6 +41,27 @@ int main() {
   }
   // the destructor destroyed the world
   EXPECT(tenon_world_destroy(raw) == TENON_RESULT_WORLD_DESTROYED);
+  {
+    // shapes and the contact view: a box settles on a plane with 4 contact points
+    tenon::World w = tenon::World::create().value();
+    tenon_body_def gd = tenon_body_def_default();
+    gd.kind = TENON_BODY_KIND_STATIC;
+    tenon::BodyId ground = w.create_body(gd).value();
+    tenon_shape_def plane = tenon_shape_def_default();
+    plane.type = TENON_SHAPE_TYPE_HALF_SPACE;
+    EXPECT(w.create_shape(ground, plane).ok());
+    tenon_body_def bd = tenon_body_def_default();
+    bd.position = {0, 0, 0.5};
+    tenon::BodyId box = w.create_body(bd).value();
+    EXPECT(w.create_shape(box, tenon_shape_def_default()).ok());
+    EXPECT(w.set_mass_from_shapes(box).value().mass == 1000.0);
+    for (int k = 0; k < 30; ++k) EXPECT(w.step(1.0 / 60.0).ok());
+    auto contacts = w.contacts();
+    EXPECT(contacts.ok() && contacts.value().size == 4);
+    double total = 0.0;
+    for (const tenon_contact& c : contacts.value()) total += c.normal_impulse;
+    EXPECT(std::fabs(total - 1000.0 * 9.81 / 60.0) < 1e-3 * total);
+  }
   tenon::BodyId null_id;
   EXPECT(null_id.is_null() && null_id == tenon::BodyId{});
   if (failures) return 1;

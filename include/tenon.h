@@ -7,8 +7,8 @@
  * within the world's tolerance eps_p (default 1e-9 m / rad) at the end of every step, with
  * closed kinematic loops and large mass ratios, by a direct sparse solver.
  *
- * Objects and ids. Worlds, bodies and joints are named by small generational ids passed by
- * value (tenon_world_id, tenon_body_id, tenon_joint_id). An all-zero id is the null id. A
+ * Objects and ids. Worlds, bodies, joints and shapes are named by small generational ids passed
+ * by value (tenon_world_id, tenon_body_id, tenon_joint_id, tenon_shape_id). An all-zero id is the null id. A
  * destroyed world, a stale id (its object was destroyed), an id of another world or a null id
  * is answered with an error code (TENON_RESULT_INVALID_HANDLE, _WRONG_WORLD, _WORLD_DESTROYED),
  * never with undefined behaviour. World slots are reused round-robin over TENON_MAX_WORLDS
@@ -46,6 +46,12 @@
  * of mass. Quaternions are stored x, y, z, w (w is the scalar part); a quaternion whose norm
  * differs from 1 by more than 1e-6 is rejected with TENON_RESULT_INVALID_ROTATION, one closer
  * to unit length is renormalized. Gravity defaults to (0, 0, -9.81): +z is up.
+ *
+ * Contacts. Shapes (tenon_shape_create) on bodies collide; an engine with its own collision
+ * detection can also hand contact points to the next step (tenon_world_register_contact).
+ * After each step the contacts and the begin/end events are world-owned arrays
+ * (tenon_world_get_contact_view, tenon_world_get_contact_events) valid until the next step.
+ * Bodies joined by a joint do not collide unless the joint's collide_connected is 1.
  *
  * Numbers. NaN or infinite inputs are rejected with TENON_RESULT_NON_FINITE. Numerical trouble
  * inside a step (not converged, regularized, substepped) is data, reported in tenon_step_report
@@ -274,6 +280,61 @@ typedef uint32_t tenon_motor_mode;
 #endif // __cplusplus
 
 /**
+ * The geometry of a shape. Passed and stored as `uint32_t`. Several shapes on one body act as
+ * one compound shape.
+ */
+enum tenon_shape_type
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * A ball: `radius`.
+   */
+  TENON_SHAPE_TYPE_SPHERE = 0,
+  /**
+   * A box: `half_extents`.
+   */
+  TENON_SHAPE_TYPE_BOX = 1,
+  /**
+   * A capsule along the local z axis: `half_height` of the inner segment, `radius`.
+   */
+  TENON_SHAPE_TYPE_CAPSULE = 2,
+  /**
+   * A cylinder along the local z axis: `half_height`, `radius`.
+   */
+  TENON_SHAPE_TYPE_CYLINDER = 3,
+  /**
+   * The convex hull of `points[0 .. point_count)` (at least 4, not all in a plane).
+   */
+  TENON_SHAPE_TYPE_CONVEX_HULL = 4,
+  /**
+   * A triangle mesh: vertices `points[0 .. point_count)`, triangles
+   * `indices[0 .. index_count)` (3 per triangle). No volume, so no mass.
+   */
+  TENON_SHAPE_TYPE_TRI_MESH = 5,
+  /**
+   * A height field: `heights[0 .. rows * cols)`, row-major (rows along local y, columns
+   * along local x), heights along local z; the grid spans `half_extents.x * 2` by
+   * `half_extents.y * 2` metres centred at the origin and the heights are multiplied by
+   * `half_extents.z`. No volume, so no mass.
+   */
+  TENON_SHAPE_TYPE_HEIGHT_FIELD = 6,
+  /**
+   * The half-space below the plane through the local origin with outward `normal`
+   * (grounds and walls of static bodies). No volume, so no mass.
+   */
+  TENON_SHAPE_TYPE_HALF_SPACE = 7,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum tenon_shape_type tenon_shape_type;
+#else
+typedef uint32_t tenon_shape_type;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A 3-vector of doubles. Its unit and frame are given where it is used.
  */
 typedef struct {
@@ -419,6 +480,251 @@ typedef struct {
 } tenon_body_id;
 
 /**
+ * Surface parameters of a shape. For a pair, friction coefficients are combined as the
+ * geometric mean and restitution as the maximum of the two shapes' values.
+ */
+typedef struct {
+  /**
+   * Static Coulomb friction coefficient mu_s (>= dynamic_friction). Default 0.5.
+   */
+  double static_friction;
+  /**
+   * Dynamic Coulomb friction coefficient mu_d (>= 0). Default 0.5.
+   */
+  double dynamic_friction;
+  /**
+   * Coefficient of restitution e in [0, 1] (Newton's impact law). Default 0.
+   */
+  double restitution;
+} tenon_material;
+
+/**
+ * A contact point from the caller's own collision detection for the next step. Fill it with
+ * `tenon_contact_def_default()`.
+ */
+typedef struct {
+  /**
+   * Contact point (m, world frame), midway between the surfaces.
+   */
+  tenon_vec3 point;
+  /**
+   * Normal (world frame) from body A to body B; any nonzero length. Default (0, 0, 1).
+   */
+  tenon_vec3 normal;
+  /**
+   * Penetration depth along the normal (m; negative for a gap). Default 0.
+   */
+  double depth;
+  /**
+   * Friction and restitution of the pair. Default mu_s = mu_d = 0.5, e = 0.
+   */
+  tenon_material material;
+  /**
+   * Body A, or the null id for the static world. Default null.
+   */
+  tenon_body_id body_a;
+  /**
+   * Body B (required).
+   */
+  tenon_body_id body_b;
+  /**
+   * Reserved, must be 0.
+   */
+  uint32_t reserved;
+  /**
+   * Set by `tenon_contact_def_default()`; do not touch.
+   */
+  uint32_t internal_magic;
+} tenon_contact_def;
+
+/**
+ * A shape id: an opaque generational id passed by value. All-zero is the null id. Valid until
+ * the shape, its body or its world is destroyed.
+ */
+typedef struct {
+  /**
+   * Slot + 1 within the world (0 for the null id).
+   */
+  uint32_t index1;
+  /**
+   * `index1` of the world the shape belongs to.
+   */
+  uint16_t world;
+  /**
+   * Generation of the slot when the shape was created.
+   */
+  uint16_t generation;
+} tenon_shape_id;
+
+/**
+ * One contact point of the last step.
+ */
+typedef struct {
+  /**
+   * Contact point (m, world frame) at the end of the step, midway between the surfaces.
+   */
+  tenon_vec3 point;
+  /**
+   * Normal (world frame), pointing from body A to body B.
+   */
+  tenon_vec3 normal;
+  /**
+   * Friction impulse on body B over the step (N s, world frame, tangential).
+   */
+  tenon_vec3 friction_impulse;
+  /**
+   * Penetration at the end of the step (m; negative: a gap).
+   */
+  double depth;
+  /**
+   * Normal impulse on body B over the step (N s, >= 0), impact and resting contact together.
+   */
+  double normal_impulse;
+  /**
+   * Body A; the null id for the static world of a registered contact.
+   */
+  tenon_body_id body_a;
+  /**
+   * Body B.
+   */
+  tenon_body_id body_b;
+  /**
+   * Shape of body A; the null id for registered contacts.
+   */
+  tenon_shape_id shape_a;
+  /**
+   * Shape of body B; the null id for registered contacts.
+   */
+  tenon_shape_id shape_b;
+} tenon_contact;
+
+/**
+ * A pair of bodies that started (`begin` = 1) or stopped (`begin` = 0) touching in the last
+ * step.
+ */
+typedef struct {
+  /**
+   * Body A; the null id for the static world of a registered contact.
+   */
+  tenon_body_id body_a;
+  /**
+   * Body B.
+   */
+  tenon_body_id body_b;
+  /**
+   * 1: begin, 0: end.
+   */
+  uint32_t begin;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+} tenon_contact_event;
+
+/**
+ * What the contact phases did in the last step.
+ */
+typedef struct {
+  /**
+   * Largest penetration at the end of the step (m).
+   */
+  double max_penetration;
+  /**
+   * Time in detection, collision phase, contact phase (ns).
+   */
+  uint64_t time_detection_ns;
+  /**
+   * See `time_detection_ns`.
+   */
+  uint64_t time_collision_ns;
+  /**
+   * See `time_detection_ns`; includes the joint corrections the contacts triggered.
+   */
+  uint64_t time_contact_ns;
+  /**
+   * Shape pairs from the broad phase.
+   */
+  uint32_t pairs;
+  /**
+   * Contact points (detected and registered).
+   */
+  uint32_t points;
+  /**
+   * Points that took part in the collision phase (impacts).
+   */
+  uint32_t collisions;
+  /**
+   * Points with a normal impulse in the contact phase (resting contacts).
+   */
+  uint32_t resting;
+  /**
+   * Gauss-Seidel sweeps of the collision phase.
+   */
+  uint32_t collision_iterations;
+  /**
+   * Gauss-Seidel sweeps of the contact phase (shock propagation included).
+   */
+  uint32_t contact_iterations;
+  /**
+   * Alternations of contact phase and joint correction.
+   */
+  uint32_t rounds;
+  /**
+   * Contact graph levels visited by shock propagation.
+   */
+  uint32_t levels;
+  /**
+   * Shape pairs without a contact algorithm (skipped).
+   */
+  uint32_t unsupported_pairs;
+  /**
+   * 1 if every contact ended within the tolerance.
+   */
+  uint32_t contacts_converged;
+  /**
+   * 1 if every joint ended within eps_p after the last contact impulses.
+   */
+  uint32_t joints_converged;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+} tenon_contact_report;
+
+/**
+ * Parameters of the contact phases.
+ */
+typedef struct {
+  /**
+   * Penetration tolerance (m, > 0): resting contacts are iterated until every previewed
+   * penetration is below it. Default 1e-5.
+   */
+  double tolerance;
+  /**
+   * Extra distance (m, >= 0) at which contact points are kept beyond how far a pair can
+   * approach during the step (speculative contacts). Default 0.01.
+   */
+  double margin;
+  /**
+   * Most Gauss-Seidel sweeps per phase, in [1, 100000]. Default 100.
+   */
+  uint32_t max_iterations;
+  /**
+   * Most alternations of contact phase and joint correction per step, in [1, 1000].
+   * Default 8.
+   */
+  uint32_t max_rounds;
+  /**
+   * 1: shock propagation over the contact graph levels; 0: off. Default 1.
+   */
+  uint32_t shock_propagation;
+  /**
+   * Reserved, must be 0.
+   */
+  uint32_t reserved;
+} tenon_contact_settings;
+
+/**
  * A joint frame: anchor point and orientation, in a body's local frame (or in the world frame
  * for the world side of a joint to the world). The frame's x axis is the joint axis.
  */
@@ -495,6 +801,15 @@ typedef struct {
    * Set by `tenon_joint_def_default()`; do not touch.
    */
   uint32_t internal_magic;
+  /**
+   * 1: the shapes of the two bodies still collide with each other; 0 (default): bodies
+   * joined by this joint do not collide. Any other value is rejected.
+   */
+  uint32_t collide_connected;
+  /**
+   * Reserved, must be 0.
+   */
+  uint32_t reserved;
 } tenon_joint_def;
 
 /**
@@ -515,6 +830,98 @@ typedef struct {
    */
   uint16_t generation;
 } tenon_joint_id;
+
+/**
+ * Everything needed to create a shape. Fill it with `tenon_shape_def_default()`, then set the
+ * type and the fields it uses. Copied by `tenon_shape_create()`, arrays included; never
+ * retained.
+ */
+typedef struct {
+  /**
+   * Position of the shape's frame in the body's local frame (m). Default 0.
+   */
+  tenon_vec3 position;
+  /**
+   * Orientation of the shape's frame in the body's local frame. Default identity.
+   */
+  tenon_quat rotation;
+  /**
+   * Box half extents (m, each > 0); height field size and height factor. Default 0.5.
+   */
+  tenon_vec3 half_extents;
+  /**
+   * Half-space outward normal (shape frame, nonzero). Default (0, 0, 1).
+   */
+  tenon_vec3 normal;
+  /**
+   * Radius of a sphere, capsule or cylinder (m, > 0). Default 0.5.
+   */
+  double radius;
+  /**
+   * Half height of a capsule's segment or a cylinder (m, > 0). Default 0.5.
+   */
+  double half_height;
+  /**
+   * Friction and restitution.
+   */
+  tenon_material material;
+  /**
+   * Density (kg/m^3, >= 0) for `tenon_body_set_mass_from_shapes()`. Default 1000.
+   */
+  double density;
+  /**
+   * Convex hull points or mesh vertices (m, shape frame), `point_count` of them.
+   * Nullable when `point_count` is 0. Read during the call only.
+   */
+  const tenon_vec3 *points;
+  /**
+   * Number of `points`.
+   */
+  size_t point_count;
+  /**
+   * Mesh triangle indices into `points`, `index_count` of them (a multiple of 3).
+   * Nullable when `index_count` is 0. Read during the call only.
+   */
+  const uint32_t *indices;
+  /**
+   * Number of `indices`.
+   */
+  size_t index_count;
+  /**
+   * Height field heights, `rows * cols` of them, row-major. Nullable when the type is not
+   * a height field. Read during the call only.
+   */
+  const double *heights;
+  /**
+   * Height field grid points along local y (>= 2).
+   */
+  uint32_t rows;
+  /**
+   * Height field grid points along local x (>= 2).
+   */
+  uint32_t cols;
+  /**
+   * Opaque value for the caller. Default 0.
+   */
+  uint64_t user_data;
+  /**
+   * Collision groups this shape belongs to (bits). Default 1.
+   */
+  uint32_t group;
+  /**
+   * Collision groups this shape collides with (bits): two shapes collide when each one's
+   * group meets the other's mask. Default all bits.
+   */
+  uint32_t mask;
+  /**
+   * A `tenon_shape_type`. Default `TENON_SHAPE_TYPE_BOX`.
+   */
+  uint32_t type;
+  /**
+   * Set by `tenon_shape_def_default()`; do not touch.
+   */
+  uint32_t internal_magic;
+} tenon_shape_def;
 
 /**
  * Parameters of a new world. Fill it with `tenon_world_def_default()`, then change fields.
@@ -829,6 +1236,57 @@ tenon_result tenon_body_apply_impulse(tenon_body_id body, tenon_vec3 impulse, te
 tenon_result tenon_body_apply_angular_impulse(tenon_body_id body, tenon_vec3 impulse);
 
 /**
+ * A contact def with every field at its default and `internal_magic` set. Thread-safe.
+ */
+tenon_contact_def tenon_contact_def_default(void);
+
+/**
+ * Hands `world` a contact point for its next step only, beside the contacts it detects itself
+ * (an engine's own collision detection). Errors: NULL `def`; def not initialized; NaN; zero
+ * normal; bad material; null, stale or foreign body ids; both bodies non-dynamic; a body with
+ * itself; world locked or poisoned. On error nothing is registered.
+ */
+tenon_result tenon_world_register_contact(tenon_world_id world, const tenon_contact_def *def);
+
+/**
+ * The contacts of the last step as a world-owned array: writes its address to `*out_data` and
+ * its length to `*out_count`. The array stays valid and unchanged until the next
+ * `tenon_world_step()` or `tenon_world_destroy()` of this world; the caller must not free or
+ * write it. `*out_data` may be NULL when the count is 0.
+ */
+tenon_result tenon_world_get_contact_view(tenon_world_id world, const tenon_contact **out_data, size_t *out_count);
+
+/**
+ * The contact begin/end events of the last step as a world-owned array, valid as for
+ * `tenon_world_get_contact_view()`.
+ */
+tenon_result tenon_world_get_contact_events(tenon_world_id world, const tenon_contact_event **out_data, size_t *out_count);
+
+/**
+ * Copies the contacts of the last step into `out[0 .. capacity)` and writes their number to
+ * `*out_count`. If `capacity` is smaller, nothing is copied, `*out_count` receives the number
+ * needed and `TENON_RESULT_BUFFER_TOO_SMALL` is returned. `out`: nullable when `capacity` is
+ * 0. Caller owns `out`.
+ */
+tenon_result tenon_world_copy_contacts(tenon_world_id world, tenon_contact *out, size_t capacity, size_t *out_count);
+
+/**
+ * Writes what the contact phases did in the last step into `*out`.
+ */
+tenon_result tenon_world_get_contact_report(tenon_world_id world, tenon_contact_report *out);
+
+/**
+ * Writes the world's contact settings into `*out`.
+ */
+tenon_result tenon_world_get_contact_settings(tenon_world_id world, tenon_contact_settings *out);
+
+/**
+ * Replaces the world's contact settings (read them first with
+ * `tenon_world_get_contact_settings()`). Errors: a field out of its range (nothing changes).
+ */
+tenon_result tenon_world_set_contact_settings(tenon_world_id world, tenon_contact_settings settings);
+
+/**
  * A joint def with every field at its default (a ball joint, no bodies, identity frames at the
  * centres of mass, distance 1 m, motor off) and `internal_magic` set. Thread-safe.
  */
@@ -923,6 +1381,63 @@ const char *tenon_result_str(uint32_t code);
  * with a nonzero capacity.
  */
 tenon_result tenon_last_error_message(char *buf, size_t capacity, size_t *out_len);
+
+/**
+ * A shape def with every field at its default (a 1 m box of density 1000 kg/m^3, material
+ * mu_s = mu_d = 0.5, e = 0, group 1, mask all) and `internal_magic` set. Thread-safe.
+ */
+tenon_shape_def tenon_shape_def_default(void);
+
+/**
+ * Attaches a shape made from `*def` to `body` and writes its id to `*out`.
+ * Errors: NULL `def` or `out`; def not from `tenon_shape_def_default()`; unknown type; NaN;
+ * a size <= 0; too few points; a degenerate hull; a mesh index out of range; NULL arrays with
+ * a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative
+ * density; invalid body id; world locked or poisoned. On error nothing is created.
+ * Ownership: the world owns the shape; it lives until `tenon_shape_destroy()`, its body's or
+ * its world's end. The arrays of `def` are copied.
+ */
+tenon_result tenon_shape_create(tenon_body_id body, const tenon_shape_def *def, tenon_shape_id *out);
+
+/**
+ * Destroys a shape. Errors: null, stale or destroyed id; world locked or poisoned.
+ */
+tenon_result tenon_shape_destroy(tenon_shape_id shape);
+
+/**
+ * Writes the id of the body the shape is attached to into `*out`.
+ */
+tenon_result tenon_shape_get_body(tenon_shape_id shape, tenon_body_id *out);
+
+/**
+ * Writes the shape's material into `*out`.
+ */
+tenon_result tenon_shape_get_material(tenon_shape_id shape, tenon_material *out);
+
+/**
+ * Changes the shape's material. Errors: NaN; mu_d > mu_s or < 0; restitution outside [0, 1].
+ */
+tenon_result tenon_shape_set_material(tenon_shape_id shape, tenon_material material);
+
+/**
+ * Changes the shape's collision group and mask (see `tenon_shape_def`).
+ */
+tenon_result tenon_shape_set_filter(tenon_shape_id shape, uint32_t group, uint32_t mask);
+
+/**
+ * Writes the shape's collision group and mask into `*out_group` and `*out_mask` (each
+ * nullable).
+ */
+tenon_result tenon_shape_get_filter(tenon_shape_id shape, uint32_t *out_group, uint32_t *out_mask);
+
+/**
+ * Computes the body's mass and inertia from its shapes' volumes and densities, sets them and
+ * writes them to `*out` (nullable). When the shapes' centre of mass is not at the body's
+ * origin, the body's origin moves there: its position changes and the local frames of its
+ * shapes and joints shift so that nothing moves in the world.
+ * Errors: `TENON_RESULT_INVALID_MASS` when the shapes have no mass (nothing changes).
+ */
+tenon_result tenon_body_set_mass_from_shapes(tenon_body_id body, tenon_mass_properties *out);
 
 /**
  * Mass properties of a solid box of uniform density: `mass` (kg, > 0) and half extents along
@@ -1060,9 +1575,11 @@ tenon_result tenon_world_get_warnings(tenon_world_id world, tenon_warnings *out)
 tenon_result tenon_world_get_step_report(tenon_world_id world, tenon_step_report *out);
 
 /**
- * Advances the world by `dt` seconds (0 < dt <= 10): forces and gravity, velocity correction,
- * joint correction until every joint is within eps_p (substepping if needed), position and
- * velocity update. Forces and torques applied before the step are cleared by it.
+ * Advances the world by `dt` seconds (0 < dt <= 10): contact detection and collisions from the
+ * pre-step velocities, forces and gravity, velocity correction, joint correction until every
+ * joint is within eps_p (substepping if needed), resting contacts with friction alternated with
+ * the joint correction, position and velocity update. The contact views
+ * (`tenon_world_get_contact_view()`) are replaced. Forces and torques applied before the step are cleared by it.
  * `out`: nullable; if given, receives the step report on success. Not converging is not an
  * error: it is reported in `out->converged` and in the warning counters.
  * Errors: NaN dt (`TENON_RESULT_NON_FINITE`), dt out of range (`TENON_RESULT_INVALID_ARGUMENT`);

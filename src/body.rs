@@ -321,11 +321,26 @@ pub(crate) fn end_of_step_angular_velocity(
 }
 
 /// Free flight of a dynamic body without joints over `h` (Tomcin Appendix A, steps 1-3).
+#[allow(dead_code)] // the whole free flight in one call; the step splits it around the contacts
 pub(crate) fn integrate_free(b: &mut Body, gravity: &Vec3, h: f64) {
-    let (iw, iinv) = world_inertias(&b.rotation, &b.inertia, &b.inv_inertia);
+    let alpha = free_external_impulse(b, gravity, h);
+    free_finish(b, &alpha, h);
+}
+
+/// Step 1 of Appendix A for a body without joints: `v+ = v- + h a`, `w+ = w- + h I^-1 tau`.
+/// Returns `I^-1 tau` (world), which [`free_finish`] needs.
+pub(crate) fn free_external_impulse(b: &mut Body, gravity: &Vec3, h: f64) -> Vec3 {
+    let (_, iinv) = world_inertias(&b.rotation, &b.inertia, &b.inv_inertia);
     let alpha = iinv * b.torque;
     b.linear_velocity += h * (gravity * b.gravity_scale + b.force / b.mass);
     b.angular_velocity += h * alpha;
+    alpha
+}
+
+/// Steps 2-3 of Appendix A for a body without joints: position update (eq. 13) from the current
+/// velocities and the end-of-step angular velocity update.
+pub(crate) fn free_finish(b: &mut Body, alpha: &Vec3, h: f64) {
+    let (iw, iinv) = world_inertias(&b.rotation, &b.inertia, &b.inv_inertia);
     let omega = b.angular_velocity - 0.5 * h * alpha;
     let sigma = gyroscopic(&iw, &iinv, &omega);
     b.position += h * b.linear_velocity;
@@ -335,7 +350,7 @@ pub(crate) fn integrate_free(b: &mut Body, gravity: &Vec3, h: f64) {
     );
     b.angular_velocity = end_of_step_angular_velocity(
         &b.angular_velocity,
-        &alpha,
+        alpha,
         &iw,
         &iinv,
         &q1,
@@ -344,4 +359,111 @@ pub(crate) fn integrate_free(b: &mut Body, gravity: &Vec3, h: f64) {
         h,
     );
     b.rotation = q1;
+}
+
+/// The motion of one body as the contact phases see it during a step: pose at the start of the
+/// (last sub)step, current velocities, inverse mass and world inverse inertia, and what the
+/// preview to the end of the (sub)step needs (Tomcin Appendix A eq. 13).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MotionState {
+    pub x: Vec3,
+    pub q: Quat,
+    pub v: Vec3,
+    pub w: Vec3,
+    /// 0 for static and kinematic bodies (and for bodies frozen by shock propagation).
+    pub inv_mass: f64,
+    pub iinv: Mat3,
+    pub iw: Mat3,
+    /// `I^-1 tau` of the step (external torque), for the gyroscopic term of the preview.
+    pub alpha: Vec3,
+    /// Length of the (sub)step the preview spans.
+    pub dt: f64,
+    pub dynamic: bool,
+}
+
+impl Default for MotionState {
+    fn default() -> Self {
+        MotionState {
+            x: Vec3::zeros(),
+            q: Quat::identity(),
+            v: Vec3::zeros(),
+            w: Vec3::zeros(),
+            inv_mass: 0.0,
+            iinv: Mat3::zeros(),
+            iw: Mat3::zeros(),
+            alpha: Vec3::zeros(),
+            dt: 0.0,
+            dynamic: false,
+        }
+    }
+}
+
+impl MotionState {
+    /// A static or kinematic body: infinite mass, moving with its own velocity over `h`.
+    pub(crate) fn external(b: &Body, h: f64) -> Self {
+        let moving = b.kind == BodyKind::Kinematic;
+        MotionState {
+            x: b.position,
+            q: b.rotation,
+            v: if moving {
+                b.linear_velocity
+            } else {
+                Vec3::zeros()
+            },
+            w: if moving {
+                b.angular_velocity
+            } else {
+                Vec3::zeros()
+            },
+            dt: h,
+            ..Default::default()
+        }
+    }
+
+    /// A dynamic body stored in the arena (no joints), after its external impulses.
+    pub(crate) fn free(b: &Body, alpha: &Vec3, h: f64) -> Self {
+        let (iw, iinv) = world_inertias(&b.rotation, &b.inertia, &b.inv_inertia);
+        MotionState {
+            x: b.position,
+            q: b.rotation,
+            v: b.linear_velocity,
+            w: b.angular_velocity,
+            inv_mass: 1.0 / b.mass,
+            iinv,
+            iw,
+            alpha: *alpha,
+            dt: h,
+            dynamic: true,
+        }
+    }
+
+    /// The pose at the end of the (sub)step if the velocities do not change any more.
+    #[inline]
+    pub(crate) fn preview(&self) -> (Vec3, Quat) {
+        if self.dt == 0.0 {
+            return (self.x, self.q);
+        }
+        let dt = self.dt;
+        let phi = if self.dynamic {
+            let omega = self.w - 0.5 * dt * self.alpha;
+            dt * self.w + 0.5 * dt * dt * gyroscopic(&self.iw, &self.iinv, &omega)
+        } else {
+            dt * self.w
+        };
+        let q = if phi.norm_squared() == 0.0 {
+            self.q
+        } else {
+            crate::math::integrate_rotation(&self.q, &phi)
+        };
+        (self.x + dt * self.v, q)
+    }
+
+    /// Applies an impulse `p` (N s, world) at the offset `r` from the centre of mass.
+    #[inline]
+    pub(crate) fn apply(&mut self, p: &Vec3, r: &Vec3) {
+        if self.inv_mass > 0.0 {
+            self.v += self.inv_mass * p;
+            self.w += self.iinv * r.cross(p);
+        }
+    }
 }

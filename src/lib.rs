@@ -24,6 +24,7 @@
 mod arena;
 mod articulation;
 mod body;
+mod contact;
 mod error;
 pub mod ffi;
 pub mod joint;
@@ -33,6 +34,10 @@ mod world;
 
 pub use articulation::{IslandReport, StepReport, WarningCounters};
 pub use body::{Body, BodyDesc, BodyKind, MassProperties};
+pub use contact::{
+    CollisionFilter, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
+    Geometry, Material, ShapeDesc, ShapeHandle,
+};
 pub use error::{Error, ErrorKind, Result};
 pub use joint::{JointDesc, JointFrame, JointKind, MAX_JOINT_ROWS, Motor, MotorMode};
 pub use math::{Mat3, Quat, Vec3};

@@ -3,11 +3,17 @@
 use crate::arena::Arena;
 use crate::articulation::{Solver, StepReport, WarningCounters};
 use crate::body::{Body, BodyDesc, BodyKind, MassProperties};
+use crate::contact::detection::Shape;
+use crate::contact::phases::Contacts;
+use crate::contact::{
+    CollisionFilter, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
+    Material, ShapeDesc, ShapeHandle,
+};
 use crate::error::{Error, ErrorKind, Result};
 use crate::joint::{
     JointDesc, JointFrame, JointKind, JointModel, MAX_JOINT_ROWS, Motor, MotorMode, Pose,
 };
-use crate::math::{Quat, Vec3, rotation_from_x_axis, vec_finite};
+use crate::math::{Mat3, Quat, Vec3, rotation_from_x_axis, vec_finite};
 
 /// Most bodies or joints a world holds (ids are 32-bit and memory is finite).
 pub const MAX_OBJECTS: usize = 1 << 24;
@@ -118,6 +124,8 @@ pub(crate) struct Joint {
     pub impulse: [f64; 6],
     /// Largest row violation at the end of the last step.
     pub violation: f64,
+    /// The two bodies' shapes collide with each other.
+    pub collide_connected: bool,
 }
 
 impl Joint {
@@ -134,6 +142,7 @@ pub struct World {
     /// Joint slots attached to each body slot.
     pub(crate) body_joints: Vec<Vec<u32>>,
     pub(crate) solver: Solver,
+    pub(crate) contacts: Contacts,
     pub(crate) time: f64,
 }
 
@@ -153,6 +162,7 @@ impl World {
             joints: Arena::default(),
             body_joints: Vec::new(),
             solver: Solver::default(),
+            contacts: Contacts::default(),
             time: 0.0,
         })
     }
@@ -229,6 +239,19 @@ impl World {
                 index: j,
                 generation: g,
             })?;
+        }
+        let shapes: Vec<u32> = self
+            .contacts
+            .detector
+            .shapes
+            .iter()
+            .filter(|(_, s)| s.body == h.index)
+            .map(|(i, _)| i)
+            .collect();
+        for s in shapes {
+            let g = self.contacts.detector.shapes.generation(s);
+            self.contacts.detector.forget(s);
+            self.contacts.detector.shapes.remove(s, g);
         }
         self.bodies.remove(h.index, h.generation);
         self.solver.invalidate();
@@ -483,6 +506,7 @@ impl World {
             coordinate: 0.0,
             impulse: [0.0; 6],
             violation: 0.0,
+            collide_connected: desc.collide_connected,
         };
         let (pa, pb) = self.joint_poses(&joint);
         joint.coordinate = model.coordinate(&pa, &pb, 0.0);
@@ -671,11 +695,263 @@ impl World {
         worst
     }
 
+    // ---------------------------------------------------------------- shapes and contacts
+
+    /// Attaches a shape to a body. Fails (changing nothing) on a stale body, NaN, non-positive
+    /// sizes, bad indices, a degenerate hull, bad material or negative density.
+    pub fn create_shape(&mut self, body: BodyHandle, desc: &ShapeDesc) -> Result<ShapeHandle> {
+        self.body(body)?;
+        desc.validate()?;
+        if self.contacts.detector.shapes.len() >= MAX_OBJECTS {
+            return Err(Error::new(
+                ErrorKind::CapacityExceeded,
+                format!("a world holds at most {MAX_OBJECTS} shapes"),
+            ));
+        }
+        let shape = Shape::new(body.index, desc)?;
+        self.contacts
+            .detector
+            .shapes
+            .try_reserve_one()
+            .map_err(|_| {
+                Error::new(
+                    ErrorKind::CapacityExceeded,
+                    "out of memory creating a shape",
+                )
+            })?;
+        let (index, generation) = self.contacts.detector.shapes.insert(shape);
+        Ok(ShapeHandle { index, generation })
+    }
+
+    fn shape(&self, h: ShapeHandle) -> Result<&Shape> {
+        self.contacts
+            .detector
+            .shapes
+            .get(h.index, h.generation)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidHandle,
+                    format!(
+                        "shape handle {}:{} is stale or invalid",
+                        h.index, h.generation
+                    ),
+                )
+            })
+    }
+
+    fn shape_mut(&mut self, h: ShapeHandle) -> Result<&mut Shape> {
+        self.contacts
+            .detector
+            .shapes
+            .get_mut(h.index, h.generation)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidHandle,
+                    format!(
+                        "shape handle {}:{} is stale or invalid",
+                        h.index, h.generation
+                    ),
+                )
+            })
+    }
+
+    /// Destroys a shape.
+    pub fn destroy_shape(&mut self, h: ShapeHandle) -> Result<()> {
+        self.shape(h)?;
+        self.contacts.detector.forget(h.index);
+        self.contacts.detector.shapes.remove(h.index, h.generation);
+        Ok(())
+    }
+
+    /// True if the handle refers to a live shape.
+    pub fn is_shape_valid(&self, h: ShapeHandle) -> bool {
+        self.shape(h).is_ok()
+    }
+
+    /// Number of live shapes.
+    pub fn shape_count(&self) -> usize {
+        self.contacts.detector.shapes.len()
+    }
+
+    /// The body a shape is attached to.
+    pub fn shape_body(&self, h: ShapeHandle) -> Result<BodyHandle> {
+        let b = self.shape(h)?.body;
+        Ok(BodyHandle {
+            index: b,
+            generation: self.bodies.generation(b),
+        })
+    }
+
+    /// The shape's material.
+    pub fn shape_material(&self, h: ShapeHandle) -> Result<Material> {
+        Ok(self.shape(h)?.material)
+    }
+
+    /// Changes the shape's material (validated first).
+    pub fn set_shape_material(&mut self, h: ShapeHandle, m: Material) -> Result<()> {
+        m.validate()?;
+        self.shape_mut(h)?.material = m;
+        Ok(())
+    }
+
+    /// The shape's collision group and mask.
+    pub fn shape_filter(&self, h: ShapeHandle) -> Result<CollisionFilter> {
+        Ok(self.shape(h)?.filter)
+    }
+
+    /// Changes the shape's collision group and mask.
+    pub fn set_shape_filter(&mut self, h: ShapeHandle, f: CollisionFilter) -> Result<()> {
+        self.shape_mut(h)?.filter = f;
+        Ok(())
+    }
+
+    /// The user's opaque value of the shape.
+    pub fn shape_user_data(&self, h: ShapeHandle) -> Result<u64> {
+        Ok(self.shape(h)?.user_data)
+    }
+
+    /// Computes the body's mass and inertia from its shapes' volumes and densities and sets
+    /// them. The body frame's origin must be the centre of mass: when the shapes' centre of
+    /// mass is elsewhere, the body origin moves there (its position changes, its shapes' and
+    /// joints' local frames shift so nothing moves in the world). Fails, changing nothing, if
+    /// the shapes have no mass (no shape, zero densities, only meshes, height fields and
+    /// half-spaces).
+    pub fn set_body_mass_from_shapes(&mut self, h: BodyHandle) -> Result<MassProperties> {
+        self.body(h)?;
+        let mut mass = 0.0;
+        let mut first = Vec3::zeros();
+        let mut parts = Vec::new();
+        for (_, s) in self.contacts.detector.shapes.iter() {
+            if s.body == h.index {
+                let (m, c, i) = s.mass_properties();
+                if m > 0.0 {
+                    mass += m;
+                    first += m * c;
+                    parts.push((m, c, i));
+                }
+            }
+        }
+        if !(mass > 0.0 && mass.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::InvalidMass,
+                "the body's shapes have no mass (add solid shapes with a density > 0)",
+            ));
+        }
+        let com = first / mass;
+        let mut inertia = Mat3::zeros();
+        for (m, c, i) in parts {
+            let d = c - com;
+            inertia += i + m * (Mat3::identity() * d.norm_squared() - d * d.transpose());
+        }
+        let inertia = 0.5 * (inertia + inertia.transpose());
+        let mp = MassProperties { mass, inertia };
+        mp.validate()?;
+        // move the body origin to the centre of mass
+        if com.norm() > 0.0 {
+            let slot = h.index;
+            for (_, s) in self.contacts.detector.shapes.iter_mut() {
+                if s.body == slot {
+                    s.position -= com;
+                }
+            }
+            for &j in &self.body_joints[slot as usize] {
+                let jt = self.joints.slot_mut(j);
+                if jt.body_b == slot {
+                    jt.model.frame_b.anchor -= com;
+                }
+                if jt.body_a == Some(slot) {
+                    jt.model.frame_a.anchor -= com;
+                }
+            }
+            let b = self.bodies.slot_mut(slot);
+            b.position += b.rotation * com;
+        }
+        self.set_body_mass_properties(h, mp)?;
+        Ok(mp)
+    }
+
+    /// Hands the world a contact point for the next step only (an engine's own collision
+    /// detection), beside the detected ones. Fails on stale bodies, NaN, a zero normal, a bad
+    /// material or two non-dynamic bodies.
+    pub fn register_contact(&mut self, c: &ContactDesc) -> Result<()> {
+        if !vec_finite(&c.point) || !vec_finite(&c.normal) || !c.depth.is_finite() {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "contact point, normal or depth is NaN or infinite",
+            ));
+        }
+        if c.normal.norm() < 1e-12 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                "contact normal must be nonzero",
+            ));
+        }
+        c.material.validate()?;
+        let b_dyn = self.body(c.body_b)?.kind == BodyKind::Dynamic;
+        let a_dyn = match c.body_a {
+            Some(a) => {
+                if a == c.body_b {
+                    return Err(Error::new(
+                        ErrorKind::SameBody,
+                        "a contact cannot connect a body to itself",
+                    ));
+                }
+                self.body(a)?.kind == BodyKind::Dynamic
+            }
+            None => false,
+        };
+        if !a_dyn && !b_dyn {
+            return Err(Error::new(
+                ErrorKind::NoDynamicBody,
+                "at least one body of a contact must be dynamic",
+            ));
+        }
+        let mut c = *c;
+        c.normal = c.normal.normalize();
+        self.contacts.registered.try_reserve(1).map_err(|_| {
+            Error::new(
+                ErrorKind::CapacityExceeded,
+                "out of memory registering a contact",
+            )
+        })?;
+        self.contacts.registered.push(c);
+        Ok(())
+    }
+
+    /// The contact points of the last step (world-owned; valid until the next step).
+    pub fn contacts(&self) -> &[ContactReport] {
+        &self.contacts.reports
+    }
+
+    /// Pairs of bodies that started or stopped touching in the last step.
+    pub fn contact_events(&self) -> &[ContactEvent] {
+        &self.contacts.events
+    }
+
+    /// What the contact phases did in the last step.
+    pub fn contact_report(&self) -> &ContactStepReport {
+        &self.contacts.report
+    }
+
+    /// Parameters of the contact phases.
+    pub fn contact_settings(&self) -> &ContactSettings {
+        &self.contacts.settings
+    }
+
+    /// Replaces the contact parameters (validated first; on error nothing changes).
+    pub fn set_contact_settings(&mut self, s: ContactSettings) -> Result<()> {
+        s.validate()?;
+        self.contacts.settings = s;
+        Ok(())
+    }
+
     // ---------------------------------------------------------------- step
 
-    /// Advances the world by `h` seconds (> 0, <= 10): external impulses, velocity correction,
-    /// joint correction until every joint is within `eps_p` (substepping if needed), position
-    /// and velocity update (Tomcin section 3 and Appendix A). Returns the step report.
+    /// Advances the world by `h` seconds (> 0, <= 10): contact detection and the collision
+    /// phase on the pre-step velocities, external impulses, velocity correction, joint
+    /// correction until every joint is within `eps_p` (substepping if needed), the contact phase
+    /// alternated with the joint correction, position and velocity update (Tomcin sections 3
+    /// and 7, Appendix A; Bender-Schmitt section 3). Returns the step report.
     pub fn step(&mut self, h: f64) -> Result<&StepReport> {
         if !(h.is_finite() && h > 0.0 && h <= 10.0) {
             return Err(Error::new(
@@ -683,8 +959,25 @@ impl World {
                 format!("time step must be in (0, 10] s, got {h}"),
             ));
         }
+        self.contacts.before(
+            &self.settings,
+            &mut self.bodies,
+            &self.joints,
+            &self.body_joints,
+            h,
+        );
         self.solver
-            .step(&self.settings, &mut self.bodies, &mut self.joints, h);
+            .begin(&self.settings, &mut self.bodies, &self.joints, h);
+        self.contacts.during(
+            &self.settings,
+            &mut self.solver,
+            &mut self.bodies,
+            &self.joints,
+            h,
+        );
+        self.solver
+            .finish(&self.settings, &mut self.bodies, &mut self.joints, h);
+        self.contacts.after(&self.bodies);
         self.time += h;
         Ok(&self.solver.report)
     }

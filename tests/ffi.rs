@@ -107,7 +107,7 @@ fn struct_sizes_are_pinned() {
     assert_eq!(size_of::<tenon_body_id>(), 8);
     assert_eq!(size_of::<tenon_joint_id>(), 8);
     assert_eq!(size_of::<tenon_body_def>(), 184);
-    assert_eq!(size_of::<tenon_joint_def>(), 176);
+    assert_eq!(size_of::<tenon_joint_def>(), 184);
     assert_eq!(size_of::<tenon_step_report>(), 88);
     assert_eq!(size_of::<tenon_island_report>(), 88);
 }

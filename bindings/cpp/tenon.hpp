@@ -86,6 +86,28 @@ struct JointId {
   friend bool operator!=(JointId a, JointId b) noexcept { return !(a == b); }
 };
 
+/// A shape id (value type). Null when default-constructed.
+struct ShapeId {
+  tenon_shape_id raw{};
+  bool is_null() const noexcept { return raw.index1 == 0 && raw.world == 0; }
+  friend bool operator==(ShapeId a, ShapeId b) noexcept {
+    return a.raw.index1 == b.raw.index1 && a.raw.world == b.raw.world &&
+           a.raw.generation == b.raw.generation;
+  }
+  friend bool operator!=(ShapeId a, ShapeId b) noexcept { return !(a == b); }
+};
+
+/// A read-only view of a world-owned array (contacts, contact events): valid until the next
+/// step or the world's end.
+template <class T>
+struct View {
+  const T* data = nullptr;
+  size_t size = 0;
+  const T* begin() const noexcept { return data; }
+  const T* end() const noexcept { return data + size; }
+  const T& operator[](size_t i) const noexcept { return data[i]; }
+};
+
 /// One body's pose from World::body_poses().
 struct BodyPose {
   BodyId id;
@@ -198,6 +220,48 @@ class World {
     return get(tenon_joint_get_coordinate, j.raw);
   }
   Status set_motor(JointId j, tenon_motor m) noexcept { return tenon_joint_set_motor(j.raw, m); }
+
+  // ---- shapes and contacts
+  Result<ShapeId> create_shape(BodyId b, const tenon_shape_def& def) {
+    ShapeId s;
+    tenon_result r = tenon_shape_create(b.raw, &def, &s.raw);
+    if (r != TENON_RESULT_OK) return r;
+    return s;
+  }
+  Status destroy_shape(ShapeId s) noexcept { return tenon_shape_destroy(s.raw); }
+  Status set_material(ShapeId s, tenon_material m) noexcept {
+    return tenon_shape_set_material(s.raw, m);
+  }
+  Status set_filter(ShapeId s, uint32_t group, uint32_t mask) noexcept {
+    return tenon_shape_set_filter(s.raw, group, mask);
+  }
+  /// Mass and inertia from the body's shapes (see tenon_body_set_mass_from_shapes()).
+  Result<tenon_mass_properties> set_mass_from_shapes(BodyId b) {
+    tenon_mass_properties mp{};
+    tenon_result r = tenon_body_set_mass_from_shapes(b.raw, &mp);
+    if (r != TENON_RESULT_OK) return r;
+    return mp;
+  }
+  Status register_contact(const tenon_contact_def& def) noexcept {
+    return tenon_world_register_contact(id_, &def);
+  }
+  /// The contacts of the last step (world-owned, valid until the next step).
+  Result<View<tenon_contact>> contacts() const {
+    View<tenon_contact> v;
+    tenon_result r = tenon_world_get_contact_view(id_, &v.data, &v.size);
+    if (r != TENON_RESULT_OK) return r;
+    return v;
+  }
+  /// The contact begin/end events of the last step (world-owned, valid until the next step).
+  Result<View<tenon_contact_event>> contact_events() const {
+    View<tenon_contact_event> v;
+    tenon_result r = tenon_world_get_contact_events(id_, &v.data, &v.size);
+    if (r != TENON_RESULT_OK) return r;
+    return v;
+  }
+  Result<tenon_contact_report> contact_report() const {
+    return get(tenon_world_get_contact_report, id_);
+  }
 
   // ---- world
   Result<tenon_step_report> step(double dt) {

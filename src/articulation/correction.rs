@@ -80,6 +80,9 @@ impl Island {
             let dt = h / n as f64;
             let mut worst: f64 = 0.0;
             for k in 0..n {
+                if k > 0 {
+                    self.finish_substep(joints, bodies);
+                }
                 result = self.substep(s, bodies, joints, dt, k as f64 * dt, &mut rep);
                 worst = worst.max(result.last);
                 if !result.converged {
@@ -128,7 +131,7 @@ impl Island {
 
     /// Previews the poses at the end of a substep of length `dt` from the current velocities
     /// (Tomcin Appendix A eq. 13: torque-free gyroscopic term only).
-    fn preview(&mut self, dt: f64) {
+    pub(crate) fn preview(&mut self, dt: f64) {
         for l in 0..self.x.len() {
             self.xp[l] = self.x[l] + dt * self.v[l];
             let omega = self.w[l] - 0.5 * dt * self.alpha[l];
@@ -186,6 +189,40 @@ impl Island {
         self.solve_refined(&mut x, REFINE_STEPS, REFINE_TOL);
         self.apply_impulses(&x, 1.0);
         self.rhs = x;
+        let t2 = Instant::now();
+        rep.time_factor_ns += (t1 - t0).as_nanos() as u64;
+        rep.time_velocity_ns += (t2 - t1).as_nanos() as u64;
+        self.pending = Some((dt, tau1));
+        self.joint_correction(s, bodies, joints, dt, tau1, rep)
+    }
+
+    /// Joint correction of the pending substep from the current velocities (Tomcin eq. 3):
+    /// entered once after the velocity correction and again after contact impulses.
+    pub fn correct_joints_again(
+        &mut self,
+        s: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        rep: &mut IslandReport,
+    ) -> bool {
+        let Some((dt, tau1)) = self.pending else {
+            return true;
+        };
+        let r = self.joint_correction(s, bodies, joints, dt, tau1, rep);
+        rep.max_violation = r.last;
+        rep.converged = r.converged;
+        r.converged
+    }
+
+    fn joint_correction(
+        &mut self,
+        s: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        dt: f64,
+        tau1: f64,
+        rep: &mut IslandReport,
+    ) -> SubstepResult {
         let t2 = Instant::now();
         // 3. Joint correction: A dp = -c(t+h)/h, eq. (3).
         let mut r_prev = f64::INFINITY;
@@ -263,8 +300,17 @@ impl Island {
         }
         self.flush_impulses();
         let t3 = Instant::now();
-        // 4. Position update (eq. 13) to the last previewed poses, which belong to the final
-        //    velocities; then the end-of-step angular velocity update (Appendix A step 3).
+        rep.time_joint_ns += (t3 - t2).as_nanos() as u64;
+        result
+    }
+
+    /// Ends the pending substep: position update (eq. 13) to the poses previewed from the final
+    /// velocities, then the end-of-step angular velocity update (Appendix A step 3).
+    pub fn finish_substep(&mut self, joints: &Arena<Joint>, bodies: &Arena<Body>) {
+        let Some((dt, tau1)) = self.pending.take() else {
+            return;
+        };
+        self.preview(dt);
         for l in 0..self.x.len() {
             self.w[l] = end_of_step_angular_velocity(
                 &self.w[l],
@@ -290,10 +336,6 @@ impl Island {
                     .coordinate(&pa, &pb, self.coord[k]);
             }
         }
-        rep.time_factor_ns += (t1 - t0).as_nanos() as u64;
-        rep.time_velocity_ns += (t2 - t1).as_nanos() as u64;
-        rep.time_joint_ns += (t3 - t2).as_nanos() as u64;
-        result
     }
 }
 

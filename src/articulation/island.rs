@@ -116,6 +116,8 @@ pub(crate) struct Island {
     pub regularized_pivots: u32,
     /// The frame step being solved.
     pub frame_h: f64,
+    /// The substep whose position update is still to be done: its length and end time.
+    pub pending: Option<(f64, f64)>,
 }
 
 impl Island {
@@ -176,6 +178,7 @@ impl Island {
             clamped_pivots: 0,
             regularized_pivots: 0,
             frame_h: 0.0,
+            pending: None,
         }
     }
 

@@ -9,7 +9,7 @@ mod topology;
 use std::time::Instant;
 
 use crate::arena::Arena;
-use crate::body::{Body, BodyKind, integrate_free};
+use crate::body::{Body, BodyKind, MotionState, free_external_impulse, free_finish};
 use crate::math::integrate_rotation;
 use crate::world::{Joint, WorldSettings};
 use island::Island;
@@ -102,6 +102,14 @@ pub(crate) struct Solver {
     valid: bool,
     islands: Vec<Island>,
     free: Vec<u32>,
+    /// `I^-1 tau` of each free body during the current step.
+    free_alpha: Vec<crate::math::Vec3>,
+    /// Island of each body slot (`u32::MAX`: not in an island), and its local index.
+    island_of: Vec<(u32, u32)>,
+    /// Start of the current step.
+    t0: Option<Instant>,
+    t1: Option<Instant>,
+    rebuilt: bool,
     pub report: StepReport,
     pub warnings: WarningCounters,
 }
@@ -112,11 +120,27 @@ impl Solver {
         self.valid = false;
     }
 
+    /// The whole step without contacts: [`Solver::begin`] then [`Solver::finish`].
+    #[allow(dead_code)]
     pub fn step(
         &mut self,
         settings: &WorldSettings,
         bodies: &mut Arena<Body>,
         joints: &mut Arena<Joint>,
+        h: f64,
+    ) {
+        self.begin(settings, bodies, joints, h);
+        self.finish(settings, bodies, joints, h);
+    }
+
+    /// First part of the step: topology (when invalidated), then per island external impulses,
+    /// velocity correction and joint correction (substeps as needed; the position update of the
+    /// last substep is left pending), and the external impulses of the free bodies.
+    pub fn begin(
+        &mut self,
+        settings: &WorldSettings,
+        bodies: &mut Arena<Body>,
+        joints: &Arena<Joint>,
         h: f64,
     ) {
         let t0 = Instant::now();
@@ -125,6 +149,13 @@ impl Solver {
             let (islands, free) = topology::build(bodies, joints);
             self.islands = islands;
             self.free = free;
+            self.free_alpha = vec![crate::math::Vec3::zeros(); self.free.len()];
+            self.island_of = vec![(u32::MAX, 0); bodies.capacity_slots()];
+            for (i, island) in self.islands.iter().enumerate() {
+                for (l, &slot) in island.body_slots.iter().enumerate() {
+                    self.island_of[slot as usize] = (i as u32, l as u32);
+                }
+            }
             self.report.islands = Vec::with_capacity(self.islands.len());
             self.valid = true;
         }
@@ -133,6 +164,107 @@ impl Solver {
         for island in &mut self.islands {
             island.gather(bodies, joints, &settings.gravity, h);
             let r = island.solve(settings, bodies, joints, h);
+            self.report.islands.push(r);
+        }
+        for (k, &slot) in self.free.iter().enumerate() {
+            self.free_alpha[k] = free_external_impulse(bodies.slot_mut(slot), &settings.gravity, h);
+        }
+        self.t0 = Some(t0);
+        self.t1 = Some(t1);
+        self.rebuilt = rebuilt;
+    }
+
+    /// Island and local index of a body slot, if it is in an island.
+    #[inline]
+    pub fn island_of(&self, slot: u32) -> Option<(usize, usize)> {
+        match self.island_of.get(slot as usize) {
+            Some(&(i, l)) if i != u32::MAX => Some((i as usize, l as usize)),
+            _ => None,
+        }
+    }
+
+    /// Number of islands.
+    pub fn island_count(&self) -> usize {
+        self.islands.len()
+    }
+
+    /// The motion state of a body between [`Solver::begin`] and [`Solver::finish`]: island
+    /// bodies from their workspace (pose at the start of the pending substep), free bodies from
+    /// the arena, static and kinematic bodies as infinite masses.
+    pub fn motion_state(&self, bodies: &Arena<Body>, slot: u32, h: f64) -> MotionState {
+        let b = bodies.slot(slot);
+        if b.kind != BodyKind::Dynamic {
+            return MotionState::external(b, h);
+        }
+        if let Some((i, l)) = self.island_of(slot) {
+            let isl = &self.islands[i];
+            return MotionState {
+                x: isl.x[l],
+                q: isl.q[l],
+                v: isl.v[l],
+                w: isl.w[l],
+                inv_mass: isl.inv_mass[l],
+                iinv: isl.iinv[l],
+                iw: isl.iw[l],
+                alpha: isl.alpha[l],
+                dt: isl.pending.map_or(h, |(dt, _)| dt),
+                dynamic: true,
+            };
+        }
+        let k = self.free.binary_search(&slot).ok();
+        let alpha = k.map_or(crate::math::Vec3::zeros(), |k| self.free_alpha[k]);
+        MotionState::free(b, &alpha, h)
+    }
+
+    /// Writes the velocities of a dynamic body back (island workspace or arena).
+    pub fn set_velocity(&mut self, bodies: &mut Arena<Body>, slot: u32, m: &MotionState) {
+        if let Some((i, l)) = self.island_of(slot) {
+            self.islands[i].v[l] = m.v;
+            self.islands[i].w[l] = m.w;
+        } else {
+            let b = bodies.slot_mut(slot);
+            if b.kind == BodyKind::Dynamic {
+                b.linear_velocity = m.v;
+                b.angular_velocity = m.w;
+            }
+        }
+    }
+
+    /// Joint correction again, from the current velocities, for the islands flagged in
+    /// `which` (after contact impulses). True if every one of them ends within `eps_p`.
+    pub fn correct_joints_again(
+        &mut self,
+        settings: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        which: &[bool],
+    ) -> bool {
+        let mut ok = true;
+        for (i, island) in self.islands.iter_mut().enumerate() {
+            if which.get(i).copied().unwrap_or(false) {
+                ok &= island.correct_joints_again(
+                    settings,
+                    bodies,
+                    joints,
+                    &mut self.report.islands[i],
+                );
+            }
+        }
+        ok
+    }
+
+    /// Last part of the step: position update and end-of-step velocity update of every island
+    /// and free body, kinematic bodies moved, forces cleared, the report completed.
+    pub fn finish(
+        &mut self,
+        settings: &WorldSettings,
+        bodies: &mut Arena<Body>,
+        joints: &mut Arena<Joint>,
+        h: f64,
+    ) {
+        let _ = settings;
+        for (island, r) in self.islands.iter_mut().zip(&self.report.islands) {
+            island.finish_substep(joints, bodies);
             if !island.finite() {
                 island.restore(); // roll back to the frame start
                 self.warnings.non_finite += 1;
@@ -142,11 +274,10 @@ impl Solver {
             self.warnings.regularization_active += u64::from(r.regularized_pivots > 0);
             self.warnings.substepped += u64::from(r.substeps > 1);
             self.warnings.singular_pivot += u64::from(island.clamped_pivots > 0);
-            self.report.islands.push(r);
         }
         let t2 = Instant::now();
-        for &slot in &self.free {
-            integrate_free(bodies.slot_mut(slot), &settings.gravity, h);
+        for (k, &slot) in self.free.iter().enumerate() {
+            free_finish(bodies.slot_mut(slot), &self.free_alpha[k], h);
         }
         for (_, b) in bodies.iter_mut() {
             if b.kind == BodyKind::Kinematic {
@@ -157,9 +288,11 @@ impl Solver {
             b.torque.fill(0.0);
         }
         let t3 = Instant::now();
+        let t0 = self.t0.unwrap_or(t2);
+        let t1 = self.t1.unwrap_or(t2);
         let r = &mut self.report;
         r.dt = h;
-        r.topology_rebuilt = rebuilt;
+        r.topology_rebuilt = self.rebuilt;
         r.iterations = r.islands.iter().map(|i| i.iterations).sum();
         r.refactorizations = r.islands.iter().map(|i| i.refactorizations).sum();
         r.substeps = r.islands.iter().map(|i| i.substeps).max().unwrap_or(1);

@@ -108,12 +108,17 @@ pub struct tenon_joint_def {
     pub r#type: u32,
     /// Set by `tenon_joint_def_default()`; do not touch.
     pub internal_magic: u32,
+    /// 1: the shapes of the two bodies still collide with each other; 0 (default): bodies
+    /// joined by this joint do not collide. Any other value is rejected.
+    pub collide_connected: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
 }
 
 const _: () = assert!(size_of::<tenon_joint_id>() == 8);
 const _: () = assert!(size_of::<tenon_joint_frame>() == 56);
 const _: () = assert!(size_of::<tenon_motor>() == 24);
-const _: () = assert!(size_of::<tenon_joint_def>() == 176);
+const _: () = assert!(size_of::<tenon_joint_def>() == 184);
 
 impl tenon_joint_id {
     fn new(world_index1: u16, h: JointHandle) -> Self {
@@ -250,6 +255,16 @@ fn desc_from_def(d: &tenon_joint_def, world_index1: u16) -> Result<JointDesc, Ff
     desc.distance = d.distance;
     desc.motor = d.motor.to_rust()?;
     desc.user_data = d.user_data;
+    desc.collide_connected = match (d.collide_connected, d.reserved) {
+        (0, 0) => false,
+        (1, 0) => true,
+        _ => {
+            return Err(FfiError::new(
+                tenon_result::InvalidArgument,
+                "collide_connected must be 0 or 1 and reserved 0",
+            ));
+        }
+    };
     Ok(desc)
 }
 
@@ -271,6 +286,8 @@ pub extern "C" fn tenon_joint_def_default() -> tenon_joint_def {
         user_data: 0,
         r#type: tenon_joint_type::Ball as u32,
         internal_magic: JOINT_DEF_MAGIC,
+        collide_connected: 0,
+        reserved: 0,
     }
 }
 

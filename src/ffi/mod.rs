@@ -9,10 +9,12 @@
 #![allow(clippy::missing_safety_doc)]
 
 mod body;
+mod contact;
 mod joint;
 mod ptr;
 mod registry;
 mod result;
+mod shape;
 #[doc(hidden)]
 pub mod testing;
 mod types;
@@ -20,8 +22,10 @@ mod version;
 mod world;
 
 pub use body::*;
+pub use contact::*;
 pub use joint::*;
 pub use result::*;
+pub use shape::*;
 pub use types::*;
 pub use version::*;
 pub use world::*;

@@ -16,6 +16,9 @@ pub(crate) struct WorldBox {
     pub poisoned: bool,
     /// Test hook: panic inside the next step (see `ffi::testing`).
     pub panic_next_step: bool,
+    /// The contacts and contact events of the last step in C layout (the world-owned views).
+    pub contacts: Vec<super::contact::tenon_contact>,
+    pub events: Vec<super::contact::tenon_contact_event>,
 }
 
 type Cell = Arc<Mutex<WorldBox>>;
@@ -55,6 +58,8 @@ pub(crate) fn insert(world: World) -> Result<tenon_world_id, FfiError> {
         world,
         poisoned: false,
         panic_next_step: false,
+        contacts: Vec::new(),
+        events: Vec::new(),
     }));
     let mut r = registry();
     let max = TENON_MAX_WORLDS as usize;

@@ -473,9 +473,11 @@ pub unsafe extern "C" fn tenon_world_get_step_report(
     })
 }
 
-/// Advances the world by `dt` seconds (0 < dt <= 10): forces and gravity, velocity correction,
-/// joint correction until every joint is within eps_p (substepping if needed), position and
-/// velocity update. Forces and torques applied before the step are cleared by it.
+/// Advances the world by `dt` seconds (0 < dt <= 10): contact detection and collisions from the
+/// pre-step velocities, forces and gravity, velocity correction, joint correction until every
+/// joint is within eps_p (substepping if needed), resting contacts with friction alternated with
+/// the joint correction, position and velocity update. The contact views
+/// (`tenon_world_get_contact_view()`) are replaced. Forces and torques applied before the step are cleared by it.
 /// `out`: nullable; if given, receives the step report on success. Not converging is not an
 /// error: it is reported in `out->converged` and in the warning counters.
 /// Errors: NaN dt (`TENON_RESULT_NON_FINITE`), dt out of range (`TENON_RESULT_INVALID_ARGUMENT`);
@@ -499,7 +501,9 @@ pub unsafe extern "C" fn tenon_world_step(
             if std::mem::take(&mut wb.panic_next_step) {
                 panic!("panic injected by ffi::testing::panic_in_next_step");
             }
-            Ok(tenon_step_report::from_rust(wb.world.step(dt)?))
+            let r = tenon_step_report::from_rust(wb.world.step(dt)?);
+            super::contact::refresh_views(wb, world.index1);
+            Ok(r)
         })?;
         unsafe { out.write(report) };
         Ok(())

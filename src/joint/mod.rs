@@ -134,6 +134,9 @@ pub struct JointDesc {
     pub motor: Motor,
     /// Opaque value for the user.
     pub user_data: u64,
+    /// True: the two bodies' shapes still collide with each other. Default false: bodies joined
+    /// by a joint do not collide.
+    pub collide_connected: bool,
 }
 
 impl JointDesc {
@@ -149,6 +152,7 @@ impl JointDesc {
             distance: 1.0,
             motor: Motor::default(),
             user_data: 0,
+            collide_connected: false,
         }
     }
 

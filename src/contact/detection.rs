@@ -1,0 +1,584 @@
+//! The parry3d adapter, the only module that sees parry's (glam) types: shapes built from
+//! [`Geometry`], mass properties, the broad phase (parry's BVH, one leaf per bounded shape;
+//! half-spaces tested against every box) and contact manifolds with several points per pair.
+//!
+//! Detection is speculative: manifolds are computed at the poses of the start of the step with a
+//! prediction distance equal to how far the pair can approach during the step (from the
+//! velocities with the external impulses) plus a margin. Each point is kept as a point fixed on
+//! each body and a normal fixed on body A, so the phases evaluate it at the previewed poses
+//! (Bender-Schmitt eq. 7-8); a fast body meets a thin wall in the collision phase of the step
+//! before it would pass it.
+
+use std::collections::HashMap;
+
+use parry3d_f64::bounding_volume::Aabb;
+use parry3d_f64::math::{Pose, Rot3 as PQuat, Vector as PVec};
+use parry3d_f64::partitioning::{Bvh, BvhWorkspace};
+use parry3d_f64::query::{
+    ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
+};
+use parry3d_f64::shape::SharedShape;
+use parry3d_f64::utils::Array2;
+
+use super::{CollisionFilter, Geometry, Material};
+use crate::arena::Arena;
+use crate::body::{Body, BodyKind};
+use crate::error::{Error, ErrorKind, Result};
+use crate::math::{Mat3, Quat, Vec3, vec_finite};
+
+fn pv(v: &Vec3) -> PVec {
+    PVec::new(v.x, v.y, v.z)
+}
+
+fn nv(v: PVec) -> Vec3 {
+    Vec3::new(v.x, v.y, v.z)
+}
+
+fn pq(q: &Quat) -> PQuat {
+    PQuat::from_xyzw(q.i, q.j, q.k, q.w)
+}
+
+fn nq(q: PQuat) -> Quat {
+    Quat::new_normalize(nalgebra::Quaternion::new(q.w, q.x, q.y, q.z))
+}
+
+fn ppose(x: &Vec3, q: &Quat) -> Pose {
+    Pose::from_parts(pv(x), pq(q))
+}
+
+/// Rotation taking parry's y axis (of cylinders and height fields) to the z axis.
+fn y_to_z() -> Quat {
+    Quat::from_axis_angle(&Vec3::x_axis(), std::f64::consts::FRAC_PI_2)
+}
+
+fn bad(message: String) -> Error {
+    Error::new(ErrorKind::InvalidArgument, message)
+}
+
+fn positive(v: f64, what: &str) -> Result<()> {
+    if !v.is_finite() {
+        return Err(Error::new(
+            ErrorKind::NonFinite,
+            format!("{what} is NaN or infinite"),
+        ));
+    }
+    if v <= 0.0 {
+        return Err(bad(format!("{what} must be > 0 m, got {v}")));
+    }
+    Ok(())
+}
+
+/// Checks sizes, counts and indices of a geometry (`part`: inside a compound, convex only).
+pub(crate) fn validate_geometry(g: &Geometry, part: bool) -> Result<()> {
+    match g {
+        Geometry::Sphere { radius } => positive(*radius, "sphere radius"),
+        Geometry::Box { half_extents } => {
+            for c in half_extents.iter() {
+                positive(*c, "box half extent")?;
+            }
+            Ok(())
+        }
+        Geometry::Capsule {
+            half_height,
+            radius,
+        } => {
+            positive(*half_height, "capsule half height")?;
+            positive(*radius, "capsule radius")
+        }
+        Geometry::Cylinder {
+            half_height,
+            radius,
+        } => {
+            positive(*half_height, "cylinder half height")?;
+            positive(*radius, "cylinder radius")
+        }
+        Geometry::ConvexHull { points } => {
+            if points.iter().any(|p| !vec_finite(p)) {
+                return Err(Error::new(
+                    ErrorKind::NonFinite,
+                    "convex hull point is NaN or infinite",
+                ));
+            }
+            if points.len() < 4 {
+                return Err(bad(format!(
+                    "a convex hull needs at least 4 points, got {}",
+                    points.len()
+                )));
+            }
+            Ok(())
+        }
+        _ if part => Err(bad(
+            "compound parts must be spheres, boxes, capsules, cylinders or convex hulls".into(),
+        )),
+        Geometry::TriMesh { vertices, indices } => {
+            if vertices.iter().any(|p| !vec_finite(p)) {
+                return Err(Error::new(
+                    ErrorKind::NonFinite,
+                    "mesh vertex is NaN or infinite",
+                ));
+            }
+            if indices.is_empty() {
+                return Err(bad("a triangle mesh needs at least one triangle".into()));
+            }
+            if let Some(i) = indices
+                .iter()
+                .flatten()
+                .find(|&&i| i as usize >= vertices.len())
+            {
+                return Err(bad(format!(
+                    "triangle index {i} out of range ({} vertices)",
+                    vertices.len()
+                )));
+            }
+            Ok(())
+        }
+        Geometry::HeightField {
+            rows,
+            cols,
+            heights,
+            scale,
+        } => {
+            if *rows < 2 || *cols < 2 || rows.checked_mul(*cols) != Some(heights.len()) {
+                return Err(bad(format!(
+                    "a height field needs rows, cols >= 2 and rows * cols heights, got {rows} x {cols} and {}",
+                    heights.len()
+                )));
+            }
+            if heights.iter().any(|h| !h.is_finite()) {
+                return Err(Error::new(
+                    ErrorKind::NonFinite,
+                    "height is NaN or infinite",
+                ));
+            }
+            for c in scale.iter() {
+                positive(*c, "height field scale")?;
+            }
+            Ok(())
+        }
+        Geometry::Compound { parts } => {
+            if parts.is_empty() {
+                return Err(bad("a compound needs at least one part".into()));
+            }
+            for (x, q, g) in parts {
+                if !vec_finite(x) || q.coords.iter().any(|c| !c.is_finite()) {
+                    return Err(Error::new(
+                        ErrorKind::NonFinite,
+                        "compound part pose is NaN or infinite",
+                    ));
+                }
+                validate_geometry(g, true)?;
+            }
+            Ok(())
+        }
+        Geometry::HalfSpace { normal } => {
+            if !vec_finite(normal) {
+                return Err(Error::new(
+                    ErrorKind::NonFinite,
+                    "half-space normal is NaN or infinite",
+                ));
+            }
+            if normal.norm() < 1e-12 {
+                return Err(bad("half-space normal must be nonzero".into()));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Builds parry's shape and the rotation of parry's frame in the shape's frame.
+fn build(g: &Geometry) -> Result<(SharedShape, Quat)> {
+    let id = Quat::identity();
+    Ok(match g {
+        Geometry::Sphere { radius } => (SharedShape::ball(*radius), id),
+        Geometry::Box { half_extents: h } => (SharedShape::cuboid(h.x, h.y, h.z), id),
+        Geometry::Capsule {
+            half_height,
+            radius,
+        } => (SharedShape::capsule_z(*half_height, *radius), id),
+        Geometry::Cylinder {
+            half_height,
+            radius,
+        } => (SharedShape::cylinder(*half_height, *radius), y_to_z()),
+        Geometry::ConvexHull { points } => {
+            let pts: Vec<PVec> = points.iter().map(pv).collect();
+            let s = SharedShape::convex_hull(&pts)
+                .ok_or_else(|| bad("the convex hull of these points is degenerate".into()))?;
+            (s, id)
+        }
+        Geometry::TriMesh { vertices, indices } => {
+            let v: Vec<PVec> = vertices.iter().map(pv).collect();
+            let s = SharedShape::trimesh(v, indices.clone())
+                .map_err(|e| bad(format!("invalid triangle mesh: {e:?}")))?;
+            (s, id)
+        }
+        Geometry::HeightField {
+            rows,
+            cols,
+            heights,
+            scale,
+        } => {
+            // parry: grid on its x-z plane, heights along y, rows along z (column-major data);
+            // turned by y_to_z, parry's z becomes -y, so rows are flipped to run along +y.
+            let mut data = vec![0.0; rows * cols];
+            for r in 0..*rows {
+                for c in 0..*cols {
+                    data[(rows - 1 - r) + c * rows] = heights[r * cols + c];
+                }
+            }
+            let s = SharedShape::heightfield(
+                Array2::new(*rows, *cols, data),
+                PVec::new(scale.x, scale.z, scale.y),
+            );
+            (s, y_to_z())
+        }
+        Geometry::Compound { parts } => {
+            let mut list = Vec::with_capacity(parts.len());
+            for (x, q, g) in parts {
+                let (s, fix) = build(g)?;
+                list.push((ppose(x, &(Quat::new_normalize(q.into_inner()) * fix)), s));
+            }
+            (SharedShape::compound(list), id)
+        }
+        Geometry::HalfSpace { normal } => (SharedShape::halfspace(pv(&normal.normalize())), id),
+    })
+}
+
+/// A shape as the world keeps it.
+#[derive(Clone)]
+pub(crate) struct Shape {
+    pub body: u32,
+    /// Placement given by the user (body frame).
+    pub position: Vec3,
+    pub rotation: Quat,
+    /// Rotation of parry's frame in the shape's frame.
+    fix: Quat,
+    shape: SharedShape,
+    pub material: Material,
+    pub density: f64,
+    pub filter: CollisionFilter,
+    pub user_data: u64,
+    /// Bounding radius about the body's origin (m).
+    radius: f64,
+    unbounded: bool,
+}
+
+impl Shape {
+    pub(crate) fn new(body: u32, d: &super::ShapeDesc) -> Result<Shape> {
+        let (shape, fix) = build(&d.geometry)?;
+        let unbounded = matches!(d.geometry, Geometry::HalfSpace { .. });
+        let radius = if unbounded {
+            0.0
+        } else {
+            let bs = shape.compute_local_bounding_sphere();
+            let c = d.rotation * (fix * nv(bs.center()));
+            (d.position + c).norm() + bs.radius()
+        };
+        Ok(Shape {
+            body,
+            position: d.position,
+            rotation: Quat::new_normalize(d.rotation.into_inner()),
+            fix,
+            shape,
+            material: d.material,
+            density: d.density,
+            filter: d.filter,
+            user_data: d.user_data,
+            radius,
+            unbounded,
+        })
+    }
+
+    /// parry's frame in the body frame.
+    fn local(&self) -> (Vec3, Quat) {
+        (self.position, self.rotation * self.fix)
+    }
+
+    fn world_pose(&self, b: &Body) -> Pose {
+        let (x, q) = self.local();
+        ppose(&(b.position + b.rotation * x), &(b.rotation * q))
+    }
+
+    /// Mass, centre of mass (body frame) and inertia about the centre of mass (body frame).
+    pub(crate) fn mass_properties(&self) -> (f64, Vec3, Mat3) {
+        if self.unbounded || self.density == 0.0 {
+            return (0.0, Vec3::zeros(), Mat3::zeros());
+        }
+        let (x, q) = self.local();
+        let mp = self
+            .shape
+            .mass_properties(self.density)
+            .transform_by(&ppose(&x, &q));
+        let i = mp.reconstruct_inertia_matrix();
+        let m = Mat3::new(
+            i.x_axis.x, i.y_axis.x, i.z_axis.x, i.x_axis.y, i.y_axis.y, i.z_axis.y, i.x_axis.z,
+            i.y_axis.z, i.z_axis.z,
+        );
+        (mp.mass(), nv(mp.local_com), m)
+    }
+}
+
+/// One contact point: a point fixed on each body, a normal fixed on body A, the pair's material.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Contact {
+    /// Body slots; `u32::MAX` is the static world.
+    pub a: u32,
+    pub b: u32,
+    /// Shape slots (`u32::MAX` for registered contacts).
+    pub shape_a: u32,
+    pub shape_b: u32,
+    /// Points in the bodies' frames (offsets from the centres of mass).
+    pub ra: Vec3,
+    pub rb: Vec3,
+    /// Normal from A to B in A's frame.
+    pub n: Vec3,
+    /// Separation at the start of the step (m; negative: penetration).
+    pub s0: f64,
+    pub mu_s: f64,
+    pub mu_d: f64,
+    pub e: f64,
+    // solver state
+    pub pn: f64,
+    pub pt: Vec3,
+    pub pn_total: f64,
+    pub pt_total: Vec3,
+    /// Collision target of the normal velocity (NaN: not colliding).
+    pub target: f64,
+    pub sliding: bool,
+    /// The point slid at the start of the step.
+    pub sliding_at_start: bool,
+    /// Last previewed separation.
+    pub sep: f64,
+    pub collided: bool,
+    /// Swept by the current contact-phase solve.
+    pub active: bool,
+}
+
+impl Contact {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        a: u32,
+        b: u32,
+        shape_a: u32,
+        shape_b: u32,
+        ra: Vec3,
+        rb: Vec3,
+        n: Vec3,
+        s0: f64,
+        m: &Material,
+    ) -> Contact {
+        Contact {
+            a,
+            b,
+            shape_a,
+            shape_b,
+            ra,
+            rb,
+            n,
+            s0,
+            mu_s: m.static_friction,
+            mu_d: m.dynamic_friction,
+            e: m.restitution,
+            pn: 0.0,
+            pt: Vec3::zeros(),
+            pn_total: 0.0,
+            pt_total: Vec3::zeros(),
+            target: f64::NAN,
+            sliding: false,
+            sliding_at_start: false,
+            sep: s0,
+            collided: false,
+            active: false,
+        }
+    }
+}
+
+/// Friction as the geometric mean, restitution as the maximum.
+pub(crate) fn combine(a: &Material, b: &Material) -> Material {
+    Material {
+        static_friction: (a.static_friction * b.static_friction).sqrt(),
+        dynamic_friction: (a.dynamic_friction * b.dynamic_friction).sqrt(),
+        restitution: a.restitution.max(b.restitution),
+    }
+}
+
+struct PairCache {
+    manifolds: Vec<ContactManifold<(), ()>>,
+    workspace: Option<ContactManifoldsWorkspace>,
+    stamp: u64,
+}
+
+/// The shapes, the broad phase and the per-pair manifold caches.
+#[derive(Default)]
+pub(crate) struct Detector {
+    pub shapes: Arena<Shape>,
+    bvh: Bvh,
+    bvh_ws: BvhWorkspace,
+    in_bvh: Vec<bool>,
+    pairs: Vec<(u32, u32)>,
+    cache: HashMap<(u32, u32), PairCache>,
+    /// How far each body slot can move during the step (linear, angular).
+    reach: Vec<(f64, f64)>,
+    stamp: u64,
+}
+
+impl Detector {
+    /// Removes a shape's leaf from the broad phase (the shape itself is removed by the caller).
+    pub(crate) fn forget(&mut self, slot: u32) {
+        if self.in_bvh.get(slot as usize).copied().unwrap_or(false) {
+            self.bvh.remove(slot);
+            self.in_bvh[slot as usize] = false;
+        }
+    }
+
+    fn extra(&self, s: &Shape) -> f64 {
+        let (l, a) = self.reach[s.body as usize];
+        l + a * s.radius
+    }
+
+    /// Detects the contact points of the step into `out`. `gravity` and `h` bound how far each
+    /// body moves; `collide(shape_a, shape_b)` filters pairs (bodies, groups, joints).
+    /// Returns (pairs from the broad phase, unsupported pairs).
+    pub(crate) fn detect(
+        &mut self,
+        bodies: &Arena<Body>,
+        gravity: &Vec3,
+        h: f64,
+        margin: f64,
+        collide: impl Fn(&Shape, &Shape) -> bool,
+        out: &mut Vec<Contact>,
+    ) -> (u32, u32) {
+        self.stamp += 1;
+        self.reach.resize(bodies.capacity_slots(), (0.0, 0.0));
+        for (slot, b) in bodies.iter() {
+            self.reach[slot as usize] = match b.kind {
+                BodyKind::Static => (0.0, 0.0),
+                BodyKind::Kinematic => {
+                    (h * b.linear_velocity.norm(), h * b.angular_velocity.norm())
+                }
+                BodyKind::Dynamic => {
+                    let a = gravity * b.gravity_scale + b.force / b.mass;
+                    let w = b.angular_velocity + h * (b.world_inv_inertia() * b.torque);
+                    (h * (b.linear_velocity + h * a).norm(), h * w.norm())
+                }
+            };
+        }
+        // Broad phase: bounded shapes in the BVH, loosened by their reach and the margin.
+        self.in_bvh.resize(self.shapes.capacity_slots(), false);
+        let mut any = false;
+        for (slot, s) in self.shapes.iter() {
+            if s.unbounded {
+                continue;
+            }
+            let mut aabb = s.shape.compute_aabb(&s.world_pose(bodies.slot(s.body)));
+            let grow = self.extra(s) + 0.5 * margin;
+            aabb.mins -= PVec::splat(grow);
+            aabb.maxs += PVec::splat(grow);
+            self.bvh.insert_or_update_partially(aabb, slot, 0.0);
+            self.in_bvh[slot as usize] = true;
+            any = true;
+        }
+        self.pairs.clear();
+        if any {
+            self.bvh.refit(&mut self.bvh_ws);
+            let pairs = &mut self.pairs;
+            self.bvh
+                .traverse_bvtt_single_tree::<false>(&mut self.bvh_ws, &mut |a, b| {
+                    pairs.push((a.min(b), a.max(b)))
+                });
+        }
+        // Half-spaces against every bounded shape's box.
+        for (u, su) in self.shapes.iter() {
+            if !su.unbounded {
+                continue;
+            }
+            let pose = su.world_pose(bodies.slot(su.body));
+            let Some(hs) = su.shape.as_halfspace() else {
+                continue;
+            };
+            let n = pose.rotation * hs.normal;
+            for (slot, s) in self.shapes.iter() {
+                if s.unbounded || s.body == su.body {
+                    continue;
+                }
+                let aabb: Aabb = s.shape.compute_aabb(&s.world_pose(bodies.slot(s.body)));
+                let c = aabb.center() - pose.translation;
+                let e = aabb.half_extents();
+                let lowest = c.dot(n) - (e.x * n.x.abs() + e.y * n.y.abs() + e.z * n.z.abs());
+                if lowest <= self.extra(s) + self.extra(su) + margin {
+                    self.pairs.push((u.min(slot), u.max(slot)));
+                }
+            }
+        }
+        self.pairs.sort_unstable();
+        self.pairs.dedup();
+        // Narrow phase.
+        out.clear();
+        let mut unsupported = 0;
+        let stamp = self.stamp;
+        for &(i, j) in &self.pairs {
+            let (s1, s2) = (self.shapes.slot(i), self.shapes.slot(j));
+            if s1.body == s2.body || !collide(s1, s2) {
+                continue;
+            }
+            let (b1, b2) = (bodies.slot(s1.body), bodies.slot(s2.body));
+            if b1.kind != BodyKind::Dynamic && b2.kind != BodyKind::Dynamic {
+                continue;
+            }
+            let (p1, p2) = (s1.world_pose(b1), s2.world_pose(b2));
+            let pos12 = p1.inv_mul(&p2);
+            let prediction = self.extra(s1) + self.extra(s2) + margin;
+            let entry = self.cache.entry((i, j)).or_insert_with(|| PairCache {
+                manifolds: Vec::new(),
+                workspace: None,
+                stamp,
+            });
+            entry.stamp = stamp;
+            let r = DefaultQueryDispatcher.contact_manifolds(
+                &pos12,
+                &*s1.shape,
+                &*s2.shape,
+                prediction,
+                &mut entry.manifolds,
+                &mut entry.workspace,
+            );
+            if r.is_err() {
+                unsupported += 1;
+                continue;
+            }
+            let mat = combine(&s1.material, &s2.material);
+            let (l1, l2) = (s1.local(), s2.local());
+            for m in &entry.manifolds {
+                let n1 = match m.subshape_pos1() {
+                    Some(p) => p.rotation * m.local_n1,
+                    None => m.local_n1,
+                };
+                let n = l1.1 * nv(n1);
+                for pt in &m.points {
+                    let q1 = m.subshape_pos1().map_or(pt.local_p1, |p| p * pt.local_p1);
+                    let q2 = m.subshape_pos2().map_or(pt.local_p2, |p| p * pt.local_p2);
+                    let ra = l1.0 + l1.1 * nv(q1);
+                    let rb = l2.0 + l2.1 * nv(q2);
+                    out.push(Contact::new(
+                        s1.body, s2.body, i, j, ra, rb, n, pt.dist, &mat,
+                    ));
+                }
+            }
+        }
+        self.cache.retain(|_, c| c.stamp == stamp);
+        (self.pairs.len() as u32, unsupported)
+    }
+}
+
+/// The body-frame pose of a point given in world coordinates (for registered contacts).
+pub(crate) fn to_local(b: Option<&Body>, p: &Vec3) -> Vec3 {
+    match b {
+        Some(b) => b.rotation.inverse() * (p - b.position),
+        None => *p,
+    }
+}
+
+/// nalgebra pose of parry's frame, for tests of the conversions.
+#[allow(dead_code)]
+pub(crate) fn roundtrip(q: &Quat) -> Quat {
+    nq(pq(q))
+}

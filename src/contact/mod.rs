@@ -1,0 +1,384 @@
+//! Contacts and collisions (Bender and Schmitt; step order of Guendelman as Tomcin section 7 and
+//! Appendix A adopt it): shapes and materials, detection ([`detection`], the only module that
+//! sees parry3d), the contact graph and its levels ([`graph`]), the impulses of one contact point
+//! ([`impulse`]) and the collision and contact phases ([`phases`]).
+
+pub(crate) mod detection;
+pub(crate) mod graph;
+pub(crate) mod impulse;
+pub(crate) mod phases;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::math::{Quat, Vec3, vec_finite};
+use crate::world::BodyHandle;
+
+/// The geometry of a shape, in the shape's own frame (placed on the body by
+/// [`ShapeDesc::position`] and [`ShapeDesc::rotation`]). Lengths in metres.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Geometry {
+    /// A ball of the given radius, centred at the origin.
+    Sphere {
+        /// Radius (m, > 0).
+        radius: f64,
+    },
+    /// A box centred at the origin.
+    Box {
+        /// Half extents along x, y, z (m, each > 0).
+        half_extents: Vec3,
+    },
+    /// A capsule along the z axis: a segment from -half_height to +half_height, swept by a ball.
+    Capsule {
+        /// Half length of the inner segment (m, > 0).
+        half_height: f64,
+        /// Radius (m, > 0).
+        radius: f64,
+    },
+    /// A cylinder along the z axis.
+    Cylinder {
+        /// Half height (m, > 0).
+        half_height: f64,
+        /// Radius (m, > 0).
+        radius: f64,
+    },
+    /// The convex hull of at least 4 points not all in a plane.
+    ConvexHull {
+        /// Points (m).
+        points: Vec<Vec3>,
+    },
+    /// A triangle mesh (a surface; no volume, so no mass).
+    TriMesh {
+        /// Vertices (m).
+        vertices: Vec<Vec3>,
+        /// Triangles as indices into `vertices`.
+        indices: Vec<[u32; 3]>,
+    },
+    /// A height field: heights along z over a regular grid of the x-y plane centred at the
+    /// origin (no volume, so no mass).
+    HeightField {
+        /// Grid points along y (>= 2).
+        rows: usize,
+        /// Grid points along x (>= 2).
+        cols: usize,
+        /// `rows * cols` heights, row-major (row index along y), before scaling.
+        heights: Vec<f64>,
+        /// Size of the grid along x and y and the factor of the heights (m, each > 0).
+        scale: Vec3,
+    },
+    /// Several convex parts (sphere, box, capsule, cylinder, convex hull), each with its own
+    /// pose in the shape's frame.
+    Compound {
+        /// (position, rotation, geometry) of each part.
+        parts: Vec<(Vec3, Quat, Geometry)>,
+    },
+    /// The half-space below a plane through the origin: everything with `x . normal <= 0`.
+    /// For grounds and walls of static bodies.
+    HalfSpace {
+        /// Outward normal (normalized on creation; nonzero).
+        normal: Vec3,
+    },
+}
+
+/// Surface parameters of a shape. For a pair, friction coefficients are combined as the
+/// geometric mean and restitution as the maximum of the two shapes' values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Material {
+    /// Static Coulomb friction coefficient `mu_s` (>= `mu_d`). Default 0.5.
+    pub static_friction: f64,
+    /// Dynamic Coulomb friction coefficient `mu_d` (>= 0). Default 0.5.
+    pub dynamic_friction: f64,
+    /// Coefficient of restitution `e` of Newton's impact law, in [0, 1]. Default 0.
+    pub restitution: f64,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Material {
+            static_friction: 0.5,
+            dynamic_friction: 0.5,
+            restitution: 0.0,
+        }
+    }
+}
+
+impl Material {
+    /// Checks the ranges: `0 <= mu_d <= mu_s`, `0 <= e <= 1`, all finite.
+    pub fn validate(&self) -> Result<()> {
+        let v = [
+            self.static_friction,
+            self.dynamic_friction,
+            self.restitution,
+        ];
+        if v.iter().any(|x| !x.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "material coefficient is NaN or infinite",
+            ));
+        }
+        if self.dynamic_friction < 0.0 || self.static_friction < self.dynamic_friction {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "friction must satisfy 0 <= mu_d <= mu_s, got mu_s {} mu_d {}",
+                    self.static_friction, self.dynamic_friction
+                ),
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.restitution) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("restitution must be in [0, 1], got {}", self.restitution),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Which shapes may touch: two shapes collide when `a.group & b.mask != 0` and
+/// `b.group & a.mask != 0`. Default: group 1, mask all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollisionFilter {
+    /// Groups this shape belongs to (bits).
+    pub group: u32,
+    /// Groups this shape collides with (bits).
+    pub mask: u32,
+}
+
+impl Default for CollisionFilter {
+    fn default() -> Self {
+        CollisionFilter {
+            group: 1,
+            mask: u32::MAX,
+        }
+    }
+}
+
+impl CollisionFilter {
+    /// True if shapes with these filters may collide.
+    pub fn allows(&self, other: &CollisionFilter) -> bool {
+        self.group & other.mask != 0 && other.group & self.mask != 0
+    }
+}
+
+/// Everything needed to attach a shape to a body. Copied on creation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeDesc {
+    /// The geometry.
+    pub geometry: Geometry,
+    /// Position of the shape's frame in the body frame (m). Default 0.
+    pub position: Vec3,
+    /// Orientation of the shape's frame in the body frame. Default identity.
+    pub rotation: Quat,
+    /// Friction and restitution.
+    pub material: Material,
+    /// Density (kg/m^3, >= 0) used by [`crate::World::set_body_mass_from_shapes`].
+    /// Default 1000.
+    pub density: f64,
+    /// Collision group and mask.
+    pub filter: CollisionFilter,
+    /// Opaque value for the user.
+    pub user_data: u64,
+}
+
+impl ShapeDesc {
+    /// A shape with default placement, material, density and filter.
+    pub fn new(geometry: Geometry) -> Self {
+        ShapeDesc {
+            geometry,
+            position: Vec3::zeros(),
+            rotation: Quat::identity(),
+            material: Material::default(),
+            density: 1000.0,
+            filter: CollisionFilter::default(),
+            user_data: 0,
+        }
+    }
+
+    /// Validates every field (the geometry's sizes too); the world calls it on creation.
+    pub fn validate(&self) -> Result<()> {
+        if !vec_finite(&self.position) || self.rotation.coords.iter().any(|c| !c.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "shape pose is NaN or infinite",
+            ));
+        }
+        let n = self.rotation.coords.norm();
+        if (n - 1.0).abs() > 1e-6 {
+            return Err(Error::new(
+                ErrorKind::InvalidRotation,
+                format!("shape rotation must be a unit quaternion (norm {n})"),
+            ));
+        }
+        self.material.validate()?;
+        if !self.density.is_finite() {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "density is NaN or infinite",
+            ));
+        }
+        if self.density < 0.0 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("density must be >= 0 kg/m^3, got {}", self.density),
+            ));
+        }
+        detection::validate_geometry(&self.geometry, false)
+    }
+}
+
+/// A shape handle: slot index plus generation. Stale handles are rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ShapeHandle {
+    /// Slot index (0-based).
+    pub index: u32,
+    /// Generation of the slot when the handle was issued (>= 1).
+    pub generation: u16,
+}
+
+/// A contact point handed to the world by the caller for the next step (an engine's own
+/// collision detection), resolved like a detected one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactDesc {
+    /// First body; `None` for the static world.
+    pub body_a: Option<BodyHandle>,
+    /// Second body.
+    pub body_b: BodyHandle,
+    /// Contact point (m, world frame), midway between the two surfaces.
+    pub point: Vec3,
+    /// Contact normal (world frame, pointing from body A to body B; normalized on registration).
+    pub normal: Vec3,
+    /// Penetration depth along the normal (m; negative for a gap).
+    pub depth: f64,
+    /// Friction and restitution of the pair.
+    pub material: Material,
+}
+
+/// Parameters of the contact phases. All can be changed between steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactSettings {
+    /// Penetration tolerance of the contact phase: iterations go on until every contact's
+    /// previewed penetration is below it (m). Default 1e-5.
+    pub tolerance: f64,
+    /// Extra distance (m) at which contact points are kept beyond how far a pair can approach
+    /// during the step (speculative contacts). Default 0.01.
+    pub margin: f64,
+    /// Most Gauss-Seidel sweeps per phase (collision, contact, each shock-propagation level).
+    /// Default 100.
+    pub max_iterations: u32,
+    /// Shock propagation over the contact graph levels after the contact iterations
+    /// (Bender-Schmitt section 3.2). Default true.
+    pub shock_propagation: bool,
+    /// Most alternations of contact phase and joint correction per step. Default 8.
+    pub max_rounds: u32,
+}
+
+impl Default for ContactSettings {
+    fn default() -> Self {
+        ContactSettings {
+            tolerance: 1e-5,
+            margin: 0.01,
+            max_iterations: 100,
+            shock_propagation: true,
+            max_rounds: 8,
+        }
+    }
+}
+
+impl ContactSettings {
+    /// Checks every field against its documented range.
+    pub fn validate(&self) -> Result<()> {
+        if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "contact tolerance must be finite and > 0, got {}",
+                    self.tolerance
+                ),
+            ));
+        }
+        if !(self.margin.is_finite() && self.margin >= 0.0) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "contact margin must be finite and >= 0, got {}",
+                    self.margin
+                ),
+            ));
+        }
+        if !(1..=100_000).contains(&self.max_iterations) || !(1..=1000).contains(&self.max_rounds) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                "contact max_iterations must be in [1, 100000] and max_rounds in [1, 1000]",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// One contact point after a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactReport {
+    /// First body (`None`: the static world of a registered contact).
+    pub body_a: Option<BodyHandle>,
+    /// Second body.
+    pub body_b: BodyHandle,
+    /// Shapes of the pair (`None` for registered contacts).
+    pub shape_a: Option<ShapeHandle>,
+    /// See `shape_a`.
+    pub shape_b: Option<ShapeHandle>,
+    /// Contact point (m, world frame) at the end of the step, midway between the surfaces.
+    pub point: Vec3,
+    /// Normal (world frame) from A to B.
+    pub normal: Vec3,
+    /// Penetration at the end of the step (m; negative: a gap).
+    pub depth: f64,
+    /// Normal impulse on B over the step (N s, >= 0), collision and contact phases together.
+    pub normal_impulse: f64,
+    /// Friction impulse on B over the step (N s, world frame, tangential).
+    pub friction_impulse: Vec3,
+}
+
+/// A pair of bodies starting or ending contact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContactEvent {
+    /// True: the pair touches since this step; false: it stopped touching this step.
+    pub begin: bool,
+    /// First body (`None`: the static world of a registered contact).
+    pub body_a: Option<BodyHandle>,
+    /// Second body.
+    pub body_b: BodyHandle,
+}
+
+/// What the contact phases did in the last step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactStepReport {
+    /// Shape pairs whose bounding boxes overlapped (broad phase).
+    pub pairs: u32,
+    /// Contact points (detected and registered).
+    pub points: u32,
+    /// Contact points that took part in the collision phase (impacts).
+    pub collisions: u32,
+    /// Contact points with a normal impulse in the contact phase (resting contacts).
+    pub resting: u32,
+    /// Gauss-Seidel sweeps of the collision phase.
+    pub collision_iterations: u32,
+    /// Gauss-Seidel sweeps of the contact phase (all rounds, shock propagation included).
+    pub contact_iterations: u32,
+    /// Alternations of contact phase and joint correction.
+    pub rounds: u32,
+    /// Levels of the contact graph visited by shock propagation.
+    pub levels: u32,
+    /// Shape pairs parry has no contact algorithm for (skipped).
+    pub unsupported_pairs: u32,
+    /// Largest penetration at the end of the step (m).
+    pub max_penetration: f64,
+    /// True if every contact ended within the tolerance.
+    pub contacts_converged: bool,
+    /// True if every joint ended within eps_p after the last contact impulses.
+    pub joints_converged: bool,
+    /// Time in detection (ns).
+    pub time_detection_ns: u64,
+    /// Time in the collision phase (ns).
+    pub time_collision_ns: u64,
+    /// Time in the contact phase and the joint corrections it triggered (ns).
+    pub time_contact_ns: u64,
+}

@@ -1,0 +1,623 @@
+//! The contact side of the step (Tomcin section 7 and Appendix A, Guendelman's order):
+//! detection on the start poses with speculative reach, the collision phase from the pre-step
+//! velocities (Bender-Schmitt eq. 1-6), then, after the articulation's external impulses and
+//! corrections, the contact phase at position level (eq. 8, static friction by the `d_t`
+//! impulse, dynamic friction), shock propagation over the contact graph levels, alternated with
+//! the joint correction until joints and contacts both hold.
+
+use std::time::Instant;
+
+use super::detection::{Contact, Detector, to_local};
+use super::impulse::{WORLD, apply_pair, at_start, k_along, previewed, relative_velocity, state};
+use super::{ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport};
+use super::{ShapeHandle, graph};
+use crate::arena::Arena;
+use crate::articulation::Solver;
+use crate::body::{Body, BodyKind, MotionState};
+use crate::math::Vec3;
+use crate::world::{BodyHandle, Joint, WorldSettings};
+
+/// Everything about contacts the world keeps between and during steps.
+#[derive(Default)]
+pub(crate) struct Contacts {
+    pub detector: Detector,
+    pub settings: ContactSettings,
+    pub registered: Vec<ContactDesc>,
+    contacts: Vec<Contact>,
+    states: Vec<MotionState>,
+    involved: Vec<u32>,
+    mark: Vec<u64>,
+    stamp: u64,
+    level: Vec<u32>,
+    order: Vec<u32>,
+    active: Vec<u32>,
+    islands: Vec<bool>,
+    pub reports: Vec<ContactReport>,
+    pub events: Vec<ContactEvent>,
+    touching: Vec<(u32, u32)>,
+    touching_prev: Vec<(u32, u32)>,
+    pub report: ContactStepReport,
+}
+
+/// Velocity tolerance of the collision phase: a tenth of the contact tolerance per step.
+fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
+    0.1 * s.tolerance / h
+}
+
+impl Contacts {
+    /// Detection and the collision phase, before the articulation's part of the step.
+    pub fn before(
+        &mut self,
+        ws: &WorldSettings,
+        bodies: &mut Arena<Body>,
+        joints: &Arena<Joint>,
+        body_joints: &[Vec<u32>],
+        h: f64,
+    ) {
+        self.report = ContactStepReport {
+            contacts_converged: true,
+            joints_converged: true,
+            ..Default::default()
+        };
+        let t0 = Instant::now();
+        let collide = |s1: &super::detection::Shape, s2: &super::detection::Shape| {
+            if !s1.filter.allows(&s2.filter) {
+                return false;
+            }
+            // jointed pairs do not collide unless the joint says so
+            !body_joints[s1.body as usize].iter().any(|&j| {
+                let j = joints.slot(j);
+                let other = if j.body_b == s1.body {
+                    j.body_a
+                } else {
+                    Some(j.body_b)
+                };
+                other == Some(s2.body) && !j.collide_connected
+            })
+        };
+        let (pairs, unsupported) = self.detector.detect(
+            bodies,
+            &ws.gravity,
+            h,
+            self.settings.margin,
+            collide,
+            &mut self.contacts,
+        );
+        for r in self.registered.drain(..) {
+            let ba = r.body_a.map(|a| bodies.slot(a.index));
+            let bb = bodies.slot(r.body_b.index);
+            let pa = r.point + 0.5 * r.depth * r.normal;
+            let pb = r.point - 0.5 * r.depth * r.normal;
+            let n = match ba {
+                Some(b) => b.rotation.inverse() * r.normal,
+                None => r.normal,
+            };
+            self.contacts.push(Contact::new(
+                r.body_a.map_or(WORLD, |a| a.index),
+                r.body_b.index,
+                WORLD,
+                WORLD,
+                to_local(ba, &pa),
+                to_local(Some(bb), &pb),
+                n,
+                -r.depth,
+                &r.material,
+            ));
+        }
+        // body-frame offsets from the centre of mass: the local points are already relative
+        // to the body origin, which is the centre of mass.
+        self.report.pairs = pairs;
+        self.report.unsupported_pairs = unsupported;
+        self.report.points = self.contacts.len() as u32;
+        let t1 = Instant::now();
+        self.report.time_detection_ns = (t1 - t0).as_nanos() as u64;
+        if self.contacts.is_empty() {
+            return;
+        }
+        // Collision phase on the pre-step velocities, straight on the arena's bodies.
+        self.gather(|slot| {
+            let b = bodies.slot(slot);
+            if b.kind == BodyKind::Dynamic {
+                MotionState::free(b, &Vec3::zeros(), h)
+            } else {
+                MotionState::external(b, h)
+            }
+        });
+        let (it, n) = self.collision_phase(h);
+        for &slot in &self.involved {
+            let m = &self.states[slot as usize];
+            let b = bodies.slot_mut(slot);
+            if b.kind == BodyKind::Dynamic {
+                b.linear_velocity = m.v;
+                b.angular_velocity = m.w;
+            }
+        }
+        self.report.collision_iterations = it;
+        self.report.collisions = n;
+        self.report.time_collision_ns = (Instant::now() - t1).as_nanos() as u64;
+    }
+
+    /// Fills the states of the bodies the contacts touch.
+    fn gather(&mut self, f: impl Fn(u32) -> MotionState) {
+        self.stamp += 1;
+        let n = self.states.len().max(
+            self.contacts
+                .iter()
+                .flat_map(|c| [c.a, c.b])
+                .filter(|&i| i != WORLD)
+                .max()
+                .map_or(0, |m| m as usize + 1),
+        );
+        self.states.resize(n, MotionState::default());
+        self.mark.resize(n, 0);
+        self.level.resize(n, 0);
+        self.involved.clear();
+        for c in &self.contacts {
+            for i in [c.a, c.b] {
+                if i != WORLD && self.mark[i as usize] != self.stamp {
+                    self.mark[i as usize] = self.stamp;
+                    self.involved.push(i);
+                }
+            }
+        }
+        for &i in &self.involved {
+            self.states[i as usize] = f(i);
+        }
+    }
+
+    /// Bender-Schmitt section 3.1: Gauss-Seidel over the contact points on the pre-step
+    /// velocities until no colliding point approaches any more (Newton's impact law), with
+    /// friction of eq. 4-6 in the same loop.
+    fn collision_phase(&mut self, h: f64) -> (u32, u32) {
+        let vtol = velocity_tolerance(&self.settings, h);
+        // Which points slide at the start of the step (tangential velocity beyond what the
+        // contact tolerance allows per step).
+        for c in &mut self.contacts {
+            let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+            let (ra, rb, n) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+            let u = relative_velocity(&a, &ra, &b, &rb);
+            c.sliding_at_start = (u - u.dot(&n) * n).norm() > self.settings.tolerance / h;
+        }
+        for c in &mut self.contacts {
+            c.target = f64::NAN;
+            c.pn = 0.0;
+            c.pt = Vec3::zeros();
+            c.sliding = false;
+            c.collided = false;
+        }
+        let mut iterations = 0;
+        for _ in 0..self.settings.max_iterations {
+            iterations += 1;
+            let mut changed = false;
+            for k in 0..self.contacts.len() {
+                let mut c = self.contacts[k];
+                let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+                let (ra, rb, n) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+                let un = relative_velocity(&a, &ra, &b, &rb).dot(&n);
+                // A point collides when it approaches and would close during the step; it is
+                // resolved to Newton's impact law (eq. 1) at once, and again whenever later
+                // impulses make it approach again (Gauss-Seidel propagation, Tomcin section 7),
+                // so impacts pass along chains of touching bodies (Newton's cradle). Impulses
+                // are never negative, which is the sticking guard of eq. 2-3.
+                if !(un < -vtol && (c.collided || c.s0 + h * un < 0.0)) {
+                    continue;
+                }
+                c.collided = true;
+                c.target = -c.e * un;
+                let kn = k_along(&a, &ra, &b, &rb, &n);
+                let mut dp = 0.0;
+                if kn > 0.0 {
+                    dp = (c.target - un) / kn;
+                    c.pn += dp;
+                    apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &(dp * n));
+                    changed = true;
+                }
+                // friction (eq. 4-6)
+                if c.mu_s > 0.0 || c.mu_d > 0.0 {
+                    let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+                    let u = relative_velocity(&a, &ra, &b, &rb);
+                    let ut = u - u.dot(&n) * n;
+                    let m = ut.norm();
+                    if m > vtol {
+                        let t = ut / m;
+                        let kt = k_along(&a, &ra, &b, &rb, &t);
+                        if kt > 0.0 {
+                            let pmax = m / kt;
+                            let cand = c.pt - pmax * t;
+                            let mag = if !c.sliding && cand.norm() <= c.mu_s * c.pn {
+                                pmax
+                            } else {
+                                c.sliding = true;
+                                (c.mu_d * dp.abs()).min(pmax)
+                            };
+                            if mag > 0.0 {
+                                c.pt -= mag * t;
+                                apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &(-mag * t));
+                                changed |= mag * kt > vtol;
+                            }
+                        }
+                    }
+                }
+                self.contacts[k] = c;
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut n = 0;
+        for c in &mut self.contacts {
+            c.pn_total = c.pn;
+            c.pt_total = c.pt;
+            n += u32::from(c.collided);
+        }
+        (iterations, n)
+    }
+
+    /// One Gauss-Seidel visit of a contact in the contact phase (eq. 8 and the `d_t` impulse).
+    /// Returns true if it changed the velocities by more than the tolerance.
+    fn visit(&mut self, k: usize, tol: f64) -> bool {
+        let mut c = self.contacts[k];
+        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+        if a.inv_mass == 0.0 && b.inv_mass == 0.0 {
+            return false;
+        }
+        let h = match (a.inv_mass > 0.0, b.inv_mass > 0.0) {
+            (true, true) => a.dt.min(b.dt),
+            (true, false) => a.dt,
+            _ => b.dt,
+        };
+        let (ra, rb, _) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+        let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
+        let sep = (pb - pa).dot(&n);
+        if sep >= -0.5 * tol && c.pn == 0.0 && c.pt == Vec3::zeros() {
+            // not touching at the end of the step: nothing to do
+            self.contacts[k].sep = sep;
+            return false;
+        }
+        let mut changed = false;
+        let mut d = pb - pa;
+        if sep < -0.5 * tol || (c.pn > 0.0 && sep > 0.5 * tol) {
+            let kn = k_along(&a, &ra, &b, &rb, &n);
+            if kn > 0.0 {
+                let dp = (-sep / (h * kn)).max(-c.pn);
+                if dp != 0.0 {
+                    let u0 = relative_velocity(&a, &ra, &b, &rb);
+                    c.pn += dp;
+                    apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &(dp * n));
+                    changed = (dp * kn * h).abs() > 0.5 * tol;
+                    // the previewed offset after the impulse, to first order
+                    let (a1, b1) = (state(&self.states, c.a), state(&self.states, c.b));
+                    d += h * (relative_velocity(&a1, &ra, &b1, &rb) - u0);
+                }
+            }
+        }
+        if c.mu_s > 0.0 || c.mu_d > 0.0 || c.pt != Vec3::zeros() {
+            let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+            let sep = d.dot(&n);
+            c.sep = sep;
+            let dt = d - sep * n;
+            let m = dt.norm();
+            let mut cand = c.pt;
+            let mut kt = 0.0;
+            if m > 0.0 {
+                let t = dt / m;
+                kt = k_along(&a, &ra, &b, &rb, &t);
+                if kt > 0.0 {
+                    cand -= (m / (h * kt)) * t;
+                }
+            }
+            // Static friction up to mu_s |p_n| (eq. 6); a sliding point is decelerated by dynamic
+            // friction, capped at mu_d |p_n|, and stops when that suffices within the step. A
+            // static point whose friction stays at its cap after the sweeps converged becomes
+            // sliding ([`Contacts::solve`]).
+            let l = cand.norm();
+            let lim = if c.sliding { c.mu_d } else { c.mu_s } * c.pn;
+            let new = if l <= lim { cand } else { cand * (lim / l) };
+            let delta = new - c.pt;
+            if delta != Vec3::zeros() {
+                c.pt = new;
+                apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &delta);
+                let kd = if kt > 0.0 {
+                    kt
+                } else {
+                    a.inv_mass + b.inv_mass
+                };
+                changed |= delta.norm() * kd * h > 0.5 * tol;
+            }
+        } else {
+            c.sep = sep;
+        }
+        self.contacts[k] = c;
+        changed
+    }
+
+    /// Gauss-Seidel sweeps over all contacts or those `order[range]` until no visit changes
+    /// the velocities by more than the tolerance; then static points whose friction is held at
+    /// `mu_s |p_n|` while they still move become sliding, and the sweeps go on. Returns the
+    /// number of sweeps.
+    fn solve(&mut self, range: Option<std::ops::Range<usize>>, tol: f64) -> u32 {
+        let mut sweeps = 0;
+        let count = range.as_ref().map_or(self.contacts.len(), |r| r.len());
+        let pick = |s: &Self, x: usize| match &range {
+            Some(r) => s.order[r.start + x] as usize,
+            None => x,
+        };
+        // Sweep only the points that touch or nearly touch; after convergence, points that
+        // came into touch are added and the sweeps go on.
+        let near = 10.0 * tol;
+        self.active.clear();
+        for x in 0..count {
+            let k = pick(self, x);
+            let c = &self.contacts[k];
+            let touching = c.pn > 0.0 || c.pt != Vec3::zeros() || self.separation(k) < near;
+            self.contacts[k].active = touching;
+            if touching {
+                self.active.push(k as u32);
+            }
+        }
+        for _pass in 0..8 {
+            for _ in 0..self.settings.max_iterations {
+                sweeps += 1;
+                let mut changed = false;
+                for x in 0..self.active.len() {
+                    let k = self.active[x] as usize;
+                    changed |= self.visit(k, tol);
+                }
+                if !changed {
+                    break;
+                }
+            }
+            let mut again = false;
+            for x in 0..self.active.len() {
+                let k = self.active[x] as usize;
+                let c = self.contacts[k];
+                if !c.sliding && c.pn > 0.0 && c.pt.norm() >= c.mu_s * c.pn * (1.0 - 1e-9) {
+                    let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+                    let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
+                    let d = pb - pa;
+                    if (d - d.dot(&n) * n).norm() > 0.5 * tol {
+                        self.contacts[k].sliding = true;
+                        again = true;
+                    }
+                }
+            }
+            for x in 0..count {
+                let k = pick(self, x);
+                if !self.contacts[k].active && self.separation(k) < 0.5 * tol {
+                    self.contacts[k].active = true;
+                    self.active.push(k as u32);
+                    again = true;
+                }
+            }
+            if !again {
+                break;
+            }
+        }
+        sweeps
+    }
+
+    /// Previewed separation of contact `k` at the current velocities (m).
+    fn separation(&mut self, k: usize) -> f64 {
+        let c = &self.contacts[k];
+        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+        let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
+        let sep = (pb - pa).dot(&n);
+        self.contacts[k].sep = sep;
+        sep
+    }
+
+    /// Largest previewed penetration of the contacts (m), updating each one's `sep`.
+    fn penetration(&mut self) -> f64 {
+        let mut worst: f64 = 0.0;
+        for c in &mut self.contacts {
+            let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+            if a.inv_mass == 0.0 && b.inv_mass == 0.0 && !(a.dynamic || b.dynamic) {
+                continue;
+            }
+            let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
+            c.sep = (pb - pa).dot(&n);
+            worst = worst.max(-c.sep);
+        }
+        worst
+    }
+
+    /// The contact phase, shock propagation and the alternation with the joint correction,
+    /// between the articulation's corrections and its position update.
+    pub fn during(
+        &mut self,
+        ws: &WorldSettings,
+        solver: &mut Solver,
+        bodies: &mut Arena<Body>,
+        joints: &Arena<Joint>,
+        h: f64,
+    ) {
+        if self.contacts.is_empty() {
+            return;
+        }
+        let t0 = Instant::now();
+        let tol = self.settings.tolerance;
+        for c in &mut self.contacts {
+            c.pn = 0.0;
+            c.pt = Vec3::zeros();
+            c.sliding = c.sliding_at_start;
+        }
+        self.islands.clear();
+        self.islands.resize(solver.island_count(), false);
+        let mut any_island = false;
+        for c in &self.contacts {
+            for i in [c.a, c.b] {
+                if i != WORLD
+                    && let Some((isl, _)) = solver.island_of(i)
+                {
+                    self.islands[isl] = true;
+                    any_island = true;
+                }
+            }
+        }
+        let mut rounds = 0;
+        let mut iterations = 0;
+        let mut levels = 0;
+        let mut worst = 0.0;
+        let mut joints_ok = true;
+        for round in 0..self.settings.max_rounds {
+            rounds += 1;
+            self.gather(|slot| solver.motion_state(bodies, slot, h));
+            iterations += self.solve(None, tol);
+            if self.settings.shock_propagation && round == 0 {
+                let top = graph::levels(
+                    &self.contacts,
+                    &self.states,
+                    &self.involved,
+                    tol,
+                    &mut self.level,
+                    &mut self.order,
+                );
+                levels = top;
+                let mut start = 0;
+                for l in 1..=top {
+                    let lv = |s: &Self, i: u32| {
+                        if i == WORLD || !s.states[i as usize].dynamic {
+                            0
+                        } else {
+                            s.level[i as usize]
+                        }
+                    };
+                    let mut end = start;
+                    while end < self.order.len() {
+                        let c = &self.contacts[self.order[end] as usize];
+                        if lv(self, c.a).max(lv(self, c.b)) != l {
+                            break;
+                        }
+                        end += 1;
+                    }
+                    iterations += self.solve(Some(start..end), tol);
+                    // this level now has infinite mass for the levels above
+                    for &i in &self.involved {
+                        if self.level[i as usize] == l {
+                            let s = &mut self.states[i as usize];
+                            s.inv_mass = 0.0;
+                            s.iinv = crate::math::Mat3::zeros();
+                        }
+                    }
+                    start = end;
+                }
+            }
+            for &slot in &self.involved {
+                let m = self.states[slot as usize];
+                if m.dynamic {
+                    solver.set_velocity(bodies, slot, &m);
+                }
+            }
+            if !any_island {
+                self.gather(|slot| solver.motion_state(bodies, slot, h));
+                worst = self.penetration();
+                break;
+            }
+            joints_ok = solver.correct_joints_again(ws, bodies, joints, &self.islands);
+            self.gather(|slot| solver.motion_state(bodies, slot, h));
+            worst = self.penetration();
+            if worst <= tol {
+                break;
+            }
+        }
+        let mut resting = 0;
+        for c in &mut self.contacts {
+            resting += u32::from(c.pn > 0.0);
+            c.pn_total += c.pn;
+            c.pt_total += c.pt;
+        }
+        let r = &mut self.report;
+        r.resting = resting;
+        r.contact_iterations = iterations;
+        r.rounds = rounds;
+        r.levels = levels;
+        r.max_penetration = worst;
+        r.contacts_converged = worst <= tol;
+        r.joints_converged = joints_ok;
+        r.time_contact_ns = (Instant::now() - t0).as_nanos() as u64;
+    }
+
+    /// Contact reports and begin/end events at the end poses.
+    pub fn after(&mut self, bodies: &Arena<Body>) {
+        self.reports.clear();
+        self.events.clear();
+        std::mem::swap(&mut self.touching, &mut self.touching_prev);
+        self.touching.clear();
+        let tol = self.settings.tolerance;
+        let handle = |i: u32| BodyHandle {
+            index: i,
+            generation: bodies.generation(i),
+        };
+        let shape = |i: u32| {
+            (i != WORLD).then(|| ShapeHandle {
+                index: i,
+                generation: self.detector.shapes.generation(i),
+            })
+        };
+        for c in &self.contacts {
+            let pose = |i: u32| {
+                if i == WORLD {
+                    (Vec3::zeros(), crate::math::Quat::identity())
+                } else {
+                    let b = bodies.slot(i);
+                    (b.position, b.rotation)
+                }
+            };
+            let ((xa, qa), (xb, qb)) = (pose(c.a), pose(c.b));
+            let (pa, pb, n) = (xa + qa * c.ra, xb + qb * c.rb, qa * c.n);
+            let depth = -(pb - pa).dot(&n);
+            if c.pn_total <= 0.0 && depth < -tol {
+                continue;
+            }
+            self.reports.push(ContactReport {
+                body_a: (c.a != WORLD).then(|| handle(c.a)),
+                body_b: handle(c.b),
+                shape_a: shape(c.shape_a),
+                shape_b: shape(c.shape_b),
+                point: 0.5 * (pa + pb),
+                normal: n,
+                depth,
+                normal_impulse: c.pn_total,
+                friction_impulse: c.pt_total,
+            });
+            self.touching.push((c.a, c.b));
+        }
+        self.touching.sort_unstable();
+        self.touching.dedup();
+        let ev = |begin: bool, (a, b): (u32, u32)| ContactEvent {
+            begin,
+            body_a: (a != WORLD && bodies.get(a, bodies.generation(a)).is_some())
+                .then(|| handle(a)),
+            body_b: handle(b),
+        };
+        // merge the two sorted lists
+        let (mut i, mut j) = (0, 0);
+        while i < self.touching.len() || j < self.touching_prev.len() {
+            let (cur, prev) = (self.touching.get(i), self.touching_prev.get(j));
+            match (cur, prev) {
+                (Some(c), Some(p)) if c == p => {
+                    i += 1;
+                    j += 1;
+                }
+                (Some(c), Some(p)) if c < p => {
+                    self.events.push(ev(true, *c));
+                    i += 1;
+                }
+                (Some(c), None) => {
+                    self.events.push(ev(true, *c));
+                    i += 1;
+                }
+                (_, Some(p)) => {
+                    let p = *p;
+                    j += 1;
+                    let dead = |i: u32| i != WORLD && bodies.get(i, bodies.generation(i)).is_none();
+                    if dead(p.0) || dead(p.1) {
+                        continue;
+                    }
+                    self.events.push(ev(false, p));
+                }
+                (None, None) => break,
+            }
+        }
+    }
+}

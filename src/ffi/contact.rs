@@ -1,0 +1,396 @@
+//! `tenon_contact_*` and the contact calls of `tenon_world_*`: registered contacts, contact
+//! views and events, contact settings and reports.
+
+use super::body::tenon_body_id;
+use super::ptr::{Out, OutArray, read_in};
+use super::registry::{WorldBox, with_world};
+use super::result::{FfiError, boundary, tenon_result};
+use super::shape::{tenon_material, tenon_shape_id};
+use super::types::tenon_vec3;
+use super::world::tenon_world_id;
+use crate::{ContactDesc, ContactSettings, Material};
+
+/// Magic value `tenon_contact_def_default()` puts in `internal_magic`.
+pub(crate) const CONTACT_DEF_MAGIC: u32 = 0x5445_4e43; // "TENC"
+
+/// One contact point of the last step.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct tenon_contact {
+    /// Contact point (m, world frame) at the end of the step, midway between the surfaces.
+    pub point: tenon_vec3,
+    /// Normal (world frame), pointing from body A to body B.
+    pub normal: tenon_vec3,
+    /// Friction impulse on body B over the step (N s, world frame, tangential).
+    pub friction_impulse: tenon_vec3,
+    /// Penetration at the end of the step (m; negative: a gap).
+    pub depth: f64,
+    /// Normal impulse on body B over the step (N s, >= 0), impact and resting contact together.
+    pub normal_impulse: f64,
+    /// Body A; the null id for the static world of a registered contact.
+    pub body_a: tenon_body_id,
+    /// Body B.
+    pub body_b: tenon_body_id,
+    /// Shape of body A; the null id for registered contacts.
+    pub shape_a: tenon_shape_id,
+    /// Shape of body B; the null id for registered contacts.
+    pub shape_b: tenon_shape_id,
+}
+
+/// A pair of bodies that started (`begin` = 1) or stopped (`begin` = 0) touching in the last
+/// step.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct tenon_contact_event {
+    /// Body A; the null id for the static world of a registered contact.
+    pub body_a: tenon_body_id,
+    /// Body B.
+    pub body_b: tenon_body_id,
+    /// 1: begin, 0: end.
+    pub begin: u32,
+    /// Reserved, 0.
+    pub reserved: u32,
+}
+
+/// A contact point from the caller's own collision detection for the next step. Fill it with
+/// `tenon_contact_def_default()`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct tenon_contact_def {
+    /// Contact point (m, world frame), midway between the surfaces.
+    pub point: tenon_vec3,
+    /// Normal (world frame) from body A to body B; any nonzero length. Default (0, 0, 1).
+    pub normal: tenon_vec3,
+    /// Penetration depth along the normal (m; negative for a gap). Default 0.
+    pub depth: f64,
+    /// Friction and restitution of the pair. Default mu_s = mu_d = 0.5, e = 0.
+    pub material: tenon_material,
+    /// Body A, or the null id for the static world. Default null.
+    pub body_a: tenon_body_id,
+    /// Body B (required).
+    pub body_b: tenon_body_id,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+    /// Set by `tenon_contact_def_default()`; do not touch.
+    pub internal_magic: u32,
+}
+
+/// Parameters of the contact phases.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct tenon_contact_settings {
+    /// Penetration tolerance (m, > 0): resting contacts are iterated until every previewed
+    /// penetration is below it. Default 1e-5.
+    pub tolerance: f64,
+    /// Extra distance (m, >= 0) at which contact points are kept beyond how far a pair can
+    /// approach during the step (speculative contacts). Default 0.01.
+    pub margin: f64,
+    /// Most Gauss-Seidel sweeps per phase, in [1, 100000]. Default 100.
+    pub max_iterations: u32,
+    /// Most alternations of contact phase and joint correction per step, in [1, 1000].
+    /// Default 8.
+    pub max_rounds: u32,
+    /// 1: shock propagation over the contact graph levels; 0: off. Default 1.
+    pub shock_propagation: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+}
+
+/// What the contact phases did in the last step.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct tenon_contact_report {
+    /// Largest penetration at the end of the step (m).
+    pub max_penetration: f64,
+    /// Time in detection, collision phase, contact phase (ns).
+    pub time_detection_ns: u64,
+    /// See `time_detection_ns`.
+    pub time_collision_ns: u64,
+    /// See `time_detection_ns`; includes the joint corrections the contacts triggered.
+    pub time_contact_ns: u64,
+    /// Shape pairs from the broad phase.
+    pub pairs: u32,
+    /// Contact points (detected and registered).
+    pub points: u32,
+    /// Points that took part in the collision phase (impacts).
+    pub collisions: u32,
+    /// Points with a normal impulse in the contact phase (resting contacts).
+    pub resting: u32,
+    /// Gauss-Seidel sweeps of the collision phase.
+    pub collision_iterations: u32,
+    /// Gauss-Seidel sweeps of the contact phase (shock propagation included).
+    pub contact_iterations: u32,
+    /// Alternations of contact phase and joint correction.
+    pub rounds: u32,
+    /// Contact graph levels visited by shock propagation.
+    pub levels: u32,
+    /// Shape pairs without a contact algorithm (skipped).
+    pub unsupported_pairs: u32,
+    /// 1 if every contact ended within the tolerance.
+    pub contacts_converged: u32,
+    /// 1 if every joint ended within eps_p after the last contact impulses.
+    pub joints_converged: u32,
+    /// Reserved, 0.
+    pub reserved: u32,
+}
+
+const _: () = assert!(size_of::<tenon_contact>() == 120);
+const _: () = assert!(size_of::<tenon_contact_event>() == 24);
+const _: () = assert!(size_of::<tenon_contact_def>() == 104);
+const _: () = assert!(size_of::<tenon_contact_settings>() == 32);
+const _: () = assert!(size_of::<tenon_contact_report>() == 80);
+
+/// Rebuilds the C views of the last step's contacts and events (capacity reused).
+pub(crate) fn refresh_views(wb: &mut WorldBox, w: u16) {
+    let body = |h: Option<crate::BodyHandle>| {
+        h.map_or(tenon_body_id::default(), |h| tenon_body_id::new(w, h))
+    };
+    let shape = |h: Option<crate::ShapeHandle>| {
+        h.map_or(tenon_shape_id::default(), |h| tenon_shape_id::new(w, h))
+    };
+    wb.contacts.clear();
+    wb.contacts
+        .extend(wb.world.contacts().iter().map(|c| tenon_contact {
+            point: tenon_vec3::from_na(c.point),
+            normal: tenon_vec3::from_na(c.normal),
+            friction_impulse: tenon_vec3::from_na(c.friction_impulse),
+            depth: c.depth,
+            normal_impulse: c.normal_impulse,
+            body_a: body(c.body_a),
+            body_b: body(Some(c.body_b)),
+            shape_a: shape(c.shape_a),
+            shape_b: shape(c.shape_b),
+        }));
+    wb.events.clear();
+    wb.events.extend(
+        wb.world
+            .contact_events()
+            .iter()
+            .map(|e| tenon_contact_event {
+                body_a: body(e.body_a),
+                body_b: body(Some(e.body_b)),
+                begin: e.begin.into(),
+                reserved: 0,
+            }),
+    );
+}
+
+/// A contact def with every field at its default and `internal_magic` set. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_contact_def_default() -> tenon_contact_def {
+    tenon_contact_def {
+        point: tenon_vec3::default(),
+        normal: tenon_vec3 {
+            x: 0.0,
+            y: 0.0,
+            z: 1.0,
+        },
+        depth: 0.0,
+        material: tenon_material::from_rust(Material::default()),
+        body_a: tenon_body_id::default(),
+        body_b: tenon_body_id::default(),
+        reserved: 0,
+        internal_magic: CONTACT_DEF_MAGIC,
+    }
+}
+
+/// Hands `world` a contact point for its next step only, beside the contacts it detects itself
+/// (an engine's own collision detection). Errors: NULL `def`; def not initialized; NaN; zero
+/// normal; bad material; null, stale or foreign body ids; both bodies non-dynamic; a body with
+/// itself; world locked or poisoned. On error nothing is registered.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_register_contact(
+    world: tenon_world_id,
+    def: *const tenon_contact_def,
+) -> tenon_result {
+    boundary(|| {
+        let d = unsafe { read_in(def, "def")? };
+        if d.internal_magic != CONTACT_DEF_MAGIC || d.reserved != 0 {
+            return Err(FfiError::new(
+                tenon_result::DefNotInitialized,
+                "contact def was not filled by tenon_contact_def_default()",
+            ));
+        }
+        let in_world = |b: tenon_body_id, name: &str| {
+            let h = b
+                .handle()
+                .map_err(|e| FfiError::new(e.code, format!("{name}: {}", e.message)))?;
+            if b.world != world.index1 {
+                return Err(FfiError::new(
+                    tenon_result::WrongWorld,
+                    format!("{name} belongs to another world"),
+                ));
+            }
+            Ok(h)
+        };
+        let desc = ContactDesc {
+            body_a: if d.body_a == tenon_body_id::default() {
+                None
+            } else {
+                Some(in_world(d.body_a, "body_a")?)
+            },
+            body_b: in_world(d.body_b, "body_b")?,
+            point: d.point.finite("point")?,
+            normal: d.normal.finite("normal")?,
+            depth: d.depth,
+            material: d.material.to_rust(),
+        };
+        with_world(world, |wb| Ok(wb.world.register_contact(&desc)?))
+    })
+}
+
+/// The contacts of the last step as a world-owned array: writes its address to `*out_data` and
+/// its length to `*out_count`. The array stays valid and unchanged until the next
+/// `tenon_world_step()` or `tenon_world_destroy()` of this world; the caller must not free or
+/// write it. `*out_data` may be NULL when the count is 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_contact_view(
+    world: tenon_world_id,
+    out_data: *mut *const tenon_contact,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let data = Out::new(out_data, "out_data")?;
+        let count = Out::new(out_count, "out_count")?;
+        let (p, n) = with_world(world, |wb| Ok((wb.contacts.as_ptr(), wb.contacts.len())))?;
+        unsafe {
+            data.write(if n == 0 { std::ptr::null() } else { p });
+            count.write(n);
+        }
+        Ok(())
+    })
+}
+
+/// The contact begin/end events of the last step as a world-owned array, valid as for
+/// `tenon_world_get_contact_view()`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_contact_events(
+    world: tenon_world_id,
+    out_data: *mut *const tenon_contact_event,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let data = Out::new(out_data, "out_data")?;
+        let count = Out::new(out_count, "out_count")?;
+        let (p, n) = with_world(world, |wb| Ok((wb.events.as_ptr(), wb.events.len())))?;
+        unsafe {
+            data.write(if n == 0 { std::ptr::null() } else { p });
+            count.write(n);
+        }
+        Ok(())
+    })
+}
+
+/// Copies the contacts of the last step into `out[0 .. capacity)` and writes their number to
+/// `*out_count`. If `capacity` is smaller, nothing is copied, `*out_count` receives the number
+/// needed and `TENON_RESULT_BUFFER_TOO_SMALL` is returned. `out`: nullable when `capacity` is
+/// 0. Caller owns `out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_copy_contacts(
+    world: tenon_world_id,
+    out: *mut tenon_contact,
+    capacity: usize,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let count = Out::new(out_count, "out_count")?;
+        let arr = OutArray::new(out, capacity, false, "out")?;
+        let n = with_world(world, |wb| {
+            if wb.contacts.len() <= arr.capacity() {
+                for (i, c) in wb.contacts.iter().enumerate() {
+                    unsafe { arr.write(i, *c) };
+                }
+            }
+            Ok(wb.contacts.len())
+        })?;
+        unsafe { count.write(n) };
+        if n > capacity {
+            return Err(FfiError::new(
+                tenon_result::BufferTooSmall,
+                format!("{n} contacts, capacity {capacity}"),
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// Writes what the contact phases did in the last step into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_contact_report(
+    world: tenon_world_id,
+    out: *mut tenon_contact_report,
+) -> tenon_result {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        let r = with_world(world, |wb| Ok(*wb.world.contact_report()))?;
+        unsafe {
+            out.write(tenon_contact_report {
+                max_penetration: r.max_penetration,
+                time_detection_ns: r.time_detection_ns,
+                time_collision_ns: r.time_collision_ns,
+                time_contact_ns: r.time_contact_ns,
+                pairs: r.pairs,
+                points: r.points,
+                collisions: r.collisions,
+                resting: r.resting,
+                collision_iterations: r.collision_iterations,
+                contact_iterations: r.contact_iterations,
+                rounds: r.rounds,
+                levels: r.levels,
+                unsupported_pairs: r.unsupported_pairs,
+                contacts_converged: r.contacts_converged.into(),
+                joints_converged: r.joints_converged.into(),
+                reserved: 0,
+            })
+        };
+        Ok(())
+    })
+}
+
+/// Writes the world's contact settings into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_contact_settings(
+    world: tenon_world_id,
+    out: *mut tenon_contact_settings,
+) -> tenon_result {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        let s = with_world(world, |wb| Ok(*wb.world.contact_settings()))?;
+        unsafe {
+            out.write(tenon_contact_settings {
+                tolerance: s.tolerance,
+                margin: s.margin,
+                max_iterations: s.max_iterations,
+                max_rounds: s.max_rounds,
+                shock_propagation: s.shock_propagation.into(),
+                reserved: 0,
+            })
+        };
+        Ok(())
+    })
+}
+
+/// Replaces the world's contact settings (read them first with
+/// `tenon_world_get_contact_settings()`). Errors: a field out of its range (nothing changes).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_contact_settings(
+    world: tenon_world_id,
+    settings: tenon_contact_settings,
+) -> tenon_result {
+    boundary(|| {
+        if settings.shock_propagation > 1 || settings.reserved != 0 {
+            return Err(FfiError::new(
+                tenon_result::InvalidArgument,
+                "shock_propagation must be 0 or 1 and reserved 0",
+            ));
+        }
+        let s = ContactSettings {
+            tolerance: settings.tolerance,
+            margin: settings.margin,
+            max_iterations: settings.max_iterations,
+            max_rounds: settings.max_rounds,
+            shock_propagation: settings.shock_propagation == 1,
+        };
+        with_world(world, |wb| Ok(wb.world.set_contact_settings(s)?))
+    })
+}

@@ -1,0 +1,768 @@
+//! Contacts and collisions against numbers: Newton's cradle, inclines with static and dynamic
+//! friction, a stack of boxes, restitution, no tunnelling, registered contacts, filtering.
+
+use std::f64::consts::PI;
+use tenon::*;
+
+fn ground(world: &mut World, normal: Vec3, material: Material) -> (BodyHandle, ShapeHandle) {
+    let g = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(Geometry::HalfSpace { normal });
+    d.material = material;
+    let s = world.create_shape(g, &d).unwrap();
+    (g, s)
+}
+
+fn dynamic(
+    world: &mut World,
+    position: Vec3,
+    rotation: Quat,
+    geometry: Geometry,
+    material: Material,
+) -> BodyHandle {
+    let b = world
+        .create_body(&BodyDesc {
+            position,
+            rotation,
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(geometry);
+    d.material = material;
+    world.create_shape(b, &d).unwrap();
+    world.set_body_mass_from_shapes(b).unwrap();
+    b
+}
+
+fn mat(mu_s: f64, mu_d: f64, e: f64) -> Material {
+    Material {
+        static_friction: mu_s,
+        dynamic_friction: mu_d,
+        restitution: e,
+    }
+}
+
+fn cube() -> Geometry {
+    Geometry::Box {
+        half_extents: Vec3::new(0.5, 0.5, 0.5),
+    }
+}
+
+/// A 1 m cube resting on a plane tilted by `deg` about the y axis (slope going down along +x
+/// of the plane); returns (world, box, unit vector down the slope).
+fn incline(deg: f64, mu_s: f64, mu_d: f64) -> (World, BodyHandle, Vec3) {
+    let mut world = World::default();
+    let th = deg * PI / 180.0;
+    let tilt = Quat::from_axis_angle(&Vec3::y_axis(), th);
+    let n = tilt * Vec3::z();
+    ground(&mut world, n, mat(mu_s, mu_d, 0.0));
+    let b = dynamic(&mut world, 0.5 * n, tilt, cube(), mat(mu_s, mu_d, 0.0));
+    let down = {
+        let x = tilt * Vec3::x();
+        if x.z < 0.0 { x } else { -x }
+    };
+    (world, b, down)
+}
+
+#[test]
+fn box_rests_on_the_ground_with_four_contact_points() {
+    let mut world = World::default();
+    ground(&mut world, Vec3::z(), Material::default());
+    let b = dynamic(
+        &mut world,
+        Vec3::new(0.0, 0.0, 0.5),
+        Quat::identity(),
+        cube(),
+        Material::default(),
+    );
+    for _ in 0..120 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let z = world.body(b).unwrap().position().z;
+    assert!((z - 0.5).abs() < 1e-4, "z = {z}");
+    assert_eq!(world.contacts().len(), 4, "{:?}", world.contact_report());
+    let total: f64 = world.contacts().iter().map(|c| c.normal_impulse).sum();
+    let weight = 1000.0 * 9.81 / 60.0;
+    assert!(
+        (total - weight).abs() < 1e-3 * weight,
+        "{total} vs {weight}"
+    );
+}
+
+#[test]
+fn ball_rebounds_to_a_quarter_of_the_drop_height_with_restitution_one_half() {
+    let mut world = World::default();
+    ground(&mut world, Vec3::z(), mat(0.0, 0.0, 0.0));
+    let r = 0.1;
+    let drop = 1.0;
+    let b = dynamic(
+        &mut world,
+        Vec3::new(0.0, 0.0, r + drop),
+        Quat::identity(),
+        Geometry::Sphere { radius: r },
+        mat(0.0, 0.0, 0.5),
+    );
+    let h = 1e-3;
+    let mut bounced = false;
+    let mut apex: f64 = 0.0;
+    for _ in 0..1500 {
+        world.step(h).unwrap();
+        let body = world.body(b).unwrap();
+        if body.linear_velocity().z > 0.0 {
+            bounced = true;
+        }
+        if bounced {
+            apex = apex.max(body.position().z - r);
+        }
+    }
+    assert!(bounced);
+    let ratio = apex / drop;
+    assert!((ratio - 0.25).abs() < 0.02 * 0.25, "rebound {ratio}");
+}
+
+#[test]
+fn box_on_a_20_degree_incline_with_friction_one_half_stays_within_a_millimetre_for_5_s() {
+    let (mut world, b, _) = incline(20.0, 0.5, 0.5);
+    for _ in 0..60 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let p0 = world.body(b).unwrap().position();
+    for _ in 0..300 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let drift = (world.body(b).unwrap().position() - p0).norm();
+    assert!(drift < 1e-3, "drift {drift} m");
+}
+
+#[test]
+fn box_on_a_35_degree_incline_slides_the_coulomb_distance_within_one_percent() {
+    let (mut world, b, down) = incline(35.0, 0.5, 0.5);
+    let h = 1.0 / 60.0;
+    let p0 = world.body(b).unwrap().position();
+    for _ in 0..120 {
+        world.step(h).unwrap();
+    }
+    let s = (world.body(b).unwrap().position() - p0).dot(&down);
+    let th = 35.0 * PI / 180.0;
+    let t = 2.0;
+    let expected = 9.81 * (th.sin() - 0.5 * th.cos()) * t * t / 2.0;
+    assert!(
+        (s - expected).abs() < 0.01 * expected,
+        "slid {s} m, expected {expected} m"
+    );
+}
+
+#[test]
+fn static_friction_above_dynamic_holds_at_25_degrees_and_a_push_decelerates_with_mu_d() {
+    let (mut world, b, down) = incline(25.0, 0.6, 0.3);
+    let h = 1.0 / 60.0;
+    for _ in 0..60 {
+        world.step(h).unwrap();
+    }
+    let p0 = world.body(b).unwrap().position();
+    for _ in 0..120 {
+        world.step(h).unwrap();
+    }
+    let rest = (world.body(b).unwrap().position() - p0).norm();
+    assert!(
+        rest < 1e-3,
+        "moved {rest} m at rest (tan 25 = 0.466 < mu_s = 0.6)"
+    );
+    // push up the slope: it slides, decelerated by g (sin + mu_d cos), and stops
+    let v0 = 2.0;
+    world
+        .set_body_velocity(b, -v0 * down, Vec3::zeros())
+        .unwrap();
+    let th = 25.0 * PI / 180.0;
+    let decel = 9.81 * (th.sin() + 0.3 * th.cos());
+    let mut speeds = Vec::new();
+    for _ in 0..120 {
+        world.step(h).unwrap();
+        speeds.push(world.body(b).unwrap().linear_velocity().dot(&-down));
+    }
+    let measured = (speeds[1] - speeds[11]) / (10.0 * h);
+    assert!(
+        (measured - decel).abs() < 0.01 * decel,
+        "deceleration {measured}, expected {decel}"
+    );
+    let stop = speeds
+        .iter()
+        .position(|&v| v.abs() < 1e-3)
+        .expect("it stops");
+    let t_stop = (stop + 1) as f64 * h;
+    assert!(
+        (t_stop - v0 / decel).abs() <= 1.5 * h,
+        "stopped after {t_stop} s"
+    );
+    let p2 = world.body(b).unwrap().position();
+    for _ in 0..60 {
+        world.step(h).unwrap();
+    }
+    let after = (world.body(b).unwrap().position() - p2).norm();
+    assert!(after < 1e-3, "moved {after} m after stopping");
+}
+
+#[test]
+fn stack_of_ten_boxes_stands_for_10_s_at_60_hz() {
+    let mut world = World::default();
+    ground(&mut world, Vec3::z(), Material::default());
+    let mut boxes = Vec::new();
+    for i in 0..10 {
+        let b = dynamic(
+            &mut world,
+            Vec3::new(0.0, 0.0, 0.5 + i as f64),
+            Quat::identity(),
+            cube(),
+            Material::default(),
+        );
+        boxes.push(b);
+    }
+    let top = *boxes.last().unwrap();
+    let start = world.body(top).unwrap().position();
+    let mut worst: f64 = 0.0;
+    for _ in 0..600 {
+        world.step(1.0 / 60.0).unwrap();
+        worst = worst.max(world.contacts().iter().map(|c| c.depth).fold(0.0, f64::max));
+    }
+    let end = world.body(top).unwrap().position();
+    let drift = ((end - start).xy()).norm();
+    assert!(drift < 0.01, "top box drifted {drift} m");
+    assert!(worst < 1e-3, "penetration {worst} m");
+    assert!(
+        (end.z - start.z).abs() < 1e-2,
+        "top box sank {} m",
+        start.z - end.z
+    );
+}
+
+#[test]
+fn fast_sphere_does_not_tunnel_through_a_thin_wall() {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec3::zeros(),
+        ..Default::default()
+    })
+    .unwrap();
+    let wall = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position: Vec3::new(1.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_shape(
+            wall,
+            &ShapeDesc::new(Geometry::Box {
+                half_extents: Vec3::new(0.05, 1.0, 1.0),
+            }),
+        )
+        .unwrap();
+    let r = 0.05;
+    let ball = dynamic(
+        &mut world,
+        Vec3::zeros(),
+        Quat::identity(),
+        Geometry::Sphere { radius: r },
+        mat(0.0, 0.0, 0.0),
+    );
+    world
+        .set_body_velocity(ball, Vec3::new(50.0, 0.0, 0.0), Vec3::zeros())
+        .unwrap();
+    for _ in 0..60 {
+        world.step(1.0 / 60.0).unwrap();
+        let x = world.body(ball).unwrap().position().x;
+        assert!(
+            x <= 0.95 - r + 1e-3,
+            "ball at x = {x} passed the wall face at 0.95"
+        );
+    }
+}
+
+/// Newton's cradle (Bender-Schmitt's office toy): 5 balls on ball-joint pendulums, e = 1.
+fn cradle(h: f64) -> (f64, f64, f64, f64) {
+    let mut world = World::default();
+    let (r, l) = (0.1, 1.0);
+    let mut balls = Vec::new();
+    for i in 0..5 {
+        let pivot = Vec3::new(2.0 * r * i as f64, 0.0, l);
+        let pos = if i == 0 {
+            let a = PI / 4.0;
+            pivot + l * Vec3::new(-a.sin(), 0.0, -a.cos())
+        } else {
+            pivot - l * Vec3::z()
+        };
+        let b = dynamic(
+            &mut world,
+            pos,
+            Quat::identity(),
+            Geometry::Sphere { radius: r },
+            mat(0.0, 0.0, 1.0),
+        );
+        let mut j = JointDesc::new(JointKind::Ball, None, b);
+        world
+            .set_joint_frames_world(&mut j, pivot, Vec3::x())
+            .unwrap();
+        world.create_joint(&j).unwrap();
+        balls.push(b);
+    }
+    let speed = |w: &World, i: usize| w.body(balls[i]).unwrap().linear_velocity().norm();
+    let mut v_in = 0.0;
+    let mut impact = None;
+    for k in 0..(1.0 / h) as usize {
+        let before = speed(&world, 0);
+        world.step(h).unwrap();
+        assert!(
+            world.last_report().max_violation < 1e-8,
+            "joint error {}",
+            world.last_report().max_violation
+        );
+        if world.contact_report().collisions > 0 {
+            v_in = before;
+            impact = Some(k);
+            break;
+        }
+    }
+    assert!(impact.is_some(), "no impact within 1 s");
+    let middle = (1..4).map(|i| speed(&world, i)).fold(0.0, f64::max);
+    let first = speed(&world, 0);
+    (v_in, speed(&world, 4), middle, first)
+}
+
+#[test]
+fn newtons_cradle_passes_the_impulse_to_the_last_ball() {
+    for h in [1.0 / 60.0, 1e-3] {
+        let (v_in, v4, middle, v0) = cradle(h);
+        let exact = (2.0 * 9.81 * (1.0 - (PI / 4.0).cos())).sqrt();
+        assert!(
+            (v_in - exact).abs() < 0.05 * exact,
+            "h {h}: incoming {v_in}, analytic {exact}"
+        );
+        assert!(
+            v4 >= 0.98 * v_in,
+            "h {h}: ball 4 leaves with {v4} of {v_in}"
+        );
+        assert!(
+            middle < 0.02 * v_in && v0 < 0.02 * v_in,
+            "h {h}: balls 0-3 keep {middle}, {v0}"
+        );
+    }
+}
+
+#[test]
+fn registered_contacts_hold_a_box_without_shapes() {
+    let mut world = World::default();
+    let b = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, 0.5),
+            mass_properties: MassProperties::solid_box(10.0, Vec3::new(0.5, 0.5, 0.5)),
+            ..Default::default()
+        })
+        .unwrap();
+    for _ in 0..120 {
+        let body = world.body(b).unwrap();
+        let (x, q) = (body.position(), body.rotation());
+        for cx in [-0.5, 0.5] {
+            for cy in [-0.5, 0.5] {
+                let corner = x + q * Vec3::new(cx, cy, -0.5);
+                world
+                    .register_contact(&ContactDesc {
+                        body_a: None,
+                        body_b: b,
+                        point: Vec3::new(corner.x, corner.y, 0.5 * corner.z),
+                        normal: Vec3::z(),
+                        depth: -corner.z,
+                        material: Material::default(),
+                    })
+                    .unwrap();
+            }
+        }
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let z = world.body(b).unwrap().position().z;
+    assert!((z - 0.5).abs() < 1e-4, "z = {z}");
+    assert_eq!(world.contacts().len(), 4);
+    let total: f64 = world.contacts().iter().map(|c| c.normal_impulse).sum();
+    assert!((total - 10.0 * 9.81 / 60.0).abs() < 1e-3, "{total}");
+}
+
+#[test]
+fn jointed_bodies_do_not_collide_unless_the_joint_says_so() {
+    for collide in [false, true] {
+        let mut world = World::new(WorldSettings {
+            gravity: Vec3::zeros(),
+            ..Default::default()
+        })
+        .unwrap();
+        let a = dynamic(
+            &mut world,
+            Vec3::zeros(),
+            Quat::identity(),
+            cube(),
+            Material::default(),
+        );
+        let b = dynamic(
+            &mut world,
+            Vec3::new(0.9, 0.0, 0.0),
+            Quat::identity(),
+            cube(),
+            Material::default(),
+        );
+        let mut j = JointDesc::new(JointKind::Ball, Some(a), b);
+        j.collide_connected = collide;
+        world
+            .set_joint_frames_world(&mut j, Vec3::new(0.45, 0.0, 0.0), Vec3::x())
+            .unwrap();
+        world.create_joint(&j).unwrap();
+        world.step(1.0 / 60.0).unwrap();
+        assert_eq!(
+            !world.contacts().is_empty(),
+            collide,
+            "collide_connected {collide}"
+        );
+        assert!(world.last_report().max_violation < 1e-9);
+    }
+}
+
+#[test]
+fn groups_and_masks_filter_pairs_and_events_begin_and_end() {
+    let mut world = World::default();
+    let (_, gs) = ground(&mut world, Vec3::z(), Material::default());
+    let b = dynamic(
+        &mut world,
+        Vec3::new(0.0, 0.0, 0.6),
+        Quat::identity(),
+        cube(),
+        Material::default(),
+    );
+    let mut begins = 0;
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+        begins += world
+            .contact_events()
+            .iter()
+            .filter(|e| e.begin && e.body_b == b || e.body_a == Some(b))
+            .count();
+    }
+    assert_eq!(begins, 1);
+    assert!(!world.contacts().is_empty());
+    // ground in group 2, box not colliding with group 2: the box falls through
+    world
+        .set_shape_filter(
+            gs,
+            CollisionFilter {
+                group: 2,
+                mask: u32::MAX,
+            },
+        )
+        .unwrap();
+    let shape_b = world.contacts()[0]
+        .shape_b
+        .or(world.contacts()[0].shape_a)
+        .unwrap();
+    let box_shape = if shape_b == gs {
+        world.contacts()[0].shape_a.unwrap()
+    } else {
+        shape_b
+    };
+    world
+        .set_shape_filter(box_shape, CollisionFilter { group: 1, mask: !2 })
+        .unwrap();
+    world.step(1.0 / 60.0).unwrap();
+    assert!(world.contacts().is_empty());
+    assert_eq!(world.contact_events().len(), 1);
+    assert!(!world.contact_events()[0].begin);
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    assert!(world.body(b).unwrap().position().z < 0.0);
+}
+
+#[test]
+fn mass_from_shapes_moves_the_origin_to_the_centre_of_mass() {
+    let mut world = World::default();
+    let b = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(1.0, 2.0, 3.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(Geometry::Box {
+        half_extents: Vec3::new(0.5, 0.5, 0.5),
+    });
+    d.position = Vec3::new(1.0, 0.0, 0.0);
+    d.density = 2.0;
+    world.create_shape(b, &d).unwrap();
+    let mp = world.set_body_mass_from_shapes(b).unwrap();
+    assert!((mp.mass - 2.0).abs() < 1e-12);
+    assert!((mp.inertia[(0, 0)] - 2.0 / 6.0).abs() < 1e-12);
+    assert!((world.body(b).unwrap().position() - Vec3::new(2.0, 2.0, 3.0)).norm() < 1e-12);
+    // two spheres: parallel axis theorem
+    let c = world.create_body(&BodyDesc::default()).unwrap();
+    for x in [-1.0, 1.0] {
+        let mut d = ShapeDesc::new(Geometry::Sphere { radius: 0.5 });
+        d.position = Vec3::new(x, 0.0, 0.0);
+        world.create_shape(c, &d).unwrap();
+    }
+    let mp = world.set_body_mass_from_shapes(c).unwrap();
+    let m1 = 1000.0 * 4.0 / 3.0 * PI * 0.125;
+    assert!((mp.mass - 2.0 * m1).abs() < 1e-9 * m1);
+    let iyy = 2.0 * (0.4 * m1 * 0.25 + m1 * 1.0);
+    assert!((mp.inertia[(1, 1)] - iyy).abs() < 1e-9 * iyy);
+    // a body with only a half-space has no mass: error, nothing changes
+    let g = world.create_body(&BodyDesc::default()).unwrap();
+    world
+        .create_shape(
+            g,
+            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
+        )
+        .unwrap();
+    let before = world.body(g).unwrap().mass_properties();
+    assert_eq!(
+        world.set_body_mass_from_shapes(g).unwrap_err().kind,
+        ErrorKind::InvalidMass
+    );
+    assert_eq!(world.body(g).unwrap().mass_properties(), before);
+}
+
+#[test]
+fn bad_shapes_and_contacts_are_rejected_and_change_nothing() {
+    let mut world = World::default();
+    let b = world.create_body(&BodyDesc::default()).unwrap();
+    let bad = [
+        (Geometry::Sphere { radius: 0.0 }, ErrorKind::InvalidArgument),
+        (Geometry::Sphere { radius: f64::NAN }, ErrorKind::NonFinite),
+        (
+            Geometry::Box {
+                half_extents: Vec3::new(1.0, -1.0, 1.0),
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::ConvexHull {
+                points: vec![Vec3::zeros(); 3],
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::ConvexHull {
+                points: vec![Vec3::zeros(); 5],
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::TriMesh {
+                vertices: vec![Vec3::zeros(); 3],
+                indices: vec![[0, 1, 3]],
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::HeightField {
+                rows: 2,
+                cols: 2,
+                heights: vec![0.0; 3],
+                scale: Vec3::new(1.0, 1.0, 1.0),
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::HalfSpace {
+                normal: Vec3::zeros(),
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::Compound { parts: vec![] },
+            ErrorKind::InvalidArgument,
+        ),
+    ];
+    for (g, kind) in bad {
+        let e = world
+            .create_shape(b, &ShapeDesc::new(g.clone()))
+            .unwrap_err();
+        assert_eq!(e.kind, kind, "{g:?}: {e}");
+    }
+    let mut d = ShapeDesc::new(Geometry::Sphere { radius: 1.0 });
+    d.material.dynamic_friction = 0.9; // > mu_s
+    assert_eq!(
+        world.create_shape(b, &d).unwrap_err().kind,
+        ErrorKind::InvalidArgument
+    );
+    assert_eq!(world.shape_count(), 0);
+    let s = world
+        .create_shape(b, &ShapeDesc::new(Geometry::Sphere { radius: 1.0 }))
+        .unwrap();
+    world.destroy_shape(s).unwrap();
+    assert_eq!(
+        world.destroy_shape(s).unwrap_err().kind,
+        ErrorKind::InvalidHandle
+    );
+    let c = ContactDesc {
+        body_a: None,
+        body_b: b,
+        point: Vec3::zeros(),
+        normal: Vec3::new(0.0, 0.0, f64::NAN),
+        depth: 0.0,
+        material: Material::default(),
+    };
+    assert_eq!(
+        world.register_contact(&c).unwrap_err().kind,
+        ErrorKind::NonFinite
+    );
+    let c = ContactDesc {
+        normal: Vec3::zeros(),
+        ..c
+    };
+    assert_eq!(
+        world.register_contact(&c).unwrap_err().kind,
+        ErrorKind::InvalidArgument
+    );
+}
+
+#[test]
+fn every_shape_kind_lands_on_the_ground() {
+    let mut world = World::default();
+    ground(&mut world, Vec3::z(), Material::default());
+    let hull: Vec<Vec3> = (0..8)
+        .map(|i| {
+            Vec3::new(
+                (i & 1) as f64 - 0.5,
+                ((i >> 1) & 1) as f64 - 0.5,
+                ((i >> 2) & 1) as f64 - 0.5,
+            )
+        })
+        .collect();
+    let kinds = vec![
+        Geometry::Sphere { radius: 0.5 },
+        cube(),
+        Geometry::Capsule {
+            half_height: 0.5,
+            radius: 0.25,
+        },
+        Geometry::Cylinder {
+            half_height: 0.5,
+            radius: 0.5,
+        },
+        Geometry::ConvexHull { points: hull },
+        Geometry::Compound {
+            parts: vec![
+                (Vec3::new(-0.5, 0.0, 0.0), Quat::identity(), cube()),
+                (
+                    Vec3::new(0.5, 0.0, 0.0),
+                    Quat::identity(),
+                    Geometry::Sphere { radius: 0.5 },
+                ),
+            ],
+        },
+    ];
+    let mut bodies = Vec::new();
+    for (i, g) in kinds.into_iter().enumerate() {
+        bodies.push(dynamic(
+            &mut world,
+            Vec3::new(3.0 * i as f64, 0.0, 1.5),
+            Quat::identity(),
+            g,
+            Material::default(),
+        ));
+    }
+    // a static height field and a static triangle mesh, each with a ball above
+    let hf = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position: Vec3::new(0.0, 10.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_shape(
+            hf,
+            &ShapeDesc::new(Geometry::HeightField {
+                rows: 5,
+                cols: 5,
+                heights: vec![0.0; 25],
+                scale: Vec3::new(4.0, 4.0, 1.0),
+            }),
+        )
+        .unwrap();
+    let mesh = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position: Vec3::new(10.0, 10.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let verts = vec![
+        Vec3::new(-2.0, -2.0, 0.0),
+        Vec3::new(2.0, -2.0, 0.0),
+        Vec3::new(2.0, 2.0, 0.0),
+        Vec3::new(-2.0, 2.0, 0.0),
+    ];
+    world
+        .create_shape(
+            mesh,
+            &ShapeDesc::new(Geometry::TriMesh {
+                vertices: verts,
+                indices: vec![[0, 1, 2], [0, 2, 3]],
+            }),
+        )
+        .unwrap();
+    let on_hf = dynamic(
+        &mut world,
+        Vec3::new(0.0, 10.0, 1.0),
+        Quat::identity(),
+        Geometry::Sphere { radius: 0.25 },
+        Material::default(),
+    );
+    let on_mesh = dynamic(
+        &mut world,
+        Vec3::new(10.0, 10.0, 1.0),
+        Quat::identity(),
+        Geometry::Sphere { radius: 0.25 },
+        Material::default(),
+    );
+    for _ in 0..180 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    for b in bodies.iter().chain([&on_hf, &on_mesh]) {
+        let body = world.body(*b).unwrap();
+        assert!(
+            body.position().z > 0.2 && body.linear_velocity().norm() < 0.05,
+            "{:?} {:?}",
+            body.position(),
+            body.linear_velocity()
+        );
+    }
+    assert!((world.body(on_hf).unwrap().position().z - 0.25).abs() < 1e-3);
+    assert!((world.body(on_mesh).unwrap().position().z - 0.25).abs() < 1e-3);
+    assert_eq!(world.contact_report().unsupported_pairs, 0);
+}
+
+#[test]
+fn contact_steps_are_deterministic() {
+    let run = || {
+        let mut world = World::default();
+        ground(&mut world, Vec3::z(), Material::default());
+        for i in 0..20 {
+            let q = Quat::from_axis_angle(&Vec3::x_axis(), 0.3 * i as f64);
+            dynamic(
+                &mut world,
+                Vec3::new(0.1 * (i % 3) as f64, 0.0, 0.6 + 1.1 * i as f64),
+                q,
+                cube(),
+                Material::default(),
+            );
+        }
+        for _ in 0..120 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        world
+            .bodies()
+            .map(|(_, b)| b.position().x.to_bits() ^ b.position().z.to_bits())
+            .fold(0u64, |h, x| h.rotate_left(7) ^ x)
+    };
+    assert_eq!(run(), run());
+}

@@ -1,0 +1,227 @@
+//! C-ABI tests of shapes and contacts: codes, no partial success, views, events, settings.
+
+use std::ptr::null;
+use tenon::ffi::*;
+
+const R_OK: tenon_result = tenon_result::Ok;
+
+fn v(x: f64, y: f64, z: f64) -> tenon_vec3 {
+    tenon_vec3 { x, y, z }
+}
+
+fn world() -> tenon_world_id {
+    let def = tenon_world_def_default();
+    let mut id = tenon_world_id::default();
+    assert_eq!(unsafe { tenon_world_create(&def, &mut id) }, R_OK);
+    id
+}
+
+fn body(w: tenon_world_id, kind: tenon_body_kind, p: tenon_vec3) -> tenon_body_id {
+    let mut d = tenon_body_def_default();
+    d.position = p;
+    d.kind = kind as u32;
+    let mut id = tenon_body_id::default();
+    assert_eq!(unsafe { tenon_body_create(w, &d, &mut id) }, R_OK);
+    id
+}
+
+fn shape(b: tenon_body_id, d: &tenon_shape_def) -> Result<tenon_shape_id, tenon_result> {
+    let mut id = tenon_shape_id::default();
+    match unsafe { tenon_shape_create(b, d, &mut id) } {
+        tenon_result::Ok => Ok(id),
+        e => Err(e),
+    }
+}
+
+#[test]
+fn struct_sizes_of_the_contact_abi_are_pinned() {
+    assert_eq!(size_of::<tenon_shape_id>(), 8);
+    assert_eq!(size_of::<tenon_material>(), 24);
+    assert_eq!(size_of::<tenon_shape_def>(), 224);
+    assert_eq!(size_of::<tenon_contact>(), 120);
+    assert_eq!(size_of::<tenon_contact_event>(), 24);
+    assert_eq!(size_of::<tenon_contact_def>(), 104);
+    assert_eq!(size_of::<tenon_contact_settings>(), 32);
+    assert_eq!(size_of::<tenon_contact_report>(), 80);
+}
+
+#[test]
+fn bad_shape_defs_get_their_codes_and_create_nothing() {
+    let w = world();
+    let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, 1.0));
+    let mut d = tenon_shape_def_default();
+    d.internal_magic = 0;
+    assert_eq!(shape(b, &d), Err(tenon_result::DefNotInitialized));
+    let mut d = tenon_shape_def_default();
+    d.half_extents.x = f64::NAN;
+    assert_eq!(shape(b, &d), Err(tenon_result::NonFinite));
+    let mut d = tenon_shape_def_default();
+    d.r#type = tenon_shape_type::Sphere as u32;
+    d.radius = 0.0;
+    assert_eq!(shape(b, &d), Err(tenon_result::InvalidArgument));
+    let mut d = tenon_shape_def_default();
+    d.r#type = 99;
+    assert_eq!(shape(b, &d), Err(tenon_result::InvalidArgument));
+    let mut d = tenon_shape_def_default();
+    d.r#type = tenon_shape_type::ConvexHull as u32;
+    d.point_count = 4; // NULL points
+    assert_eq!(shape(b, &d), Err(tenon_result::NullPointer));
+    let mut d = tenon_shape_def_default();
+    d.material.dynamic_friction = 2.0;
+    assert_eq!(shape(b, &d), Err(tenon_result::InvalidArgument));
+    assert_eq!(
+        unsafe { tenon_shape_create(b, null(), &mut tenon_shape_id::default()) },
+        tenon_result::NullPointer
+    );
+    // nothing was created: the body has no shapes, so no mass from shapes
+    assert_eq!(
+        unsafe { tenon_body_set_mass_from_shapes(b, std::ptr::null_mut()) },
+        tenon_result::InvalidMass
+    );
+    // a mesh from caller arrays
+    let pts = [v(-1.0, -1.0, 0.0), v(1.0, -1.0, 0.0), v(0.0, 1.0, 0.0)];
+    let idx = [0u32, 1, 2];
+    let mut d = tenon_shape_def_default();
+    d.r#type = tenon_shape_type::TriMesh as u32;
+    d.points = pts.as_ptr();
+    d.point_count = 3;
+    d.indices = idx.as_ptr();
+    d.index_count = 3;
+    let s = shape(b, &d).unwrap();
+    let mut owner = tenon_body_id::default();
+    assert_eq!(unsafe { tenon_shape_get_body(s, &mut owner) }, R_OK);
+    assert_eq!(owner, b);
+    assert_eq!(tenon_shape_destroy(s), R_OK);
+    assert_eq!(tenon_shape_destroy(s), tenon_result::InvalidHandle);
+    assert_eq!(
+        tenon_shape_destroy(tenon_shape_id::default()),
+        tenon_result::InvalidHandle
+    );
+    assert_eq!(tenon_world_destroy(w), R_OK);
+    assert_eq!(tenon_shape_destroy(s), tenon_result::WorldDestroyed);
+}
+
+#[test]
+fn a_box_on_a_plane_reports_four_points_and_events_through_the_views() {
+    let w = world();
+    let g = body(w, tenon_body_kind::Static, v(0.0, 0.0, 0.0));
+    let mut plane = tenon_shape_def_default();
+    plane.r#type = tenon_shape_type::HalfSpace as u32;
+    let gs = shape(g, &plane).unwrap();
+    let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, 0.5));
+    shape(b, &tenon_shape_def_default()).unwrap();
+    let mut mp = tenon_mass_solid_box_default();
+    assert_eq!(unsafe { tenon_body_set_mass_from_shapes(b, &mut mp) }, R_OK);
+    assert!((mp.mass - 1000.0).abs() < 1e-9);
+    let mut begins = 0;
+    for _ in 0..30 {
+        assert_eq!(
+            unsafe { tenon_world_step(w, 1.0 / 60.0, std::ptr::null_mut()) },
+            R_OK
+        );
+        let (mut p, mut n) = (null(), 0usize);
+        assert_eq!(
+            unsafe { tenon_world_get_contact_events(w, &mut p, &mut n) },
+            R_OK
+        );
+        let ev = unsafe { std::slice::from_raw_parts(p, n) };
+        begins += ev.iter().filter(|e| e.begin == 1).count();
+    }
+    assert_eq!(begins, 1);
+    let (mut p, mut n) = (null(), 0usize);
+    assert_eq!(
+        unsafe { tenon_world_get_contact_view(w, &mut p, &mut n) },
+        R_OK
+    );
+    let c = unsafe { std::slice::from_raw_parts(p, n) };
+    assert_eq!(n, 4);
+    let total: f64 = c.iter().map(|c| c.normal_impulse).sum();
+    assert!((total - 1000.0 * 9.81 / 60.0).abs() < 1e-3 * total);
+    assert!(c.iter().all(|c| c.shape_a == gs || c.shape_b == gs));
+    // copy-out: too small reports the count, exact copies
+    let mut needed = 0;
+    assert_eq!(
+        unsafe { tenon_world_copy_contacts(w, std::ptr::null_mut(), 0, &mut needed) },
+        tenon_result::BufferTooSmall
+    );
+    assert_eq!(needed, 4);
+    let mut buf = [tenon_contact::default(); 4];
+    assert_eq!(
+        unsafe { tenon_world_copy_contacts(w, buf.as_mut_ptr(), 4, &mut needed) },
+        R_OK
+    );
+    assert_eq!(&buf[..], c);
+    let mut r = tenon_contact_report::default();
+    assert_eq!(unsafe { tenon_world_get_contact_report(w, &mut r) }, R_OK);
+    assert_eq!(r.points, 4);
+    assert_eq!(r.contacts_converged, 1);
+    assert_eq!(tenon_world_destroy(w), R_OK);
+}
+
+fn tenon_mass_solid_box_default() -> tenon_mass_properties {
+    tenon_body_def_default().mass_properties
+}
+
+#[test]
+fn registered_contacts_and_settings_are_checked() {
+    let w = world();
+    let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, 0.5));
+    let mut d = tenon_contact_def_default();
+    d.body_b = b;
+    d.point = v(0.0, 0.0, 0.0);
+    assert_eq!(unsafe { tenon_world_register_contact(w, &d) }, R_OK);
+    let mut bad = d;
+    bad.internal_magic = 1;
+    assert_eq!(
+        unsafe { tenon_world_register_contact(w, &bad) },
+        tenon_result::DefNotInitialized
+    );
+    let mut bad = d;
+    bad.normal = v(0.0, 0.0, 0.0);
+    assert_eq!(
+        unsafe { tenon_world_register_contact(w, &bad) },
+        tenon_result::InvalidArgument
+    );
+    let mut bad = d;
+    bad.depth = f64::NAN;
+    assert_eq!(
+        unsafe { tenon_world_register_contact(w, &bad) },
+        tenon_result::NonFinite
+    );
+    let other = world();
+    assert_eq!(
+        unsafe { tenon_world_register_contact(other, &d) },
+        tenon_result::WrongWorld
+    );
+    assert_eq!(
+        unsafe { tenon_world_step(w, 1.0 / 60.0, std::ptr::null_mut()) },
+        R_OK
+    );
+    let mut r = tenon_contact_report::default();
+    assert_eq!(unsafe { tenon_world_get_contact_report(w, &mut r) }, R_OK);
+    assert_eq!(r.points, 1); // only the valid one was registered
+    let mut s = tenon_contact_settings {
+        tolerance: 0.0,
+        margin: 0.0,
+        max_iterations: 0,
+        max_rounds: 0,
+        shock_propagation: 0,
+        reserved: 0,
+    };
+    assert_eq!(unsafe { tenon_world_get_contact_settings(w, &mut s) }, R_OK);
+    assert_eq!(s.tolerance, 1e-5);
+    let keep = s;
+    s.tolerance = -1.0;
+    assert_eq!(
+        tenon_world_set_contact_settings(w, s),
+        tenon_result::InvalidArgument
+    );
+    let mut now = keep;
+    assert_eq!(
+        unsafe { tenon_world_get_contact_settings(w, &mut now) },
+        R_OK
+    );
+    assert_eq!(now, keep);
+    assert_eq!(tenon_world_destroy(w), R_OK);
+    assert_eq!(tenon_world_destroy(other), R_OK);
+}
