@@ -2,7 +2,7 @@
 
 use crate::{
     BodyDesc, BodyHandle, BodyKind, JointDesc, JointFrame, JointHandle, JointKind, MassProperties,
-    Quat, Vec3, World,
+    Motor, MotorMode, Quat, Vec3, World,
 };
 
 /// Handles of a built scene.
@@ -112,19 +112,28 @@ pub fn pendulum(world: &mut World, length: f64, angle: f64, mass: f64) -> Scene 
     }
 }
 
-/// A double pendulum of two thin 1 m, 1 kg rods on hinges about y, starting horizontal-ish.
+/// A double pendulum of two thin 1 m, 1 kg rods on hinges about y, released from rest with
+/// both rods horizontal (the most violent release).
 pub fn double_pendulum(world: &mut World) -> Scene {
+    double_pendulum_at(world, 0.0)
+}
+
+/// A double pendulum of two thin 1 m, 1 kg rods on hinges about y, released from rest in line
+/// at `angle` rad below the horizontal (+x). Returns bodies [upper, lower], joints
+/// [world-upper, upper-lower].
+pub fn double_pendulum_at(world: &mut World, angle: f64) -> Scene {
     let rod = MassProperties::from_principal(
         1.0,
         Vec3::new(1.0 / 12.0, 1.0 / 12.0, 1e-4),
         Quat::identity(),
     );
-    // rods along x at the start (the rod's long axis is its local z; rotate it onto x)
-    let rot = Quat::from_axis_angle(&Vec3::y_axis(), std::f64::consts::FRAC_PI_2);
-    let mk = |world: &mut World, x: f64| {
+    // the rod's long axis is its local z; rotate it onto the release direction in the x-z plane
+    let dir = Vec3::new(angle.cos(), 0.0, -angle.sin());
+    let rot = Quat::from_axis_angle(&Vec3::y_axis(), std::f64::consts::FRAC_PI_2 + angle);
+    let mk = |world: &mut World, d: f64| {
         world
             .create_body(&BodyDesc {
-                position: Vec3::new(x, 0.0, 0.0),
+                position: d * dir,
                 rotation: rot,
                 mass_properties: rod,
                 ..Default::default()
@@ -134,14 +143,7 @@ pub fn double_pendulum(world: &mut World) -> Scene {
     let a = mk(world, 0.5);
     let b = mk(world, 1.5);
     let j0 = joint_at(world, JointKind::Hinge, None, a, Vec3::zeros(), Vec3::y());
-    let j1 = joint_at(
-        world,
-        JointKind::Hinge,
-        Some(a),
-        b,
-        Vec3::new(1.0, 0.0, 0.0),
-        Vec3::y(),
-    );
+    let j1 = joint_at(world, JointKind::Hinge, Some(a), b, dir, Vec3::y());
     Scene {
         bodies: vec![a, b],
         joints: vec![j0, j1],
@@ -325,7 +327,8 @@ pub fn rod_with_block(world: &mut World) -> Scene {
 /// A scissor lift of `segments` X-shaped segments (Tomcin Fig. 6a) in the x-z plane: each
 /// segment is two 1 kg crossing bars hinged at their middles; consecutive segments are hinged at
 /// their ends (closed loops); the bottom left end is hinged to the world and the bottom right end
-/// to a 0.1 kg carriage on a world slider along x.
+/// to a 0.1 kg carriage on a world slider along x, whose hard position motor (the lift's
+/// actuator) holds the carriage where it starts, so the lift stands at its height under gravity.
 pub fn scissor_lift(world: &mut World, segments: usize) -> Scene {
     let mut s = Scene::default();
     let (w, hgt) = (1.0, 0.5);
@@ -356,14 +359,18 @@ pub fn scissor_lift(world: &mut World, segments: usize) -> Scene {
                     br,
                     MassProperties::solid_box(0.1, Vec3::new(0.05, 0.05, 0.05)),
                 );
-                s.joints.push(joint_at(
-                    world,
-                    JointKind::Slider,
-                    None,
-                    carriage,
-                    br,
-                    Vec3::x(),
-                ));
+                let actuator = joint_at(world, JointKind::Slider, None, carriage, br, Vec3::x());
+                world
+                    .set_joint_motor(
+                        actuator,
+                        Motor {
+                            mode: MotorMode::Position,
+                            target_position: 0.0,
+                            target_velocity: 0.0,
+                        },
+                    )
+                    .expect("a slider carries a motor");
+                s.joints.push(actuator);
                 s.joints
                     .push(joint_at(world, JointKind::Hinge, Some(carriage), b, br, y));
                 s.bodies.push(carriage);

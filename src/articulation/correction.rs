@@ -19,12 +19,22 @@ use crate::math::integrate_rotation;
 use crate::world::{Joint, WorldSettings};
 
 /// The factor-once iteration is kept while the residual shrinks at least by this factor per
-/// iteration; otherwise `A` is re-linearized. Measured on the 1:1000 heavy chain (5 s, h = 1/60):
-/// 0.5 needs 16.6 iterations per step on average and 2 substeps in some frames; 0.1 needs 12.6
-/// and never substeps, but re-linearized impulses (along the previewed Jacobian instead of the
-/// start-of-step one) dissipate energy: the double pendulum loses 35% in 60 s with 0.1, 5% with
-/// 0.5. Energy wins.
-const CONTRACTION: f64 = 0.5;
+/// iteration; otherwise `A` is re-linearized. Measured on the 1:1000 heavy chain (10 s,
+/// h = 1/60, with `MERIT_GROWTH`): 0.5 needs 17.9 iterations and 8.1 refactorizations per step
+/// and 2 substeps in some frames; 0.25 needs 12.3 and 7.9 and never substeps; 0 (re-linearize
+/// every iteration) 10.8 and 9.8. Re-linearized impulses follow the previewed Jacobian instead
+/// of the start-of-step one and dissipate some energy (the double pendulum never re-linearizes).
+const CONTRACTION: f64 = 0.25;
+
+/// Line search acceptance: a Newton step is shortened only if it raised the sum of squared
+/// violations more than this factor (non-monotone: insisting on a decrease, factor 1, needs
+/// 19.2 iterations per step on the 1:1000 heavy chain and substeps; 10 needs 12.3 and none).
+const MERIT_GROWTH: f64 = 10.0;
+
+/// Conjugate-gradient steps on `A` preconditioned by the factor of `A + alpha I` per solve, and
+/// the relative residual that ends them (`Island::solve_refined`).
+const REFINE_STEPS: u32 = 8;
+const REFINE_TOL: f64 = 1e-6;
 
 /// Outcome of one substep.
 struct SubstepResult {
@@ -88,7 +98,7 @@ impl Island {
             }
             // Conflicting constraints (no admissible configuration, Tomcin section 4): smaller
             // steps do not bring the residual down, so stop refining.
-            if result.best.is_finite() && result.best >= CONTRACTION * best_prev {
+            if result.best.is_finite() && result.best >= 0.5 * best_prev {
                 stalls += 1;
                 if stalls >= 3 {
                     break;
@@ -150,6 +160,7 @@ impl Island {
         }
         // A at the substep start, factored once.
         let t0 = Instant::now();
+        self.flush_impulses();
         self.eval_rows(bodies, joints, tau0, false, false);
         self.assemble_and_factor(s.eps_t);
         let t1 = Instant::now();
@@ -175,7 +186,7 @@ impl Island {
             }
         }
         let mut x = std::mem::take(&mut self.rhs);
-        self.factor.solve(&mut x);
+        self.solve_refined(&mut x, REFINE_STEPS, REFINE_TOL);
         self.apply_impulses(&x, 1.0);
         self.rhs = x;
         let t2 = Instant::now();
@@ -227,11 +238,14 @@ impl Island {
             self.preview(dt);
             let mut r = self.eval_rows(bodies, joints, tau1, true, true);
             let mut merit = self.trial_merit();
-            // Backtracking: a Newton step that raised sum(c^2) is shortened to the minimum of the
-            // quadratic model of the merit along it (at most 4 times), so the iteration cannot run
-            // away near the whip of a heavy chain.
+            // Backtracking: a Newton step that raised sum(c^2) more than MERIT_GROWTH is shortened
+            // to the minimum of the quadratic model of the merit along it, so the iteration cannot
+            // run away near the whip of a heavy chain.
             let mut fraction = 1.0;
-            while it > 0 && (merit >= merit_prev || merit.is_nan()) && fraction > 0.05 {
+            while it > 0
+                && (merit >= MERIT_GROWTH * merit_prev || merit.is_nan())
+                && fraction > 0.05
+            {
                 // m(f) = m0 - 2 m0 f + k f^2 through m(fraction) = merit
                 let k = (merit - merit_prev + 2.0 * merit_prev * fraction) / (fraction * fraction);
                 let f_new = if k.is_finite() && k > 0.0 {
@@ -270,19 +284,21 @@ impl Island {
             }
             if it > 0 && r > CONTRACTION * r_prev {
                 // Stalled: re-linearize at the previewed poses (Jacobian and impulse directions).
+                self.flush_impulses();
                 std::mem::swap(&mut self.rows, &mut self.trial);
-                self.pull_back_rows();
+                self.pull_back_rows(dt);
                 self.assemble_and_factor(s.eps_t);
                 rep.refactorizations += 1;
             }
             let mut x = std::mem::take(&mut self.rhs);
-            self.factor.solve(&mut x);
+            self.solve_refined(&mut x, REFINE_STEPS, REFINE_TOL);
             self.apply_impulses(&x, 1.0);
             self.rhs = x;
             rep.iterations += 1;
             r_prev = r;
             merit_prev = merit;
         }
+        self.flush_impulses();
         let t3 = Instant::now();
         rep.time_joint_ns += (t3 - t2).as_nanos() as u64;
         result
@@ -328,20 +344,14 @@ mod tests {
     use crate::scenes;
     use crate::{Vec3, World};
 
-    /// The rows pulled back through the preview's exponential map are the derivative of the
-    /// previewed violations with respect to the velocities (checked by finite differences).
+    /// The rows pulled back through the preview (eq. 13, gyroscopic term and exponential map)
+    /// are the derivative of the previewed violations with respect to the velocities (checked by
+    /// finite differences on box-shaped links, whose gyroscopic term does not vanish).
     #[test]
     fn preview_jacobian_matches_finite_differences() {
         let mut world = World::default();
         let s = scenes::heavy_chain(&mut world, 3, 10.0);
         for (i, &b) in s.bodies.iter().enumerate() {
-            // isotropic inertia: the gyroscopic term of the preview (not in the rows) vanishes
-            world
-                .set_body_mass_properties(
-                    b,
-                    crate::MassProperties::solid_sphere(1.0 + i as f64, 0.3),
-                )
-                .unwrap();
             let w = Vec3::new(3.0 + i as f64, -7.0, 11.0 * (i as f64 - 1.5));
             world
                 .set_body_velocity(b, Vec3::new(1.0, -2.0, 0.5 * i as f64), w)
@@ -357,7 +367,7 @@ mod tests {
         island.preview(dt);
         island.eval_rows(&world.bodies, &world.joints, dt, true, true);
         std::mem::swap(&mut island.rows, &mut island.trial);
-        island.pull_back_rows();
+        island.pull_back_rows(dt);
         let base: Vec<f64> = island.rows.iter().map(|r| r.c).collect();
         let eps = 1e-7;
         let mut worst: f64 = 0.0;

@@ -39,7 +39,17 @@ pub(crate) struct BlockCholesky {
     /// Elimination position -> start of its panel in `values`, and the panel's row count.
     p_ptr: Vec<usize>,
     p_ld: Vec<u32>,
-    /// Panels of `L` (lower triangle of the diagonal blocks plus the off-diagonal blocks).
+    /// Elimination position -> start of its rows' vector indices in `p_idx` (`p_ld` entries).
+    i_ptr: Vec<usize>,
+    /// Vector index of every panel row (the gather/scatter map of the solves).
+    p_idx: Vec<u32>,
+    /// Per off-diagonal block `q` (in `s_*` order): range in `u_map` that maps the rows of its
+    /// panel from the block's first row on to the rows of the panel of that block (the scatter
+    /// map of the Schur update, so the factorization never searches).
+    u_ptr: Vec<usize>,
+    u_map: Vec<u32>,
+    /// Panels of `L` (lower triangle of the diagonal blocks plus the off-diagonal blocks). After
+    /// `factor` the diagonal entries hold the reciprocals of `L`'s diagonal.
     pub values: Vec<f64>,
     nnz_l: u64,
     nnz_a: u64,
@@ -113,6 +123,34 @@ impl BlockCholesky {
             f.nnz_l += (r * (r + 1) / 2 + (row - r) * r) as u64;
         }
         f.values = vec![0.0; total];
+        for k in 0..n {
+            f.i_ptr.push(f.p_idx.len());
+            let b = f.order[k] as usize;
+            f.p_idx.extend((0..f.size[b]).map(|a| f.xoff[b] + a));
+            for q in f.s_ptr[k] as usize..f.s_ptr[k + 1] as usize {
+                let bf = f.order[f.s_pos[q] as usize] as usize;
+                f.p_idx.extend((0..f.size[bf]).map(|a| f.xoff[bf] + a));
+            }
+        }
+        for k in 0..n {
+            let (s0, s1) = (f.s_ptr[k] as usize, f.s_ptr[k + 1] as usize);
+            for q in s0..s1 {
+                f.u_ptr.push(f.u_map.len());
+                let j = f.s_pos[q] as usize;
+                f.u_map.extend(0..f.size[f.order[j] as usize]);
+                let (j0, j1) = (f.s_ptr[j] as usize, f.s_ptr[j + 1] as usize);
+                for qf in q + 1..s1 {
+                    let pf = f.s_pos[qf];
+                    let qj = j0
+                        + f.s_pos[j0..j1]
+                            .binary_search(&pf)
+                            .expect("the structure of a later panel contains its children's");
+                    let rf = f.size[f.order[pf as usize] as usize];
+                    f.u_map.extend((0..rf).map(|a| f.s_row[qj] + a));
+                }
+            }
+        }
+        f.u_ptr.push(f.u_map.len());
         // nnz of the lower triangle of A: diagonal blocks plus each coupled pair once.
         for (b, nbs) in adj.iter().enumerate() {
             let r = sizes[b] as u64;
@@ -168,6 +206,26 @@ impl BlockCholesky {
         })
     }
 
+    /// The 1-norm (largest column sum of |A|) of the assembled, not yet factored matrix;
+    /// `colsum` is scratch of one entry per row.
+    pub fn norm1(&self, colsum: &mut [f64]) -> f64 {
+        colsum.fill(0.0);
+        for k in 0..self.order.len() {
+            let (r, p, idx) = self.panel(k);
+            let ld = idx.len();
+            for c in 0..r {
+                let oc = idx[c] as usize;
+                colsum[oc] += p[c + c * ld].abs();
+                for i in c + 1..ld {
+                    let v = p[i + c * ld].abs();
+                    colsum[oc] += v;
+                    colsum[idx[i] as usize] += v;
+                }
+            }
+        }
+        colsum.iter().fold(0.0, |m, &v| m.max(v))
+    }
+
     /// Adds `v` to the diagonal of every block.
     pub fn add_diagonal(&mut self, v: f64) {
         for k in 0..self.order.len() {
@@ -184,136 +242,187 @@ impl BlockCholesky {
     /// with the regularization) are replaced by `min_pivot`; pivots below `small` are counted as
     /// held up by the regularization (redundant rows). Returns (clamped, regularized) counts.
     pub fn factor(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
-        let mut clamped = 0;
-        let mut regularized = 0;
-        let n = self.order.len();
-        for k in 0..n {
+        let mut counts = (0, 0);
+        for k in 0..self.order.len() {
             let r = self.size[self.order[k] as usize] as usize;
             let ld = self.p_ld[k] as usize;
             let base = self.p_ptr[k];
-            // Dense left-looking Cholesky of the panel (diagonal block and the rows below it).
-            {
-                let p = &mut self.values[base..base + ld * r];
-                for c in 0..r {
-                    let mut d = p[c + c * ld];
-                    for t in 0..c {
-                        d -= p[c + t * ld] * p[c + t * ld];
-                    }
-                    if d.is_nan() || d <= min_pivot {
-                        d = min_pivot;
-                        clamped += 1;
-                    }
-                    if d < small {
-                        regularized += 1;
-                    }
-                    let l = d.sqrt();
-                    p[c + c * ld] = l;
-                    let inv = 1.0 / l;
-                    for i in c + 1..ld {
-                        let mut s = p[i + c * ld];
-                        for t in 0..c {
-                            s -= p[i + t * ld] * p[c + t * ld];
-                        }
-                        p[i + c * ld] = s * inv;
-                    }
-                }
-            }
+            let panel = &mut self.values[base..base + ld * r];
+            by_size!(r, panel_cholesky, panel, ld, min_pivot, small, &mut counts);
             // Right-looking update of the later panels: L_fj -= L_fk L_ek^T for blocks f >= e.
-            let (s0, s1) = (self.s_ptr[k] as usize, self.s_ptr[k + 1] as usize);
-            for e in s0..s1 {
-                let j = self.s_pos[e] as usize;
+            for q in self.s_ptr[k] as usize..self.s_ptr[k + 1] as usize {
+                let j = self.s_pos[q] as usize;
                 let rj = self.size[self.order[j] as usize] as usize;
-                let oe = self.s_row[e] as usize;
                 let ldj = self.p_ld[j] as usize;
-                let bj = self.p_ptr[j];
-                let mut q = self.s_ptr[j] as usize;
-                for f in e..s1 {
-                    let of = self.s_row[f] as usize;
-                    let rf = self.size[self.order[self.s_pos[f] as usize] as usize] as usize;
-                    let oj = if f == e {
-                        0
-                    } else {
-                        while self.s_pos[q] != self.s_pos[f] {
-                            q += 1;
-                        }
-                        self.s_row[q] as usize
-                    };
-                    for c in 0..rj {
-                        for a in 0..rf {
-                            if f == e && a < c {
-                                continue;
-                            }
-                            let mut s = 0.0;
-                            for t in 0..r {
-                                s += self.values[base + of + a + t * ld]
-                                    * self.values[base + oe + c + t * ld];
-                            }
-                            self.values[bj + oj + a + c * ldj] -= s;
-                        }
-                    }
-                }
+                let (lo, hi) = self.values.split_at_mut(self.p_ptr[j]);
+                let pk = &lo[base..base + ld * r];
+                let pj = &mut hi[..ldj * rj];
+                let map = &self.u_map[self.u_ptr[q]..self.u_ptr[q + 1]];
+                let oe = self.s_row[q] as usize;
+                by_size!(r, schur_update, pk, ld, oe, rj, map, pj, ldj);
             }
         }
-        (clamped, regularized)
+        counts
     }
 
     /// Solves `L L^T x = b` in place (`x` holds `b` on entry, in block order).
     pub fn solve(&self, x: &mut [f64]) {
         let n = self.order.len();
-        // Forward: L y = b.
         for k in 0..n {
-            let b = self.order[k] as usize;
-            let r = self.size[b] as usize;
-            let o = self.xoff[b] as usize;
-            let ld = self.p_ld[k] as usize;
-            let p = &self.values[self.p_ptr[k]..];
-            for c in 0..r {
-                let mut s = x[o + c];
-                for t in 0..c {
-                    s -= p[c + t * ld] * x[o + t];
-                }
-                x[o + c] = s / p[c + c * ld];
-            }
-            for q in self.s_ptr[k] as usize..self.s_ptr[k + 1] as usize {
-                let bf = self.order[self.s_pos[q] as usize] as usize;
-                let of = self.s_row[q] as usize;
-                let xf = self.xoff[bf] as usize;
-                for a in 0..self.size[bf] as usize {
-                    let mut s = 0.0;
-                    for c in 0..r {
-                        s += p[of + a + c * ld] * x[o + c];
-                    }
-                    x[xf + a] -= s;
-                }
-            }
+            let (r, p, idx) = self.panel(k);
+            by_size!(r, forward, p, idx, x);
         }
-        // Backward: L^T x = y.
         for k in (0..n).rev() {
-            let b = self.order[k] as usize;
-            let r = self.size[b] as usize;
-            let o = self.xoff[b] as usize;
-            let ld = self.p_ld[k] as usize;
-            let p = &self.values[self.p_ptr[k]..];
-            for q in self.s_ptr[k] as usize..self.s_ptr[k + 1] as usize {
-                let bf = self.order[self.s_pos[q] as usize] as usize;
-                let of = self.s_row[q] as usize;
-                let xf = self.xoff[bf] as usize;
-                for c in 0..r {
-                    let mut s = 0.0;
-                    for a in 0..self.size[bf] as usize {
-                        s += p[of + a + c * ld] * x[xf + a];
-                    }
-                    x[o + c] -= s;
-                }
+            let (r, p, idx) = self.panel(k);
+            by_size!(r, backward, p, idx, x);
+        }
+    }
+
+    /// Rows of the diagonal block, the panel and its rows' vector indices.
+    #[inline]
+    fn panel(&self, k: usize) -> (usize, &[f64], &[u32]) {
+        let r = self.size[self.order[k] as usize] as usize;
+        let ld = self.p_ld[k] as usize;
+        let i0 = self.i_ptr[k];
+        (
+            r,
+            &self.values[self.p_ptr[k]..self.p_ptr[k] + ld * r],
+            &self.p_idx[i0..i0 + ld],
+        )
+    }
+}
+
+/// Calls `$f(r, args..)` with `r` a literal for the block sizes joints have (1-6), so each
+/// kernel is compiled with fixed trip counts; any other size takes the generic path.
+macro_rules! by_size {
+    ($r:expr, $f:ident, $($arg:expr),*) => {
+        match $r {
+            1 => $f(1, $($arg),*),
+            2 => $f(2, $($arg),*),
+            3 => $f(3, $($arg),*),
+            4 => $f(4, $($arg),*),
+            5 => $f(5, $($arg),*),
+            6 => $f(6, $($arg),*),
+            r => $f(r, $($arg),*),
+        }
+    };
+}
+use by_size;
+
+/// Dense Cholesky of one panel (its `r x r` diagonal block and the rows below it, column-major
+/// with leading dimension `ld`); the diagonal receives the reciprocals of the pivots.
+#[inline(always)]
+fn panel_cholesky(
+    r: usize,
+    p: &mut [f64],
+    ld: usize,
+    min_pivot: f64,
+    small: f64,
+    counts: &mut (u32, u32),
+) {
+    for c in 0..r {
+        let mut d = p[c + c * ld];
+        for t in 0..c {
+            d -= p[c + t * ld] * p[c + t * ld];
+        }
+        if d.is_nan() || d <= min_pivot {
+            d = min_pivot;
+            counts.0 += 1;
+        }
+        if d < small {
+            counts.1 += 1;
+        }
+        let inv = 1.0 / d.sqrt();
+        p[c + c * ld] = inv;
+        for i in c + 1..ld {
+            let mut s = p[i + c * ld];
+            for t in 0..c {
+                s -= p[i + t * ld] * p[c + t * ld];
             }
-            for c in (0..r).rev() {
-                let mut s = x[o + c];
-                for t in c + 1..r {
-                    s -= p[t + c * ld] * x[o + t];
-                }
-                x[o + c] = s / p[c + c * ld];
+            p[i + c * ld] = s * inv;
+        }
+    }
+}
+
+/// `L_j[map(i), c] -= sum_t L_k[i, t] L_k[oe + c, t]` for the rows `i >= oe + c` of panel `k`
+/// (the block `e` at row `oe` and every block after it) and the `rj` columns of panel `j`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // one kernel, named as in the formula
+fn schur_update(
+    r: usize,
+    pk: &[f64],
+    ld: usize,
+    oe: usize,
+    rj: usize,
+    map: &[u32],
+    pj: &mut [f64],
+    ldj: usize,
+) {
+    let mut w = [0.0; 8];
+    for c in 0..rj {
+        if r <= 8 {
+            for t in 0..r {
+                w[t] = pk[oe + c + t * ld];
             }
         }
+        for i in oe + c..ld {
+            let mut s = 0.0;
+            for t in 0..r {
+                let wt = if r <= 8 { w[t] } else { pk[oe + c + t * ld] };
+                s += pk[i + t * ld] * wt;
+            }
+            pj[map[i - oe] as usize + c * ldj] -= s;
+        }
+    }
+}
+
+/// Forward substitution through one panel: the diagonal block, then the rows below it.
+#[inline(always)]
+fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
+    let ld = idx.len();
+    let o = idx[0] as usize;
+    let y = &mut x[o..o + r];
+    for c in 0..r {
+        let mut s = y[c];
+        for t in 0..c {
+            s -= p[c + t * ld] * y[t];
+        }
+        y[c] = s * p[c + c * ld];
+    }
+    let mut yc = [0.0; 8];
+    if r <= 8 {
+        yc[..r].copy_from_slice(&x[o..o + r]);
+    }
+    for i in r..ld {
+        let mut s = 0.0;
+        for c in 0..r {
+            let v = if r <= 8 { yc[c] } else { x[o + c] };
+            s += p[i + c * ld] * v;
+        }
+        x[idx[i] as usize] -= s;
+    }
+}
+
+/// Backward substitution through one panel: the rows below the diagonal block, then the block.
+#[inline(always)]
+fn backward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
+    let ld = idx.len();
+    let o = idx[0] as usize;
+    for c in 0..r {
+        let col = &p[c * ld + r..(c + 1) * ld];
+        let mut s = 0.0;
+        for (v, &i) in col.iter().zip(&idx[r..]) {
+            s += v * x[i as usize];
+        }
+        x[o + c] -= s;
+    }
+    let y = &mut x[o..o + r];
+    for c in (0..r).rev() {
+        let mut s = y[c];
+        for t in c + 1..r {
+            s -= p[t + c * ld] * y[t];
+        }
+        y[c] = s * p[c + c * ld];
     }
 }
 

@@ -79,6 +79,8 @@ pub(crate) struct Island {
     pub qp: Vec<Quat>,
     /// Rotation vector of the last preview (`qp = exp(phi) q`).
     pub phi: Vec<Vec3>,
+    /// Per body, the pull-back of angular rows to the angular velocity (`pull_back_rows`).
+    pub pull: Vec<Mat3>,
     pub start: Saved,
     // rows
     /// Rows of the current linearization (Jacobian used for `A` and for the impulses).
@@ -89,6 +91,12 @@ pub(crate) struct Island {
     pub wrows: Vec<[[f64; 6]; 2]>,
     pub rhs: Vec<f64>,
     pub colsum: Vec<f64>,
+    /// Scratch of the refinement (`solve_refined`): residual, preconditioned residual,
+    /// direction, `A p`, and per body `M^-1 J^T p`.
+    pub cg: [Vec<f64>; 4],
+    pub body_dv: Vec<[f64; 6]>,
+    /// Refinement steps taken (statistics).
+    pub refinements: u32,
     // per joint
     /// Unwrapped coordinate at the start of the current substep, and at the frame start.
     pub coord: Vec<f64>,
@@ -98,6 +106,8 @@ pub(crate) struct Island {
     pub motor_rate: Vec<f64>,
     /// Impulse on body B over the frame (linear, angular about B's centre of mass).
     pub impulse: Vec<[f64; 6]>,
+    /// Row impulses applied along the current linearization and not yet added to `impulse`.
+    pub lambda: Vec<f64>,
     pub violation: Vec<f64>,
     // adaptivity and statistics
     pub substep_hint: u32,
@@ -141,6 +151,7 @@ impl Island {
             xp: vec![Vec3::zeros(); nb],
             qp: vec![Quat::identity(); nb],
             phi: vec![Vec3::zeros(); nb],
+            pull: vec![Mat3::identity(); nb],
             start: Saved {
                 x: vec![Vec3::zeros(); nb],
                 q: vec![Quat::identity(); nb],
@@ -152,11 +163,15 @@ impl Island {
             wrows: vec![[[0.0; 6]; 2]; n_rows],
             rhs: vec![0.0; n_rows],
             colsum: vec![0.0; n_rows],
+            cg: std::array::from_fn(|_| vec![0.0; n_rows]),
+            body_dv: vec![[0.0; 6]; nb],
+            refinements: 0,
             coord: vec![0.0; nj],
             coord_start: vec![0.0; nj],
             motor_from: vec![0.0; nj],
             motor_rate: vec![0.0; nj],
             impulse: vec![[0.0; 6]; nj],
+            lambda: vec![0.0; n_rows],
             violation: vec![0.0; nj],
             substep_hint: 1,
             calm_frames: 0,
@@ -211,6 +226,7 @@ impl Island {
         for i in &mut self.impulse {
             *i = [0.0; 6];
         }
+        self.lambda.fill(0.0);
     }
 
     pub fn finite(&self) -> bool {
@@ -335,17 +351,29 @@ impl Island {
         worst
     }
 
-    /// Pulls the angular Jacobian rows back through the exponential map of the preview,
-    /// `J_ang <- J_ang J_l(phi)`, so they are the exact derivative of the previewed violation
-    /// with respect to the angular velocities (the rows of `self.rows`).
-    pub fn pull_back_rows(&mut self) {
+    /// Pulls the angular Jacobian rows back to the angular velocities through the preview of
+    /// eq. (13), `phi = dt w - dt^2/2 I^-1 (w_m x I w_m)` with `w_m = w - dt/2 I^-1 tau`, and the
+    /// exponential map `q' = exp(phi) q`: `J_ang <- J_ang J_l(phi) G`, `G = d phi / (dt d w)
+    /// = 1 - dt/2 I^-1 ([w_m]x I - [I w_m]x)`. The rows of `self.rows` are then the exact
+    /// derivative of the previewed violations with respect to the velocities (divided by `dt`).
+    /// `dt` is the preview's step.
+    pub fn pull_back_rows(&mut self, dt: f64) {
+        for l in 0..self.x.len() {
+            let wm = self.w[l] - 0.5 * dt * self.alpha[l];
+            let g = Mat3::identity()
+                - 0.5
+                    * dt
+                    * self.iinv[l]
+                    * (crate::math::skew(&wm) * self.iw[l] - crate::math::skew(&(self.iw[l] * wm)));
+            self.pull[l] = (crate::math::so3_left_jacobian(&self.phi[l]) * g).transpose();
+        }
         for ij in &self.joints {
             for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
                 if let Side::Dyn(l) = side {
-                    let jl = crate::math::so3_left_jacobian(&self.phi[l as usize]).transpose();
+                    let p = self.pull[l as usize];
                     for r in ij.off as usize..(ij.off + ij.n) as usize {
                         let j = &mut self.rows[r].j[s];
-                        let a = jl * Vec3::new(j[3], j[4], j[5]);
+                        let a = p * Vec3::new(j[3], j[4], j[5]);
                         j[3] = a.x;
                         j[4] = a.y;
                         j[5] = a.z;
@@ -381,32 +409,27 @@ impl Island {
     pub fn assemble_and_factor(&mut self, eps_t: f64) -> f64 {
         self.compute_wrows();
         self.factor.values.fill(0.0);
-        self.colsum.fill(0.0);
+        let values = &mut self.factor.values;
         for c in &self.couplings {
             let (ji, jj) = (self.joints[c.i as usize], self.joints[c.j as usize]);
+            let (oi, oj) = (ji.off as usize, jj.off as usize);
+            let (si, sj) = (c.si as usize, c.sj as usize);
             for a in 0..ji.n as usize {
-                let wa = &self.wrows[ji.off as usize + a][c.si as usize];
-                for b in 0..jj.n as usize {
-                    if c.diag && b > a {
-                        continue;
-                    }
-                    let jb = &self.rows[jj.off as usize + b].j[c.sj as usize];
+                let wa = &self.wrows[oi + a][si];
+                let end = if c.diag { a + 1 } else { jj.n as usize };
+                for b in 0..end {
+                    let jb = &self.rows[oj + b].j[sj];
                     let v = wa[0] * jb[0]
                         + wa[1] * jb[1]
                         + wa[2] * jb[2]
                         + wa[3] * jb[3]
                         + wa[4] * jb[4]
                         + wa[5] * jb[5];
-                    self.factor.values[c.loc.base + a * c.loc.rs + b * c.loc.cs] += v;
-                    // bound of the column sums of |A| (exact unless two bodies feed one entry)
-                    self.colsum[jj.off as usize + b] += v.abs();
-                    if !(c.diag && a == b) {
-                        self.colsum[ji.off as usize + a] += v.abs();
-                    }
+                    values[c.loc.base + a * c.loc.rs + b * c.loc.cs] += v;
                 }
             }
         }
-        let norm1 = self.colsum.iter().fold(0.0f64, |m, &v| m.max(v));
+        let norm1 = self.factor.norm1(&mut self.colsum);
         let alpha = eps_t * norm1;
         self.factor.add_diagonal(alpha);
         let min_pivot = if alpha > 0.0 {
@@ -420,11 +443,13 @@ impl Island {
         alpha
     }
 
-    /// `u += scale M^-1 J^T x` for the current linearization, and the impulse bookkeeping.
+    /// `u += scale M^-1 J^T x` for the current linearization; the row impulses are accumulated
+    /// (`flush_impulses` turns them into joint impulses before the linearization changes).
     pub fn apply_impulses(&mut self, x: &[f64], scale: f64) {
-        for (k, ij) in self.joints.iter().enumerate() {
+        for ij in &self.joints {
             for r in ij.off as usize..(ij.off + ij.n) as usize {
                 let p = scale * x[r];
+                self.lambda[r] += p;
                 for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
                     if let Side::Dyn(l) = side {
                         let w = &self.wrows[r][s];
@@ -433,12 +458,113 @@ impl Island {
                         self.w[l] += Vec3::new(w[3], w[4], w[5]) * p;
                     }
                 }
-                let jb = &self.rows[r].j[1];
-                for (acc, &v) in self.impulse[k].iter_mut().zip(jb) {
+            }
+        }
+    }
+
+    /// Adds the accumulated row impulses, along the current linearization, to the joints'
+    /// impulses on body B. Called before the rows change and at the end of a substep.
+    pub fn flush_impulses(&mut self) {
+        for (k, ij) in self.joints.iter().enumerate() {
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                let p = std::mem::take(&mut self.lambda[r]);
+                for (acc, &v) in self.impulse[k].iter_mut().zip(&self.rows[r].j[1]) {
                     *acc += v * p;
                 }
             }
         }
+    }
+
+    /// `out = A p = J M^-1 J^T p` for the current linearization, without the Tikhonov term.
+    fn multiply_a(&mut self, p: &[f64], out: &mut [f64]) {
+        for d in &mut self.body_dv {
+            *d = [0.0; 6];
+        }
+        for ij in &self.joints {
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                    if let Side::Dyn(l) = side {
+                        let d = &mut self.body_dv[l as usize];
+                        for (dc, wc) in d.iter_mut().zip(&self.wrows[r][s]) {
+                            *dc += wc * p[r];
+                        }
+                    }
+                }
+            }
+        }
+        for ij in &self.joints {
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                let mut v = 0.0;
+                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                    if let Side::Dyn(l) = side {
+                        let d = &self.body_dv[l as usize];
+                        let j = &self.rows[r].j[s];
+                        v += j[0] * d[0]
+                            + j[1] * d[1]
+                            + j[2] * d[2]
+                            + j[3] * d[3]
+                            + j[4] * d[4]
+                            + j[5] * d[5];
+                    }
+                }
+                out[r] = v;
+            }
+        }
+    }
+
+    /// Solves `A x = b` in place (`x` holds `b`). The factor of `A + alpha I` alone damps every
+    /// direction of `A` with a singular value near `alpha` by `sigma / (sigma + alpha)`; on
+    /// ill-conditioned mechanisms (a tall scissor lift held by its actuator) that made the Newton
+    /// iteration crawl at a fixed rate. So the factor preconditions a few conjugate-gradient
+    /// steps on `A` itself, stopped when the residual is below `rel` of `b` or stops shrinking.
+    /// Redundant rows (`sigma = 0`) are harmless: a consistent right-hand side has no component
+    /// there, and the preconditioner maps the range of `A` to itself.
+    pub fn solve_refined(&mut self, x: &mut [f64], max_steps: u32, rel: f64) {
+        let [mut r, mut z, mut p, mut q] = std::mem::take(&mut self.cg);
+        r.copy_from_slice(x);
+        let b_norm = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        self.factor.solve(x);
+        if max_steps > 0 && b_norm > 0.0 {
+            self.multiply_a(x, &mut q);
+            for (ri, qi) in r.iter_mut().zip(&q) {
+                *ri -= qi;
+            }
+            let mut r_norm = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            z.copy_from_slice(&r);
+            self.factor.solve(&mut z);
+            p.copy_from_slice(&z);
+            let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+            for _ in 0..max_steps {
+                if r_norm <= rel * b_norm || rz.is_nan() || rz <= 0.0 {
+                    break;
+                }
+                self.multiply_a(&p, &mut q);
+                let pq: f64 = p.iter().zip(&q).map(|(a, b)| a * b).sum();
+                if pq.is_nan() || pq <= 0.0 {
+                    break;
+                }
+                let a = rz / pq;
+                for i in 0..x.len() {
+                    x[i] += a * p[i];
+                    r[i] -= a * q[i];
+                }
+                self.refinements += 1;
+                let new_norm = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                if new_norm.is_nan() || new_norm >= r_norm {
+                    break;
+                }
+                r_norm = new_norm;
+                z.copy_from_slice(&r);
+                self.factor.solve(&mut z);
+                let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+                let beta = rz_new / rz;
+                rz = rz_new;
+                for i in 0..p.len() {
+                    p[i] = z[i] + beta * p[i];
+                }
+            }
+        }
+        self.cg = [r, z, p, q];
     }
 
     /// Sum of squared violations of the rows at the previews (the line-search merit).

@@ -220,7 +220,8 @@ impl JointModel {
         coord_ref: f64,
         out: &mut [Row],
     ) -> usize {
-        let f = FramePair::new(a, b, &self.frame_a, &self.frame_b);
+        let orientations = !matches!(self.kind, JointKind::Ball | JointKind::Distance);
+        let f = FramePair::new(a, b, &self.frame_a, &self.frame_b, orientations);
         let n = match self.kind {
             JointKind::Ball => ball::rows(&f, out),
             JointKind::Hinge => hinge::rows(&f, out),
@@ -245,7 +246,7 @@ impl JointModel {
 
     /// The joint coordinate (hinge angle unwrapped around `coord_ref`, slider position), or 0.
     pub fn coordinate(&self, a: &Pose, b: &Pose, coord_ref: f64) -> f64 {
-        let f = FramePair::new(a, b, &self.frame_a, &self.frame_b);
+        let f = FramePair::new(a, b, &self.frame_a, &self.frame_b, true);
         match self.kind {
             JointKind::Hinge => hinge::angle(&f, coord_ref).0,
             JointKind::Slider => slider::position(&f),

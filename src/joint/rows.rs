@@ -52,11 +52,23 @@ pub(crate) struct FramePair {
 }
 
 impl FramePair {
-    pub fn new(a: &Pose, b: &Pose, fa: &super::JointFrame, fb: &super::JointFrame) -> Self {
+    /// The frames of a joint between poses `a` and `b`. Without `orientations` only the anchors
+    /// are computed (`qa`, `qb`, `ma` are left as identity): enough for ball and distance rows.
+    pub fn new(
+        a: &Pose,
+        b: &Pose,
+        fa: &super::JointFrame,
+        fb: &super::JointFrame,
+        orientations: bool,
+    ) -> Self {
         let ra = a.q * fa.anchor;
         let rb = b.q * fb.anchor;
-        let qa = a.q * fa.rotation;
-        let qb = b.q * fb.rotation;
+        let (qa, qb, ma) = if orientations {
+            let qa = a.q * fa.rotation;
+            (qa, b.q * fb.rotation, qa.to_rotation_matrix().into_inner())
+        } else {
+            (Quat::identity(), Quat::identity(), Mat3::identity())
+        };
         FramePair {
             pa: a.x + ra,
             pb: b.x + rb,
@@ -65,7 +77,7 @@ impl FramePair {
             xa: a.x,
             qa,
             qb,
-            ma: qa.to_rotation_matrix().into_inner(),
+            ma,
         }
     }
 

@@ -1,0 +1,50 @@
+//! Steps one of the library's scenes and prints what the solver needed, for profiling
+//! (`perf record`, `valgrind --tool=callgrind`) and quick comparisons.
+//!
+//! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
+//! heavy_chain LOAD, four_bar, scissor_lift N, spider K, double_pendulum.
+
+use std::time::Instant;
+use tenon::{World, scenes};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let scene = args.first().map(String::as_str).unwrap_or("heavy_chain");
+    let size: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(0.0);
+    let steps: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(600);
+    let mut world = World::default();
+    match scene {
+        "chain" => drop(scenes::chain(&mut world, size.max(2.0) as usize)),
+        "heavy_chain" => drop(scenes::heavy_chain(&mut world, 20, size.max(1.0))),
+        "four_bar" => drop(scenes::four_bar(&mut world)),
+        "scissor_lift" => drop(scenes::scissor_lift(&mut world, size.max(1.0) as usize)),
+        "spider" => drop(scenes::spider(&mut world, size.max(1.0) as usize)),
+        "double_pendulum" => drop(scenes::double_pendulum(&mut world)),
+        other => {
+            eprintln!("unknown scene {other}");
+            std::process::exit(2);
+        }
+    }
+    if let Some(e) = std::env::var("EPS_T").ok().and_then(|s| s.parse().ok()) {
+        let mut settings = *world.settings();
+        settings.eps_t = e;
+        world.set_settings(settings).expect("valid eps_t");
+    }
+    let h = 1.0 / 60.0;
+    let (mut iters, mut refs, mut subs, mut worst) = (0u64, 0u64, 0u32, 0.0f64);
+    let start = Instant::now();
+    for _ in 0..steps {
+        let r = world.step(h).expect("valid step");
+        iters += u64::from(r.iterations);
+        refs += u64::from(r.refactorizations);
+        subs = subs.max(r.substeps);
+        worst = worst.max(r.max_violation);
+    }
+    let t = start.elapsed().as_secs_f64();
+    println!(
+        "{scene} {size}: {steps} steps, {:.1} us/step, {:.2} iterations/step, {:.2} refactorizations/step, max substeps {subs}, max violation {worst:.1e}",
+        1e6 * t / steps as f64,
+        iters as f64 / steps as f64,
+        refs as f64 / steps as f64,
+    );
+}
