@@ -18,31 +18,11 @@ fn material(e: f64, mu: f64) -> Material {
 }
 
 fn fixed(world: &mut World, x: Vec3, q: Quat, g: Geometry, m: Material) {
-    let b = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            position: x,
-            rotation: q,
-            ..Default::default()
-        })
-        .unwrap();
-    let mut d = ShapeDesc::new(g);
-    d.material = m;
-    world.create_shape(b, &d).unwrap();
+    scenes::shaped_body(world, BodyKind::Static, x, q, g, m);
 }
 
 fn dynamic(world: &mut World, x: Vec3, q: Quat, g: Geometry, m: Material) {
-    let b = world
-        .create_body(&BodyDesc {
-            position: x,
-            rotation: q,
-            ..Default::default()
-        })
-        .unwrap();
-    let mut d = ShapeDesc::new(g);
-    d.material = m;
-    world.create_shape(b, &d).unwrap();
-    world.set_body_mass_from_shapes(b).unwrap();
+    scenes::shaped_body(world, BodyKind::Dynamic, x, q, g, m);
 }
 
 /// Four walls at 45 degrees around a 4 m square opening at z = 0, a ground at z = -6, and 1000

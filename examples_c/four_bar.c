@@ -8,19 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "tenon.h"
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    tenon_result r_ = (call);                                                         \
-    if (r_ != TENON_RESULT_OK) {                                                      \
-      char msg_[256];                                                                 \
-      tenon_last_error_message(msg_, sizeof msg_, NULL);                              \
-      fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #call,              \
-              tenon_result_str(r_), msg_);                                            \
-      return 1;                                                                       \
-    }                                                                                 \
-  } while (0)
 
 /* A slender 1 kg bar from p to q (in the x-z plane): centre in the middle, local x along it. */
 static tenon_result make_bar(tenon_world_id world, tenon_vec3 p, tenon_vec3 q, tenon_body_id *out) {

@@ -6,19 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "tenon.h"
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    tenon_result r_ = (call);                                                         \
-    if (r_ != TENON_RESULT_OK) {                                                      \
-      char msg_[256];                                                                 \
-      tenon_last_error_message(msg_, sizeof msg_, NULL);                              \
-      fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #call,              \
-              tenon_result_str(r_), msg_);                                            \
-      return 1;                                                                       \
-    }                                                                                 \
-  } while (0)
 
 enum { LINKS = 20 };
 

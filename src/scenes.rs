@@ -1,8 +1,8 @@
 //! Scene builders shared by tests, benchmarks and examples: the papers' mechanisms.
 
 use crate::{
-    BodyDesc, BodyHandle, BodyKind, JointDesc, JointFrame, JointHandle, JointKind, MassProperties,
-    Motor, MotorMode, Quat, Vec3, World,
+    BodyDesc, BodyHandle, BodyKind, Geometry, JointDesc, JointFrame, JointHandle, JointKind,
+    MassProperties, Material, Motor, MotorMode, Quat, ShapeDesc, Vec3, World,
 };
 
 /// Handles of a built scene.
@@ -22,6 +22,35 @@ fn dynamic(world: &mut World, position: Vec3, mp: MassProperties) -> BodyHandle 
             ..Default::default()
         })
         .expect("valid body")
+}
+
+/// A body of `kind` at `position`, `rotation` with one shape of `geometry` and `material`; a
+/// dynamic one takes its mass from the shape (default density).
+pub fn shaped_body(
+    world: &mut World,
+    kind: BodyKind,
+    position: Vec3,
+    rotation: Quat,
+    geometry: Geometry,
+    material: Material,
+) -> BodyHandle {
+    let b = world
+        .create_body(&BodyDesc {
+            kind,
+            position,
+            rotation,
+            ..Default::default()
+        })
+        .expect("valid body");
+    let mut d = ShapeDesc::new(geometry);
+    d.material = material;
+    world.create_shape(b, &d).expect("valid shape");
+    if kind == BodyKind::Dynamic {
+        world
+            .set_body_mass_from_shapes(b)
+            .expect("shape with volume");
+    }
+    b
 }
 
 /// A joint whose frames coincide in the world at `anchor` with axis `axis`.

@@ -450,30 +450,34 @@ impl World {
 
     // ---------------------------------------------------------------- joints
 
-    /// Creates a joint. Rejects a joint of a body to itself, stale bodies, two non-dynamic
-    /// bodies, NaN frames and motors on joints without a coordinate.
-    pub fn create_joint(&mut self, desc: &JointDesc) -> Result<JointHandle> {
-        desc.validate()?;
-        let b = self.body(desc.body_b)?;
-        let b_dyn = b.kind == BodyKind::Dynamic;
-        let a_dyn = match desc.body_a {
-            Some(a) => {
-                if a == desc.body_b {
-                    return Err(Error::new(
-                        ErrorKind::SameBody,
-                        "a joint cannot connect a body to itself",
-                    ));
-                }
-                self.body(a)?.kind == BodyKind::Dynamic
+    /// The two bodies of a joint or contact (`what`): both live, not the same body, at least one
+    /// dynamic (`None` is the static world).
+    fn check_pair(&self, a: Option<BodyHandle>, b: BodyHandle, what: &str) -> Result<()> {
+        let b_dyn = self.body(b)?.kind == BodyKind::Dynamic;
+        let a_dyn = match a {
+            Some(a) if a == b => {
+                return Err(Error::new(
+                    ErrorKind::SameBody,
+                    format!("a {what} cannot connect a body to itself"),
+                ));
             }
+            Some(a) => self.body(a)?.kind == BodyKind::Dynamic,
             None => false,
         };
         if !a_dyn && !b_dyn {
             return Err(Error::new(
                 ErrorKind::NoDynamicBody,
-                "at least one body of a joint must be dynamic",
+                format!("at least one body of a {what} must be dynamic"),
             ));
         }
+        Ok(())
+    }
+
+    /// Creates a joint. Rejects a joint of a body to itself, stale bodies, two non-dynamic
+    /// bodies, NaN frames and motors on joints without a coordinate.
+    pub fn create_joint(&mut self, desc: &JointDesc) -> Result<JointHandle> {
+        desc.validate()?;
+        self.check_pair(desc.body_a, desc.body_b, "joint")?;
         if self.joints.len() >= MAX_OBJECTS {
             return Err(Error::new(
                 ErrorKind::CapacityExceeded,
@@ -887,25 +891,7 @@ impl World {
             ));
         }
         c.material.validate()?;
-        let b_dyn = self.body(c.body_b)?.kind == BodyKind::Dynamic;
-        let a_dyn = match c.body_a {
-            Some(a) => {
-                if a == c.body_b {
-                    return Err(Error::new(
-                        ErrorKind::SameBody,
-                        "a contact cannot connect a body to itself",
-                    ));
-                }
-                self.body(a)?.kind == BodyKind::Dynamic
-            }
-            None => false,
-        };
-        if !a_dyn && !b_dyn {
-            return Err(Error::new(
-                ErrorKind::NoDynamicBody,
-                "at least one body of a contact must be dynamic",
-            ));
-        }
+        self.check_pair(c.body_a, c.body_b, "contact")?;
         let mut c = *c;
         c.normal = c.normal.normalize();
         self.contacts.registered.try_reserve(1).map_err(|_| {
@@ -976,8 +962,7 @@ impl World {
             &self.joints,
             h,
         );
-        self.solver
-            .finish(&self.settings, &mut self.bodies, &mut self.joints, h);
+        self.solver.finish(&mut self.bodies, &mut self.joints, h);
         self.contacts.after(&self.bodies);
         self.solver.report.time_total_ns = t0.elapsed().as_nanos() as u64;
         self.time += h;

@@ -24,18 +24,14 @@ fn dynamic(
     geometry: Geometry,
     material: Material,
 ) -> BodyHandle {
-    let b = world
-        .create_body(&BodyDesc {
-            position,
-            rotation,
-            ..Default::default()
-        })
-        .unwrap();
-    let mut d = ShapeDesc::new(geometry);
-    d.material = material;
-    world.create_shape(b, &d).unwrap();
-    world.set_body_mass_from_shapes(b).unwrap();
-    b
+    scenes::shaped_body(
+        world,
+        BodyKind::Dynamic,
+        position,
+        rotation,
+        geometry,
+        material,
+    )
 }
 
 fn mat(mu_s: f64, mu_d: f64, e: f64) -> Material {

@@ -5,27 +5,8 @@ use std::ffi::CStr;
 use std::ptr::{null, null_mut};
 use tenon::ffi::*;
 
-const R_OK: tenon_result = tenon_result::Ok;
-
-fn v(x: f64, y: f64, z: f64) -> tenon_vec3 {
-    tenon_vec3 { x, y, z }
-}
-
-fn world() -> tenon_world_id {
-    let def = tenon_world_def_default();
-    let mut id = tenon_world_id::default();
-    assert_eq!(unsafe { tenon_world_create(&def, &mut id) }, R_OK);
-    assert_ne!(id.index1, 0);
-    id
-}
-
-fn body_at(w: tenon_world_id, p: tenon_vec3) -> tenon_body_id {
-    let mut d = tenon_body_def_default();
-    d.position = p;
-    let mut id = tenon_body_id::default();
-    assert_eq!(unsafe { tenon_body_create(w, &d, &mut id) }, R_OK);
-    id
-}
+mod common;
+use common::*;
 
 fn joint(
     w: tenon_world_id,

@@ -3,27 +3,8 @@
 use std::ptr::null;
 use tenon::ffi::*;
 
-const R_OK: tenon_result = tenon_result::Ok;
-
-fn v(x: f64, y: f64, z: f64) -> tenon_vec3 {
-    tenon_vec3 { x, y, z }
-}
-
-fn world() -> tenon_world_id {
-    let def = tenon_world_def_default();
-    let mut id = tenon_world_id::default();
-    assert_eq!(unsafe { tenon_world_create(&def, &mut id) }, R_OK);
-    id
-}
-
-fn body(w: tenon_world_id, kind: tenon_body_kind, p: tenon_vec3) -> tenon_body_id {
-    let mut d = tenon_body_def_default();
-    d.position = p;
-    d.kind = kind as u32;
-    let mut id = tenon_body_id::default();
-    assert_eq!(unsafe { tenon_body_create(w, &d, &mut id) }, R_OK);
-    id
-}
+mod common;
+use common::*;
 
 fn shape(b: tenon_body_id, d: &tenon_shape_def) -> Result<tenon_shape_id, tenon_result> {
     let mut id = tenon_shape_id::default();

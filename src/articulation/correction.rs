@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::IslandReport;
-use super::island::Island;
+use super::island::{Island, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic};
 use crate::math::integrate_rotation;
@@ -170,12 +170,7 @@ impl Island {
             let ua = self.side_velocity(ij.a, bodies);
             let ub = self.side_velocity(ij.b, bodies);
             for r in ij.off as usize..(ij.off + ij.n) as usize {
-                let j = &self.rows[r].j;
-                let mut jv = 0.0;
-                for c in 0..6 {
-                    jv += j[0][c] * ua[c] + j[1][c] * ub[c];
-                }
-                self.rhs[r] = -jv;
+                self.rhs[r] = -row_times(&self.rows[r].j, &ua, &ub);
             }
         }
         // The motor rows drive the coordinate: their velocity target is the motor rate.

@@ -95,8 +95,6 @@ pub(crate) struct Island {
     /// direction, `A p`, and per body `M^-1 J^T p`.
     pub cg: [Vec<f64>; 4],
     pub body_dv: Vec<[f64; 6]>,
-    /// Refinement steps taken (statistics).
-    pub refinements: u32,
     // per joint
     /// Unwrapped coordinate at the start of the current substep, and at the frame start.
     pub coord: Vec<f64>,
@@ -165,7 +163,6 @@ impl Island {
             colsum: vec![0.0; n_rows],
             cg: std::array::from_fn(|_| vec![0.0; n_rows]),
             body_dv: vec![[0.0; 6]; nb],
-            refinements: 0,
             coord: vec![0.0; nj],
             coord_start: vec![0.0; nj],
             motor_from: vec![0.0; nj],
@@ -492,22 +489,14 @@ impl Island {
                 }
             }
         }
+        let dv = |s: Side| match s {
+            Side::Dyn(l) => self.body_dv[l as usize],
+            _ => [0.0; 6],
+        };
         for ij in &self.joints {
+            let (da, db) = (dv(ij.a), dv(ij.b));
             for r in ij.off as usize..(ij.off + ij.n) as usize {
-                let mut v = 0.0;
-                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
-                    if let Side::Dyn(l) = side {
-                        let d = &self.body_dv[l as usize];
-                        let j = &self.rows[r].j[s];
-                        v += j[0] * d[0]
-                            + j[1] * d[1]
-                            + j[2] * d[2]
-                            + j[3] * d[3]
-                            + j[4] * d[4]
-                            + j[5] * d[5];
-                    }
-                }
-                out[r] = v;
+                out[r] = row_times(&self.rows[r].j, &da, &db);
             }
         }
     }
@@ -522,24 +511,24 @@ impl Island {
     pub fn solve_refined(&mut self, x: &mut [f64], max_steps: u32, rel: f64) {
         let [mut r, mut z, mut p, mut q] = std::mem::take(&mut self.cg);
         r.copy_from_slice(x);
-        let b_norm = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let b_norm = max_abs(x);
         self.factor.solve(x);
         if max_steps > 0 && b_norm > 0.0 {
             self.multiply_a(x, &mut q);
             for (ri, qi) in r.iter_mut().zip(&q) {
                 *ri -= qi;
             }
-            let mut r_norm = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let mut r_norm = max_abs(&r);
             z.copy_from_slice(&r);
             self.factor.solve(&mut z);
             p.copy_from_slice(&z);
-            let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+            let mut rz = dot(&r, &z);
             for _ in 0..max_steps {
                 if r_norm <= rel * b_norm || rz.is_nan() || rz <= 0.0 {
                     break;
                 }
                 self.multiply_a(&p, &mut q);
-                let pq: f64 = p.iter().zip(&q).map(|(a, b)| a * b).sum();
+                let pq = dot(&p, &q);
                 if pq.is_nan() || pq <= 0.0 {
                     break;
                 }
@@ -548,15 +537,14 @@ impl Island {
                     x[i] += a * p[i];
                     r[i] -= a * q[i];
                 }
-                self.refinements += 1;
-                let new_norm = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                let new_norm = max_abs(&r);
                 if new_norm.is_nan() || new_norm >= r_norm {
                     break;
                 }
                 r_norm = new_norm;
                 z.copy_from_slice(&r);
                 self.factor.solve(&mut z);
-                let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+                let rz_new = dot(&r, &z);
                 let beta = rz_new / rz;
                 rz = rz_new;
                 for i in 0..p.len() {
@@ -581,4 +569,22 @@ impl Island {
             self.iinv[l] = iinv;
         }
     }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+fn max_abs(a: &[f64]) -> f64 {
+    a.iter().fold(0.0, |m: f64, v| m.max(v.abs()))
+}
+
+/// `J_row . (u_a, u_b)`: a row of the Jacobian times the generalized velocities of its sides.
+#[inline]
+pub(crate) fn row_times(j: &[[f64; 6]; 2], ua: &[f64; 6], ub: &[f64; 6]) -> f64 {
+    let mut v = 0.0;
+    for c in 0..6 {
+        v += j[0][c] * ua[c] + j[1][c] * ub[c];
+    }
+    v
 }

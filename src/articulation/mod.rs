@@ -120,19 +120,6 @@ impl Solver {
         self.valid = false;
     }
 
-    /// The whole step without contacts: [`Solver::begin`] then [`Solver::finish`].
-    #[allow(dead_code)]
-    pub fn step(
-        &mut self,
-        settings: &WorldSettings,
-        bodies: &mut Arena<Body>,
-        joints: &mut Arena<Joint>,
-        h: f64,
-    ) {
-        self.begin(settings, bodies, joints, h);
-        self.finish(settings, bodies, joints, h);
-    }
-
     /// First part of the step: topology (when invalidated), then per island external impulses,
     /// velocity correction and joint correction (substeps as needed; the position update of the
     /// last substep is left pending), and the external impulses of the free bodies.
@@ -255,14 +242,7 @@ impl Solver {
 
     /// Last part of the step: position update and end-of-step velocity update of every island
     /// and free body, kinematic bodies moved, forces cleared, the report completed.
-    pub fn finish(
-        &mut self,
-        settings: &WorldSettings,
-        bodies: &mut Arena<Body>,
-        joints: &mut Arena<Joint>,
-        h: f64,
-    ) {
-        let _ = settings;
+    pub fn finish(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>, h: f64) {
         for (island, r) in self.islands.iter_mut().zip(&self.report.islands) {
             island.finish_substep(joints, bodies);
             if !island.finite() {
@@ -305,7 +285,6 @@ impl Solver {
         r.time_topology_ns = (t1 - t0).as_nanos() as u64;
         r.time_solve_ns = (t2 - t1).as_nanos() as u64;
         r.time_integrate_ns = (t3 - t2).as_nanos() as u64;
-        r.time_total_ns = (t3 - t0).as_nanos() as u64;
     }
 }
 

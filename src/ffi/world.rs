@@ -270,13 +270,7 @@ fn get_settings<T>(
     out: *mut T,
     f: impl FnOnce(&WorldSettings) -> T,
 ) -> tenon_result {
-    boundary(|| {
-        let out = Out::new(out, "out")?;
-        let v = with_world(world, |wb| Ok(f(wb.world.settings())))?;
-        // SAFETY: the exports calling this are `unsafe`: `out` is the caller's valid pointer.
-        unsafe { out.write(v) };
-        Ok(())
-    })
+    get_world(world, out, |w| f(w.settings()))
 }
 
 fn set_settings(world: tenon_world_id, f: impl FnOnce(&mut WorldSettings)) -> tenon_result {

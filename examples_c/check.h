@@ -1,0 +1,22 @@
+/* check.h - the examples' error handling: CHECK(call) prints the result code, its name and the
+ * last error message, then returns 1 from main. */
+#ifndef TENON_EXAMPLE_CHECK_H
+#define TENON_EXAMPLE_CHECK_H
+
+#include <stdio.h>
+
+#include "tenon.h"
+
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    tenon_result r_ = (call);                                                         \
+    if (r_ != TENON_RESULT_OK) {                                                      \
+      char msg_[256];                                                                 \
+      tenon_last_error_message(msg_, sizeof msg_, NULL);                              \
+      fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #call,              \
+              tenon_result_str(r_), msg_);                                            \
+      return 1;                                                                       \
+    }                                                                                 \
+  } while (0)
+
+#endif
