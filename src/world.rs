@@ -260,27 +260,15 @@ impl World {
 
     /// The body, or `InvalidHandle`.
     pub fn body(&self, h: BodyHandle) -> Result<&Body> {
-        self.bodies.get(h.index, h.generation).ok_or_else(|| {
-            Error::new(
-                ErrorKind::InvalidHandle,
-                format!(
-                    "body handle {}:{} is stale or invalid",
-                    h.index, h.generation
-                ),
-            )
-        })
+        self.bodies
+            .get(h.index, h.generation)
+            .ok_or_else(|| stale("body", h.index, h.generation))
     }
 
     fn body_mut(&mut self, h: BodyHandle) -> Result<&mut Body> {
-        self.bodies.get_mut(h.index, h.generation).ok_or_else(|| {
-            Error::new(
-                ErrorKind::InvalidHandle,
-                format!(
-                    "body handle {}:{} is stale or invalid",
-                    h.index, h.generation
-                ),
-            )
-        })
+        self.bodies
+            .get_mut(h.index, h.generation)
+            .ok_or_else(|| stale("body", h.index, h.generation))
     }
 
     /// True if the handle refers to a live body.
@@ -582,15 +570,10 @@ impl World {
 
     /// Destroys a joint.
     pub fn destroy_joint(&mut self, h: JointHandle) -> Result<()> {
-        let j = self.joints.remove(h.index, h.generation).ok_or_else(|| {
-            Error::new(
-                ErrorKind::InvalidHandle,
-                format!(
-                    "joint handle {}:{} is stale or invalid",
-                    h.index, h.generation
-                ),
-            )
-        })?;
+        let j = self
+            .joints
+            .remove(h.index, h.generation)
+            .ok_or_else(|| stale("joint", h.index, h.generation))?;
         for slot in std::iter::once(j.body_b).chain(j.body_a) {
             self.body_joints[slot as usize].retain(|&x| x != h.index);
         }
@@ -599,15 +582,9 @@ impl World {
     }
 
     fn joint(&self, h: JointHandle) -> Result<&Joint> {
-        self.joints.get(h.index, h.generation).ok_or_else(|| {
-            Error::new(
-                ErrorKind::InvalidHandle,
-                format!(
-                    "joint handle {}:{} is stale or invalid",
-                    h.index, h.generation
-                ),
-            )
-        })
+        self.joints
+            .get(h.index, h.generation)
+            .ok_or_else(|| stale("joint", h.index, h.generation))
     }
 
     /// True if the handle refers to a live joint.
@@ -732,15 +709,7 @@ impl World {
             .detector
             .shapes
             .get(h.index, h.generation)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::InvalidHandle,
-                    format!(
-                        "shape handle {}:{} is stale or invalid",
-                        h.index, h.generation
-                    ),
-                )
-            })
+            .ok_or_else(|| stale("shape", h.index, h.generation))
     }
 
     fn shape_mut(&mut self, h: ShapeHandle) -> Result<&mut Shape> {
@@ -748,15 +717,7 @@ impl World {
             .detector
             .shapes
             .get_mut(h.index, h.generation)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::InvalidHandle,
-                    format!(
-                        "shape handle {}:{} is stale or invalid",
-                        h.index, h.generation
-                    ),
-                )
-            })
+            .ok_or_else(|| stale("shape", h.index, h.generation))
     }
 
     /// Destroys a shape.
@@ -1002,4 +963,12 @@ impl Joint {
             _ => self.motor_target,
         }
     }
+}
+
+/// The error for a stale or invalid handle of a `what` (body, joint, shape).
+fn stale(what: &str, index: u32, generation: impl std::fmt::Display) -> Error {
+    Error::new(
+        ErrorKind::InvalidHandle,
+        format!("{what} handle {index}:{generation} is stale or invalid"),
+    )
 }

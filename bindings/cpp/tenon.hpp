@@ -64,38 +64,21 @@ class [[nodiscard]] Result {
   tenon_result code_;
 };
 
-/// A body id (value type). Null when default-constructed.
-struct BodyId {
-  tenon_body_id raw{};
+/// A body, joint or shape id (value type, one type per raw C id). Null when
+/// default-constructed.
+template <class Raw>
+struct Id {
+  Raw raw{};
   bool is_null() const noexcept { return raw.index1 == 0 && raw.world == 0; }
-  friend bool operator==(BodyId a, BodyId b) noexcept {
+  friend bool operator==(Id a, Id b) noexcept {
     return a.raw.index1 == b.raw.index1 && a.raw.world == b.raw.world &&
            a.raw.generation == b.raw.generation;
   }
-  friend bool operator!=(BodyId a, BodyId b) noexcept { return !(a == b); }
+  friend bool operator!=(Id a, Id b) noexcept { return !(a == b); }
 };
-
-/// A joint id (value type). Null when default-constructed.
-struct JointId {
-  tenon_joint_id raw{};
-  bool is_null() const noexcept { return raw.index1 == 0 && raw.world == 0; }
-  friend bool operator==(JointId a, JointId b) noexcept {
-    return a.raw.index1 == b.raw.index1 && a.raw.world == b.raw.world &&
-           a.raw.generation == b.raw.generation;
-  }
-  friend bool operator!=(JointId a, JointId b) noexcept { return !(a == b); }
-};
-
-/// A shape id (value type). Null when default-constructed.
-struct ShapeId {
-  tenon_shape_id raw{};
-  bool is_null() const noexcept { return raw.index1 == 0 && raw.world == 0; }
-  friend bool operator==(ShapeId a, ShapeId b) noexcept {
-    return a.raw.index1 == b.raw.index1 && a.raw.world == b.raw.world &&
-           a.raw.generation == b.raw.generation;
-  }
-  friend bool operator!=(ShapeId a, ShapeId b) noexcept { return !(a == b); }
-};
+using BodyId = Id<tenon_body_id>;
+using JointId = Id<tenon_joint_id>;
+using ShapeId = Id<tenon_shape_id>;
 
 /// A read-only view of a world-owned array (contacts, contact events): valid until the next
 /// step or the world's end.
