@@ -39,6 +39,6 @@ pub use contact::{
     Geometry, Material, ShapeDesc, ShapeHandle,
 };
 pub use error::{Error, ErrorKind, Result};
-pub use joint::{JointDesc, JointFrame, JointKind, MAX_JOINT_ROWS, Motor, MotorMode};
+pub use joint::{JointDesc, JointFrame, JointKind, JointLimits, MAX_JOINT_ROWS, Motor, MotorMode};
 pub use math::{Mat3, Quat, Vec3};
 pub use world::{BodyHandle, JointHandle, MAX_OBJECTS, World, WorldSettings};

@@ -466,3 +466,193 @@ pub fn spider(world: &mut World, legs: usize) -> Scene {
     }
     s
 }
+
+/// A capsule limb from `p` to `q` (world) of `radius` and `mass`, its body x axis along the limb.
+fn limb(world: &mut World, p: Vec3, q: Vec3, radius: f64, mass: f64) -> BodyHandle {
+    let d = q - p;
+    let len = d.norm();
+    let b = world
+        .create_body(&BodyDesc {
+            position: 0.5 * (p + q),
+            rotation: crate::math::rotation_from_x_axis(&d),
+            mass_properties: MassProperties::solid_box(
+                mass,
+                Vec3::new(0.5 * len + radius, radius, radius),
+            ),
+            ..Default::default()
+        })
+        .expect("valid limb");
+    let mut s = ShapeDesc::new(Geometry::Capsule {
+        half_height: (0.5 * len - radius).max(0.01),
+        radius,
+    });
+    // the capsule's axis is its z axis: turn it onto the body's x axis
+    s.rotation = crate::math::rotation_from_x_axis(&Vec3::z()).inverse();
+    world.create_shape(b, &s).expect("valid shape");
+    b
+}
+
+/// A joint at `anchor` (world) with axis `axis` and `limits`.
+fn limited_joint(
+    world: &mut World,
+    kind: JointKind,
+    a: BodyHandle,
+    b: BodyHandle,
+    anchor: Vec3,
+    axis: Vec3,
+    limits: crate::JointLimits,
+) -> JointHandle {
+    let mut d = JointDesc::new(kind, Some(a), b);
+    world
+        .set_joint_frames_world(&mut d, anchor, axis)
+        .expect("valid frame");
+    d.limits = limits;
+    world.create_joint(&d).expect("valid joint")
+}
+
+/// A ragdoll of 15 capsule bodies (about 75 kg, 1.8 m) standing with its feet at `base`,
+/// facing +x: pelvis, abdomen, chest, neck, head, upper arms, forearms, thighs, shins, feet.
+/// Spine, neck, shoulders and hips are ball joints with swing cones and twist ranges; elbows,
+/// knees and ankles hinges with ranges (what game ragdolls use). Bodies joined by a joint do not
+/// collide; all others do.
+pub fn ragdoll(world: &mut World, base: Vec3) -> Scene {
+    use crate::JointLimits;
+    let p = |x: f64, y: f64, z: f64| base + Vec3::new(x, y, z);
+    let mut s = Scene::default();
+    let add = |b: BodyHandle, s: &mut Scene| {
+        s.bodies.push(b);
+        b
+    };
+    let pelvis = add(
+        limb(world, p(0.0, -0.12, 1.0), p(0.0, 0.12, 1.0), 0.1, 11.0),
+        &mut s,
+    );
+    let abdomen = add(
+        limb(world, p(0.0, 0.0, 1.08), p(0.0, 0.0, 1.25), 0.1, 8.0),
+        &mut s,
+    );
+    let chest = add(
+        limb(world, p(0.0, 0.0, 1.29), p(0.0, 0.0, 1.46), 0.13, 14.0),
+        &mut s,
+    );
+    let neck = add(
+        limb(world, p(0.0, 0.0, 1.5), p(0.0, 0.0, 1.56), 0.04, 1.5),
+        &mut s,
+    );
+    let head = add(
+        limb(world, p(0.0, 0.0, 1.62), p(0.0, 0.0, 1.74), 0.1, 5.0),
+        &mut s,
+    );
+    let cone = |swing: f64, twist: f64| JointLimits {
+        lower: -twist,
+        upper: twist,
+        swing,
+        restitution: 0.0,
+    };
+    let up = Vec3::z();
+    let spine = [
+        (pelvis, abdomen, p(0.0, 0.0, 1.04), cone(0.5, 0.3)),
+        (abdomen, chest, p(0.0, 0.0, 1.27), cone(0.4, 0.3)),
+        (chest, neck, p(0.0, 0.0, 1.48), cone(0.4, 0.5)),
+        (neck, head, p(0.0, 0.0, 1.59), cone(0.5, 0.6)),
+    ];
+    for (a, b, at, l) in spine {
+        s.joints
+            .push(limited_joint(world, JointKind::Ball, a, b, at, up, l));
+    }
+    for side in [-1.0, 1.0] {
+        // arm hanging down: shoulder, elbow (hinge about y, bends forward), hand end
+        let sh = p(0.0, side * 0.24, 1.45);
+        let el = p(0.0, side * 0.27, 1.17);
+        let wr = p(0.0, side * 0.27, 0.9);
+        let upper = add(
+            limb(world, sh + side * Vec3::new(0.0, 0.03, 0.0), el, 0.05, 2.5),
+            &mut s,
+        );
+        let fore = add(limb(world, el, wr, 0.045, 2.0), &mut s);
+        s.joints.push(limited_joint(
+            world,
+            JointKind::Ball,
+            chest,
+            upper,
+            sh,
+            -up,
+            cone(1.4, 0.8),
+        ));
+        // rotation about +y takes -z toward -x... the forearm swings forward (+x) for negative
+        // angles: range [-2.6, 0]
+        s.joints.push(limited_joint(
+            world,
+            JointKind::Hinge,
+            upper,
+            fore,
+            el,
+            Vec3::y(),
+            JointLimits::range(-2.6, 0.0),
+        ));
+        // leg: hip, knee (bends backward), ankle (foot forward)
+        let hip = p(0.0, side * 0.1, 0.92);
+        let knee = p(0.0, side * 0.1, 0.5);
+        let ankle = p(0.0, side * 0.1, 0.1);
+        let thigh = add(limb(world, hip, knee, 0.07, 8.0), &mut s);
+        let shin = add(limb(world, knee, ankle, 0.055, 4.0), &mut s);
+        let foot = add(
+            limb(
+                world,
+                p(-0.05, side * 0.1, 0.05),
+                p(0.2, side * 0.1, 0.05),
+                0.045,
+                1.0,
+            ),
+            &mut s,
+        );
+        s.joints.push(limited_joint(
+            world,
+            JointKind::Ball,
+            pelvis,
+            thigh,
+            hip,
+            -up,
+            cone(1.2, 0.5),
+        ));
+        s.joints.push(limited_joint(
+            world,
+            JointKind::Hinge,
+            thigh,
+            shin,
+            knee,
+            Vec3::y(),
+            JointLimits::range(0.0, 2.5),
+        ));
+        s.joints.push(limited_joint(
+            world,
+            JointKind::Hinge,
+            shin,
+            foot,
+            ankle,
+            Vec3::y(),
+            JointLimits::range(-0.7, 0.7),
+        ));
+    }
+    s
+}
+
+/// A static staircase descending along +x: `steps` boxes of `run` x 2 m x `rise`, the top
+/// step's surface at height `steps * rise` starting at x = 0. Returns the step bodies.
+pub fn stairs(world: &mut World, steps: usize, run: f64, rise: f64) -> Vec<BodyHandle> {
+    (0..steps)
+        .map(|k| {
+            let top = (steps - k) as f64 * rise;
+            shaped_body(
+                world,
+                BodyKind::Static,
+                Vec3::new((k as f64 + 0.5) * run, 0.0, 0.5 * top),
+                Quat::identity(),
+                Geometry::Box {
+                    half_extents: Vec3::new(0.5 * run, 1.0, 0.5 * top),
+                },
+                Material::default(),
+            )
+        })
+        .collect()
+}

@@ -11,7 +11,8 @@ use crate::contact::{
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::joint::{
-    JointDesc, JointFrame, JointKind, JointModel, MAX_JOINT_ROWS, Motor, MotorMode, Pose,
+    JointDesc, JointFrame, JointKind, JointLimits, JointModel, MAX_JOINT_ROWS, Motor, MotorMode,
+    Pose,
 };
 use crate::math::{Mat3, Quat, Vec3, rotation_from_x_axis, vec_finite};
 
@@ -631,6 +632,27 @@ impl World {
         Ok(())
     }
 
+    /// Sets the joint's limits (hinge angle, slider position, ball twist and swing cone; see
+    /// [`JointLimits`]). Rejected for other joint types, NaN, or `lower > upper`. Turning a limit
+    /// on or off changes the system's rows (the symbolic analysis is redone on the next step);
+    /// moving finite bounds does not.
+    pub fn set_joint_limits(&mut self, h: JointHandle, limits: JointLimits) -> Result<()> {
+        let j = self.joint(h)?;
+        limits.validate(j.model.kind)?;
+        let before = j.model.limit_count();
+        let j = self.joints.get_mut(h.index, h.generation).expect("checked");
+        j.model.limits = limits;
+        if j.model.limit_count() != before {
+            self.solver.invalidate();
+        }
+        Ok(())
+    }
+
+    /// The joint's limits.
+    pub fn joint_limits(&self, h: JointHandle) -> Result<JointLimits> {
+        Ok(self.joint(h)?.model.limits)
+    }
+
     /// The user's opaque value of the joint.
     pub fn joint_user_data(&self, h: JointHandle) -> Result<u64> {
         Ok(self.joint(h)?.user_data)
@@ -661,7 +683,8 @@ impl World {
         Ok((Vec3::new(i[0], i[1], i[2]), Vec3::new(i[3], i[4], i[5])))
     }
 
-    /// Measures every joint's violation at the current poses (m or rad), the largest one.
+    /// Measures every joint's violation at the current poses (m or rad), the largest one. A
+    /// limit counts by how far the joint is beyond it.
     pub fn max_joint_violation(&self) -> f64 {
         let mut rows = [crate::joint::Row::default(); MAX_JOINT_ROWS];
         let mut worst: f64 = 0.0;
@@ -671,6 +694,11 @@ impl World {
             let n = j.model.eval(&pa, &pb, target, j.coordinate, &mut rows);
             for r in &rows[..n] {
                 worst = worst.max(r.c.abs());
+            }
+            let n = j.model.eval_limits(&pa, &pb, j.coordinate, &mut rows);
+            for (i, r) in rows[..n].iter().enumerate() {
+                let both = i == 0 && j.model.limits.locked();
+                worst = worst.max(if both { r.c.abs() } else { -r.c });
             }
         }
         worst

@@ -50,15 +50,36 @@ fn steps_allocate_nothing_once_the_topology_is_fixed() {
     scenes::heavy_chain(&mut world, 20, 1e4); // substeps and re-linearizations included
     scenes::four_bar(&mut world);
     world.create_body(&BodyDesc::default()).unwrap(); // a free body
+    // a pendulum swinging into a hinge limit and a ball joint's cone (bordered solves)
+    for (kind, axis, limits) in [
+        (JointKind::Hinge, Vec3::y(), JointLimits::range(-0.4, 0.3)),
+        (JointKind::Ball, Vec3::x(), JointLimits::cone(0.3)),
+    ] {
+        let bar = scenes::bar(
+            &mut world,
+            Vec3::new(5.0, 0.0, 0.0),
+            Vec3::new(6.0, 0.0, 0.0),
+            1.0,
+        );
+        let mut d = JointDesc::new(kind, None, bar);
+        world
+            .set_joint_frames_world(&mut d, Vec3::new(5.0, 0.0, 0.0), axis)
+            .unwrap();
+        d.limits = limits;
+        world.create_joint(&d).unwrap();
+    }
     for _ in 0..5 {
         world.step(1.0 / 60.0).unwrap();
     }
+    let mut limited_steps = 0;
     let n = allocations_in(|| {
         for _ in 0..120 {
-            world.step(1.0 / 60.0).unwrap();
+            let r = world.step(1.0 / 60.0).unwrap();
+            limited_steps += usize::from(r.islands.iter().any(|i| i.active_limits > 0));
         }
     });
     assert_eq!(n, 0, "{n} allocations in 120 steps");
+    assert!(limited_steps > 10, "limits held in {limited_steps} steps");
 }
 
 #[test]

@@ -33,8 +33,8 @@ const MERIT_GROWTH: f64 = 10.0;
 
 /// Conjugate-gradient steps on `A` preconditioned by the factor of `A + alpha I` per solve, and
 /// the relative residual that ends them (`Island::solve_refined`).
-const REFINE_STEPS: u32 = 8;
-const REFINE_TOL: f64 = 1e-6;
+pub(super) const REFINE_STEPS: u32 = 8;
+pub(super) const REFINE_TOL: f64 = 1e-6;
 
 /// Outcome of one substep.
 struct SubstepResult {
@@ -59,6 +59,7 @@ impl Island {
             bodies: self.body_slots.len() as u32,
             joints: self.joints.len() as u32,
             rows: self.n_rows as u32,
+            limit_rows: self.lim.info.len() as u32,
             nnz_a,
             nnz_l,
             ..Default::default()
@@ -180,10 +181,18 @@ impl Island {
                 self.rhs[(ij.off + ij.n - 1) as usize] += self.motor_rate[k];
             }
         }
+        // Limits the velocities would violate are appended (bordered solve), with restitution.
+        self.select_velocity_limits(bodies, dt);
         let mut x = std::mem::take(&mut self.rhs);
-        self.solve_refined(&mut x, REFINE_STEPS, REFINE_TOL);
+        self.solve_constrained(&mut x);
         self.apply_impulses(&x, 1.0);
         self.rhs = x;
+        let pushing = self.lim.push[..self.lim.active.len()]
+            .iter()
+            .filter(|&&p| p);
+        rep.active_limits = rep.active_limits.max(pushing.count() as u32);
+        // the joint correction's limit impulses are kept >= 0 on their own
+        self.lim.lam_pos.fill(0.0);
         let t2 = Instant::now();
         rep.time_factor_ns += (t1 - t0).as_nanos() as u64;
         rep.time_velocity_ns += (t2 - t1).as_nanos() as u64;
@@ -281,12 +290,19 @@ impl Island {
                 // Stalled: re-linearize at the previewed poses (Jacobian and impulse directions).
                 self.flush_impulses();
                 std::mem::swap(&mut self.rows, &mut self.trial);
+                std::mem::swap(&mut self.lim.rows, &mut self.lim.trial);
                 self.pull_back_rows(dt);
                 self.assemble_and_factor(s.eps_t);
                 rep.refactorizations += 1;
             }
+            // Limits violated at the previews (or pushing) are appended to the factored system.
+            self.select_position_limits(dt, r);
             let mut x = std::mem::take(&mut self.rhs);
-            self.solve_refined(&mut x, REFINE_STEPS, REFINE_TOL);
+            self.solve_constrained(&mut x);
+            let pushing = self.lim.push[..self.lim.active.len()]
+                .iter()
+                .filter(|&&p| p);
+            rep.active_limits = rep.active_limits.max(pushing.count() as u32);
             self.apply_impulses(&x, 1.0);
             self.rhs = x;
             rep.iterations += 1;

@@ -267,12 +267,23 @@ impl BlockCholesky {
 
     /// Solves `L L^T x = b` in place (`x` holds `b` on entry, in block order).
     pub fn solve(&self, x: &mut [f64]) {
-        let n = self.order.len();
-        for k in 0..n {
+        self.forward(x);
+        self.backward(x);
+    }
+
+    /// Forward substitution `y = L^-1 b` in place. The fill-reducing permutation is bookkeeping:
+    /// `x` stays indexed by the rows of `A`, so products like `y . (L^-1 a)` need no permuting
+    /// (Tomcin Appendix C, "Permutation").
+    pub fn forward(&self, x: &mut [f64]) {
+        for k in 0..self.order.len() {
             let (r, p, idx) = self.panel(k);
             by_size!(r, forward, p, idx, x);
         }
-        for k in (0..n).rev() {
+    }
+
+    /// Back substitution `x = L^-T y` in place (the counterpart of [`BlockCholesky::forward`]).
+    pub fn backward(&self, x: &mut [f64]) {
+        for k in (0..self.order.len()).rev() {
             let (r, p, idx) = self.panel(k);
             by_size!(r, backward, p, idx, x);
         }
@@ -463,12 +474,12 @@ fn amd_order(adj: &[Vec<u32>]) -> Vec<u32> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// A random SPD block matrix with a given block graph; compare the solve to a dense one.
-    #[test]
-    fn block_cholesky_solves_like_dense() {
+    /// A random SPD block matrix (`seed`) on a block graph with a loop, filled into a
+    /// `BlockCholesky` (not yet factored), and the same matrix dense (row-major, `n x n`).
+    pub(crate) fn random_system(seed: u64) -> (BlockCholesky, Vec<f64>, usize) {
         // blocks: 0-1-2-3 chain plus 3-0 loop plus 4 attached to 1 and 2.
         let sizes = [3usize, 5, 1, 6, 2];
         let adj: Vec<Vec<u32>> = vec![
@@ -488,7 +499,7 @@ mod tests {
             .collect();
         let n: usize = sizes.iter().sum();
         // B is n x m random with coupling only where allowed: build A = B B^T + I restricted.
-        let mut seed = 12345u64;
+        let mut seed = seed;
         let mut rnd = || {
             seed = seed
                 .wrapping_mul(6364136223846793005)
@@ -531,6 +542,13 @@ mod tests {
                 }
             }
         }
+        (f, a, n)
+    }
+
+    /// A random SPD block matrix with a given block graph; compare the solve to a dense one.
+    #[test]
+    fn block_cholesky_solves_like_dense() {
+        let (mut f, a, n) = random_system(12345);
         f.factor(1e-300, 0.0);
         let b: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
         let mut x = b.clone();

@@ -2,6 +2,7 @@
 //! `A = J M^-1 J^T + alpha I` (Tomcin sections 3-4). Sized once per topology; nothing here
 //! allocates during a step.
 
+use super::bordered::Bordered;
 use super::external_pose;
 use super::factor::{BlockCholesky, BlockLoc};
 use crate::arena::Arena;
@@ -30,6 +31,54 @@ pub(crate) struct IslandJoint {
     pub off: u32,
     pub n: u32,
     pub motor: bool,
+    /// First limit row and limit row count (`LimitRows`).
+    pub loff: u32,
+    pub ln: u32,
+}
+
+/// A limit row's joint (island index), sides and kind.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LimitInfo {
+    pub joint: u32,
+    pub a: Side,
+    pub b: Side,
+    /// The row of the coordinate (or twist) range; otherwise the swing cone.
+    pub range: bool,
+    /// A zero-width range: the row holds in both directions.
+    pub bilateral: bool,
+    pub restitution: f64,
+}
+
+/// The island's joint-limit rows: unilateral rows `g >= 0` appended to the factored system by
+/// the bordered solve (Tomcin Appendix C) while active; an inactive limit is only evaluated.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LimitRows {
+    pub info: Vec<LimitInfo>,
+    /// Rows of the current linearization and at the previews (`c = g`).
+    pub rows: Vec<Row>,
+    pub trial: Vec<Row>,
+    pub wrows: Vec<[[f64; 6]; 2]>,
+    /// Right-hand side of each limit row in the current solve.
+    pub rhs: Vec<f64>,
+    /// Position-level impulse of each row in the current substep (kept >= 0).
+    pub lam_pos: Vec<f64>,
+    /// Row impulses not yet added to the joints' impulses (as `Island::lambda`).
+    pub lambda: Vec<f64>,
+    /// Candidate rows appended now; per candidate, whether it pushes (its row holds, `g` at its
+    /// target) or is released (its impulse in this pass is fixed at minus what it carries).
+    pub active: Vec<u32>,
+    pub push: Vec<bool>,
+    pub fixed: Vec<bool>,
+    /// Scratch: `G^-1 b1`, the small right-hand side, the LCP's values and matrix.
+    pub b: Vec<f64>,
+    pub y2: Vec<f64>,
+    pub x2: Vec<f64>,
+    pub m: Vec<f64>,
+    pub border: Bordered,
+    /// The border matches the current factor and active set.
+    pub border_ok: bool,
+    /// Border pivots replaced by the minimum pivot in this step (redundant limit rows).
+    pub clamped: u32,
 }
 
 /// One contribution `J_i,si M_body^-1 J_j,sj^T` to block `(i, j)` of `A`.
@@ -58,6 +107,9 @@ pub(crate) struct Island {
     pub couplings: Vec<Coupling>,
     pub factor: BlockCholesky,
     pub n_rows: usize,
+    pub lim: LimitRows,
+    /// Tikhonov parameter of the current factorization.
+    pub alpha_t: f64,
     // body state
     pub x: Vec<Vec3>,
     pub q: Vec<Quat>,
@@ -124,16 +176,39 @@ impl Island {
         joints: Vec<IslandJoint>,
         couplings: Vec<Coupling>,
         factor: BlockCholesky,
+        limits: Vec<LimitInfo>,
     ) -> Island {
         let nb = body_slots.len();
         let nj = joints.len();
         let n_rows = joints.last().map_or(0, |j| (j.off + j.n) as usize);
+        let n_lim = limits.len();
+        let lim = LimitRows {
+            info: limits,
+            rows: vec![Row::default(); n_lim],
+            trial: vec![Row::default(); n_lim],
+            wrows: vec![[[0.0; 6]; 2]; n_lim],
+            rhs: vec![0.0; n_lim],
+            lam_pos: vec![0.0; n_lim],
+            lambda: vec![0.0; n_lim],
+            active: Vec::with_capacity(n_lim),
+            push: vec![false; n_lim],
+            fixed: vec![false; n_lim],
+            b: vec![0.0; n_rows + n_lim],
+            y2: vec![0.0; n_lim],
+            x2: vec![0.0; n_lim],
+            m: vec![0.0; (n_lim + 1) * (n_lim + 1)],
+            border: Bordered::new(n_rows, n_lim),
+            border_ok: false,
+            clamped: 0,
+        };
         Island {
             body_slots,
             joints,
             couplings,
             factor,
             n_rows,
+            lim,
+            alpha_t: 0.0,
             x: vec![Vec3::zeros(); nb],
             q: vec![Quat::identity(); nb],
             v: vec![Vec3::zeros(); nb],
@@ -159,9 +234,9 @@ impl Island {
             rows: vec![Row::default(); n_rows],
             trial: vec![Row::default(); n_rows],
             wrows: vec![[[0.0; 6]; 2]; n_rows],
-            rhs: vec![0.0; n_rows],
+            rhs: vec![0.0; n_rows + n_lim],
             colsum: vec![0.0; n_rows],
-            cg: std::array::from_fn(|_| vec![0.0; n_rows]),
+            cg: std::array::from_fn(|_| vec![0.0; n_rows + n_lim]),
             body_dv: vec![[0.0; 6]; nb],
             coord: vec![0.0; nj],
             coord_start: vec![0.0; nj],
@@ -194,6 +269,14 @@ impl Island {
             self.acc[l] = gravity * b.gravity_scale + b.force / b.mass;
             self.torque[l] = b.torque;
         }
+        for info in &mut self.lim.info {
+            let l = joints
+                .slot(self.joints[info.joint as usize].slot)
+                .model
+                .limits;
+            info.restitution = l.restitution;
+            info.bilateral = info.range && l.locked();
+        }
         for (k, ij) in self.joints.iter().enumerate() {
             let j = joints.slot(ij.slot);
             self.coord_start[k] = j.coordinate;
@@ -224,6 +307,8 @@ impl Island {
             *i = [0.0; 6];
         }
         self.lambda.fill(0.0);
+        self.lim.lambda.fill(0.0);
+        self.lim.lam_pos.fill(0.0);
     }
 
     pub fn finite(&self) -> bool {
@@ -339,6 +424,20 @@ impl Island {
             for r in out.iter() {
                 jw = jw.max(r.c.abs());
             }
+            if ij.ln > 0 {
+                let range = ij.loff as usize..(ij.loff + ij.ln) as usize;
+                let out = if into_trial {
+                    &mut self.lim.trial[range.clone()]
+                } else {
+                    &mut self.lim.rows[range.clone()]
+                };
+                j.model.eval_limits(&pa, &pb, self.coord[k], out);
+                // a limit is violated by -g (both ways when it is a locked range)
+                for (r, info) in out.iter().zip(&self.lim.info[range]) {
+                    let v = if info.bilateral { r.c.abs() } else { -r.c };
+                    jw = jw.max(v);
+                }
+            }
             if jw.is_nan() {
                 jw = f64::INFINITY;
             }
@@ -368,8 +467,11 @@ impl Island {
             for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
                 if let Side::Dyn(l) = side {
                     let p = self.pull[l as usize];
-                    for r in ij.off as usize..(ij.off + ij.n) as usize {
-                        let j = &mut self.rows[r].j[s];
+                    let rows = self.rows[ij.off as usize..(ij.off + ij.n) as usize].iter_mut();
+                    let lims =
+                        self.lim.rows[ij.loff as usize..(ij.loff + ij.ln) as usize].iter_mut();
+                    for row in rows.chain(lims) {
+                        let j = &mut row.j[s];
                         let a = p * Vec3::new(j[3], j[4], j[5]);
                         j[3] = a.x;
                         j[4] = a.y;
@@ -383,19 +485,24 @@ impl Island {
     /// `W = M^-1 J^T` for every row of the current linearization (world inertia of the
     /// substep start).
     pub fn compute_wrows(&mut self) {
+        let w = |side: Side, j: &[f64; 6]| match side {
+            Side::Dyn(l) => {
+                let l = l as usize;
+                let im = self.inv_mass[l];
+                let ang = self.iinv[l] * Vec3::new(j[3], j[4], j[5]);
+                [im * j[0], im * j[1], im * j[2], ang.x, ang.y, ang.z]
+            }
+            _ => [0.0; 6],
+        };
         for ij in &self.joints {
             for r in ij.off as usize..(ij.off + ij.n) as usize {
                 for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
-                    self.wrows[r][s] = match side {
-                        Side::Dyn(l) => {
-                            let l = l as usize;
-                            let j = &self.rows[r].j[s];
-                            let im = self.inv_mass[l];
-                            let ang = self.iinv[l] * Vec3::new(j[3], j[4], j[5]);
-                            [im * j[0], im * j[1], im * j[2], ang.x, ang.y, ang.z]
-                        }
-                        _ => [0.0; 6],
-                    };
+                    self.wrows[r][s] = w(side, &self.rows[r].j[s]);
+                }
+            }
+            for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
+                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                    self.lim.wrows[r][s] = w(side, &self.lim.rows[r].j[s]);
                 }
             }
         }
@@ -437,6 +544,8 @@ impl Island {
         let (clamped, regularized) = self.factor.factor(min_pivot, 4.0 * alpha);
         self.clamped_pivots += clamped;
         self.regularized_pivots = regularized;
+        self.alpha_t = alpha;
+        self.lim.border_ok = false;
         alpha
     }
 
@@ -457,6 +566,22 @@ impl Island {
                 }
             }
         }
+        // the appended limit rows: x[n_rows + i] for active row i
+        for (i, &r) in self.lim.active.iter().enumerate() {
+            let r = r as usize;
+            let p = scale * x[self.n_rows + i];
+            self.lim.lambda[r] += p;
+            self.lim.lam_pos[r] += p;
+            let info = self.lim.info[r];
+            for (s, side) in [info.a, info.b].into_iter().enumerate() {
+                if let Side::Dyn(l) = side {
+                    let w = &self.lim.wrows[r][s];
+                    let l = l as usize;
+                    self.v[l] += Vec3::new(w[0], w[1], w[2]) * p;
+                    self.w[l] += Vec3::new(w[3], w[4], w[5]) * p;
+                }
+            }
+        }
     }
 
     /// Adds the accumulated row impulses, along the current linearization, to the joints'
@@ -466,6 +591,12 @@ impl Island {
             for r in ij.off as usize..(ij.off + ij.n) as usize {
                 let p = std::mem::take(&mut self.lambda[r]);
                 for (acc, &v) in self.impulse[k].iter_mut().zip(&self.rows[r].j[1]) {
+                    *acc += v * p;
+                }
+            }
+            for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
+                let p = std::mem::take(&mut self.lim.lambda[r]);
+                for (acc, &v) in self.impulse[k].iter_mut().zip(&self.lim.rows[r].j[1]) {
                     *acc += v * p;
                 }
             }
@@ -489,6 +620,18 @@ impl Island {
                 }
             }
         }
+        let n = self.n_rows;
+        for (i, &r) in self.lim.active.iter().enumerate() {
+            let info = &self.lim.info[r as usize];
+            for (s, side) in [info.a, info.b].into_iter().enumerate() {
+                if let Side::Dyn(l) = side {
+                    let d = &mut self.body_dv[l as usize];
+                    for (dc, wc) in d.iter_mut().zip(&self.lim.wrows[r as usize][s]) {
+                        *dc += wc * p[n + i];
+                    }
+                }
+            }
+        }
         let dv = |s: Side| match s {
             Side::Dyn(l) => self.body_dv[l as usize],
             _ => [0.0; 6],
@@ -498,6 +641,29 @@ impl Island {
             for r in ij.off as usize..(ij.off + ij.n) as usize {
                 out[r] = row_times(&self.rows[r].j, &da, &db);
             }
+        }
+        for (i, &r) in self.lim.active.iter().enumerate() {
+            let info = &self.lim.info[r as usize];
+            out[n + i] = row_times(&self.lim.rows[r as usize].j, &dv(info.a), &dv(info.b));
+        }
+    }
+
+    /// Zeroes the residual of appended rows whose value is prescribed (released limits).
+    fn mask_fixed(&self, r: &mut [f64]) {
+        for (i, &f) in self.lim.fixed[..self.lim.active.len()].iter().enumerate() {
+            if f {
+                r[self.n_rows + i] = 0.0;
+            }
+        }
+    }
+
+    /// `z = (A + alpha I)^-1 z` with the active limit rows appended (bordered solve).
+    fn precondition(&mut self, z: &mut [f64]) {
+        if self.lim.active.is_empty() {
+            self.factor.solve(z);
+        } else {
+            let (z1, z2) = z.split_at_mut(self.n_rows);
+            self.lim.border.solve(&self.factor, z1, z2);
         }
     }
 
@@ -509,26 +675,35 @@ impl Island {
     /// Redundant rows (`sigma = 0`) are harmless: a consistent right-hand side has no component
     /// there, and the preconditioner maps the range of `A` to itself.
     pub fn solve_refined(&mut self, x: &mut [f64], max_steps: u32, rel: f64) {
-        let [mut r, mut z, mut p, mut q] = std::mem::take(&mut self.cg);
+        let m = self.n_rows + self.lim.active.len();
+        let x = &mut x[..m];
+        let [mut r_buf, mut z_buf, mut p_buf, mut q_buf] = std::mem::take(&mut self.cg);
+        let (r, z, p, q) = (
+            &mut r_buf[..m],
+            &mut z_buf[..m],
+            &mut p_buf[..m],
+            &mut q_buf[..m],
+        );
         r.copy_from_slice(x);
         let b_norm = max_abs(x);
-        self.factor.solve(x);
+        self.precondition(x);
         if max_steps > 0 && b_norm > 0.0 {
-            self.multiply_a(x, &mut q);
-            for (ri, qi) in r.iter_mut().zip(&q) {
+            self.multiply_a(x, q);
+            for (ri, qi) in r.iter_mut().zip(q.iter()) {
                 *ri -= qi;
             }
-            let mut r_norm = max_abs(&r);
-            z.copy_from_slice(&r);
-            self.factor.solve(&mut z);
-            p.copy_from_slice(&z);
-            let mut rz = dot(&r, &z);
+            self.mask_fixed(r);
+            let mut r_norm = max_abs(r);
+            z.copy_from_slice(r);
+            self.precondition(z);
+            p.copy_from_slice(z);
+            let mut rz = dot(r, z);
             for _ in 0..max_steps {
                 if r_norm <= rel * b_norm || rz.is_nan() || rz <= 0.0 {
                     break;
                 }
-                self.multiply_a(&p, &mut q);
-                let pq = dot(&p, &q);
+                self.multiply_a(p, q);
+                let pq = dot(p, q);
                 if pq.is_nan() || pq <= 0.0 {
                     break;
                 }
@@ -537,14 +712,15 @@ impl Island {
                     x[i] += a * p[i];
                     r[i] -= a * q[i];
                 }
-                let new_norm = max_abs(&r);
+                self.mask_fixed(r);
+                let new_norm = max_abs(r);
                 if new_norm.is_nan() || new_norm >= r_norm {
                     break;
                 }
                 r_norm = new_norm;
-                z.copy_from_slice(&r);
-                self.factor.solve(&mut z);
-                let rz_new = dot(&r, &z);
+                z.copy_from_slice(r);
+                self.precondition(z);
+                let rz_new = dot(r, z);
                 let beta = rz_new / rz;
                 rz = rz_new;
                 for i in 0..p.len() {
@@ -552,12 +728,16 @@ impl Island {
                 }
             }
         }
-        self.cg = [r, z, p, q];
+        self.cg = [r_buf, z_buf, p_buf, q_buf];
     }
 
     /// Sum of squared violations of the rows at the previews (the line-search merit).
     pub fn trial_merit(&self) -> f64 {
-        let m: f64 = self.trial.iter().map(|r| r.c * r.c).sum();
+        let mut m: f64 = self.trial.iter().map(|r| r.c * r.c).sum();
+        for (r, info) in self.lim.trial.iter().zip(&self.lim.info) {
+            let v = if info.bilateral { r.c } else { r.c.min(0.0) };
+            m += v * v;
+        }
         if m.is_nan() { f64::INFINITY } else { m }
     }
 

@@ -1,9 +1,11 @@
 //! The direct solver for hard joints (Tomcin et al.): topology (islands, ordering), the system
 //! `A = J M^-1 J^T`, its block-sparse factorization, and the velocity and joint corrections.
 
+mod bordered;
 mod correction;
 mod factor;
 mod island;
+mod limits;
 mod topology;
 
 use std::time::Instant;
@@ -23,6 +25,10 @@ pub struct IslandReport {
     pub joints: u32,
     /// Constraint rows `n_C` (joint rows plus motor rows).
     pub rows: u32,
+    /// Limit rows of the island (appended to the factored system while active).
+    pub limit_rows: u32,
+    /// Most limit rows pushing at once in the step (appended to the factored system and held).
+    pub active_limits: u32,
     /// Joint-correction iterations (all substeps and attempts).
     pub iterations: u32,
     /// Numeric refactorizations beyond the one per substep (re-linearizations at the previewed

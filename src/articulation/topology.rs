@@ -2,7 +2,7 @@
 //! the block graph of `A`, its ordering and symbolic factorization: computed once per topology.
 
 use super::factor::BlockCholesky;
-use super::island::{Coupling, Island, IslandJoint, Side};
+use super::island::{Coupling, Island, IslandJoint, LimitInfo, Side};
 use crate::arena::Arena;
 use crate::body::{Body, BodyKind};
 use crate::world::Joint;
@@ -79,6 +79,7 @@ pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>
         let isl = island_of_root[find(&mut parent, dyn_slot) as usize] as usize;
         let list = &mut island_joints[isl];
         let off = list.last().map_or(0, |l: &IslandJoint| l.off + l.n);
+        let loff = list.last().map_or(0, |l: &IslandJoint| l.loff + l.ln);
         list.push(IslandJoint {
             slot: jslot,
             a,
@@ -86,17 +87,38 @@ pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>
             off,
             n: j.model.row_count(j.motor_on()) as u32,
             motor: j.motor_on(),
+            loff,
+            ln: j.model.limit_count() as u32,
         });
     }
     let islands = island_bodies
         .into_iter()
         .zip(island_joints)
-        .map(|(bodies, joints)| make_island(bodies, joints))
+        .map(|(bodies, ijs)| {
+            let limits = ijs
+                .iter()
+                .enumerate()
+                .flat_map(|(k, ij)| {
+                    let l = joints.slot(ij.slot).model.limits;
+                    // row 0 is the range when there is one (see JointLimits::eval)
+                    let range = l.lower.is_finite() || l.upper.is_finite();
+                    (0..ij.ln).map(move |i| LimitInfo {
+                        joint: k as u32,
+                        a: ij.a,
+                        b: ij.b,
+                        range: i == 0 && range,
+                        bilateral: i == 0 && range && l.locked(),
+                        restitution: l.restitution,
+                    })
+                })
+                .collect();
+            make_island(bodies, ijs, limits)
+        })
         .collect();
     (islands, free)
 }
 
-fn make_island(body_slots: Vec<u32>, joints: Vec<IslandJoint>) -> Island {
+fn make_island(body_slots: Vec<u32>, joints: Vec<IslandJoint>, limits: Vec<LimitInfo>) -> Island {
     let nb = body_slots.len();
     // Incidence: (joint, side) per local body.
     let mut incident: Vec<Vec<(u32, u8)>> = vec![Vec::new(); nb];
@@ -141,5 +163,5 @@ fn make_island(body_slots: Vec<u32>, joints: Vec<IslandJoint>) -> Island {
             }
         }
     }
-    Island::new(body_slots, joints, couplings, factor)
+    Island::new(body_slots, joints, couplings, factor, limits)
 }

@@ -6,10 +6,12 @@ mod cylindrical;
 mod distance;
 mod fixed;
 mod hinge;
+mod limits;
 pub(crate) mod rows;
 mod slider;
 mod universal;
 
+pub use limits::JointLimits;
 pub use rows::{Pose, Row};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -137,6 +139,8 @@ pub struct JointDesc {
     /// True: the two bodies' shapes still collide with each other. Default false: bodies joined
     /// by a joint do not collide.
     pub collide_connected: bool,
+    /// Limits (hinge angle, slider position, ball twist and swing cone); none by default.
+    pub limits: JointLimits,
 }
 
 impl JointDesc {
@@ -153,6 +157,7 @@ impl JointDesc {
             motor: Motor::default(),
             user_data: 0,
             collide_connected: false,
+            limits: JointLimits::NONE,
         }
     }
 
@@ -175,6 +180,7 @@ impl JointDesc {
             ));
         }
         self.motor.validate()?;
+        self.limits.validate(self.kind)?;
         if self.motor.mode != MotorMode::Off && !self.kind.has_coordinate() {
             return Err(Error::new(
                 ErrorKind::WrongJointType,
@@ -192,6 +198,7 @@ pub(crate) struct JointModel {
     pub frame_a: JointFrame,
     pub frame_b: JointFrame,
     pub distance: f64,
+    pub limits: JointLimits,
 }
 
 impl JointModel {
@@ -201,7 +208,23 @@ impl JointModel {
             frame_a: d.frame_a,
             frame_b: d.frame_b,
             distance: d.distance,
+            limits: d.limits,
         }
+    }
+
+    /// Number of limit rows (0 when the joint has no finite limit).
+    pub fn limit_count(&self) -> usize {
+        self.limits.row_count(self.kind)
+    }
+
+    /// Evaluates the limit rows at the poses `a`, `b` (`c = g >= 0` inside the limits, see
+    /// [`JointLimits`]). Returns the number of rows written.
+    pub fn eval_limits(&self, a: &Pose, b: &Pose, coord_ref: f64, out: &mut [Row]) -> usize {
+        if self.limit_count() == 0 {
+            return 0;
+        }
+        let f = FramePair::new(a, b, &self.frame_a, &self.frame_b, true);
+        self.limits.eval(self.kind, &f, coord_ref, out)
     }
 
     /// Number of rows, with the motor row if `motor` is on.

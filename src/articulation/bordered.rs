@@ -1,0 +1,321 @@
+//! Rows appended to an already factored system (Tomcin Appendix C, first version, `A = G G^T`):
+//!
+//! ```text
+//! | A      A12 |   | G      0 | | G^T  U12 |
+//! | A21^T  A22 | = | G21^T  1 | | 0    D22 |
+//! ```
+//!
+//! with `G U12 = A12` (eq. 18), `G G21 = A21` (eq. 19) and `D22 = A22 - G21^T U12` (eq. 20), a
+//! small dense block factored by LU with partial pivoting. `A21 != A12` (dynamic Coulomb friction
+//! makes the appended block asymmetric) is handled by the same block LU; when the rows are
+//! symmetric `G21 = U12` and only one set of forward substitutions is made. The factor of `A` is
+//! never changed, so rows can be appended and dropped at the cost of `n_a` forward
+//! substitutions. The fill-reducing permutation is bookkeeping inside `BlockCholesky`.
+
+use super::factor::BlockCholesky;
+
+/// Workspace for up to `cap` appended rows on a system of `n` rows. Sized once per topology.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Bordered {
+    n: usize,
+    cap: usize,
+    na: usize,
+    symmetric: bool,
+    /// `U12 = G^-1 A12`, column-major `n x cap` (on entry of `factor`: `A12`).
+    u: Vec<f64>,
+    /// `G21 = G^-1 A21` (asymmetric only; on entry of `factor`: `A21`).
+    g: Vec<f64>,
+    /// `D22`, column-major with leading dimension `cap` (on entry of `factor`: `A22`); after
+    /// `factor` its LU factors (unit lower part below the diagonal).
+    d: Vec<f64>,
+    /// `D22` before its factorization (the Schur complement of the appended rows).
+    s: Vec<f64>,
+    /// Appended rows whose value is prescribed (`x2_i = b2_i`): their row of the small block is
+    /// replaced by the identity (unilateral rows released by the caller).
+    fixed: Vec<bool>,
+    min_pivot: f64,
+    piv: Vec<usize>,
+    y2: Vec<f64>,
+}
+
+impl Bordered {
+    /// A workspace for at most `cap` rows appended to a system of `n` rows.
+    pub fn new(n: usize, cap: usize) -> Bordered {
+        Bordered {
+            n,
+            cap,
+            na: 0,
+            symmetric: true,
+            u: vec![0.0; n * cap],
+            g: Vec::new(),
+            d: vec![0.0; cap * cap],
+            s: vec![0.0; cap * cap],
+            fixed: vec![false; cap],
+            min_pivot: 0.0,
+            piv: vec![0; cap],
+            y2: vec![0.0; cap],
+        }
+    }
+
+    /// A workspace that can also hold asymmetric rows (dynamic friction; so far only the test
+    /// against a dense LU uses it: contacts are not coupled into the factored system yet).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn new_asymmetric(n: usize, cap: usize) -> Bordered {
+        let mut b = Bordered::new(n, cap);
+        b.g = vec![0.0; n * cap];
+        b
+    }
+
+    /// Starts a new set of `na` rows: clears `A12` (and `A21`) and `A22`, to be filled through
+    /// [`Bordered::a12`], [`Bordered::a21`], [`Bordered::a22`] before [`Bordered::factor`].
+    pub fn begin(&mut self, na: usize, symmetric: bool) {
+        assert!(na <= self.cap, "bordered rows over capacity");
+        assert!(symmetric || !self.g.is_empty() || na == 0);
+        self.na = na;
+        self.symmetric = symmetric;
+        self.u[..self.n * na].fill(0.0);
+        if !symmetric {
+            self.g[..self.n * na].fill(0.0);
+        }
+        self.d.fill(0.0);
+        self.fixed.fill(false);
+    }
+
+    /// Column `j` of `A12` (coupling of appended row `j` into the rows of `A`).
+    pub fn a12(&mut self, j: usize) -> &mut [f64] {
+        &mut self.u[j * self.n..(j + 1) * self.n]
+    }
+
+    /// Column `j` of `A21` (asymmetric rows only; symmetric rows use `A12`).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn a21(&mut self, j: usize) -> &mut [f64] {
+        &mut self.g[j * self.n..(j + 1) * self.n]
+    }
+
+    /// Entry `(i, j)` of `A22`.
+    pub fn a22(&mut self, i: usize, j: usize) -> &mut f64 {
+        &mut self.d[i + j * self.cap]
+    }
+
+    /// Eqs. (18)-(20): forward substitutions of the new columns through `G`, then `D22` and its
+    /// LU factors. Pivots not above `min_pivot` are replaced by it (rows that are redundant with
+    /// `A`); returns how many were.
+    pub fn factor(&mut self, l: &BlockCholesky, min_pivot: f64) -> u32 {
+        let (n, na, cap) = (self.n, self.na, self.cap);
+        for j in 0..na {
+            l.forward(&mut self.u[j * n..(j + 1) * n]);
+            if !self.symmetric {
+                l.forward(&mut self.g[j * n..(j + 1) * n]);
+            }
+        }
+        let g = if self.symmetric { &self.u } else { &self.g };
+        for j in 0..na {
+            for i in 0..na {
+                let gi = &g[i * n..(i + 1) * n];
+                let uj = &self.u[j * n..(j + 1) * n];
+                let s: f64 = gi.iter().zip(uj).map(|(a, b)| a * b).sum();
+                self.d[i + j * cap] -= s;
+            }
+        }
+        self.s.copy_from_slice(&self.d);
+        self.min_pivot = min_pivot;
+        self.factor_small()
+    }
+
+    /// Entry `(i, j)` of the Schur complement `D22 = A22 - G21^T U12` of the appended rows.
+    pub fn schur(&self, i: usize, j: usize) -> f64 {
+        self.s[i + j * self.cap]
+    }
+
+    /// Prescribes the values of the appended rows flagged in `fixed` (`x2_i = b2_i` in
+    /// [`Bordered::solve`]) and refactors the small block accordingly. Returns the clamped pivots.
+    pub fn set_fixed(&mut self, fixed: &[bool]) -> u32 {
+        if fixed[..self.na] == self.fixed[..self.na] {
+            return 0;
+        }
+        self.fixed[..self.na].copy_from_slice(&fixed[..self.na]);
+        self.d.copy_from_slice(&self.s);
+        for i in 0..self.na {
+            if self.fixed[i] {
+                for j in 0..self.na {
+                    self.d[i + j * self.cap] = f64::from(u8::from(i == j));
+                }
+            }
+        }
+        self.factor_small()
+    }
+
+    /// LU with partial pivoting of the `na x na` block in `d`.
+    fn factor_small(&mut self) -> u32 {
+        let (na, cap, min_pivot) = (self.na, self.cap, self.min_pivot);
+        let mut clamped = 0;
+        let d = &mut self.d;
+        for k in 0..na {
+            let mut p = k;
+            for i in k + 1..na {
+                if d[i + k * cap].abs() > d[p + k * cap].abs() {
+                    p = i;
+                }
+            }
+            self.piv[k] = p;
+            if p != k {
+                for c in 0..na {
+                    d.swap(k + c * cap, p + c * cap);
+                }
+            }
+            let pivot = d[k + k * cap];
+            if pivot.abs() <= min_pivot || pivot.is_nan() {
+                d[k + k * cap] = if pivot < 0.0 { -min_pivot } else { min_pivot };
+                clamped += 1;
+            }
+            let inv = 1.0 / d[k + k * cap];
+            for i in k + 1..na {
+                d[i + k * cap] *= inv;
+            }
+            for c in k + 1..na {
+                let dkc = d[k + c * cap];
+                if dkc != 0.0 {
+                    for i in k + 1..na {
+                        d[i + c * cap] -= d[i + k * cap] * dkc;
+                    }
+                }
+            }
+        }
+        clamped
+    }
+
+    /// `y1 = G^-1 b1` in place and `y2 = b2 - G21^T y1` (step 1 of the solve, and the right-hand
+    /// side of the small block). `x1` holds `b1`, `y2` receives the result for `b2`.
+    pub fn forward_part(&self, l: &BlockCholesky, x1: &mut [f64], b2: &[f64], y2: &mut [f64]) {
+        let n = self.n;
+        l.forward(x1);
+        let g = if self.symmetric { &self.u } else { &self.g };
+        for i in 0..self.na {
+            let gi = &g[i * n..(i + 1) * n];
+            y2[i] = b2[i] - gi.iter().zip(x1.iter()).map(|(a, b)| a * b).sum::<f64>();
+        }
+    }
+
+    /// The three-step solve of Appendix C: `y1 = G^-1 b1`, `x2 = D22^-1 (b2 - G21^T y1)`,
+    /// `x1 = G^-T (y1 - U12 x2)`. `x1` (n) holds `b1` and `x2` (na) holds `b2` on entry. Rows
+    /// set by [`Bordered::set_fixed`] come out as `x2_i = b2_i`.
+    pub fn solve(&mut self, l: &BlockCholesky, x1: &mut [f64], x2: &mut [f64]) {
+        let (n, na, cap) = (self.n, self.na, self.cap);
+        l.forward(x1);
+        if na > 0 {
+            let g = if self.symmetric { &self.u } else { &self.g };
+            for i in 0..na {
+                let gi = &g[i * n..(i + 1) * n];
+                let s: f64 = gi.iter().zip(x1.iter()).map(|(a, b)| a * b).sum();
+                self.y2[i] = if self.fixed[i] { x2[i] } else { x2[i] - s };
+            }
+            // LU solve: permute, L (unit) forward, U backward
+            let y = &mut self.y2[..na];
+            for k in 0..na {
+                y.swap(k, self.piv[k]);
+            }
+            for k in 0..na {
+                for i in k + 1..na {
+                    y[i] -= self.d[i + k * cap] * y[k];
+                }
+            }
+            for k in (0..na).rev() {
+                let mut s = y[k];
+                for c in k + 1..na {
+                    s -= self.d[k + c * cap] * y[c];
+                }
+                y[k] = s / self.d[k + k * cap];
+            }
+            x2[..na].copy_from_slice(y);
+            for j in 0..na {
+                let xj = x2[j];
+                if xj != 0.0 {
+                    for (xi, uj) in x1.iter_mut().zip(&self.u[j * n..(j + 1) * n]) {
+                        *xi -= uj * xj;
+                    }
+                }
+            }
+        }
+        l.backward(x1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::factor::tests::random_system;
+    use super::*;
+    use nalgebra::{DMatrix, DVector};
+
+    fn rng(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+        }
+    }
+
+    /// The bordered solve, symmetric and asymmetric (the block LU of dynamic friction), agrees
+    /// with a dense LU of the whole extended matrix on random systems to 1e-12 relative.
+    #[test]
+    fn bordered_solve_matches_dense_lu() {
+        let mut worst: f64 = 0.0;
+        for trial in 0..40u64 {
+            let (mut f, a, n) = random_system(1000 + trial);
+            f.factor(1e-300, 0.0);
+            let mut rnd = rng(77 + trial);
+            let na = 1 + (trial as usize % 3);
+            let symmetric = trial % 2 == 0;
+            let mut b = Bordered::new_asymmetric(n, 3);
+            b.begin(na, symmetric);
+            // dense extended matrix
+            let m = n + na;
+            let mut e = DMatrix::<f64>::zeros(m, m);
+            for i in 0..n {
+                for j in 0..n {
+                    e[(i, j)] = a[i * n + j];
+                }
+            }
+            for j in 0..na {
+                for i in 0..n {
+                    // sparse-ish coupling like a contact touching a few rows
+                    let v = if (i + j) % 3 == 0 { rnd() } else { 0.0 };
+                    b.a12(j)[i] = v;
+                    e[(i, n + j)] = v;
+                    let w = if symmetric { v } else { v + 0.3 * rnd() };
+                    if !symmetric {
+                        b.a21(j)[i] = w;
+                    }
+                    e[(n + j, i)] = w;
+                }
+            }
+            for i in 0..na {
+                for j in 0..na {
+                    let v = if i == j {
+                        3.0 + rnd()
+                    } else if symmetric {
+                        0.0
+                    } else {
+                        rnd()
+                    };
+                    *b.a22(i, j) = v;
+                    e[(n + i, n + j)] = v;
+                }
+            }
+            assert_eq!(b.factor(&f, 1e-300), 0);
+            let rhs: Vec<f64> = (0..m).map(|i| (1.7 * i as f64).cos()).collect();
+            let mut x1 = rhs[..n].to_vec();
+            let mut x2 = rhs[n..].to_vec();
+            b.solve(&f, &mut x1, &mut x2);
+            let dense = e.lu().solve(&DVector::from_vec(rhs)).expect("nonsingular");
+            let scale = dense.amax();
+            for i in 0..n {
+                worst = worst.max((x1[i] - dense[i]).abs() / scale);
+            }
+            for j in 0..na {
+                worst = worst.max((x2[j] - dense[n + j]).abs() / scale);
+            }
+        }
+        assert!(worst < 1e-12, "largest relative difference {worst:e}");
+    }
+}

@@ -1,0 +1,280 @@
+//! Joint limits in the direct solver: each active limit row is appended to the island's factored
+//! system by the bordered solve of Tomcin Appendix C (no refactorization), so one solve gives the
+//! joint and limit impulses together and an active limit is as hard as a joint. Activity is an
+//! active set per Newton iteration: a row is appended while its limit is violated at the previewed
+//! poses or it already pushes in this substep, and dropped when its impulse would pull.
+
+use super::correction::{REFINE_STEPS, REFINE_TOL};
+use super::island::{Island, Side, row_times};
+use crate::arena::Arena;
+use crate::body::Body;
+
+impl Island {
+    /// Velocity correction: appends the limit rows the velocities would violate within `dt`,
+    /// with the target velocity of Newton's impact law (`-e` times the approach speed), or the
+    /// velocity that just closes the gap when `e = 0`.
+    pub(super) fn select_velocity_limits(&mut self, bodies: &Arena<Body>, dt: f64) {
+        self.lim.active.clear();
+        self.lim.lam_pos.fill(0.0);
+        for r in 0..self.lim.info.len() {
+            let info = self.lim.info[r];
+            let ua = self.side_velocity(info.a, bodies);
+            let ub = self.side_velocity(info.b, bodies);
+            let row = &self.lim.rows[r];
+            let v = row_times(&row.j, &ua, &ub);
+            let g = row.c;
+            if info.bilateral {
+                self.lim.rhs[r] = -v;
+            } else if g + dt * v < 0.0 {
+                let target = if info.restitution > 0.0 && v < 0.0 {
+                    -info.restitution * v
+                } else {
+                    -g / dt
+                };
+                self.lim.rhs[r] = target - v;
+            } else {
+                continue;
+            }
+            self.lim.push[self.lim.active.len()] = true;
+            self.lim.active.push(r as u32);
+        }
+        self.lim.border_ok = false;
+    }
+
+    /// Joint correction: the candidate limit rows are those violated at the previews, those that
+    /// already push in this substep, locked ranges, and rows within `margin` of their limit
+    /// (the step may reach them); `rhs = -g/dt` (eq. 3).
+    pub(super) fn select_position_limits(&mut self, dt: f64, margin: f64) {
+        let mut changed = false;
+        let mut k = 0;
+        for r in 0..self.lim.info.len() {
+            let g = self.lim.trial[r].c;
+            let pushing = self.lim.info[r].bilateral || g < 0.0 || self.lim.lam_pos[r] > 0.0;
+            if pushing || g < margin {
+                self.lim.rhs[r] = -g / dt;
+                self.lim.push[k] = pushing;
+                if self.lim.active.get(k) != Some(&(r as u32)) {
+                    changed = true;
+                }
+                if k < self.lim.active.len() {
+                    self.lim.active[k] = r as u32;
+                } else {
+                    self.lim.active.push(r as u32);
+                }
+                k += 1;
+            }
+        }
+        changed |= k != self.lim.active.len();
+        self.lim.active.truncate(k);
+        if changed {
+            self.lim.border_ok = false;
+        }
+    }
+
+    /// Eqs. (18)-(20) for the candidate limit rows: their couplings `A12 = J M^-1 J_lim^T` with
+    /// the joint rows and `A22 = J_lim M^-1 J_lim^T + alpha I`, then the forward substitutions
+    /// and the small dense block (the Schur complement the LCP works on).
+    fn build_border(&mut self) {
+        let na = self.lim.active.len();
+        self.lim.border.begin(na, true);
+        for i in 0..na {
+            let li = self.lim.active[i] as usize;
+            let info = self.lim.info[li];
+            let col = self.lim.border.a12(i);
+            for ij in &self.joints {
+                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                    let Side::Dyn(l) = side else { continue };
+                    for (t, lside) in [info.a, info.b].into_iter().enumerate() {
+                        if lside != Side::Dyn(l) {
+                            continue;
+                        }
+                        let w = &self.lim.wrows[li][t];
+                        for r in ij.off as usize..(ij.off + ij.n) as usize {
+                            let j = &self.rows[r].j[s];
+                            col[r] += (0..6).map(|c| j[c] * w[c]).sum::<f64>();
+                        }
+                    }
+                }
+            }
+            for k in 0..na {
+                let lk = self.lim.active[k] as usize;
+                let ik = self.lim.info[lk];
+                let mut v = if k == i { self.alpha_t } else { 0.0 };
+                for (s, side) in [ik.a, ik.b].into_iter().enumerate() {
+                    let Side::Dyn(_) = side else { continue };
+                    for (t, lside) in [info.a, info.b].into_iter().enumerate() {
+                        if lside == side {
+                            let j = &self.lim.rows[lk].j[s];
+                            let w = &self.lim.wrows[li][t];
+                            v += (0..6).map(|c| j[c] * w[c]).sum::<f64>();
+                        }
+                    }
+                }
+                *self.lim.border.a22(k, i) = v;
+            }
+        }
+        let min_pivot = if self.alpha_t > 0.0 {
+            1e-3 * self.alpha_t
+        } else {
+            1e-300
+        };
+        self.lim.clamped += self.lim.border.factor(&self.factor, min_pivot);
+        self.lim.border_ok = true;
+    }
+
+    /// Solves the joint rows (`x[..n_rows]` holds their right-hand side) together with the
+    /// candidate limit rows (right-hand sides in `lim.rhs`). Which candidates push is decided
+    /// exactly for this linearization by the LCP on the Schur complement of the appended rows
+    /// (`lcp`); the others are released (their impulse in this pass goes back to zero). On return
+    /// `x[n_rows + i]` is the impulse of candidate `i`.
+    pub(super) fn solve_constrained(&mut self, x: &mut [f64]) {
+        let n = self.n_rows;
+        let na = self.lim.active.len();
+        if na == 0 {
+            self.solve_refined(x, REFINE_STEPS, REFINE_TOL);
+            return;
+        }
+        if !self.lim.border_ok {
+            self.build_border();
+        }
+        // y1 = G^-1 b1, y2 = b2 - G21^T y1 (Appendix C step 1), then the LCP on D22
+        self.lim.b[..n].copy_from_slice(&x[..n]);
+        for i in 0..na {
+            self.lim.x2[i] = self.lim.rhs[self.lim.active[i] as usize];
+        }
+        {
+            let lim = &mut self.lim;
+            lim.border.forward_part(
+                &self.factor,
+                &mut lim.b[..n],
+                &lim.x2[..na],
+                &mut lim.y2[..na],
+            );
+        }
+        self.lcp();
+        for i in 0..na {
+            let r = self.lim.active[i] as usize;
+            self.lim.fixed[i] = !self.lim.push[i];
+            x[n + i] = if self.lim.push[i] {
+                self.lim.rhs[r]
+            } else {
+                -self.lim.lam_pos[r]
+            };
+        }
+        let lim = &mut self.lim;
+        lim.clamped += lim.border.set_fixed(&lim.fixed[..na]);
+        self.solve_refined(x, REFINE_STEPS, REFINE_TOL);
+    }
+
+    /// The linear complementarity problem of the candidate rows for the current linearization:
+    /// with `S = D22` (their Schur complement) and `y2`, find the impulses `x` such that every
+    /// row either pushes (`lam + x >= 0`, its target met: `(S x - y2)_i = 0`) or is released
+    /// (`lam + x = 0`, and the step leaves it inside its limit: `(S x - y2)_i >= 0`). Murty's
+    /// least-index principal pivoting, finite because `S` is positive definite. Starts from
+    /// `push`; leaves the answer in `push` (locked ranges always push).
+    fn lcp(&mut self) {
+        let na = self.lim.active.len();
+        let lim = &mut self.lim;
+        let scale = lim.y2[..na].iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let tol = 1e-12 * scale;
+        for _ in 0..(8 * na + 16) {
+            // x_N = -lam_N; S_PP x_P = y2_P - S_PN x_N, by Gaussian elimination on `m`
+            let mut np = 0;
+            for i in 0..na {
+                let r = lim.active[i] as usize;
+                lim.x2[i] = -lim.lam_pos[r];
+                if lim.info[r].bilateral {
+                    lim.push[i] = true;
+                }
+                np += usize::from(lim.push[i]);
+            }
+            let ld = np + 1;
+            let (mut pi, m) = (0, &mut lim.m);
+            for i in 0..na {
+                if !lim.push[i] {
+                    continue;
+                }
+                let (mut pj, mut rhs) = (0, lim.y2[i]);
+                for j in 0..na {
+                    if lim.push[j] {
+                        m[pi + pj * ld] = lim.border.schur(i, j);
+                        pj += 1;
+                    } else {
+                        rhs -= lim.border.schur(i, j) * lim.x2[j];
+                    }
+                }
+                m[pi + np * ld] = rhs;
+                pi += 1;
+            }
+            solve_dense(m, np, ld);
+            let mut pi = 0;
+            for i in 0..na {
+                if lim.push[i] {
+                    lim.x2[i] = m[pi + np * ld];
+                    pi += 1;
+                }
+            }
+            // least index violating complementarity
+            let mut flip = None;
+            for i in 0..na {
+                let r = lim.active[i] as usize;
+                let bad = if lim.push[i] {
+                    !lim.info[r].bilateral && lim.lam_pos[r] + lim.x2[i] < -tol
+                } else {
+                    let w: f64 = (0..na)
+                        .map(|j| lim.border.schur(i, j) * lim.x2[j])
+                        .sum::<f64>()
+                        - lim.y2[i];
+                    w < -tol
+                };
+                if bad {
+                    flip = Some(i);
+                    break;
+                }
+            }
+            match flip {
+                Some(i) => lim.push[i] = !lim.push[i],
+                None => return,
+            }
+        }
+    }
+}
+
+/// Solves the `n x n` system in the first `n` columns of `m` (column-major, leading dimension
+/// `ld`) for the right-hand side in column `n`, in place (Gaussian elimination, partial
+/// pivoting; a vanishing pivot leaves that unknown at zero).
+fn solve_dense(m: &mut [f64], n: usize, ld: usize) {
+    for k in 0..n {
+        let mut p = k;
+        for i in k + 1..n {
+            if m[i + k * ld].abs() > m[p + k * ld].abs() {
+                p = i;
+            }
+        }
+        if p != k {
+            for c in k..=n {
+                m.swap(k + c * ld, p + c * ld);
+            }
+        }
+        let piv = m[k + k * ld];
+        if piv == 0.0 {
+            continue;
+        }
+        for i in k + 1..n {
+            let f = m[i + k * ld] / piv;
+            if f != 0.0 {
+                for c in k..=n {
+                    m[i + c * ld] -= f * m[k + c * ld];
+                }
+            }
+        }
+    }
+    for k in (0..n).rev() {
+        let piv = m[k + k * ld];
+        let mut s = m[k + n * ld];
+        for c in k + 1..n {
+            s -= m[k + c * ld] * m[c + n * ld];
+        }
+        m[k + n * ld] = if piv == 0.0 { 0.0 } else { s / piv };
+    }
+}

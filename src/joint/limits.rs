@@ -1,0 +1,225 @@
+//! Joint limits: unilateral rows `g(p) >= 0` on a joint's coordinate (hinge angle, slider
+//! position), and a ball joint's swing cone and twist range. Each row gives `g` (positive inside
+//! the range, so `-g` is the violation) and its Jacobian `dg/dt = J u` in the same form as the
+//! joint rows (Tomcin section 3), so an active limit goes through the same solver as a joint.
+
+use super::JointKind;
+use super::rows::{FramePair, Row, wrap_angle};
+use crate::error::{Error, ErrorKind, Result};
+use crate::math::Vec3;
+
+/// Limits of a joint. Infinite bounds (the default) mean no limit and cost nothing.
+///
+/// - Hinge: `lower <= angle <= upper` (rad, the unwrapped angle, so a range may exceed a turn).
+/// - Slider: `lower <= position <= upper` (m along the axis).
+/// - Ball: `lower <= twist <= upper` (rad, rotation of frame B about frame A's x axis, within
+///   (-pi, pi)), and the swing cone: the angle between the two frames' x axes stays within
+///   `swing` (rad, in (0, pi)).
+///
+/// `lower == upper` holds the coordinate there (both directions). An active limit is as hard as
+/// the joint (within `eps_p`); `restitution` is the coefficient of the bounce when the joint
+/// hits a limit (0: it stops there).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointLimits {
+    /// Lower bound of the coordinate or twist (rad or m), `-inf` for none.
+    pub lower: f64,
+    /// Upper bound of the coordinate or twist (rad or m), `+inf` for none.
+    pub upper: f64,
+    /// Half-angle of the swing cone of a ball joint (rad), `+inf` for none.
+    pub swing: f64,
+    /// Coefficient of restitution of a hit limit, in [0, 1].
+    pub restitution: f64,
+}
+
+impl Default for JointLimits {
+    fn default() -> Self {
+        JointLimits::NONE
+    }
+}
+
+impl JointLimits {
+    /// No limits.
+    pub const NONE: JointLimits = JointLimits {
+        lower: f64::NEG_INFINITY,
+        upper: f64::INFINITY,
+        swing: f64::INFINITY,
+        restitution: 0.0,
+    };
+
+    /// A range `[lower, upper]` of the coordinate (hinge, slider) or twist (ball).
+    pub fn range(lower: f64, upper: f64) -> Self {
+        JointLimits {
+            lower,
+            upper,
+            ..JointLimits::NONE
+        }
+    }
+
+    /// A swing cone of half-angle `swing` (ball joints).
+    pub fn cone(swing: f64) -> Self {
+        JointLimits {
+            swing,
+            ..JointLimits::NONE
+        }
+    }
+
+    fn has_range(&self) -> bool {
+        self.lower.is_finite() || self.upper.is_finite()
+    }
+
+    fn has_swing(&self) -> bool {
+        self.swing.is_finite()
+    }
+
+    /// Number of limit rows of a joint of `kind` with these limits (0, 1 or 2).
+    pub(crate) fn row_count(&self, kind: JointKind) -> usize {
+        match kind {
+            JointKind::Hinge | JointKind::Slider => usize::from(self.has_range()),
+            JointKind::Ball => usize::from(self.has_range()) + usize::from(self.has_swing()),
+            _ => 0,
+        }
+    }
+
+    /// Checks the limits for a joint of `kind`.
+    pub(crate) fn validate(&self, kind: JointKind) -> Result<()> {
+        let bad = |msg: String| Err(Error::new(ErrorKind::InvalidArgument, msg));
+        if self.lower.is_nan() || self.upper.is_nan() || self.swing.is_nan() {
+            return Err(Error::new(ErrorKind::NonFinite, "joint limit is NaN"));
+        }
+        if !(self.restitution.is_finite() && (0.0..=1.0).contains(&self.restitution)) {
+            return bad(format!(
+                "limit restitution must be in [0, 1], got {}",
+                self.restitution
+            ));
+        }
+        if self.lower > self.upper || self.lower == f64::INFINITY || self.upper == -f64::INFINITY {
+            return bad(format!(
+                "joint limit lower bound {} is above the upper bound {}",
+                self.lower, self.upper
+            ));
+        }
+        if self.swing != f64::INFINITY && !(self.swing > 0.0 && self.swing < std::f64::consts::PI) {
+            return bad(format!(
+                "swing cone half-angle must be in (0, pi) rad or +inf, got {}",
+                self.swing
+            ));
+        }
+        let pi = std::f64::consts::PI;
+        match kind {
+            JointKind::Hinge | JointKind::Slider => {
+                if self.has_swing() {
+                    return Err(Error::new(
+                        ErrorKind::WrongJointType,
+                        "only ball joints have a swing cone",
+                    ));
+                }
+            }
+            JointKind::Ball => {
+                if (self.lower.is_finite() && self.lower <= -pi)
+                    || (self.upper.is_finite() && self.upper >= pi)
+                {
+                    return bad(format!(
+                        "ball joint twist limits must lie in (-pi, pi), got [{}, {}]",
+                        self.lower, self.upper
+                    ));
+                }
+            }
+            _ => {
+                if self.has_range() || self.has_swing() {
+                    return Err(Error::new(
+                        ErrorKind::WrongJointType,
+                        "only hinge, slider and ball joints have limits",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates the limit rows at the frames `f`: `c = g` (>= 0 inside the range) and
+    /// `J = dg/du`. `coord_ref` is the unwrapped hinge angle the angle is measured from. The
+    /// nearer bound of a range gives its row. Returns the rows written (`row_count`).
+    pub(crate) fn eval(
+        &self,
+        kind: JointKind,
+        f: &FramePair,
+        coord_ref: f64,
+        out: &mut [Row],
+    ) -> usize {
+        let mut n = 0;
+        if self.has_range() {
+            // coordinate s and its gradient: angular (hinge, twist) or linear (slider)
+            let (s, lin_b, ang_b, lin_a, ang_a) = match kind {
+                JointKind::Slider => {
+                    let r = f.linear_row(&f.axis_a(0), 0.0);
+                    let ja = r.j[0];
+                    let jb = r.j[1];
+                    (
+                        r.c,
+                        Vec3::new(jb[0], jb[1], jb[2]),
+                        Vec3::new(jb[3], jb[4], jb[5]),
+                        Vec3::new(ja[0], ja[1], ja[2]),
+                        Vec3::new(ja[3], ja[4], ja[5]),
+                    )
+                }
+                _ => {
+                    let (raw, g) = f.twist_angle();
+                    let s = if kind == JointKind::Hinge {
+                        coord_ref + wrap_angle(raw - coord_ref)
+                    } else {
+                        raw
+                    };
+                    (s, Vec3::zeros(), g, Vec3::zeros(), -g)
+                }
+            };
+            // g = s - lower (toward the lower bound) or upper - s
+            let use_lower = if self.lower.is_finite() && self.upper.is_finite() {
+                s < 0.5 * (self.lower + self.upper)
+            } else {
+                self.lower.is_finite()
+            };
+            let (g, sign) = if use_lower {
+                (s - self.lower, 1.0)
+            } else {
+                (self.upper - s, -1.0)
+            };
+            out[n] = Row {
+                c: g,
+                j: [
+                    pack(sign * lin_a, sign * ang_a),
+                    pack(sign * lin_b, sign * ang_b),
+                ],
+            };
+            n += 1;
+        }
+        if kind == JointKind::Ball && self.has_swing() {
+            // cos(theta) = xA . xB; d theta/dt = (w_B - w_A) . (xA x xB) / |xA x xB|
+            let xa = f.axis_a(0);
+            let xb = f.qb * Vec3::x();
+            let axis = xa.cross(&xb);
+            let sin = axis.norm();
+            let theta = sin.atan2(xa.dot(&xb));
+            let e = if sin > 1e-12 {
+                axis / sin
+            } else {
+                Vec3::zeros() // on the axis the cone is far from active (swing > 0)
+            };
+            out[n] = Row {
+                c: self.swing - theta,
+                j: [pack(Vec3::zeros(), e), pack(Vec3::zeros(), -e)],
+            };
+            n += 1;
+        }
+        n
+    }
+
+    /// True if the range has zero width: the row holds in both directions.
+    pub(crate) fn locked(&self) -> bool {
+        self.lower == self.upper
+    }
+}
+
+#[inline]
+fn pack(lin: Vec3, ang: Vec3) -> [f64; 6] {
+    [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z]
+}

@@ -1,0 +1,290 @@
+//! Joint limits: unilateral rows appended to the factored system (bordered solve), as hard as
+//! the joints while active.
+
+use std::f64::consts::PI;
+use tenon::scenes;
+use tenon::*;
+
+fn weightless() -> World {
+    World::new(WorldSettings {
+        gravity: Vec3::zeros(),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+/// A 1 m bar hanging from a hinge about y at the origin (its centre 0.5 m along -z), no gravity.
+fn hinged_bar(world: &mut World, limits: JointLimits) -> (BodyHandle, JointHandle) {
+    let bar = scenes::bar(world, Vec3::zeros(), Vec3::new(0.0, 0.0, -1.0), 1.0);
+    let mut d = JointDesc::new(JointKind::Hinge, None, bar);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::y())
+        .unwrap();
+    d.limits = limits;
+    let j = world.create_joint(&d).unwrap();
+    (bar, j)
+}
+
+/// The bar's angle about +y from its rest direction (-z), measured from its pose.
+fn bar_angle(world: &World, bar: BodyHandle) -> f64 {
+    let p = world.body(bar).unwrap().position();
+    // rotation about +y takes -z toward -x
+    (-p.x).atan2(-p.z)
+}
+
+#[test]
+fn hinge_limit_holds_when_driven_into_it_at_10_rad_per_s() {
+    let mut world = weightless();
+    let lim = 30f64.to_radians();
+    let (bar, j) = hinged_bar(&mut world, JointLimits::range(-lim, lim));
+    world
+        .set_body_velocity(bar, Vec3::new(-5.0, 0.0, 0.0), Vec3::new(0.0, 10.0, 0.0))
+        .unwrap();
+    let mut worst_over: f64 = f64::NEG_INFINITY;
+    let mut hit = None;
+    for k in 0..120 {
+        let r = world.step(1.0 / 60.0).unwrap().clone();
+        assert!(r.converged, "step {k}: {r:?}");
+        assert!(r.max_violation < 1e-9, "step {k}: {}", r.max_violation);
+        let a = bar_angle(&world, bar);
+        let c = world.joint_coordinate(j).unwrap();
+        assert!((a - c).abs() < 1e-9, "coordinate {c} vs measured {a}");
+        worst_over = worst_over.max(a - lim);
+        if hit.is_none() && a > lim - 1e-6 {
+            hit = Some(k);
+        }
+    }
+    // 10 rad/s reaches 30 degrees after 0.052 s: the 4th step
+    assert_eq!(hit, Some(3));
+    assert!(worst_over < 1e-8, "beyond the limit by {worst_over:e} rad");
+    // restitution 0: it stays on the limit
+    assert!((bar_angle(&world, bar) - lim).abs() < 1e-8);
+    let w = world.body(bar).unwrap().angular_velocity();
+    assert!(w.norm() < 1e-6, "still turning at {w:?}");
+    assert!(world.max_joint_violation() < 1e-8);
+}
+
+#[test]
+fn hinge_limit_with_restitution_bounces_back() {
+    let mut world = weightless();
+    let lim = 30f64.to_radians();
+    let mut limits = JointLimits::range(-lim, lim);
+    limits.restitution = 0.5;
+    let (bar, _) = hinged_bar(&mut world, limits);
+    world
+        .set_body_velocity(bar, Vec3::new(-5.0, 0.0, 0.0), Vec3::new(0.0, 10.0, 0.0))
+        .unwrap();
+    let mut worst_over: f64 = f64::NEG_INFINITY;
+    for _ in 0..30 {
+        let r = world.step(1.0 / 240.0).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9);
+        worst_over = worst_over.max(bar_angle(&world, bar).abs() - lim);
+    }
+    assert!(worst_over < 1e-8, "beyond the limit by {worst_over:e} rad");
+    // bounced: turning back at about half the speed
+    let wy = world.body(bar).unwrap().angular_velocity().y;
+    assert!((wy + 5.0).abs() < 0.1, "after the bounce w = {wy}");
+}
+
+#[test]
+fn hinge_limit_holds_a_heavy_bar_against_gravity() {
+    // gravity pulls the bar, hinged at its end about y, onto a limit at 10 degrees above
+    // horizontal pointing along +x... i.e. the bar rests on the limit and the limit carries it.
+    let mut world = World::default();
+    let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::new(1.0, 0.0, 0.0), 50.0);
+    let mut d = JointDesc::new(JointKind::Hinge, None, bar);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::y())
+        .unwrap();
+    // rotation about +y takes +x toward -z (falling): angle grows as it falls
+    d.limits = JointLimits::range(-1.0, 0.2);
+    let j = world.create_joint(&d).unwrap();
+    for _ in 0..300 {
+        let r = world.step(1.0 / 60.0).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9);
+        assert!(world.joint_coordinate(j).unwrap() < 0.2 + 1e-9);
+    }
+    // at rest on the limit: the joint's angular impulse per step balances gravity's torque
+    // about the hinge, m g (L/2) cos(0.2) h
+    let w = world.body(bar).unwrap().angular_velocity();
+    assert!(w.norm() < 1e-6, "{w:?}");
+    let (_, ang) = world.joint_reaction_impulse(j).unwrap();
+    let expect = 50.0 * 9.81 * 0.5 * 0.2f64.cos() / 60.0;
+    assert!(
+        (ang.y.abs() - expect).abs() < 1e-3 * expect,
+        "angular impulse {} vs {expect}",
+        ang.y
+    );
+}
+
+#[test]
+fn ball_joint_swing_cone_holds_at_45_degrees() {
+    let mut world = weightless();
+    let cone = 45f64.to_radians();
+    let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::new(0.0, 0.0, -1.0), 1.0);
+    let mut d = JointDesc::new(JointKind::Ball, None, bar);
+    // frame x axis along the bar (-z): the cone is around the rest direction
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), -Vec3::z())
+        .unwrap();
+    d.limits = JointLimits::cone(cone);
+    world.create_joint(&d).unwrap();
+    // swing it out diagonally and spin it about its own axis
+    let w0 = Vec3::new(6.0, 8.0, 3.0);
+    world
+        .set_body_velocity(bar, w0.cross(&Vec3::new(0.0, 0.0, -0.5)), w0)
+        .unwrap();
+    let mut worst_over: f64 = f64::NEG_INFINITY;
+    let mut max_swing: f64 = 0.0;
+    for k in 0..240 {
+        let r = world.step(1.0 / 60.0).unwrap().clone();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        let b = world.body(bar).unwrap();
+        let axis = b.rotation() * Vec3::new(0.0, 0.0, -1.0); // bar's own -z... its rest direction
+        let dir = b.position().normalize();
+        let swing = dir.dot(&-Vec3::z()).clamp(-1.0, 1.0).acos();
+        let _ = axis;
+        max_swing = max_swing.max(swing);
+        worst_over = worst_over.max(swing - cone);
+    }
+    assert!(
+        max_swing > cone - 1e-6,
+        "never reached the cone: {max_swing}"
+    );
+    assert!(worst_over < 1e-8, "outside the cone by {worst_over:e} rad");
+}
+
+#[test]
+fn slider_and_twist_ranges_hold() {
+    // slider along x with range [-0.1, 0.2] m, pushed at 3 m/s
+    let mut world = weightless();
+    let body = scenes::bar(&mut world, Vec3::zeros(), Vec3::new(0.5, 0.0, 0.0), 2.0);
+    let mut d = JointDesc::new(JointKind::Slider, None, body);
+    world
+        .set_joint_frames_world(&mut d, Vec3::new(0.25, 0.0, 0.0), Vec3::x())
+        .unwrap();
+    d.limits = JointLimits::range(-0.1, 0.2);
+    let j = world.create_joint(&d).unwrap();
+    world
+        .set_body_velocity(body, Vec3::new(3.0, 0.0, 0.0), Vec3::zeros())
+        .unwrap();
+    for _ in 0..60 {
+        let r = world.step(1.0 / 60.0).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9);
+        assert!(world.joint_coordinate(j).unwrap() < 0.2 + 1e-9);
+    }
+    assert!((world.joint_coordinate(j).unwrap() - 0.2).abs() < 1e-9);
+
+    // ball joint with twist range [-0.3, 0.5] rad spun about its frame axis at 10 rad/s
+    let mut world = weightless();
+    let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::new(0.0, 0.0, -1.0), 1.0);
+    let mut d = JointDesc::new(JointKind::Ball, None, bar);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), -Vec3::z())
+        .unwrap();
+    d.limits = JointLimits {
+        lower: -0.3,
+        upper: 0.5,
+        swing: 0.5 * PI,
+        restitution: 0.0,
+    };
+    world.create_joint(&d).unwrap();
+    world
+        .set_body_velocity(bar, Vec3::zeros(), Vec3::new(0.0, 0.0, -10.0))
+        .unwrap();
+    let y0 = world.body(bar).unwrap().rotation() * Vec3::y();
+    let mut max_twist: f64 = 0.0;
+    for _ in 0..60 {
+        let r = world.step(1.0 / 60.0).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9);
+        // twist of the bar about its axis -z: the turn of its local y axis
+        let y = world.body(bar).unwrap().rotation() * Vec3::y();
+        let twist = y0.cross(&y).dot(&-Vec3::z()).atan2(y0.dot(&y));
+        max_twist = max_twist.max(twist);
+    }
+    assert!(
+        (max_twist - 0.5).abs() < 1e-8,
+        "twist reached {max_twist}, limit 0.5"
+    );
+}
+
+#[test]
+fn bad_limits_are_rejected_and_change_nothing() {
+    let mut world = World::default();
+    let (_, j) = hinged_bar(&mut world, JointLimits::NONE);
+    for bad in [
+        JointLimits::range(0.5, -0.5),
+        JointLimits::range(f64::NAN, 1.0),
+        JointLimits::cone(0.5),
+        JointLimits {
+            restitution: 1.5,
+            ..JointLimits::range(-1.0, 1.0)
+        },
+    ] {
+        assert!(world.set_joint_limits(j, bad).is_err(), "{bad:?}");
+        assert_eq!(world.joint_limits(j).unwrap(), JointLimits::NONE);
+    }
+    let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::x(), 1.0);
+    let mut d = JointDesc::new(JointKind::Fixed, None, bar);
+    d.limits = JointLimits::range(-1.0, 1.0);
+    assert_eq!(
+        world.create_joint(&d).unwrap_err().kind,
+        ErrorKind::WrongJointType
+    );
+}
+
+#[test]
+fn ragdoll_tumbles_down_stairs_with_every_joint_and_limit_exact() {
+    let mut world = World::default();
+    let (steps, run, rise) = (6, 0.4, 0.25);
+    scenes::stairs(&mut world, steps, run, rise);
+    let top = steps as f64 * rise;
+    let s = scenes::ragdoll(&mut world, Vec3::new(0.15, 0.0, top + 0.3));
+    assert_eq!(s.bodies.len(), 15);
+    let com = |w: &World| {
+        let (mut m, mut x) = (0.0, Vec3::zeros());
+        for &b in &s.bodies {
+            let body = w.body(b).unwrap();
+            m += body.mass_properties().mass;
+            x += body.mass_properties().mass * body.position();
+        }
+        (m, x / m)
+    };
+    let (mass, c0) = com(&world);
+    // pushed forward and tipped over the edge
+    for &b in &s.bodies {
+        let x = world.body(b).unwrap().position();
+        let w = Vec3::new(0.0, 3.0, 0.5);
+        let v = Vec3::new(1.5, 0.2, 0.0) + w.cross(&(x - c0));
+        world.set_body_velocity(b, v, w).unwrap();
+    }
+    let e0 = world.kinetic_energy() + world.potential_energy();
+    let h = 1.0 / 30.0;
+    let mut worst: f64 = 0.0;
+    let mut max_active = 0;
+    let mut iters = 0u64;
+    for k in 0..150 {
+        let r = world.step(h).unwrap().clone();
+        iters += u64::from(r.iterations);
+        max_active = max_active.max(r.islands.iter().map(|i| i.active_limits).max().unwrap_or(0));
+        assert!(r.converged, "step {k}: {r:?}");
+        let measured = world.max_joint_violation();
+        worst = worst.max(r.max_violation).max(measured);
+        assert!(
+            r.max_violation <= 1e-8 && measured <= 1e-8,
+            "step {k}: reported {:e}, measured {measured:e}",
+            r.max_violation
+        );
+        // no explosion: no energy from nowhere
+        let e = world.kinetic_energy() + world.potential_energy();
+        assert!(e < e0 + 1e-3 * mass * 9.81, "step {k}: energy {e} > {e0}");
+    }
+    let (_, c1) = com(&world);
+    eprintln!(
+        "ragdoll: com {c0:?} -> {c1:?}, worst violation {worst:e}, most active limits {max_active}, {:.1} iterations/step",
+        iters as f64 / 150.0
+    );
+    // it went down the stairs and uses its limits
+    assert!(c1.z < c0.z - 0.5, "centre of mass {c0:?} -> {c1:?}");
+    assert!(max_active >= 2, "limits active at most {max_active}");
+}
