@@ -1,9 +1,10 @@
 // ragdoll.cpp - a tumbling ragdoll in free fall, with the C++ wrapper bindings/cpp/tenon.hpp.
 //
 // Torso, head (ball joint), arms (ball shoulders, hinge elbows), legs (universal hips, hinge
-// knees), a backpack welded on (fixed joint). Kicked into a tumble and left to fall: the joints
-// are internal, so the total linear momentum must grow exactly as M g t, and every joint must
-// stay within eps_p. Exits non-zero if either fails.
+// knees), a backpack welded on (fixed joint); elbows and knees have ranges, the neck a swing cone
+// and twist range. Kicked into a tumble and left to fall: the joints are internal, so the total
+// linear momentum must grow exactly as M g t, and every joint and limit must stay within eps_p.
+// Exits non-zero if either fails.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -54,16 +55,19 @@ int main() {
   tenon::BodyId head = box({0, 0, 1.57}, {0.1, 0.1, 0.1}, 4.0);
   tenon::BodyId pack = box({-0.2, 0, 1.25}, {0.1, 0.12, 0.15}, 6.0);
   joints.push_back(joint(TENON_JOINT_TYPE_BALL, torso, head, {0, 0, 1.46}, {0, 0, 1}));
+  must(world.set_limits(joints.back(), {-0.4, 0.4, 0.5, 0.0}), "neck limits");
   joints.push_back(joint(TENON_JOINT_TYPE_FIXED, torso, pack, {-0.1, 0, 1.25}, {1, 0, 0}));
   for (double side : {-1.0, 1.0}) {
     tenon::BodyId upper = box({0, side * 0.30, 1.4}, {0.04, 0.13, 0.04}, 2.0);
     tenon::BodyId fore = box({0, side * 0.55, 1.4}, {0.035, 0.12, 0.035}, 1.5);
     joints.push_back(joint(TENON_JOINT_TYPE_BALL, torso, upper, {0, side * 0.17, 1.4}, {0, 1, 0}));
     joints.push_back(joint(TENON_JOINT_TYPE_HINGE, upper, fore, {0, side * 0.43, 1.4}, {0, 0, 1}));
+    must(world.set_limits(joints.back(), {-0.1, 2.4, INFINITY, 0.0}), "elbow limits");
     tenon::BodyId thigh = box({0, side * 0.08, 0.75}, {0.06, 0.06, 0.2}, 7.0);
     tenon::BodyId shin = box({0, side * 0.08, 0.35}, {0.05, 0.05, 0.2}, 4.0);
     joints.push_back(joint(TENON_JOINT_TYPE_UNIVERSAL, torso, thigh, {0, side * 0.08, 0.95}, {0, 1, 0}));
     joints.push_back(joint(TENON_JOINT_TYPE_HINGE, thigh, shin, {0, side * 0.08, 0.55}, {0, 1, 0}));
+    must(world.set_limits(joints.back(), {0.0, 2.3, INFINITY, 0.0}), "knee limits");
   }
 
   // kick it into a tumble

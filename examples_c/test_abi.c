@@ -18,7 +18,8 @@ static_assert(sizeof(tenon_world_def) == 56, "tenon_world_def");
 static_assert(sizeof(tenon_body_def) == 184, "tenon_body_def");
 static_assert(sizeof(tenon_joint_frame) == 56, "tenon_joint_frame");
 static_assert(sizeof(tenon_motor) == 24, "tenon_motor");
-static_assert(sizeof(tenon_joint_def) == 184, "tenon_joint_def");
+static_assert(sizeof(tenon_joint_def) == 216, "tenon_joint_def");
+static_assert(sizeof(tenon_joint_limits) == 32, "tenon_joint_limits");
 static_assert(sizeof(tenon_step_report) == 88, "tenon_step_report");
 static_assert(sizeof(tenon_island_report) == 88, "tenon_island_report");
 static_assert(sizeof(tenon_warnings) == 40, "tenon_warnings");
@@ -137,6 +138,21 @@ int main(void) {
   EXPECT_CODE(tenon_joint_create(world, &jd, &joint), TENON_RESULT_OK);
   EXPECT_CODE(tenon_world_step(world, 1.0 / 60.0, NULL), TENON_RESULT_OK);
   double c = 1.0;
+  EXPECT_CODE(tenon_joint_get_violation(joint, &c), TENON_RESULT_OK);
+  EXPECT(c <= 1e-9);
+  /* limits: none by default (infinite bounds); a setter that rejects bad ranges unchanged */
+  EXPECT(isinf(jd.limits.lower) && jd.limits.lower < 0 && isinf(jd.limits.swing));
+  tenon_joint_limits lim = {-0.5, 0.5, INFINITY, 0.0}, got_lim;
+  EXPECT_CODE(tenon_joint_set_limits(joint, lim), TENON_RESULT_OK);
+  tenon_joint_limits bad_lim = lim;
+  bad_lim.lower = 1.0;
+  EXPECT_CODE(tenon_joint_set_limits(joint, bad_lim), TENON_RESULT_INVALID_ARGUMENT);
+  bad_lim = lim;
+  bad_lim.swing = 0.3; /* a cone on a hinge */
+  EXPECT_CODE(tenon_joint_set_limits(joint, bad_lim), TENON_RESULT_WRONG_JOINT_TYPE);
+  EXPECT_CODE(tenon_joint_get_limits(joint, &got_lim), TENON_RESULT_OK);
+  EXPECT(got_lim.lower == -0.5 && got_lim.upper == 0.5 && isinf(got_lim.swing));
+  EXPECT_CODE(tenon_world_step(world, 1.0 / 60.0, NULL), TENON_RESULT_OK);
   EXPECT_CODE(tenon_joint_get_violation(joint, &c), TENON_RESULT_OK);
   EXPECT(c <= 1e-9);
   EXPECT_CODE(tenon_body_destroy(body), TENON_RESULT_OK); /* also destroys the joint */

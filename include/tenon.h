@@ -759,6 +759,33 @@ typedef struct {
 } tenon_motor;
 
 /**
+ * Joint limits: unilateral rows, as hard as the joint while active. Infinite bounds (the
+ * default from `tenon_joint_def_default()`; `INFINITY` from `<math.h>`) mean no limit.
+ * Hinge: `lower <= angle <= upper` (rad, unwrapped). Slider: `lower <= position <= upper` (m).
+ * Ball: `lower <= twist <= upper` (rad, about frame A's x axis, within (-pi, pi)) and the angle
+ * between the frames' x axes within `swing` (rad, in (0, pi)). Other types: no limits.
+ * `lower == upper` holds the coordinate there.
+ */
+typedef struct {
+  /**
+   * Lower bound of the angle, position or twist. Default `-INFINITY`.
+   */
+  double lower;
+  /**
+   * Upper bound of the angle, position or twist. Default `INFINITY`.
+   */
+  double upper;
+  /**
+   * Half-angle of a ball joint's swing cone (rad). Default `INFINITY`.
+   */
+  double swing;
+  /**
+   * Coefficient of restitution when a limit is hit, in [0, 1]. Default 0.
+   */
+  double restitution;
+} tenon_joint_limits;
+
+/**
  * Everything needed to create a joint. Fill it with `tenon_joint_def_default()`, set the type
  * and bodies, then the frames (directly, or from one world frame with
  * `tenon_joint_def_set_world_frame()`). Copied by `tenon_joint_create()`, never retained.
@@ -789,6 +816,10 @@ typedef struct {
    * Hard motor (hinge and slider only). Default off.
    */
   tenon_motor motor;
+  /**
+   * Limits (hinge, slider, ball). Default none.
+   */
+  tenon_joint_limits limits;
   /**
    * Opaque value for the caller. Default 0.
    */
@@ -1337,6 +1368,20 @@ tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id *out_a, 
  * Errors: unknown mode; NaN target; `TENON_RESULT_WRONG_JOINT_TYPE`.
  */
 tenon_result tenon_joint_set_motor(tenon_joint_id joint, tenon_motor motor);
+
+/**
+ * Sets the joint's limits. Turning a limit on or off redoes the symbolic analysis on the next
+ * step; moving finite bounds does not.
+ * Errors: NaN; `lower > upper`; swing outside (0, pi); restitution outside [0, 1]; a ball's
+ * twist bounds outside (-pi, pi); `TENON_RESULT_WRONG_JOINT_TYPE` (limits on a type without
+ * them, or a swing cone on a hinge or slider).
+ */
+tenon_result tenon_joint_set_limits(tenon_joint_id joint, tenon_joint_limits limits);
+
+/**
+ * Writes the joint's limits to `*out`.
+ */
+tenon_result tenon_joint_get_limits(tenon_joint_id joint, tenon_joint_limits *out);
 
 /**
  * Writes the joint's motor to `*out`.

@@ -88,7 +88,7 @@ fn struct_sizes_are_pinned() {
     assert_eq!(size_of::<tenon_body_id>(), 8);
     assert_eq!(size_of::<tenon_joint_id>(), 8);
     assert_eq!(size_of::<tenon_body_def>(), 184);
-    assert_eq!(size_of::<tenon_joint_def>(), 184);
+    assert_eq!(size_of::<tenon_joint_def>(), 216);
     assert_eq!(size_of::<tenon_step_report>(), 88);
     assert_eq!(size_of::<tenon_island_report>(), 88);
 }
@@ -976,6 +976,87 @@ fn misaligned_pointers_are_rejected() {
     assert_eq!(
         unsafe { tenon_world_get_eps_p(w, p) },
         tenon_result::InvalidArgument
+    );
+    assert_eq!(tenon_world_destroy(w), R_OK);
+}
+
+#[test]
+fn joint_limits_through_the_c_abi() {
+    let w = world();
+    // a body hanging 1 m along +x from a world hinge about y: it falls, the angle grows
+    let bob = body_at(w, v(1.0, 0.0, 0.0));
+    let mut d = tenon_joint_def_default();
+    assert_eq!(d.limits.lower, f64::NEG_INFINITY);
+    assert_eq!(d.limits.swing, f64::INFINITY);
+    d.r#type = tenon_joint_type::Hinge as u32;
+    d.body_b = bob;
+    assert_eq!(
+        unsafe { tenon_joint_def_set_world_frame(w, &mut d, v(0.0, 0.0, 0.0), v(0.0, 1.0, 0.0)) },
+        R_OK
+    );
+    d.limits.lower = -0.2;
+    d.limits.upper = 0.5;
+    let mut j = tenon_joint_id::default();
+    assert_eq!(unsafe { tenon_joint_create(w, &d, &mut j) }, R_OK);
+    for _ in 0..60 {
+        assert_eq!(unsafe { tenon_world_step(w, 1.0 / 60.0, null_mut()) }, R_OK);
+        let mut c = 0.0;
+        assert_eq!(unsafe { tenon_joint_get_coordinate(j, &mut c) }, R_OK);
+        assert!(c <= 0.5 + 1e-9, "angle {c} beyond the limit");
+    }
+    let mut c = 0.0;
+    assert_eq!(unsafe { tenon_joint_get_coordinate(j, &mut c) }, R_OK);
+    assert!((c - 0.5).abs() < 1e-9, "rests on its limit: {c}");
+    // setter and getter; bad limits are rejected and change nothing
+    let mut got = d.limits;
+    let wider = tenon_joint_limits {
+        upper: 1.0,
+        ..d.limits
+    };
+    assert_eq!(tenon_joint_set_limits(j, wider), R_OK);
+    assert_eq!(unsafe { tenon_joint_get_limits(j, &mut got) }, R_OK);
+    assert_eq!(got, wider);
+    for (bad, code) in [
+        (
+            tenon_joint_limits {
+                lower: f64::NAN,
+                ..wider
+            },
+            tenon_result::NonFinite,
+        ),
+        (
+            tenon_joint_limits {
+                lower: 2.0,
+                ..wider
+            },
+            tenon_result::InvalidArgument,
+        ),
+        (
+            tenon_joint_limits {
+                swing: 0.5,
+                ..wider
+            },
+            tenon_result::WrongJointType,
+        ),
+    ] {
+        assert_eq!(tenon_joint_set_limits(j, bad), code);
+        assert_eq!(unsafe { tenon_joint_get_limits(j, &mut got) }, R_OK);
+        assert_eq!(got, wider);
+    }
+    assert_eq!(
+        unsafe { tenon_joint_get_limits(j, null_mut()) },
+        tenon_result::NullPointer
+    );
+    // a limit on a fixed joint is refused at creation
+    let other = body_at(w, v(0.0, 3.0, 0.0));
+    let mut f = tenon_joint_def_default();
+    f.r#type = tenon_joint_type::Fixed as u32;
+    f.body_b = other;
+    f.limits.upper = 1.0;
+    let mut id = tenon_joint_id::default();
+    assert_eq!(
+        unsafe { tenon_joint_create(w, &f, &mut id) },
+        tenon_result::WrongJointType
     );
     assert_eq!(tenon_world_destroy(w), R_OK);
 }

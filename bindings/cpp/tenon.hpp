@@ -203,6 +203,8 @@ class World {
     return get(tenon_joint_get_coordinate, j.raw);
   }
   Status set_motor(JointId j, tenon_motor m) noexcept { return tenon_joint_set_motor(j.raw, m); }
+  Status set_limits(JointId j, tenon_joint_limits l) noexcept { return tenon_joint_set_limits(j.raw, l); }
+  Result<tenon_joint_limits> limits(JointId j) const noexcept { return get(tenon_joint_get_limits, j.raw); }
 
   // ---- shapes and contacts
   Result<ShapeId> create_shape(BodyId b, const tenon_shape_def& def) {

@@ -6,7 +6,7 @@ use super::registry::{self, with_world_of};
 use super::result::{FfiError, boundary, tenon_result};
 use super::types::{tenon_quat, tenon_vec3};
 use super::world::tenon_world_id;
-use crate::{JointDesc, JointFrame, JointHandle, JointKind, Motor, MotorMode, World};
+use crate::{JointDesc, JointFrame, JointHandle, JointKind, JointLimits, Motor, MotorMode, World};
 
 /// Magic value `tenon_joint_def_default()` puts in `internal_magic`.
 pub(crate) const JOINT_DEF_MAGIC: u32 = 0x5445_4e4a; // "TENJ"
@@ -83,6 +83,45 @@ pub struct tenon_motor {
     pub mode: u32,
 }
 
+/// Joint limits: unilateral rows, as hard as the joint while active. Infinite bounds (the
+/// default from `tenon_joint_def_default()`; `INFINITY` from `<math.h>`) mean no limit.
+/// Hinge: `lower <= angle <= upper` (rad, unwrapped). Slider: `lower <= position <= upper` (m).
+/// Ball: `lower <= twist <= upper` (rad, about frame A's x axis, within (-pi, pi)) and the angle
+/// between the frames' x axes within `swing` (rad, in (0, pi)). Other types: no limits.
+/// `lower == upper` holds the coordinate there.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct tenon_joint_limits {
+    /// Lower bound of the angle, position or twist. Default `-INFINITY`.
+    pub lower: f64,
+    /// Upper bound of the angle, position or twist. Default `INFINITY`.
+    pub upper: f64,
+    /// Half-angle of a ball joint's swing cone (rad). Default `INFINITY`.
+    pub swing: f64,
+    /// Coefficient of restitution when a limit is hit, in [0, 1]. Default 0.
+    pub restitution: f64,
+}
+
+impl tenon_joint_limits {
+    fn to_rust(self) -> JointLimits {
+        JointLimits {
+            lower: self.lower,
+            upper: self.upper,
+            swing: self.swing,
+            restitution: self.restitution,
+        }
+    }
+
+    fn from_rust(l: JointLimits) -> Self {
+        tenon_joint_limits {
+            lower: l.lower,
+            upper: l.upper,
+            swing: l.swing,
+            restitution: l.restitution,
+        }
+    }
+}
+
 /// Everything needed to create a joint. Fill it with `tenon_joint_def_default()`, set the type
 /// and bodies, then the frames (directly, or from one world frame with
 /// `tenon_joint_def_set_world_frame()`). Copied by `tenon_joint_create()`, never retained.
@@ -102,6 +141,8 @@ pub struct tenon_joint_def {
     pub distance: f64,
     /// Hard motor (hinge and slider only). Default off.
     pub motor: tenon_motor,
+    /// Limits (hinge, slider, ball). Default none.
+    pub limits: tenon_joint_limits,
     /// Opaque value for the caller. Default 0.
     pub user_data: u64,
     /// A `tenon_joint_type`. Default `TENON_JOINT_TYPE_BALL`.
@@ -118,7 +159,8 @@ pub struct tenon_joint_def {
 const _: () = assert!(size_of::<tenon_joint_id>() == 8);
 const _: () = assert!(size_of::<tenon_joint_frame>() == 56);
 const _: () = assert!(size_of::<tenon_motor>() == 24);
-const _: () = assert!(size_of::<tenon_joint_def>() == 184);
+const _: () = assert!(size_of::<tenon_joint_limits>() == 32);
+const _: () = assert!(size_of::<tenon_joint_def>() == 216);
 
 impl tenon_joint_id {
     fn new(world_index1: u16, h: JointHandle) -> Self {
@@ -254,6 +296,7 @@ fn desc_from_def(d: &tenon_joint_def, world_index1: u16) -> Result<JointDesc, Ff
     desc.frame_b = d.frame_b.to_rust("frame_b")?;
     desc.distance = d.distance;
     desc.motor = d.motor.to_rust()?;
+    desc.limits = d.limits.to_rust();
     desc.user_data = d.user_data;
     desc.collide_connected = match (d.collide_connected, d.reserved) {
         (0, 0) => false,
@@ -283,6 +326,7 @@ pub extern "C" fn tenon_joint_def_default() -> tenon_joint_def {
         frame_b: frame,
         distance: 1.0,
         motor: tenon_motor::from_rust(Motor::default()),
+        limits: tenon_joint_limits::from_rust(JointLimits::NONE),
         user_data: 0,
         r#type: tenon_joint_type::Ball as u32,
         internal_magic: JOINT_DEF_MAGIC,
@@ -423,6 +467,35 @@ pub extern "C" fn tenon_joint_set_motor(joint: tenon_joint_id, motor: tenon_moto
         with_world_of(joint.world, "joint id", |wb| {
             Ok(wb.world.set_joint_motor(h, m)?)
         })
+    })
+}
+
+/// Sets the joint's limits. Turning a limit on or off redoes the symbolic analysis on the next
+/// step; moving finite bounds does not.
+/// Errors: NaN; `lower > upper`; swing outside (0, pi); restitution outside [0, 1]; a ball's
+/// twist bounds outside (-pi, pi); `TENON_RESULT_WRONG_JOINT_TYPE` (limits on a type without
+/// them, or a swing cone on a hinge or slider).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_joint_set_limits(
+    joint: tenon_joint_id,
+    limits: tenon_joint_limits,
+) -> tenon_result {
+    boundary(|| {
+        let h = joint.handle()?;
+        with_world_of(joint.world, "joint id", |wb| {
+            Ok(wb.world.set_joint_limits(h, limits.to_rust())?)
+        })
+    })
+}
+
+/// Writes the joint's limits to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_limits(
+    joint: tenon_joint_id,
+    out: *mut tenon_joint_limits,
+) -> tenon_result {
+    get(joint, out, |w, h| {
+        w.joint_limits(h).map(tenon_joint_limits::from_rust)
     })
 }
 
