@@ -2,7 +2,7 @@
 //! (`perf record`, `valgrind --tool=callgrind`) and quick comparisons.
 //!
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
-//! heavy_chain LOAD, four_bar, scissor_lift N, spider K, double_pendulum.
+//! heavy_chain LOAD, four_bar, scissor_lift N, spider K, double_pendulum, ragdoll (on stairs).
 
 use std::time::Instant;
 use tenon::{World, scenes};
@@ -20,6 +20,11 @@ fn main() {
         "scissor_lift" => drop(scenes::scissor_lift(&mut world, size.max(1.0) as usize)),
         "spider" => drop(scenes::spider(&mut world, size.max(1.0) as usize)),
         "double_pendulum" => drop(scenes::double_pendulum(&mut world)),
+        "ragdoll" => {
+            // 15 bodies with joint limits dropped on 6 stairs
+            scenes::stairs(&mut world, 6, 0.4, 0.25);
+            scenes::ragdoll(&mut world, tenon::Vec3::new(0.15, 0.0, 1.8));
+        }
         other => {
             eprintln!("unknown scene {other}");
             std::process::exit(2);

@@ -288,3 +288,39 @@ fn ragdoll_tumbles_down_stairs_with_every_joint_and_limit_exact() {
     assert!(c1.z < c0.z - 0.5, "centre of mass {c0:?} -> {c1:?}");
     assert!(max_active >= 2, "limits active at most {max_active}");
 }
+
+#[test]
+fn motor_driving_into_a_limit_is_reported_not_softened() {
+    let mut world = weightless();
+    let (bar, j) = hinged_bar(&mut world, JointLimits::range(-0.3, 0.3));
+    world
+        .set_joint_motor(
+            j,
+            Motor {
+                mode: MotorMode::Velocity,
+                target_position: 0.0,
+                target_velocity: 1.0,
+            },
+        )
+        .unwrap();
+    let mut first_failure = None;
+    for k in 0..60 {
+        let r = world.step(1.0 / 60.0).unwrap();
+        if !r.converged && first_failure.is_none() {
+            first_failure = Some(k);
+        }
+        let b = world.body(bar).unwrap();
+        assert!(b.position().iter().all(|c| c.is_finite()));
+    }
+    // the motor reaches 0.3 rad after 18 steps: from then on the two hard rows conflict
+    let k = first_failure.expect("the conflict is reported");
+    assert!((17..=19).contains(&k), "first unconverged step {k}");
+    assert!(world.warnings().not_converged >= 40);
+    // Known gap: with the two rows in conflict the joint correction does not converge and the
+    // hinge's own rows end violated too (the report says so); what is asserted is that the
+    // failure is reported every step and stays bounded (before the dependent-row guard of the
+    // LCP the violation ran away to 1e5).
+    let worst = world.last_report().max_violation;
+    assert!(worst > 0.1 && worst < 2.0, "reported violation {worst}");
+    assert!(world.max_joint_violation() < 2.0);
+}

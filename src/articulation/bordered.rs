@@ -30,6 +30,8 @@ pub(crate) struct Bordered {
     d: Vec<f64>,
     /// `D22` before its factorization (the Schur complement of the appended rows).
     s: Vec<f64>,
+    /// Diagonal of `A22` (to tell rows that depend on the rows of `A`).
+    a22_diag: Vec<f64>,
     /// Appended rows whose value is prescribed (`x2_i = b2_i`): their row of the small block is
     /// replaced by the identity (unilateral rows released by the caller).
     fixed: Vec<bool>,
@@ -50,6 +52,7 @@ impl Bordered {
             g: Vec::new(),
             d: vec![0.0; cap * cap],
             s: vec![0.0; cap * cap],
+            a22_diag: vec![0.0; cap],
             fixed: vec![false; cap],
             min_pivot: 0.0,
             piv: vec![0; cap],
@@ -103,6 +106,7 @@ impl Bordered {
     pub fn factor(&mut self, l: &BlockCholesky, min_pivot: f64) -> u32 {
         let (n, na, cap) = (self.n, self.na, self.cap);
         for j in 0..na {
+            self.a22_diag[j] = self.d[j + j * cap];
             l.forward(&mut self.u[j * n..(j + 1) * n]);
             if !self.symmetric {
                 l.forward(&mut self.g[j * n..(j + 1) * n]);
@@ -125,6 +129,12 @@ impl Bordered {
     /// Entry `(i, j)` of the Schur complement `D22 = A22 - G21^T U12` of the appended rows.
     pub fn schur(&self, i: usize, j: usize) -> f64 {
         self.s[i + j * self.cap]
+    }
+
+    /// True if appended row `i` is (numerically) a combination of the rows of `A`: its Schur
+    /// complement pivot is below `1e-9` of its own diagonal, so it cannot act on its own.
+    pub fn dependent(&self, i: usize) -> bool {
+        self.schur(i, i) <= 1e-9 * self.a22_diag[i]
     }
 
     /// Prescribes the values of the appended rows flagged in `fixed` (`x2_i = b2_i` in

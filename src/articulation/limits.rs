@@ -186,6 +186,12 @@ impl Island {
                 if lim.info[r].bilateral {
                     lim.push[i] = true;
                 }
+                // a limit whose row depends on the joint rows (a hard motor driving the same
+                // coordinate into it) cannot push on its own: the conflict shows as a violated
+                // limit in the report instead of an unbounded impulse
+                if lim.border.dependent(i) {
+                    lim.push[i] = false;
+                }
                 np += usize::from(lim.push[i]);
             }
             let ld = np + 1;
@@ -218,7 +224,9 @@ impl Island {
             let mut flip = None;
             for i in 0..na {
                 let r = lim.active[i] as usize;
-                let bad = if lim.push[i] {
+                let bad = if lim.border.dependent(i) {
+                    false
+                } else if lim.push[i] {
                     !lim.info[r].bilateral && lim.lam_pos[r] + lim.x2[i] < -tol
                 } else {
                     let w: f64 = (0..na)
