@@ -21,9 +21,8 @@ fn main() {
         "spider" => drop(scenes::spider(&mut world, size.max(1.0) as usize)),
         "double_pendulum" => drop(scenes::double_pendulum(&mut world)),
         "ragdoll" => {
-            // 15 bodies with joint limits dropped on 6 stairs
-            scenes::stairs(&mut world, 6, 0.4, 0.25);
-            scenes::ragdoll(&mut world, tenon::Vec3::new(0.15, 0.0, 1.8));
+            // 15 bodies with joint limits tumbling down 6 stairs
+            scenes::ragdoll_on_stairs(&mut world);
         }
         other => {
             eprintln!("unknown scene {other}");

@@ -62,10 +62,24 @@ pub fn joint_at(
     anchor: Vec3,
     axis: Vec3,
 ) -> JointHandle {
+    limited_joint(world, kind, a, b, anchor, axis, crate::JointLimits::NONE)
+}
+
+/// [`joint_at`] with `limits`.
+pub fn limited_joint(
+    world: &mut World,
+    kind: JointKind,
+    a: Option<BodyHandle>,
+    b: BodyHandle,
+    anchor: Vec3,
+    axis: Vec3,
+    limits: crate::JointLimits,
+) -> JointHandle {
     let mut d = JointDesc::new(kind, a, b);
     world
         .set_joint_frames_world(&mut d, anchor, axis)
         .expect("valid frame");
+    d.limits = limits;
     world.create_joint(&d).expect("valid joint")
 }
 
@@ -467,8 +481,16 @@ pub fn spider(world: &mut World, legs: usize) -> Scene {
     s
 }
 
-/// A capsule limb from `p` to `q` (world) of `radius` and `mass`, its body x axis along the limb.
-fn limb(world: &mut World, p: Vec3, q: Vec3, radius: f64, mass: f64) -> BodyHandle {
+/// A capsule limb from `p` to `q` (world) of `radius` and `mass`, its body x axis along the
+/// limb, added to `scene`.
+fn limb(
+    world: &mut World,
+    scene: &mut Scene,
+    p: Vec3,
+    q: Vec3,
+    radius: f64,
+    mass: f64,
+) -> BodyHandle {
     let d = q - p;
     let len = d.norm();
     let b = world
@@ -489,25 +511,8 @@ fn limb(world: &mut World, p: Vec3, q: Vec3, radius: f64, mass: f64) -> BodyHand
     // the capsule's axis is its z axis: turn it onto the body's x axis
     s.rotation = crate::math::rotation_from_x_axis(&Vec3::z()).inverse();
     world.create_shape(b, &s).expect("valid shape");
+    scene.bodies.push(b);
     b
-}
-
-/// A joint at `anchor` (world) with axis `axis` and `limits`.
-fn limited_joint(
-    world: &mut World,
-    kind: JointKind,
-    a: BodyHandle,
-    b: BodyHandle,
-    anchor: Vec3,
-    axis: Vec3,
-    limits: crate::JointLimits,
-) -> JointHandle {
-    let mut d = JointDesc::new(kind, Some(a), b);
-    world
-        .set_joint_frames_world(&mut d, anchor, axis)
-        .expect("valid frame");
-    d.limits = limits;
-    world.create_joint(&d).expect("valid joint")
 }
 
 /// A ragdoll of 15 capsule bodies (about 75 kg, 1.8 m) standing with its feet at `base`,
@@ -518,59 +523,113 @@ fn limited_joint(
 pub fn ragdoll(world: &mut World, base: Vec3) -> Scene {
     use crate::JointLimits;
     let p = |x: f64, y: f64, z: f64| base + Vec3::new(x, y, z);
-    let mut s = Scene::default();
-    let add = |b: BodyHandle, s: &mut Scene| {
-        s.bodies.push(b);
-        b
-    };
-    let pelvis = add(
-        limb(world, p(0.0, -0.12, 1.0), p(0.0, 0.12, 1.0), 0.1, 11.0),
-        &mut s,
-    );
-    let abdomen = add(
-        limb(world, p(0.0, 0.0, 1.08), p(0.0, 0.0, 1.25), 0.1, 8.0),
-        &mut s,
-    );
-    let chest = add(
-        limb(world, p(0.0, 0.0, 1.29), p(0.0, 0.0, 1.46), 0.13, 14.0),
-        &mut s,
-    );
-    let neck = add(
-        limb(world, p(0.0, 0.0, 1.5), p(0.0, 0.0, 1.56), 0.04, 1.5),
-        &mut s,
-    );
-    let head = add(
-        limb(world, p(0.0, 0.0, 1.62), p(0.0, 0.0, 1.74), 0.1, 5.0),
-        &mut s,
-    );
+    // swing cone and symmetric twist range of a ball joint
     let cone = |swing: f64, twist: f64| JointLimits {
         lower: -twist,
         upper: twist,
         swing,
         restitution: 0.0,
     };
-    let up = Vec3::z();
-    let spine = [
-        (pelvis, abdomen, p(0.0, 0.0, 1.04), cone(0.5, 0.3)),
-        (abdomen, chest, p(0.0, 0.0, 1.27), cone(0.4, 0.3)),
-        (chest, neck, p(0.0, 0.0, 1.48), cone(0.4, 0.5)),
-        (neck, head, p(0.0, 0.0, 1.59), cone(0.5, 0.6)),
-    ];
-    for (a, b, at, l) in spine {
-        s.joints
-            .push(limited_joint(world, JointKind::Ball, a, b, at, up, l));
-    }
+    let mut joints = Vec::new();
+    let mut joint = |world: &mut World, kind, a, b, at, axis, limits| {
+        joints.push(limited_joint(world, kind, Some(a), b, at, axis, limits));
+    };
+    let mut s = Scene::default();
+    let pelvis = limb(
+        world,
+        &mut s,
+        p(0.0, -0.12, 1.0),
+        p(0.0, 0.12, 1.0),
+        0.1,
+        11.0,
+    );
+    let abdomen = limb(
+        world,
+        &mut s,
+        p(0.0, 0.0, 1.08),
+        p(0.0, 0.0, 1.25),
+        0.1,
+        8.0,
+    );
+    let chest = limb(
+        world,
+        &mut s,
+        p(0.0, 0.0, 1.29),
+        p(0.0, 0.0, 1.46),
+        0.13,
+        14.0,
+    );
+    let neck = limb(
+        world,
+        &mut s,
+        p(0.0, 0.0, 1.5),
+        p(0.0, 0.0, 1.56),
+        0.04,
+        1.5,
+    );
+    let head = limb(
+        world,
+        &mut s,
+        p(0.0, 0.0, 1.62),
+        p(0.0, 0.0, 1.74),
+        0.1,
+        5.0,
+    );
+    let (up, lateral) = (Vec3::z(), Vec3::y());
+    joint(
+        world,
+        JointKind::Ball,
+        pelvis,
+        abdomen,
+        p(0.0, 0.0, 1.04),
+        up,
+        cone(0.5, 0.3),
+    );
+    joint(
+        world,
+        JointKind::Ball,
+        abdomen,
+        chest,
+        p(0.0, 0.0, 1.27),
+        up,
+        cone(0.4, 0.3),
+    );
+    joint(
+        world,
+        JointKind::Ball,
+        chest,
+        neck,
+        p(0.0, 0.0, 1.48),
+        up,
+        cone(0.4, 0.5),
+    );
+    joint(
+        world,
+        JointKind::Ball,
+        neck,
+        head,
+        p(0.0, 0.0, 1.59),
+        up,
+        cone(0.5, 0.6),
+    );
     for side in [-1.0, 1.0] {
-        // arm hanging down: shoulder, elbow (hinge about y, bends forward), hand end
-        let sh = p(0.0, side * 0.24, 1.45);
-        let el = p(0.0, side * 0.27, 1.17);
-        let wr = p(0.0, side * 0.27, 0.9);
-        let upper = add(
-            limb(world, sh + side * Vec3::new(0.0, 0.03, 0.0), el, 0.05, 2.5),
-            &mut s,
+        // arm hanging down from the shoulder; rotation about +y takes -z toward -x, so the
+        // elbow bends the forearm forward (+x) at negative angles
+        let (sh, el, wr) = (
+            p(0.0, side * 0.24, 1.45),
+            p(0.0, side * 0.27, 1.17),
+            p(0.0, side * 0.27, 0.9),
         );
-        let fore = add(limb(world, el, wr, 0.045, 2.0), &mut s);
-        s.joints.push(limited_joint(
+        let upper = limb(
+            world,
+            &mut s,
+            sh + side * Vec3::new(0.0, 0.03, 0.0),
+            el,
+            0.05,
+            2.5,
+        );
+        let fore = limb(world, &mut s, el, wr, 0.045, 2.0);
+        joint(
             world,
             JointKind::Ball,
             chest,
@@ -578,35 +637,27 @@ pub fn ragdoll(world: &mut World, base: Vec3) -> Scene {
             sh,
             -up,
             cone(1.4, 0.8),
-        ));
-        // rotation about +y takes -z toward -x... the forearm swings forward (+x) for negative
-        // angles: range [-2.6, 0]
-        s.joints.push(limited_joint(
+        );
+        joint(
             world,
             JointKind::Hinge,
             upper,
             fore,
             el,
-            Vec3::y(),
+            lateral,
             JointLimits::range(-2.6, 0.0),
-        ));
-        // leg: hip, knee (bends backward), ankle (foot forward)
-        let hip = p(0.0, side * 0.1, 0.92);
-        let knee = p(0.0, side * 0.1, 0.5);
-        let ankle = p(0.0, side * 0.1, 0.1);
-        let thigh = add(limb(world, hip, knee, 0.07, 8.0), &mut s);
-        let shin = add(limb(world, knee, ankle, 0.055, 4.0), &mut s);
-        let foot = add(
-            limb(
-                world,
-                p(-0.05, side * 0.1, 0.05),
-                p(0.2, side * 0.1, 0.05),
-                0.045,
-                1.0,
-            ),
-            &mut s,
         );
-        s.joints.push(limited_joint(
+        // leg: hip, knee (bends backward), ankle (foot forward)
+        let (hip, knee, ankle) = (
+            p(0.0, side * 0.1, 0.92),
+            p(0.0, side * 0.1, 0.5),
+            p(0.0, side * 0.1, 0.1),
+        );
+        let thigh = limb(world, &mut s, hip, knee, 0.07, 8.0);
+        let shin = limb(world, &mut s, knee, ankle, 0.055, 4.0);
+        let toe = p(0.2, side * 0.1, 0.05);
+        let foot = limb(world, &mut s, p(-0.05, side * 0.1, 0.05), toe, 0.045, 1.0);
+        joint(
             world,
             JointKind::Ball,
             pelvis,
@@ -614,25 +665,49 @@ pub fn ragdoll(world: &mut World, base: Vec3) -> Scene {
             hip,
             -up,
             cone(1.2, 0.5),
-        ));
-        s.joints.push(limited_joint(
+        );
+        joint(
             world,
             JointKind::Hinge,
             thigh,
             shin,
             knee,
-            Vec3::y(),
+            lateral,
             JointLimits::range(0.0, 2.5),
-        ));
-        s.joints.push(limited_joint(
+        );
+        joint(
             world,
             JointKind::Hinge,
             shin,
             foot,
             ankle,
-            Vec3::y(),
+            lateral,
             JointLimits::range(-0.7, 0.7),
-        ));
+        );
+    }
+    s.joints = joints;
+    s
+}
+
+/// A ragdoll standing on the top step of `stairs(world, 6, 0.4, 0.25)` (1.5 m high), pushed
+/// forward and tipped over the edge so it tumbles down: the scene of the joint-limit test and
+/// benchmark. Returns the ragdoll.
+pub fn ragdoll_on_stairs(world: &mut World) -> Scene {
+    let (steps, run, rise) = (6, 0.4, 0.25);
+    stairs(world, steps, run, rise);
+    let s = ragdoll(world, Vec3::new(0.15, 0.0, steps as f64 * rise + 0.3));
+    let (mut m, mut c) = (0.0, Vec3::zeros());
+    for &b in &s.bodies {
+        let body = world.body(b).expect("live body");
+        m += body.mass_properties().mass;
+        c += body.mass_properties().mass * body.position();
+    }
+    c /= m;
+    let w = Vec3::new(0.0, 3.0, 0.5);
+    for &b in &s.bodies {
+        let x = world.body(b).expect("live body").position();
+        let v = Vec3::new(1.5, 0.2, 0.0) + w.cross(&(x - c));
+        world.set_body_velocity(b, v, w).expect("finite velocity");
     }
     s
 }

@@ -697,8 +697,7 @@ impl World {
             }
             let n = j.model.eval_limits(&pa, &pb, j.coordinate, &mut rows);
             for (i, r) in rows[..n].iter().enumerate() {
-                let both = i == 0 && j.model.limits.locked();
-                worst = worst.max(if both { r.c.abs() } else { -r.c });
+                worst = worst.max(j.model.limits.violation(i, r.c));
             }
         }
         worst

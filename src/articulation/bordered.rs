@@ -112,6 +112,7 @@ impl Bordered {
                 l.forward(&mut self.g[j * n..(j + 1) * n]);
             }
         }
+        // G21 is U12 itself when the rows are symmetric
         let g = if self.symmetric { &self.u } else { &self.g };
         for j in 0..na {
             for i in 0..na {
@@ -206,47 +207,50 @@ impl Bordered {
         }
     }
 
-    /// The three-step solve of Appendix C: `y1 = G^-1 b1`, `x2 = D22^-1 (b2 - G21^T y1)`,
-    /// `x1 = G^-T (y1 - U12 x2)`. `x1` (n) holds `b1` and `x2` (na) holds `b2` on entry. Rows
-    /// set by [`Bordered::set_fixed`] come out as `x2_i = b2_i`.
-    pub fn solve(&mut self, l: &BlockCholesky, x1: &mut [f64], x2: &mut [f64]) {
-        let (n, na, cap) = (self.n, self.na, self.cap);
-        l.forward(x1);
-        if na > 0 {
-            let g = if self.symmetric { &self.u } else { &self.g };
-            for i in 0..na {
-                let gi = &g[i * n..(i + 1) * n];
-                let s: f64 = gi.iter().zip(x1.iter()).map(|(a, b)| a * b).sum();
-                self.y2[i] = if self.fixed[i] { x2[i] } else { x2[i] - s };
-            }
-            // LU solve: permute, L (unit) forward, U backward
-            let y = &mut self.y2[..na];
-            for k in 0..na {
-                y.swap(k, self.piv[k]);
-            }
-            for k in 0..na {
-                for i in k + 1..na {
-                    y[i] -= self.d[i + k * cap] * y[k];
-                }
-            }
-            for k in (0..na).rev() {
-                let mut s = y[k];
-                for c in k + 1..na {
-                    s -= self.d[k + c * cap] * y[c];
-                }
-                y[k] = s / self.d[k + k * cap];
-            }
-            x2[..na].copy_from_slice(y);
-            for j in 0..na {
-                let xj = x2[j];
-                if xj != 0.0 {
-                    for (xi, uj) in x1.iter_mut().zip(&self.u[j * n..(j + 1) * n]) {
-                        *xi -= uj * xj;
-                    }
+    /// `x1 = G^-T (y1 - U12 x2)` in place (step 3 of the solve): `x1` holds `y1`.
+    pub fn back_part(&self, l: &BlockCholesky, x1: &mut [f64], x2: &[f64]) {
+        let n = self.n;
+        for (j, &xj) in x2[..self.na].iter().enumerate() {
+            if xj != 0.0 {
+                for (xi, uj) in x1.iter_mut().zip(&self.u[j * n..(j + 1) * n]) {
+                    *xi -= uj * xj;
                 }
             }
         }
         l.backward(x1);
+    }
+
+    /// The three-step solve of Appendix C: `y1 = G^-1 b1`, `x2 = D22^-1 (b2 - G21^T y1)`,
+    /// `x1 = G^-T (y1 - U12 x2)`. `x1` (n) holds `b1` and `x2` (na) holds `b2` on entry. Rows
+    /// set by [`Bordered::set_fixed`] come out as `x2_i = b2_i`.
+    pub fn solve(&mut self, l: &BlockCholesky, x1: &mut [f64], x2: &mut [f64]) {
+        let (na, cap) = (self.na, self.cap);
+        let mut y = std::mem::take(&mut self.y2);
+        self.forward_part(l, x1, x2, &mut y[..na]);
+        for i in 0..na {
+            if self.fixed[i] {
+                y[i] = x2[i];
+            }
+        }
+        // LU solve: permute, L (unit) forward, U backward
+        for k in 0..na {
+            y.swap(k, self.piv[k]);
+        }
+        for k in 0..na {
+            for i in k + 1..na {
+                y[i] -= self.d[i + k * cap] * y[k];
+            }
+        }
+        for k in (0..na).rev() {
+            let mut s = y[k];
+            for c in k + 1..na {
+                s -= self.d[k + c * cap] * y[c];
+            }
+            y[k] = s / self.d[k + k * cap];
+        }
+        x2[..na].copy_from_slice(&y[..na]);
+        self.y2 = y;
+        self.back_part(l, x1, x2);
     }
 }
 

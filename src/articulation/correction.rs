@@ -187,10 +187,7 @@ impl Island {
         self.solve_constrained(&mut x);
         self.apply_impulses(&x, 1.0);
         self.rhs = x;
-        let pushing = self.lim.push[..self.lim.active.len()]
-            .iter()
-            .filter(|&&p| p);
-        rep.active_limits = rep.active_limits.max(pushing.count() as u32);
+        rep.active_limits = rep.active_limits.max(self.pushing_limits());
         // the joint correction's limit impulses are kept >= 0 on their own
         self.lim.lam_pos.fill(0.0);
         let t2 = Instant::now();
@@ -299,10 +296,7 @@ impl Island {
             self.select_position_limits(dt, r);
             let mut x = std::mem::take(&mut self.rhs);
             self.solve_constrained(&mut x);
-            let pushing = self.lim.push[..self.lim.active.len()]
-                .iter()
-                .filter(|&&p| p);
-            rep.active_limits = rep.active_limits.max(pushing.count() as u32);
+            rep.active_limits = rep.active_limits.max(self.pushing_limits());
             self.apply_impulses(&x, 1.0);
             self.rhs = x;
             rep.iterations += 1;

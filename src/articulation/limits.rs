@@ -5,7 +5,7 @@
 //! poses or it already pushes in this substep, and dropped when its impulse would pull.
 
 use super::correction::{REFINE_STEPS, REFINE_TOL};
-use super::island::{Island, Side, row_times};
+use super::island::{Island, row_times};
 use crate::arena::Arena;
 use crate::body::Body;
 
@@ -71,62 +71,41 @@ impl Island {
         }
     }
 
-    /// Eqs. (18)-(20) for the candidate limit rows: their couplings `A12 = J M^-1 J_lim^T` with
-    /// the joint rows and `A22 = J_lim M^-1 J_lim^T + alpha I`, then the forward substitutions
-    /// and the small dense block (the Schur complement the LCP works on).
+    /// Eqs. (18)-(20) for the candidate limit rows: column `i` of `[A12; A22]` is the extended
+    /// `J M^-1 J^T` applied to the unit vector of candidate `i` (`multiply_a`), plus `alpha` on
+    /// the diagonal of `A22`; then the forward substitutions and the small dense block (the
+    /// Schur complement the LCP works on).
     fn build_border(&mut self) {
-        let na = self.lim.active.len();
+        let (n, na) = (self.n_rows, self.lim.active.len());
         self.lim.border.begin(na, true);
+        let [mut e, mut col, z, p] = std::mem::take(&mut self.cg);
+        e[..n + na].fill(0.0);
         for i in 0..na {
-            let li = self.lim.active[i] as usize;
-            let info = self.lim.info[li];
-            let col = self.lim.border.a12(i);
-            for ij in &self.joints {
-                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
-                    let Side::Dyn(l) = side else { continue };
-                    for (t, lside) in [info.a, info.b].into_iter().enumerate() {
-                        if lside != Side::Dyn(l) {
-                            continue;
-                        }
-                        let w = &self.lim.wrows[li][t];
-                        for r in ij.off as usize..(ij.off + ij.n) as usize {
-                            let j = &self.rows[r].j[s];
-                            col[r] += (0..6).map(|c| j[c] * w[c]).sum::<f64>();
-                        }
-                    }
-                }
-            }
+            e[n + i] = 1.0;
+            self.multiply_a(&e[..n + na], &mut col[..n + na]);
+            e[n + i] = 0.0;
+            self.lim.border.a12(i).copy_from_slice(&col[..n]);
             for k in 0..na {
-                let lk = self.lim.active[k] as usize;
-                let ik = self.lim.info[lk];
-                let mut v = if k == i { self.alpha_t } else { 0.0 };
-                for (s, side) in [ik.a, ik.b].into_iter().enumerate() {
-                    let Side::Dyn(_) = side else { continue };
-                    for (t, lside) in [info.a, info.b].into_iter().enumerate() {
-                        if lside == side {
-                            let j = &self.lim.rows[lk].j[s];
-                            let w = &self.lim.wrows[li][t];
-                            v += (0..6).map(|c| j[c] * w[c]).sum::<f64>();
-                        }
-                    }
-                }
-                *self.lim.border.a22(k, i) = v;
+                let alpha = if k == i { self.alpha_t } else { 0.0 };
+                *self.lim.border.a22(k, i) = col[n + k] + alpha;
             }
         }
+        self.cg = [e, col, z, p];
         let min_pivot = if self.alpha_t > 0.0 {
             1e-3 * self.alpha_t
         } else {
             1e-300
         };
-        self.lim.clamped += self.lim.border.factor(&self.factor, min_pivot);
+        self.clamped_pivots += self.lim.border.factor(&self.factor, min_pivot);
         self.lim.border_ok = true;
     }
 
     /// Solves the joint rows (`x[..n_rows]` holds their right-hand side) together with the
     /// candidate limit rows (right-hand sides in `lim.rhs`). Which candidates push is decided
     /// exactly for this linearization by the LCP on the Schur complement of the appended rows
-    /// (`lcp`); the others are released (their impulse in this pass goes back to zero). On return
-    /// `x[n_rows + i]` is the impulse of candidate `i`.
+    /// (`lcp`); the others are released (their impulse in this pass goes back to zero). The LCP's
+    /// impulses finish the bordered solve (Appendix C steps 1-3, step 2 being the LCP), which
+    /// the refinement then starts from. On return `x[n_rows + i]` is the impulse of candidate `i`.
     pub(super) fn solve_constrained(&mut self, x: &mut [f64]) {
         let n = self.n_rows;
         let na = self.lim.active.len();
@@ -137,33 +116,45 @@ impl Island {
         if !self.lim.border_ok {
             self.build_border();
         }
-        // y1 = G^-1 b1, y2 = b2 - G21^T y1 (Appendix C step 1), then the LCP on D22
-        self.lim.b[..n].copy_from_slice(&x[..n]);
+        // step 1: y1 = G^-1 b1 (in lim.b), y2 = b2 - G21^T y1
+        let mut sol = std::mem::take(&mut self.lim.b);
+        sol[..n].copy_from_slice(&x[..n]);
         for i in 0..na {
             self.lim.x2[i] = self.lim.rhs[self.lim.active[i] as usize];
         }
-        {
-            let lim = &mut self.lim;
-            lim.border.forward_part(
-                &self.factor,
-                &mut lim.b[..n],
-                &lim.x2[..na],
-                &mut lim.y2[..na],
-            );
-        }
+        let lim = &mut self.lim;
+        lim.border.forward_part(
+            &self.factor,
+            &mut sol[..n],
+            &lim.x2[..na],
+            &mut lim.y2[..na],
+        );
+        // step 2: which rows push, and the impulses of all
         self.lcp();
+        // step 3 from the LCP's impulses; the right-hand side of the refinement: the targets of
+        // the pushing rows, the prescribed impulses of the released ones
+        let lim = &mut self.lim;
+        lim.border
+            .back_part(&self.factor, &mut sol[..n], &lim.x2[..na]);
         for i in 0..na {
-            let r = self.lim.active[i] as usize;
-            self.lim.fixed[i] = !self.lim.push[i];
-            x[n + i] = if self.lim.push[i] {
-                self.lim.rhs[r]
+            let r = lim.active[i] as usize;
+            lim.fixed[i] = !lim.push[i];
+            sol[n + i] = lim.x2[i];
+            x[n + i] = if lim.push[i] {
+                lim.rhs[r]
             } else {
-                -self.lim.lam_pos[r]
+                -lim.lam_pos[r]
             };
         }
-        let lim = &mut self.lim;
-        lim.clamped += lim.border.set_fixed(&lim.fixed[..na]);
-        self.solve_refined(x, REFINE_STEPS, REFINE_TOL);
+        self.clamped_pivots += lim.border.set_fixed(&lim.fixed[..na]);
+        self.solve_refined_from(x, Some(&sol), REFINE_STEPS, REFINE_TOL);
+        self.lim.b = sol;
+    }
+
+    /// Limit rows pushing in the last solve.
+    pub(super) fn pushing_limits(&self) -> u32 {
+        let na = self.lim.active.len();
+        self.lim.push[..na].iter().filter(|&&p| p).count() as u32
     }
 
     /// The linear complementarity problem of the candidate rows for the current linearization:

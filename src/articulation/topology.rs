@@ -99,16 +99,14 @@ pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>
                 .iter()
                 .enumerate()
                 .flat_map(|(k, ij)| {
-                    let l = joints.slot(ij.slot).model.limits;
-                    // row 0 is the range when there is one (see JointLimits::eval)
-                    let range = l.lower.is_finite() || l.upper.is_finite();
+                    // bilateral and restitution follow the joint's limits (Island::gather)
                     (0..ij.ln).map(move |i| LimitInfo {
                         joint: k as u32,
                         a: ij.a,
                         b: ij.b,
-                        range: i == 0 && range,
-                        bilateral: i == 0 && range && l.locked(),
-                        restitution: l.restitution,
+                        row: i as u8,
+                        bilateral: false,
+                        restitution: 0.0,
                     })
                 })
                 .collect();

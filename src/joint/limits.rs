@@ -4,7 +4,8 @@
 //! joint rows (Tomcin section 3), so an active limit goes through the same solver as a joint.
 
 use super::JointKind;
-use super::rows::{FramePair, Row, wrap_angle};
+use super::rows::{FramePair, Row, pack};
+use super::{hinge, slider};
 use crate::error::{Error, ErrorKind, Result};
 use crate::math::Vec3;
 
@@ -63,7 +64,7 @@ impl JointLimits {
         }
     }
 
-    fn has_range(&self) -> bool {
+    pub(crate) fn has_range(&self) -> bool {
         self.lower.is_finite() || self.upper.is_finite()
     }
 
@@ -136,9 +137,21 @@ impl JointLimits {
         Ok(())
     }
 
+    /// True if limit row `row` (see [`JointLimits::eval`]) holds in both directions: the range
+    /// of a locked coordinate.
+    pub(crate) fn bilateral(&self, row: usize) -> bool {
+        row == 0 && self.has_range() && self.lower == self.upper
+    }
+
+    /// How far limit row `row` with value `g` is violated (`-g`, or `|g|` when bilateral).
+    pub(crate) fn violation(&self, row: usize, g: f64) -> f64 {
+        if self.bilateral(row) { g.abs() } else { -g }
+    }
+
     /// Evaluates the limit rows at the frames `f`: `c = g` (>= 0 inside the range) and
-    /// `J = dg/du`. `coord_ref` is the unwrapped hinge angle the angle is measured from. The
-    /// nearer bound of a range gives its row. Returns the rows written (`row_count`).
+    /// `J = dg/du`. Row 0 is the range when there is one (its nearer bound), then the swing
+    /// cone. `coord_ref` is the unwrapped hinge angle the angle is measured from. Returns the rows
+    /// written (`row_count`).
     pub(crate) fn eval(
         &self,
         kind: JointKind,
@@ -148,47 +161,27 @@ impl JointLimits {
     ) -> usize {
         let mut n = 0;
         if self.has_range() {
-            // coordinate s and its gradient: angular (hinge, twist) or linear (slider)
-            let (s, lin_b, ang_b, lin_a, ang_a) = match kind {
-                JointKind::Slider => {
-                    let r = f.linear_row(&f.axis_a(0), 0.0);
-                    let ja = r.j[0];
-                    let jb = r.j[1];
-                    (
-                        r.c,
-                        Vec3::new(jb[0], jb[1], jb[2]),
-                        Vec3::new(jb[3], jb[4], jb[5]),
-                        Vec3::new(ja[0], ja[1], ja[2]),
-                        Vec3::new(ja[3], ja[4], ja[5]),
-                    )
-                }
-                _ => {
-                    let (raw, g) = f.twist_angle();
-                    let s = if kind == JointKind::Hinge {
-                        coord_ref + wrap_angle(raw - coord_ref)
-                    } else {
-                        raw
-                    };
-                    (s, Vec3::zeros(), g, Vec3::zeros(), -g)
-                }
+            // the coordinate and its Jacobian are the motor row's with target 0; a ball's twist
+            // is the hinge angle of its frames, not unwrapped
+            let s = match kind {
+                JointKind::Slider => slider::motor_row(f, 0.0),
+                JointKind::Hinge => hinge::motor_row(f, coord_ref, 0.0),
+                _ => hinge::motor_row(f, 0.0, 0.0),
             };
-            // g = s - lower (toward the lower bound) or upper - s
             let use_lower = if self.lower.is_finite() && self.upper.is_finite() {
-                s < 0.5 * (self.lower + self.upper)
+                s.c < 0.5 * (self.lower + self.upper)
             } else {
                 self.lower.is_finite()
             };
-            let (g, sign) = if use_lower {
-                (s - self.lower, 1.0)
+            // g = s - lower, or upper - s
+            let (sign, bound) = if use_lower {
+                (1.0, self.lower)
             } else {
-                (self.upper - s, -1.0)
+                (-1.0, self.upper)
             };
             out[n] = Row {
-                c: g,
-                j: [
-                    pack(sign * lin_a, sign * ang_a),
-                    pack(sign * lin_b, sign * ang_b),
-                ],
+                c: sign * (s.c - bound),
+                j: s.j.map(|side| side.map(|v| sign * v)),
             };
             n += 1;
         }
@@ -212,14 +205,4 @@ impl JointLimits {
         }
         n
     }
-
-    /// True if the range has zero width: the row holds in both directions.
-    pub(crate) fn locked(&self) -> bool {
-        self.lower == self.upper
-    }
-}
-
-#[inline]
-fn pack(lin: Vec3, ang: Vec3) -> [f64; 6] {
-    [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z]
 }

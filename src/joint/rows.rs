@@ -14,7 +14,7 @@ pub struct Row {
 }
 
 #[inline]
-fn pack(lin: Vec3, ang: Vec3) -> [f64; 6] {
+pub(super) fn pack(lin: Vec3, ang: Vec3) -> [f64; 6] {
     [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z]
 }
 
