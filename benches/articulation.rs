@@ -58,6 +58,12 @@ fn benches(c: &mut Criterion) {
             scenes::spider(w, k);
         });
     }
+    // Tomcin Fig. 6b: dropped from 0.4 m onto the ground, walking after the warm-up steps.
+    for legs in [4usize, 12, 50] {
+        bench_scene(c, "strandbeest", legs.to_string(), h, |w| {
+            scenes::strandbeest_on_ground(w, legs, 0.0);
+        });
+    }
 }
 
 criterion_group!(articulation, benches);

@@ -2,7 +2,8 @@
 //! (`perf record`, `valgrind --tool=callgrind`) and quick comparisons.
 //!
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
-//! heavy_chain LOAD, four_bar, scissor_lift N, spider K, double_pendulum, ragdoll (on stairs).
+//! heavy_chain LOAD, four_bar, scissor_lift N, spider K, double_pendulum, ragdoll (on stairs),
+//! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in Tomcin's drop test).
 
 use std::time::Instant;
 use tenon::{World, scenes};
@@ -24,6 +25,14 @@ fn main() {
             // 15 bodies with joint limits tumbling down 6 stairs
             scenes::ragdoll_on_stairs(&mut world);
         }
+        "strandbeest" => {
+            let k = std::env::var("FRAME_MASS_FACTOR")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0.0);
+            let legs = (size.max(2.0) as usize).div_ceil(2) * 2;
+            drop(scenes::strandbeest_on_ground(&mut world, legs, k))
+        }
         other => {
             eprintln!("unknown scene {other}");
             std::process::exit(2);
@@ -36,6 +45,7 @@ fn main() {
     }
     let h = 1.0 / 60.0;
     let (mut iters, mut refs, mut subs, mut worst) = (0u64, 0u64, 0u32, 0.0f64);
+    let (mut points, mut most_points, mut penetration) = (0u64, 0u32, 0.0f64);
     let start = Instant::now();
     for _ in 0..steps {
         let r = world.step(h).expect("valid step");
@@ -43,12 +53,24 @@ fn main() {
         refs += u64::from(r.refactorizations);
         subs = subs.max(r.substeps);
         worst = worst.max(r.max_violation);
+        let c = world.contact_report();
+        points += u64::from(c.points);
+        most_points = most_points.max(c.points);
+        penetration = penetration.max(c.max_penetration);
     }
     let t = start.elapsed().as_secs_f64();
+    let r = world.last_report();
+    let (rows, nnz_a, nnz_l) = r.islands.iter().fold((0, 0, 0), |(n, a, l), i| {
+        (n + i.rows, a + i.nnz_a, l + i.nnz_l)
+    });
     println!(
         "{scene} {size}: {steps} steps, {:.1} us/step, {:.2} iterations/step, {:.2} refactorizations/step, max substeps {subs}, max violation {worst:.1e}",
         1e6 * t / steps as f64,
         iters as f64 / steps as f64,
         refs as f64 / steps as f64,
+    );
+    println!(
+        "  rows {rows}, nnz(A) {nnz_a}, nnz(L) {nnz_l}, contact points {:.1}/step (most {most_points}), max penetration {penetration:.1e} m",
+        points as f64 / steps as f64,
     );
 }

@@ -731,3 +731,437 @@ pub fn stairs(world: &mut World, steps: usize, run: f64, rise: f64) -> Vec<BodyH
         })
         .collect()
 }
+
+/// Jansen's "holy numbers" (m): the link lengths of the Strandbeest leg, `a` and `l` the
+/// horizontal and vertical offsets of the fixed pivot from the crank axle, `m` the crank radius.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JansenLengths {
+    /// Horizontal offset of the fixed pivot from the crank axle (m).
+    pub a: f64,
+    /// Fixed pivot to the upper joint (m).
+    pub b: f64,
+    /// Fixed pivot to the lower joint (m).
+    pub c: f64,
+    /// Fixed pivot to the outer joint (m).
+    pub d: f64,
+    /// Upper joint to the outer joint (m).
+    pub e: f64,
+    /// Outer joint to the knee (m).
+    pub f: f64,
+    /// Lower joint to the knee (m).
+    pub g: f64,
+    /// Knee to the foot (m).
+    pub h: f64,
+    /// Lower joint to the foot (m).
+    pub i: f64,
+    /// Crank pin to the upper joint (m).
+    pub j: f64,
+    /// Crank pin to the lower joint (m).
+    pub k: f64,
+    /// Vertical offset of the fixed pivot below the crank axle (m).
+    pub l: f64,
+    /// Crank radius (m).
+    pub m: f64,
+}
+
+impl JansenLengths {
+    /// Jansen's published numbers, 38, 41.5, 39.3, 40.1, 55.8, 39.4, 36.7, 65.7, 49, 50, 61.9,
+    /// 7.8 and 15 cm.
+    pub const HOLY: JansenLengths = JansenLengths {
+        a: 0.38,
+        b: 0.415,
+        c: 0.393,
+        d: 0.401,
+        e: 0.558,
+        f: 0.394,
+        g: 0.367,
+        h: 0.657,
+        i: 0.49,
+        j: 0.50,
+        k: 0.619,
+        l: 0.078,
+        m: 0.15,
+    };
+}
+
+/// The joint points of one Jansen leg in its plane, as (x, z) with the crank axle at the origin
+/// and the fixed pivot at (-a, -l) (the leg reaches out to -x).
+#[derive(Clone, Copy, Debug)]
+struct JansenPose {
+    crank_pin: [f64; 2],
+    pivot: [f64; 2],
+    upper: [f64; 2],
+    lower: [f64; 2],
+    outer: [f64; 2],
+    knee: [f64; 2],
+    foot: [f64; 2],
+}
+
+/// The intersection of the circles about `p` (radius `r`) and `q` (radius `s`) on the left of
+/// the line from `p` to `q` (`side` 1, counterclockwise with x right and z up) or on its right
+/// (`side` -1).
+fn circles(p: [f64; 2], r: f64, q: [f64; 2], s: f64, side: f64) -> [f64; 2] {
+    let (dx, dz) = (q[0] - p[0], q[1] - p[1]);
+    let dist = dx.hypot(dz);
+    let along = (r * r - s * s + dist * dist) / (2.0 * dist);
+    let across = (r * r - along * along).max(0.0).sqrt();
+    let (ux, uz) = (dx / dist, dz / dist);
+    [
+        p[0] + along * ux - side * across * uz,
+        p[1] + along * uz + side * across * ux,
+    ]
+}
+
+/// Solves the leg's closed loops for the crank angle `theta` (rad, in the x-z plane from +x
+/// towards +z) by circle intersections, in the assembly of Jansen's drawings.
+fn jansen_pose(n: &JansenLengths, theta: f64) -> JansenPose {
+    let crank_pin = [n.m * theta.cos(), n.m * theta.sin()];
+    let pivot = [-n.a, -n.l];
+    let upper = circles(crank_pin, n.j, pivot, n.b, -1.0);
+    let lower = circles(crank_pin, n.k, pivot, n.c, 1.0);
+    let outer = circles(pivot, n.d, upper, n.e, 1.0);
+    let knee = circles(outer, n.f, lower, n.g, -1.0);
+    let foot = circles(lower, n.i, knee, n.h, 1.0);
+    JansenPose {
+        crank_pin,
+        pivot,
+        upper,
+        lower,
+        outer,
+        knee,
+        foot,
+    }
+}
+
+/// Crank speed of [`strandbeest`]'s motor: one turn per second (rad/s about +y; the machine
+/// walks along +x, about 1.35 m per turn with four legs).
+pub const STRANDBEEST_CRANK_SPEED: f64 = 2.0 * std::f64::consts::PI;
+
+/// Height (m) above its standing height from which [`strandbeest_on_ground`] drops the machine
+/// (Tomcin section 7, "Comparison with ODE").
+pub const STRANDBEEST_DROP_HEIGHT: f64 = 0.4;
+
+/// Radius of the ball at the end of each foot (m).
+pub const STRANDBEEST_FOOT_RADIUS: f64 = 0.03;
+
+/// Mass per metre of the leg bars (kg/m).
+const BAR_DENSITY: f64 = 1.0;
+
+/// One leg of a [`Strandbeest`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StrandbeestLeg {
+    /// The bar that carries the foot (the lower joint to foot bar `i`).
+    pub foot: BodyHandle,
+    /// Centre of the foot ball in the foot bar's frame (m): the end of the bar.
+    pub foot_point: Vec3,
+    /// Crank angle offset of the leg's crank pin (rad): the pin is at crank angle
+    /// `crank angle + phase` (angles in the x-z plane from +x towards +z).
+    pub phase: f64,
+    /// True for the front leg of its pair (fixed pivot at +a, mirrored), false for the back leg
+    /// (fixed pivot at -a, Jansen's drawing).
+    pub front: bool,
+    /// Lateral position of the leg's plane in the frame (m, along y from the frame's centre).
+    pub y: f64,
+}
+
+/// Handles of a built Strandbeest.
+#[derive(Clone, Debug)]
+pub struct Strandbeest {
+    /// Every body (frame, crank, then 10 bars per leg) and joint (the crank motor, then 15
+    /// hinges per leg), in construction order.
+    pub scene: Scene,
+    /// The frame (one dynamic box); the fixed pivots and the crank axle are on it.
+    pub frame: BodyHandle,
+    /// The crank: one shaft carrying every leg's crank pin.
+    pub crank: BodyHandle,
+    /// The hinge between frame and crank, with its hard velocity motor.
+    pub motor: JointHandle,
+    /// The legs, in pairs (back, front) sharing a crank pin, along +y.
+    pub legs: Vec<StrandbeestLeg>,
+    /// The static ground body of [`strandbeest_on_ground`], if any.
+    pub ground: Option<BodyHandle>,
+    /// Crank angle at construction (rad, x-z plane from +x towards +z); the motor turns it
+    /// down at [`STRANDBEEST_CRANK_SPEED`], so it is `crank_angle - speed * t`.
+    pub crank_angle: f64,
+    /// Height of the crank axle above z = 0 at construction (m).
+    pub axle_height: f64,
+}
+
+impl Strandbeest {
+    /// World position of the centre of leg `leg`'s foot ball (m).
+    pub fn foot_position(&self, world: &World, leg: usize) -> Vec3 {
+        let l = &self.legs[leg];
+        world
+            .body(l.foot)
+            .expect("live foot")
+            .world_point(&l.foot_point)
+    }
+
+    /// Changes the crank speed (rad/s about +y; positive walks along +x). The motor stays hard:
+    /// the crank turns at exactly this speed relative to the frame.
+    pub fn set_crank_speed(&self, world: &mut World, speed: f64) -> crate::Result<()> {
+        world.set_joint_motor(
+            self.motor,
+            Motor {
+                mode: MotorMode::Velocity,
+                target_position: 0.0,
+                target_velocity: speed,
+            },
+        )
+    }
+}
+
+/// Theo Jansen's walking machine, the Strandbeest of Tomcin et al. Fig. 6b, standing on z = 0
+/// (its lowest foot touches the plane) without a ground body; the machine walks along +x in the
+/// x-z plane, its crankshaft along y.
+///
+/// Each leg is Jansen's linkage with his "holy numbers" ([`JansenLengths::HOLY`]): ten bars
+/// of 1 kg/m (`b`..`k`, the triangles b-d-e and g-h-i as three bars each), all joined by hinges
+/// about y, every pin shared by n bars modelled as a chain of n - 1 hinges so each leg adds
+/// exactly one hinge to the frame (at the fixed pivot) and one to the crank (at its pin). That
+/// is 15 hinges, 75 rows per leg; with the crank's hinge and its motor row the machine has
+/// `75 legs + 6` rows: 306, 906 and 3756 rows for 4, 12 and 50 legs. Tomcin reports 4482 for 50
+/// legs without detailing its model; rigid triangles would give 2256, and its body splitting
+/// (section 5) adds 6 rows per fixed joint. Every leg forms closed loops, so most hinges carry
+/// redundant rows.
+///
+/// Legs come in mirrored pairs sharing a crank pin (a back leg with its fixed pivot at -a and a
+/// front leg with it at +a, both pushing the same way), 0.08 m apart in y; the `legs / 2` pairs
+/// are spread along the shaft (0.15 m apart, at least 0.6 m between the outer pairs) with
+/// their pins at multiples of `2 pi / pairs` around it, neighbours a golden-ratio stride apart
+/// so the feet on the ground at any moment are spread along the whole machine (four legs: pins
+/// at 0 and pi, a trot on diagonal pairs of feet). The frame is a box of 2 kg per leg plus
+/// `frame_mass_factor` times the machine's original total mass (the paper's k: 0 is the
+/// original machine; with k the whole machine weighs 1 + k times as much); the crank shaft has
+/// 0.5 kg per pair. The crank is driven by a hard hinge motor in velocity mode at
+/// [`STRANDBEEST_CRANK_SPEED`]; the feet are balls of [`STRANDBEEST_FOOT_RADIUS`] on the
+/// ends of the `i` bars; only feet and frame have shapes. Every loop is solved by circle
+/// intersections for its crank angle, so all joints start exactly assembled.
+///
+/// # Panics
+/// If `legs` is odd or 0, or `frame_mass_factor` is negative or not finite.
+pub fn strandbeest(world: &mut World, legs: usize, frame_mass_factor: f64) -> Strandbeest {
+    build_strandbeest(world, legs, frame_mass_factor, 0.0)
+}
+
+/// [`strandbeest`] with a static half-space ground at z = 0 (friction 0.5), dropped from
+/// [`STRANDBEEST_DROP_HEIGHT`] above its standing height (the drop test of Tomcin section 7).
+///
+/// # Panics
+/// As [`strandbeest`].
+pub fn strandbeest_on_ground(
+    world: &mut World,
+    legs: usize,
+    frame_mass_factor: f64,
+) -> Strandbeest {
+    let ground = shaped_body(
+        world,
+        BodyKind::Static,
+        Vec3::zeros(),
+        Quat::identity(),
+        Geometry::HalfSpace { normal: Vec3::z() },
+        Material::default(),
+    );
+    let mut beest = build_strandbeest(world, legs, frame_mass_factor, STRANDBEEST_DROP_HEIGHT);
+    beest.ground = Some(ground);
+    beest
+}
+
+/// The step between the crank phases of neighbouring pairs, in units of `2 pi / pairs`: the
+/// integer coprime with `pairs` nearest to `pairs / golden ratio^2`, so that the pairs touching
+/// the ground at any moment are spread along the whole shaft instead of bunched on one side.
+fn phase_stride(pairs: usize) -> usize {
+    let gcd = |mut a: usize, mut b: usize| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let target = pairs as f64 * (1.0 - 1.0 / 1.618_033_988_749_895);
+    (1..pairs.max(2))
+        .filter(|&s| gcd(s, pairs) == 1)
+        .min_by(|&x, &y| {
+            (x as f64 - target)
+                .abs()
+                .total_cmp(&(y as f64 - target).abs())
+        })
+        .unwrap_or(1)
+}
+
+fn build_strandbeest(world: &mut World, legs: usize, k: f64, lift: f64) -> Strandbeest {
+    assert!(
+        legs >= 2 && legs % 2 == 0,
+        "a Strandbeest has pairs of legs, got {legs}"
+    );
+    assert!(
+        k.is_finite() && k >= 0.0,
+        "frame mass factor must be finite and >= 0, got {k}"
+    );
+    let n = JansenLengths::HOLY;
+    let pairs = legs / 2;
+    let crank_angle = 0.0;
+    let two_pi = 2.0 * std::f64::consts::PI;
+    let track = (0.15 * (pairs - 1) as f64).max(0.6);
+    let pair_y = |p: usize| {
+        if pairs == 1 {
+            0.0
+        } else {
+            -0.5 * track + track * p as f64 / (pairs - 1) as f64
+        }
+    };
+    // Each leg's joint points in its own plane: (x, z) relative to the axle, mirrored for front
+    // legs (a front leg at crank angle t is the back leg at pi - t, reflected in x).
+    let stride = phase_stride(pairs);
+    let mut plan = Vec::with_capacity(legs);
+    for p in 0..pairs {
+        let phase = two_pi * ((p * stride) % pairs) as f64 / pairs as f64;
+        let t = crank_angle + phase;
+        for front in [false, true] {
+            let pose = if front {
+                let mut q = jansen_pose(&n, std::f64::consts::PI - t);
+                for pt in [
+                    &mut q.crank_pin,
+                    &mut q.pivot,
+                    &mut q.upper,
+                    &mut q.lower,
+                    &mut q.outer,
+                    &mut q.knee,
+                    &mut q.foot,
+                ] {
+                    pt[0] = -pt[0];
+                }
+                q
+            } else {
+                jansen_pose(&n, t)
+            };
+            let y = pair_y(p) + if front { 0.04 } else { -0.04 };
+            plan.push((pose, phase, front, y));
+        }
+    }
+    let lowest = plan
+        .iter()
+        .map(|(pose, ..)| pose.foot[1])
+        .fold(f64::INFINITY, f64::min);
+    let axle_height = -lowest + STRANDBEEST_FOOT_RADIUS + lift;
+    let axle = Vec3::new(0.0, 0.0, axle_height);
+    let at = |pt: [f64; 2], y: f64| Vec3::new(pt[0], y, axle_height + pt[1]);
+
+    let leg_mass = BAR_DENSITY * (n.b + n.c + n.d + n.e + n.f + n.g + n.h + n.i + n.j + n.k);
+    let crank_mass = 0.5 * pairs as f64;
+    let frame_base = 2.0 * legs as f64;
+    let total = frame_base + crank_mass + leg_mass * legs as f64;
+    let half_width = 0.5 * track + 0.1;
+    let frame_half = Vec3::new(n.a + 0.05, half_width, 0.04);
+    let frame = dynamic(
+        world,
+        axle,
+        MassProperties::solid_box(frame_base + k * total, frame_half),
+    );
+    world
+        .create_shape(
+            frame,
+            &ShapeDesc::new(Geometry::Box {
+                half_extents: frame_half,
+            }),
+        )
+        .expect("valid shape");
+    let crank = dynamic(
+        world,
+        axle,
+        MassProperties::solid_box(crank_mass, Vec3::new(n.m, half_width, n.m)),
+    );
+    let y = Vec3::y();
+    let motor = joint_at(world, JointKind::Hinge, Some(frame), crank, axle, y);
+    world
+        .set_joint_motor(
+            motor,
+            Motor {
+                mode: MotorMode::Velocity,
+                target_position: 0.0,
+                target_velocity: STRANDBEEST_CRANK_SPEED,
+            },
+        )
+        .expect("a hinge carries a motor");
+    let mut scene = Scene {
+        bodies: vec![frame, crank],
+        joints: vec![motor],
+    };
+    let mut out_legs = Vec::with_capacity(legs);
+    for (pose, phase, front, ly) in plan {
+        let [a, q, p1, p2, p3, p4, p5] = [
+            pose.crank_pin,
+            pose.pivot,
+            pose.upper,
+            pose.lower,
+            pose.outer,
+            pose.knee,
+            pose.foot,
+        ]
+        .map(|pt| at(pt, ly));
+        let mut link = |p: Vec3, q: Vec3| {
+            let body = bar(world, p, q, BAR_DENSITY * (q - p).norm());
+            scene.bodies.push(body);
+            body
+        };
+        let bj = link(a, p1);
+        let bk = link(a, p2);
+        let bb = link(q, p1);
+        let bc = link(q, p2);
+        let bd = link(q, p3);
+        let be = link(p1, p3);
+        let bf = link(p3, p4);
+        let bg = link(p2, p4);
+        let bh = link(p4, p5);
+        let bi = link(p2, p5);
+        let hinges = [
+            (crank, bj, a),
+            (bj, bk, a),
+            (frame, bb, q),
+            (bb, bd, q),
+            (bb, bc, q),
+            (bj, bb, p1),
+            (bb, be, p1),
+            (be, bd, p3),
+            (bd, bf, p3),
+            (bk, bc, p2),
+            (bc, bg, p2),
+            (bc, bi, p2),
+            (bf, bg, p4),
+            (bg, bh, p4),
+            (bh, bi, p5),
+        ];
+        for (body_a, body_b, anchor) in hinges {
+            scene.joints.push(joint_at(
+                world,
+                JointKind::Hinge,
+                Some(body_a),
+                body_b,
+                anchor,
+                y,
+            ));
+        }
+        let foot_point = Vec3::new(0.5 * (p5 - p2).norm(), 0.0, 0.0);
+        let mut ball = ShapeDesc::new(Geometry::Sphere {
+            radius: STRANDBEEST_FOOT_RADIUS,
+        });
+        ball.position = foot_point;
+        world.create_shape(bi, &ball).expect("valid shape");
+        out_legs.push(StrandbeestLeg {
+            foot: bi,
+            foot_point,
+            phase,
+            front,
+            y: ly,
+        });
+    }
+    Strandbeest {
+        scene,
+        frame,
+        crank,
+        motor,
+        legs: out_legs,
+        ground: None,
+        crank_angle,
+        axle_height,
+    }
+}
