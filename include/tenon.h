@@ -1023,7 +1023,9 @@ typedef struct {
    */
   double dt;
   /**
-   * Largest joint violation at the end of the step (m or rad). <= eps_p when converged.
+   * Largest joint violation at the end of the step (m or rad). <= eps_p when converged;
+   * infinite when an island's state became NaN or infinite and was rolled back to the start
+   * of the step (counted in tenon_warning_counters::non_finite).
    */
   double max_violation;
   /**
@@ -1081,7 +1083,8 @@ typedef struct {
  */
 typedef struct {
   /**
-   * Largest row violation at the end of the step (m or rad).
+   * Largest row violation at the end of the step (m or rad); infinite when the island was
+   * rolled back (its state became NaN or infinite).
    */
   double max_violation;
   /**

@@ -468,3 +468,37 @@ fn scissor_lift_held_by_its_actuator_stands_exactly() {
     assert!(dz < 1e-6, "the top moved by {dz} m");
     assert!(iterations <= 2 * 120, "iterations {iterations}");
 }
+
+#[test]
+fn island_whose_state_overflows_is_rolled_back_and_reported_not_converged() {
+    let mut world = World::default();
+    let s = scenes::chain(&mut world, 5);
+    world.step(1.0 / 60.0).unwrap();
+    let before: Vec<(Vec3, Quat)> = s
+        .bodies
+        .iter()
+        .map(|&b| {
+            let b = world.body(b).unwrap();
+            (b.position(), b.rotation())
+        })
+        .collect();
+    let end = *s.bodies.last().unwrap();
+    let at = world.body(end).unwrap().position();
+    // finite, but its square overflows in the solver
+    world
+        .apply_force(end, Vec3::new(1e300, 0.0, 0.0), at)
+        .unwrap();
+    let r = world.step(1.0 / 60.0).unwrap().clone();
+    assert!(!r.converged, "{r:?}");
+    assert!(r.islands[0].rolled_back && !r.islands[0].converged);
+    assert_eq!(r.max_violation, f64::INFINITY);
+    assert_eq!(world.warnings().non_finite, 1);
+    for (&b, (x, q)) in s.bodies.iter().zip(&before) {
+        let b = world.body(b).unwrap();
+        assert_eq!((b.position(), b.rotation()), (*x, *q));
+        assert!(b.linear_velocity().iter().all(|v| v.is_finite()));
+    }
+    // the next step goes on from there
+    let r = world.step(1.0 / 60.0).unwrap().clone();
+    assert!(r.converged && max_violation(&world) <= 1e-9, "{r:?}");
+}

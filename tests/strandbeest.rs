@@ -220,10 +220,8 @@ fn ideal_advance_per_turn(legs: &[StrandbeestLeg], crank_angle: f64) -> f64 {
 }
 
 #[test]
-#[ignore = "fails: the frame tips over in the fall and the joint correction diverges at \
-            touchdown (same cause as rigid_triangle_of_hinged_bars_spins_out_of_plane_at_\
-            constant_energy); without that, the contact phase leaves centimetres of penetration \
-            under the articulated feet"]
+#[ignore = "fails: walks 3.7 m of the ideal 5.4 m with joints within 1e-9, but the iterative \
+            contact phase leaves 4.6 cm of penetration under the articulated feet"]
 fn four_legs_dropped_on_the_ground_walk_forward() {
     let mut world = World::default();
     let beest = scenes::strandbeest_on_ground(&mut world, 4, 0.0);
@@ -296,8 +294,6 @@ fn rigid_spin_energy(world: &mut World, omega: Vec3, h: f64, seconds: f64) -> (f
 }
 
 #[test]
-#[ignore = "fails: the conjugate-gradient refinement of the joint solves (on the singular A of \
-            redundant rows) injects energy; with it disabled the energy stays within 0.05 %"]
 fn rigid_triangle_of_hinged_bars_spins_out_of_plane_at_constant_energy() {
     // Three 1 kg bars hinged about y into a rigid triangle (3 redundant rows, like the
     // Strandbeest's b-d-e and g-h-i), spinning freely about an axis in its plane.
@@ -332,7 +328,6 @@ fn rigid_triangle_of_hinged_bars_spins_out_of_plane_at_constant_energy() {
 }
 
 #[test]
-#[ignore = "fails: same cause as rigid_triangle_of_hinged_bars_spins_out_of_plane_at_constant_energy"]
 fn strandbeest_with_its_crank_locked_spins_in_free_fall_at_constant_energy() {
     // With the motor holding the crank, the machine is one rigid body: spinning about the x
     // axis in zero gravity, its kinetic energy must stay constant.

@@ -661,9 +661,13 @@ impl Island {
     /// steps on `A` itself, stopped when the residual is below `rel` of `b` or stops shrinking.
     /// Exactly redundant rows (`sigma = 0`) are harmless: a consistent right-hand side has no
     /// component there, and an impulse in the null space of `A` is one of `J^T` (no velocity
-    /// change). Nearly redundant rows are not: on a triangle of three hinged bars spinning out of
-    /// its plane the refinement changes the kinetic energy by up to 2.4x while the joints hold
-    /// (found with the Strandbeest, not fixed yet).
+    /// change). Nearly redundant rows are not: their violations at the previews (second order)
+    /// are not in the range of `A`, `z = (A + alpha I)^-1 r` amplifies them by `1 / alpha`, and
+    /// the step length `a = r.z / p.A.p` computed from them overshot the rest of the solution (a
+    /// triangle of three hinged bars spinning out of its plane gained 2.4x its kinetic energy,
+    /// the Strandbeest blew up at touchdown). With the preconditioner, `a` is a weighted mean of
+    /// `(sigma + alpha) / sigma` over the residual (the scissor lift needs 1.4, the triangle
+    /// 30 to 1e16), so a step longer than `REFINE_MAX_STEP` ends the refinement.
     pub fn solve_refined(&mut self, x: &mut [f64], max_steps: u32, rel: f64) {
         self.solve_refined_from(x, None, max_steps, rel);
     }
@@ -713,6 +717,12 @@ impl Island {
                     break;
                 }
                 let a = rz / pq;
+                // a is the mean of (sigma + alpha) / sigma over the residual: a step this long
+                // would resolve directions the regularization treats as redundant (below
+                // alpha / REFINE_MAX_STEP), where the linearization is meaningless.
+                if a > super::correction::REFINE_MAX_STEP {
+                    break;
+                }
                 for i in 0..x.len() {
                     x[i] += a * p[i];
                     r[i] -= a * q[i];

@@ -40,10 +40,13 @@ pub struct IslandReport {
     pub substeps: u32,
     /// Attempts: 1 plus the number of times the step was redone with more substeps.
     pub attempts: u32,
-    /// Largest row violation at the end of the step (m or rad).
+    /// Largest row violation at the end of the step (m or rad); infinite when rolled back.
     pub max_violation: f64,
-    /// True if every row ended within `eps_p`.
+    /// True if every row ended within `eps_p` (false when rolled back).
     pub converged: bool,
+    /// The island's state became NaN or infinite: its bodies were left as they were at the start
+    /// of the step (velocities included) and the step counts as not converged.
+    pub rolled_back: bool,
     /// Pivots held up by the Tikhonov term (redundant rows, Tomcin section 4), last factorization.
     pub regularized_pivots: u32,
     /// Scalar nonzeros in the lower triangle of `A` and of its Cholesky factor `L`.
@@ -249,11 +252,14 @@ impl Solver {
     /// Last part of the step: position update and end-of-step velocity update of every island
     /// and free body, kinematic bodies moved, forces cleared, the report completed.
     pub fn finish(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>, h: f64) {
-        for (island, r) in self.islands.iter_mut().zip(&self.report.islands) {
+        for (island, r) in self.islands.iter_mut().zip(&mut self.report.islands) {
             island.finish_substep(joints, bodies);
             if !island.finite() {
                 island.restore(); // roll back to the frame start
                 self.warnings.non_finite += 1;
+                r.converged = false;
+                r.max_violation = f64::INFINITY;
+                r.rolled_back = true;
             }
             island.scatter(bodies, joints);
             self.warnings.not_converged += u64::from(!r.converged);

@@ -53,7 +53,9 @@ pub struct tenon_world_def {
 pub struct tenon_step_report {
     /// The step (s).
     pub dt: f64,
-    /// Largest joint violation at the end of the step (m or rad). <= eps_p when converged.
+    /// Largest joint violation at the end of the step (m or rad). <= eps_p when converged;
+    /// infinite when an island's state became NaN or infinite and was rolled back to the start
+    /// of the step (counted in tenon_warning_counters::non_finite).
     pub max_violation: f64,
     /// Time rebuilding the topology (ns; 0 when it was cached).
     pub time_topology_ns: u64,
@@ -85,7 +87,8 @@ pub struct tenon_step_report {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct tenon_island_report {
-    /// Largest row violation at the end of the step (m or rad).
+    /// Largest row violation at the end of the step (m or rad); infinite when the island was
+    /// rolled back (its state became NaN or infinite).
     pub max_violation: f64,
     /// Scalar nonzeros in the lower triangle of A.
     pub nnz_a: u64,
