@@ -43,7 +43,20 @@ fn main() {
         settings.eps_t = e;
         world.set_settings(settings).expect("valid eps_t");
     }
+    if let Ok(c) = std::env::var("COUPLING") {
+        let mut cs = *world.contact_settings();
+        cs.coupling = match c.as_str() {
+            "symmetric" => tenon::ContactCoupling::Symmetric,
+            "iterative" => tenon::ContactCoupling::Iterative,
+            _ => tenon::ContactCoupling::Asymmetric,
+        };
+        world
+            .set_contact_settings(cs)
+            .expect("valid contact settings");
+    }
     let h = 1.0 / 60.0;
+    let trace = std::env::var("TRACE").is_ok();
+    let (mut sweeps, mut rounds) = (0u64, 0u64);
     let (mut iters, mut refs, mut subs, mut worst) = (0u64, 0u64, 0u32, 0.0f64);
     let (mut points, mut most_points, mut penetration) = (0u64, 0u32, 0.0f64);
     let start = Instant::now();
@@ -54,6 +67,33 @@ fn main() {
         subs = subs.max(r.substeps);
         worst = worst.max(r.max_violation);
         let c = world.contact_report();
+        sweeps += u64::from(c.contact_iterations);
+        rounds += u64::from(c.rounds);
+        if trace {
+            // the heaviest dynamic body
+            let (x, up) = world
+                .bodies()
+                .filter(|(_, b)| b.kind() == tenon::BodyKind::Dynamic)
+                .max_by(|(_, a), (_, b)| {
+                    a.mass_properties()
+                        .mass
+                        .total_cmp(&b.mass_properties().mass)
+                })
+                .map(|(_, b)| (b.position(), (b.rotation() * tenon::Vec3::z()).z))
+                .unwrap_or_default();
+            println!(
+                "t {:.3} heaviest body at {:.3} {:.3} {:.3} up.z {up:.3}, {} points, penetration {:.1e}, {} sweeps, {} rounds, violation {:.1e}",
+                world.time(),
+                x.x,
+                x.y,
+                x.z,
+                c.points,
+                c.max_penetration,
+                c.contact_iterations,
+                c.rounds,
+                world.last_report().max_violation
+            );
+        }
         points += u64::from(c.points);
         most_points = most_points.max(c.points);
         penetration = penetration.max(c.max_penetration);
@@ -70,7 +110,9 @@ fn main() {
         refs as f64 / steps as f64,
     );
     println!(
-        "  rows {rows}, nnz(A) {nnz_a}, nnz(L) {nnz_l}, contact points {:.1}/step (most {most_points}), max penetration {penetration:.1e} m",
+        "  rows {rows}, nnz(A) {nnz_a}, nnz(L) {nnz_l}, contact points {:.1}/step (most {most_points}), max penetration {penetration:.1e} m, {:.1} contact sweeps/step, {:.2} rounds/step",
         points as f64 / steps as f64,
+        sweeps as f64 / steps as f64,
+        rounds as f64 / steps as f64,
     );
 }

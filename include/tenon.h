@@ -77,6 +77,22 @@
 
 
 /**
+ * `tenon_contact_settings::coupling`: contact rows appended to the mechanism's factored
+ * system, a sliding contact's dynamic friction in its normal row (default).
+ */
+#define TENON_CONTACT_COUPLING_ASYMMETRIC 0
+
+/**
+ * `tenon_contact_settings::coupling`: appended, dynamic friction a separate impulse.
+ */
+#define TENON_CONTACT_COUPLING_SYMMETRIC 1
+
+/**
+ * `tenon_contact_settings::coupling`: not appended (iterative; for comparison).
+ */
+#define TENON_CONTACT_COUPLING_ITERATIVE 2
+
+/**
  * Most worlds that can exist at once.
  */
 #define TENON_MAX_WORLDS 65535
@@ -719,9 +735,12 @@ typedef struct {
    */
   uint32_t shock_propagation;
   /**
-   * Reserved, must be 0.
+   * How contacts touching jointed bodies are resolved: TENON_CONTACT_COUPLING_ASYMMETRIC
+   * (0, default: appended to the mechanism's factored system, dynamic friction in the
+   * normal row), TENON_CONTACT_COUPLING_SYMMETRIC (1: appended, dynamic friction as a separate
+   * impulse) or TENON_CONTACT_COUPLING_ITERATIVE (2: not appended, joints restored after).
    */
-  uint32_t reserved;
+  uint32_t coupling;
 } tenon_contact_settings;
 
 /**

@@ -35,8 +35,8 @@ mod world;
 pub use articulation::{IslandReport, StepReport, WarningCounters};
 pub use body::{Body, BodyDesc, BodyKind, MassProperties};
 pub use contact::{
-    CollisionFilter, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
-    Geometry, Material, ShapeDesc, ShapeHandle,
+    CollisionFilter, ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings,
+    ContactStepReport, Geometry, Material, ShapeDesc, ShapeHandle,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use joint::{JointDesc, JointFrame, JointKind, JointLimits, MAX_JOINT_ROWS, Motor, MotorMode};

@@ -187,7 +187,7 @@ fn registered_contacts_and_settings_are_checked() {
         max_iterations: 0,
         max_rounds: 0,
         shock_propagation: 0,
-        reserved: 0,
+        coupling: 7,
     };
     assert_eq!(unsafe { tenon_world_get_contact_settings(w, &mut s) }, R_OK);
     assert_eq!(s.tolerance, 1e-5);
@@ -203,6 +203,20 @@ fn registered_contacts_and_settings_are_checked() {
         R_OK
     );
     assert_eq!(now, keep);
+    assert_eq!(keep.coupling, TENON_CONTACT_COUPLING_ASYMMETRIC);
+    s = keep;
+    s.coupling = 3;
+    assert_eq!(
+        tenon_world_set_contact_settings(w, s),
+        tenon_result::InvalidArgument
+    );
+    s.coupling = TENON_CONTACT_COUPLING_ITERATIVE;
+    assert_eq!(tenon_world_set_contact_settings(w, s), R_OK);
+    assert_eq!(
+        unsafe { tenon_world_get_contact_settings(w, &mut now) },
+        R_OK
+    );
+    assert_eq!(now.coupling, TENON_CONTACT_COUPLING_ITERATIVE);
     assert_eq!(tenon_world_destroy(w), R_OK);
     assert_eq!(tenon_world_destroy(other), R_OK);
 }

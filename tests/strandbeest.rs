@@ -220,11 +220,13 @@ fn ideal_advance_per_turn(legs: &[StrandbeestLeg], crank_angle: f64) -> f64 {
 }
 
 #[test]
-#[ignore = "fails: walks 3.7 m of the ideal 5.4 m with joints within 1e-9, but the iterative \
-            contact phase leaves 4.6 cm of penetration under the articulated feet"]
-fn four_legs_dropped_on_the_ground_walk_forward() {
+fn twelve_legs_walk_forward_on_hard_contacts() {
+    // Four legs stand on one or two feet most of the time and topple (as a real one would);
+    // twelve always have a foot on each side. With the contacts coupled to the mechanism
+    // (Tomcin section 7) the feet stay within the contact tolerance; the iterative contact
+    // phase left 1 to 6 cm (it ran out of rounds every step).
     let mut world = World::default();
-    let beest = scenes::strandbeest_on_ground(&mut world, 4, 0.0);
+    let beest = scenes::strandbeest_on_ground(&mut world, 12, 0.0);
     let h = 1.0 / 60.0;
     let tol = world.contact_settings().tolerance;
     let per_turn = ideal_advance_per_turn(&beest.legs, beest.crank_angle);
@@ -263,7 +265,8 @@ fn four_legs_dropped_on_the_ground_walk_forward() {
     assert!(worst_joint <= 1e-8, "{summary}");
     assert!(worst_depth <= tol, "{summary}");
     assert!(lowest_up > 0.8, "it tipped over: {summary}");
-    assert!(walked >= 0.5 * ideal, "{summary}");
+    // the ideal is the no-slip kinematics of a level frame; the feet vault a little beyond it
+    assert!(walked >= 0.5 * ideal && walked <= 1.2 * ideal, "{summary}");
 }
 
 /// Kinetic energy over `seconds` of the bodies set spinning rigidly at `omega` about their

@@ -167,6 +167,10 @@ pub(crate) struct Island {
     pub frame_h: f64,
     /// The substep whose position update is still to be done: its length and end time.
     pub pending: Option<(f64, f64)>,
+    /// Numeric factorizations so far (coupled contacts recompute their border when it changes).
+    pub factor_version: u64,
+    /// Scratch of a coupled contact's joint impulses (`n_rows`).
+    pub contact_scratch: Vec<f64>,
 }
 
 impl Island {
@@ -249,6 +253,8 @@ impl Island {
             regularized_pivots: 0,
             frame_h: 0.0,
             pending: None,
+            factor_version: 0,
+            contact_scratch: vec![0.0; n_rows],
         }
     }
 
@@ -507,6 +513,7 @@ impl Island {
     /// Assembles `A = J M^-1 J^T`, adds `alpha = eps_t ||A||_1` to its diagonal (Tomcin
     /// section 4, eq. 8) and factors it. Returns alpha.
     pub fn assemble_and_factor(&mut self, eps_t: f64) -> f64 {
+        self.factor_version += 1;
         self.compute_wrows();
         self.factor.values.fill(0.0);
         let values = &mut self.factor.values;
@@ -548,6 +555,7 @@ impl Island {
     /// `u += scale M^-1 J^T x` for the current linearization; the row impulses are accumulated
     /// (`flush_impulses` turns them into joint impulses before the linearization changes).
     pub fn apply_impulses(&mut self, x: &[f64], scale: f64) {
+        self.apply_row_impulses(x, scale);
         let mut kick = |sides: [Side; 2], w: &[[f64; 6]; 2], p: f64| {
             for (s, side) in sides.into_iter().enumerate() {
                 if let Side::Dyn(l) = side {
@@ -557,13 +565,6 @@ impl Island {
                 }
             }
         };
-        for ij in &self.joints {
-            for r in ij.off as usize..(ij.off + ij.n) as usize {
-                let p = scale * x[r];
-                self.lambda[r] += p;
-                kick([ij.a, ij.b], &self.wrows[r], p);
-            }
-        }
         // the appended limit rows: x[n_rows + i] for active row i
         for (i, &r) in self.lim.active.iter().enumerate() {
             let r = r as usize;
@@ -572,6 +573,27 @@ impl Island {
             self.lim.lam_pos[r] += p;
             let info = &self.lim.info[r];
             kick([info.a, info.b], &self.lim.wrows[r], p);
+        }
+    }
+
+    /// `u += M^-1 J^T x` for the joint rows alone (`x` of length `n_rows`), accumulated.
+    pub fn apply_joint_impulses(&mut self, x: &[f64]) {
+        self.apply_row_impulses(x, 1.0);
+    }
+
+    fn apply_row_impulses(&mut self, x: &[f64], scale: f64) {
+        for ij in &self.joints {
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                let p = scale * x[r];
+                self.lambda[r] += p;
+                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                    if let Side::Dyn(l) = side {
+                        let (w, l) = (&self.wrows[r][s], l as usize);
+                        self.v[l] += Vec3::new(w[0], w[1], w[2]) * p;
+                        self.w[l] += Vec3::new(w[3], w[4], w[5]) * p;
+                    }
+                }
+            }
         }
     }
 

@@ -3,6 +3,7 @@
 
 mod bordered;
 mod correction;
+mod coupling;
 mod factor;
 mod island;
 mod limits;
@@ -15,6 +16,8 @@ use crate::body::{Body, BodyKind, MotionState, free_external_impulse, free_finis
 use crate::math::integrate_rotation;
 use crate::world::{Joint, WorldSettings};
 use island::Island;
+
+pub(crate) use coupling::ContactSide;
 
 /// What the joint correction of one island needed in one step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -182,6 +185,44 @@ impl Solver {
     /// Number of islands.
     pub fn island_count(&self) -> usize {
         self.islands.len()
+    }
+
+    /// Constraint rows of island `i` (the length of a coupled contact's border columns).
+    pub fn island_rows(&self, i: usize) -> usize {
+        self.islands[i].n_rows
+    }
+
+    /// Numeric factorizations of island `i` so far (a coupled contact's border is valid while
+    /// this has not changed).
+    pub fn island_factor_version(&self, i: usize) -> u64 {
+        self.islands[i].factor_version()
+    }
+
+    /// The border of a contact on island `i` (Tomcin Appendix C): `U = L^-1 A12` into `u`,
+    /// returns `U^T U`. See [`coupling`].
+    pub fn contact_border(
+        &mut self,
+        i: usize,
+        sides: &[ContactSide],
+        u: &mut [f64],
+    ) -> crate::math::Mat3 {
+        self.islands[i].contact_border(sides, u)
+    }
+
+    /// Applies a coupled contact's world impulse `p` and the joint impulses that come with it.
+    pub fn apply_contact_impulse(
+        &mut self,
+        i: usize,
+        sides: &[ContactSide],
+        u: &[f64],
+        p: &crate::math::Vec3,
+    ) {
+        self.islands[i].apply_contact_impulse(sides, u, p);
+    }
+
+    /// Linear and angular velocity of body `l` of island `i`.
+    pub fn island_velocity(&self, i: usize, l: usize) -> (crate::math::Vec3, crate::math::Vec3) {
+        (self.islands[i].v[l], self.islands[i].w[l])
     }
 
     /// The motion state of a body between [`Solver::begin`] and [`Solver::finish`]: island

@@ -269,6 +269,30 @@ pub struct ContactSettings {
     pub shock_propagation: bool,
     /// Most alternations of contact phase and joint correction per step. Default 8.
     pub max_rounds: u32,
+    /// How a contact touching a jointed body is resolved. Default
+    /// [`ContactCoupling::Asymmetric`].
+    pub coupling: ContactCoupling,
+}
+
+/// How the contact phase treats a contact that touches a body of an articulated island
+/// (Tomcin section 7, Appendix C).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ContactCoupling {
+    /// Each visit appends the contact's rows to the island's factored system (bordered solve):
+    /// its impulse sees the whole mechanism and comes with the joint impulses that keep the
+    /// joints' velocities. A sliding contact's normal row carries its dynamic friction
+    /// (`n - mu_d t`: the asymmetric block of Appendix C), so one solve meets the normal target
+    /// with the friction it causes.
+    #[default]
+    Asymmetric,
+    /// Coupled like [`ContactCoupling::Asymmetric`], but dynamic friction is a separate
+    /// impulse after the normal row, as the Open Dynamics Engine does (symmetric system, less
+    /// accurate while sliding).
+    Symmetric,
+    /// Not coupled: the contact sees its bodies' own masses, and the joint correction after the
+    /// sweeps restores the joints (the iterative method of the contacts issue; converges slower
+    /// the heavier the mechanism behind the contact, Tomcin Fig. 1d).
+    Iterative,
 }
 
 impl Default for ContactSettings {
@@ -279,6 +303,7 @@ impl Default for ContactSettings {
             max_iterations: 100,
             shock_propagation: true,
             max_rounds: 8,
+            coupling: ContactCoupling::Asymmetric,
         }
     }
 }

@@ -9,12 +9,14 @@ use std::time::Instant;
 
 use super::detection::{Contact, Detector, to_local};
 use super::impulse::{WORLD, apply_pair, at_start, k_along, previewed, relative_velocity, state};
-use super::{ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport};
+use super::{
+    ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
+};
 use super::{ShapeHandle, graph};
 use crate::arena::Arena;
-use crate::articulation::Solver;
+use crate::articulation::{ContactSide, Solver};
 use crate::body::{Body, BodyKind, MotionState};
-use crate::math::Vec3;
+use crate::math::{Mat3, Vec3};
 use crate::world::{BodyHandle, Joint, WorldSettings};
 
 /// Everything about contacts the world keeps between and during steps.
@@ -37,6 +39,31 @@ pub(crate) struct Contacts {
     touching: Vec<(u32, u32)>,
     touching_prev: Vec<(u32, u32)>,
     pub report: ContactStepReport,
+    /// Per contact, its coupling to the islands it touches (contact phase), and the border
+    /// columns of all of them.
+    borders: Vec<Border>,
+    border_buf: Vec<f64>,
+}
+
+/// A contact's coupling to the (at most two) islands its bodies belong to: for each island its
+/// index, the offset of its border columns `U` in `border_buf`, the factorization they were
+/// computed for, and `U^T U`; for each side, which of the two islands it is in and its local
+/// body index.
+#[derive(Clone, Copy, Debug, Default)]
+struct Border {
+    n: u8,
+    island: [u32; 2],
+    off: [usize; 2],
+    version: [u64; 2],
+    s: [Mat3; 2],
+    /// Side A and B: (island slot 0/1, local body), `None` outside an island.
+    side: [Option<(u8, u32)>; 2],
+}
+
+/// `K` (Bender-Schmitt eq. 1) of one body as a matrix: `m^-1 I - [r]x I^-1 [r]x`.
+fn k_free(s: &MotionState, r: &Vec3) -> Mat3 {
+    let x = r.cross_matrix();
+    Mat3::identity() * s.inv_mass + x.transpose() * s.iinv * x
 }
 
 /// Velocity tolerance of the collision phase: a tenth of the contact tolerance per step.
@@ -253,9 +280,127 @@ impl Contacts {
         (iterations, n)
     }
 
+    /// Finds, for each contact, the islands its bodies belong to and reserves their border
+    /// columns (computed on a contact's first coupled visit and after each refactorization).
+    fn prepare_borders(&mut self, solver: &Solver) {
+        self.borders.clear();
+        let mut len = 0;
+        for c in &self.contacts {
+            let mut bd = Border::default();
+            for (side, body) in [c.a, c.b].into_iter().enumerate() {
+                if body == WORLD {
+                    continue;
+                }
+                let Some((i, l)) = solver.island_of(body) else {
+                    continue;
+                };
+                let j = match bd.island[..bd.n as usize]
+                    .iter()
+                    .position(|&x| x == i as u32)
+                {
+                    Some(j) => j,
+                    None => {
+                        let j = bd.n as usize;
+                        bd.island[j] = i as u32;
+                        bd.off[j] = len;
+                        len += 3 * solver.island_rows(i);
+                        bd.n += 1;
+                        j
+                    }
+                };
+                bd.side[side] = Some((j as u8, l as u32));
+            }
+            self.borders.push(bd);
+        }
+        self.border_buf.resize(len, 0.0);
+    }
+
+    /// The sides of contact `k` on the `j`-th island it touches (world offsets `ra`, `rb`).
+    fn sides(&self, k: usize, j: usize, ra: &Vec3, rb: &Vec3) -> ([ContactSide; 2], usize) {
+        let bd = &self.borders[k];
+        let mut out = [ContactSide {
+            l: 0,
+            r: Vec3::zeros(),
+            sign: 0.0,
+        }; 2];
+        let mut m = 0;
+        for (side, (r, sign)) in [(ra, -1.0), (rb, 1.0)].into_iter().enumerate() {
+            if let Some((jj, l)) = bd.side[side]
+                && jj as usize == j
+            {
+                out[m] = ContactSide { l, r: *r, sign };
+                m += 1;
+            }
+        }
+        (out, m)
+    }
+
+    /// The 3x3 `K` of contact `k` at the world offsets `ra`, `rb`: with `solver`, the islands'
+    /// Schur complements `K = A22 - U^T U` (their borders brought up to date), otherwise the two
+    /// bodies' own.
+    fn k_matrix(&mut self, k: usize, ra: &Vec3, rb: &Vec3, solver: Option<&mut Solver>) -> Mat3 {
+        let c = &self.contacts[k];
+        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+        let mut m = k_free(&a, ra) + k_free(&b, rb);
+        if let Some(sv) = solver {
+            let bd = self.borders.get(k).copied().unwrap_or_default();
+            for j in 0..bd.n as usize {
+                let i = bd.island[j] as usize;
+                let version = sv.island_factor_version(i);
+                if bd.version[j] != version {
+                    let (sides, ns) = self.sides(k, j, ra, rb);
+                    let n = 3 * sv.island_rows(i);
+                    let u = &mut self.border_buf[bd.off[j]..bd.off[j] + n];
+                    self.borders[k].s[j] = sv.contact_border(i, &sides[..ns], u);
+                    self.borders[k].version[j] = version;
+                }
+                m -= self.borders[k].s[j];
+            }
+        }
+        m
+    }
+
+    /// Applies the impulse pair `p` of contact `k` (B gets `p`). With `solver` (coupled), the
+    /// islands' joint impulses come with it and the involved bodies' states are refreshed from
+    /// the islands; without, the two bodies' states alone.
+    fn push(&mut self, k: usize, ra: &Vec3, rb: &Vec3, p: &Vec3, solver: Option<&mut Solver>) {
+        let c = self.contacts[k];
+        let bd = self.borders.get(k).copied().unwrap_or_default();
+        let Some(sv) = solver.filter(|_| bd.n > 0) else {
+            apply_pair(&mut self.states, c.a, ra, c.b, rb, p);
+            return;
+        };
+        for j in 0..bd.n as usize {
+            let i = bd.island[j] as usize;
+            let (sides, ns) = self.sides(k, j, ra, rb);
+            let n = 3 * sv.island_rows(i);
+            let u = &self.border_buf[bd.off[j]..bd.off[j] + n];
+            sv.apply_contact_impulse(i, &sides[..ns], u, p);
+        }
+        // sides outside an island take the impulse themselves
+        if c.a != WORLD && bd.side[0].is_none() {
+            self.states[c.a as usize].apply(&-p, ra);
+        }
+        if c.b != WORLD && bd.side[1].is_none() {
+            self.states[c.b as usize].apply(p, rb);
+        }
+        for &slot in &self.involved {
+            if let Some((i, l)) = sv.island_of(slot)
+                && bd.island[..bd.n as usize].contains(&(i as u32))
+            {
+                let (v, w) = sv.island_velocity(i, l);
+                let s = &mut self.states[slot as usize];
+                s.v = v;
+                s.w = w;
+            }
+        }
+    }
+
     /// One Gauss-Seidel visit of a contact in the contact phase (eq. 8 and the `d_t` impulse).
-    /// Returns true if it changed the velocities by more than the tolerance.
-    fn visit(&mut self, k: usize, tol: f64) -> bool {
+    /// With `solver`, a contact touching an island is coupled to it (Tomcin section 7): its
+    /// `K` is the Schur complement of the island's factored system and its impulses come with
+    /// the joint impulses. Returns true if it changed the velocities by more than the tolerance.
+    fn visit(&mut self, k: usize, tol: f64, mut solver: Option<&mut Solver>) -> bool {
         let mut c = self.contacts[k];
         let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
         if a.inv_mass == 0.0 && b.inv_mass == 0.0 {
@@ -274,16 +419,48 @@ impl Contacts {
             self.contacts[k].sep = sep;
             return false;
         }
+        let coupled = solver.is_some() && self.borders.get(k).is_some_and(|bd| bd.n > 0);
+        let km = if coupled {
+            Some(self.k_matrix(k, &ra, &rb, solver.as_deref_mut()))
+        } else {
+            None
+        };
+        let kdir = |d1: &Vec3, d2: &Vec3| match &km {
+            Some(m) => d1.dot(&(m * d2)),
+            None => k_along(&a, &ra, &b, &rb, d1),
+        };
         let mut changed = false;
         let mut d = pb - pa;
         if sep < -0.5 * tol || (c.pn > 0.0 && sep > 0.5 * tol) {
-            let kn = k_along(&a, &ra, &b, &rb, &n);
-            if kn > 0.0 {
-                let dp = (-sep / (h * kn)).max(-c.pn);
+            let kn = kdir(&n, &n);
+            // A sliding coupled contact carries its dynamic friction in the normal row: the
+            // impulse per unit normal impulse is n - mu_d t (t the slip), so the row's column
+            // differs from its row (the asymmetric block of Tomcin Appendix C).
+            let mut dir = n;
+            let mut kd = kn;
+            if coupled
+                && c.sliding
+                && c.mu_d > 0.0
+                && self.settings.coupling == ContactCoupling::Asymmetric
+            {
+                let slip = d - d.dot(&n) * n;
+                if slip.norm() > 0.0 {
+                    let t = slip / slip.norm();
+                    let cand = n - c.mu_d * t;
+                    let kc = kdir(&n, &cand);
+                    if kc > 0.1 * kn {
+                        dir = cand;
+                        kd = kc;
+                    }
+                }
+            }
+            if kd > 0.0 {
+                let dp = (-sep / (h * kd)).max(-c.pn);
                 if dp != 0.0 {
                     let u0 = relative_velocity(&a, &ra, &b, &rb);
                     c.pn += dp;
-                    apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &(dp * n));
+                    c.pt += dp * (dir - n);
+                    self.push(k, &ra, &rb, &(dp * dir), solver.as_deref_mut());
                     changed = (dp * kn * h).abs() > 0.5 * tol;
                     // the previewed offset after the impulse, to first order
                     let (a1, b1) = (state(&self.states, c.a), state(&self.states, c.b));
@@ -292,7 +469,6 @@ impl Contacts {
             }
         }
         if c.mu_s > 0.0 || c.mu_d > 0.0 || c.pt != Vec3::zeros() {
-            let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             let sep = d.dot(&n);
             c.sep = sep;
             let dt = d - sep * n;
@@ -301,7 +477,7 @@ impl Contacts {
             let mut kt = 0.0;
             if m > 0.0 {
                 let t = dt / m;
-                kt = k_along(&a, &ra, &b, &rb, &t);
+                kt = kdir(&t, &t);
                 if kt > 0.0 {
                     cand -= (m / (h * kt)) * t;
                 }
@@ -316,7 +492,7 @@ impl Contacts {
             let delta = new - c.pt;
             if delta != Vec3::zeros() {
                 c.pt = new;
-                apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &delta);
+                self.push(k, &ra, &rb, &delta, solver);
                 let kd = if kt > 0.0 {
                     kt
                 } else {
@@ -335,7 +511,12 @@ impl Contacts {
     /// the velocities by more than the tolerance; then static points whose friction is held at
     /// `mu_s |p_n|` while they still move become sliding, and the sweeps go on. Returns the
     /// number of sweeps.
-    fn solve(&mut self, range: Option<std::ops::Range<usize>>, tol: f64) -> u32 {
+    fn solve(
+        &mut self,
+        range: Option<std::ops::Range<usize>>,
+        tol: f64,
+        mut solver: Option<&mut Solver>,
+    ) -> u32 {
         let mut sweeps = 0;
         let count = range.as_ref().map_or(self.contacts.len(), |r| r.len());
         let pick = |s: &Self, x: usize| match &range {
@@ -361,7 +542,7 @@ impl Contacts {
                 let mut changed = false;
                 for x in 0..self.active.len() {
                     let k = self.active[x] as usize;
-                    changed |= self.visit(k, tol);
+                    changed |= self.visit(k, tol, solver.as_deref_mut());
                 }
                 if !changed {
                     break;
@@ -454,6 +635,13 @@ impl Contacts {
                 }
             }
         }
+        // Contacts touching islands are appended to their factored systems (Tomcin section 7).
+        let coupled = any_island && self.settings.coupling != ContactCoupling::Iterative;
+        if coupled {
+            self.prepare_borders(solver);
+        } else {
+            self.borders.clear();
+        }
         let mut rounds = 0;
         let mut iterations = 0;
         let mut levels = 0;
@@ -462,7 +650,7 @@ impl Contacts {
         for round in 0..self.settings.max_rounds {
             rounds += 1;
             self.gather(|slot| solver.motion_state(bodies, slot, h));
-            iterations += self.solve(None, tol);
+            iterations += self.solve(None, tol, coupled.then_some(&mut *solver));
             if self.settings.shock_propagation && round == 0 {
                 let top = graph::levels(
                     &self.contacts,
@@ -490,7 +678,7 @@ impl Contacts {
                         }
                         end += 1;
                     }
-                    iterations += self.solve(Some(start..end), tol);
+                    iterations += self.solve(Some(start..end), tol, None);
                     // this level now has infinite mass for the levels above
                     for &i in &self.involved {
                         if self.level[i as usize] == l {

@@ -8,7 +8,7 @@ use super::result::{FfiError, boundary, tenon_result};
 use super::shape::{tenon_material, tenon_shape_id};
 use super::types::tenon_vec3;
 use super::world::tenon_world_id;
-use crate::{ContactDesc, ContactSettings, Material};
+use crate::{ContactCoupling, ContactDesc, ContactSettings, Material};
 
 /// Magic value `tenon_contact_def_default()` puts in `internal_magic`.
 pub(crate) const CONTACT_DEF_MAGIC: u32 = 0x5445_4e43; // "TENC"
@@ -92,9 +92,20 @@ pub struct tenon_contact_settings {
     pub max_rounds: u32,
     /// 1: shock propagation over the contact graph levels; 0: off. Default 1.
     pub shock_propagation: u32,
-    /// Reserved, must be 0.
-    pub reserved: u32,
+    /// How contacts touching jointed bodies are resolved: TENON_CONTACT_COUPLING_ASYMMETRIC
+    /// (0, default: appended to the mechanism's factored system, dynamic friction in the
+    /// normal row), TENON_CONTACT_COUPLING_SYMMETRIC (1: appended, dynamic friction as a separate
+    /// impulse) or TENON_CONTACT_COUPLING_ITERATIVE (2: not appended, joints restored after).
+    pub coupling: u32,
 }
+
+/// `tenon_contact_settings::coupling`: contact rows appended to the mechanism's factored
+/// system, a sliding contact's dynamic friction in its normal row (default).
+pub const TENON_CONTACT_COUPLING_ASYMMETRIC: u32 = 0;
+/// `tenon_contact_settings::coupling`: appended, dynamic friction a separate impulse.
+pub const TENON_CONTACT_COUPLING_SYMMETRIC: u32 = 1;
+/// `tenon_contact_settings::coupling`: not appended (iterative; for comparison).
+pub const TENON_CONTACT_COUPLING_ITERATIVE: u32 = 2;
 
 /// What the contact phases did in the last step.
 #[repr(C)]
@@ -363,7 +374,11 @@ pub unsafe extern "C" fn tenon_world_get_contact_settings(
                 max_iterations: s.max_iterations,
                 max_rounds: s.max_rounds,
                 shock_propagation: s.shock_propagation.into(),
-                reserved: 0,
+                coupling: match s.coupling {
+                    ContactCoupling::Asymmetric => TENON_CONTACT_COUPLING_ASYMMETRIC,
+                    ContactCoupling::Symmetric => TENON_CONTACT_COUPLING_SYMMETRIC,
+                    ContactCoupling::Iterative => TENON_CONTACT_COUPLING_ITERATIVE,
+                },
             })
         };
         Ok(())
@@ -378,18 +393,30 @@ pub extern "C" fn tenon_world_set_contact_settings(
     settings: tenon_contact_settings,
 ) -> tenon_result {
     boundary(|| {
-        if settings.shock_propagation > 1 || settings.reserved != 0 {
+        if settings.shock_propagation > 1 {
             return Err(FfiError::new(
                 tenon_result::InvalidArgument,
-                "shock_propagation must be 0 or 1 and reserved 0",
+                "shock_propagation must be 0 or 1",
             ));
         }
+        let coupling = match settings.coupling {
+            TENON_CONTACT_COUPLING_ASYMMETRIC => ContactCoupling::Asymmetric,
+            TENON_CONTACT_COUPLING_SYMMETRIC => ContactCoupling::Symmetric,
+            TENON_CONTACT_COUPLING_ITERATIVE => ContactCoupling::Iterative,
+            other => {
+                return Err(FfiError::new(
+                    tenon_result::InvalidArgument,
+                    format!("coupling must be 0, 1 or 2, got {other}"),
+                ));
+            }
+        };
         let s = ContactSettings {
             tolerance: settings.tolerance,
             margin: settings.margin,
             max_iterations: settings.max_iterations,
             max_rounds: settings.max_rounds,
             shock_propagation: settings.shock_propagation == 1,
+            coupling,
         };
         with_world(world, |wb| Ok(wb.world.set_contact_settings(s)?))
     })

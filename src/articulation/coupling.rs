@@ -1,0 +1,103 @@
+//! A contact coupled to the island it touches (Tomcin section 7, Appendix C): the contact's
+//! rows are appended to the island's factored `A` as the last rows, so the impulse of a Gauss-
+//! Seidel visit sees the whole mechanism (the block at the end of a long rod, Fig. 1d) and comes
+//! with the joint impulses that keep every joint row's velocity unchanged.
+//!
+//! With the contact's impulse taken along the three world axes at its point, the bordered
+//! system of Appendix C is
+//!
+//! ```text
+//! [ A    A12 ] [x]   [0]      A12 = J M^-1 J_c^T (n_rows x 3),  A22 = J_c M^-1 J_c^T
+//! [ A21  A22 ] [p] = [b]
+//! ```
+//!
+//! With `A = L L^T` (eq. 18-20): `U = L^-1 A12` by three forward substitutions, once per
+//! contact and factorization; the Schur complement `K = A22 - U^T U` is the contact point's
+//! inverse effective mass with the joints held (3x3, any direction `d` gives `d^T K d`); and
+//! the joint impulses of a contact impulse `p` are `x = -L^-T (U p)` (one back substitution).
+//! Directions of friction change every visit; the world axes make the border independent of
+//! them. The fill-reducing permutation stays inside the factor (`forward`/`backward` keep the
+//! row order of `A`).
+
+use super::island::{Island, Side, row_times};
+use crate::math::{Mat3, Vec3};
+
+/// One side of a contact on a body of the island: local index, world offset of the contact
+/// point from the body's centre of mass, and the sign of the contact impulse on it (+1 for the
+/// contact's body B, -1 for A).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactSide {
+    pub l: u32,
+    pub r: Vec3,
+    pub sign: f64,
+}
+
+impl Island {
+    /// Factorizations so far: a contact's border is valid while this has not changed.
+    pub fn factor_version(&self) -> u64 {
+        self.factor_version
+    }
+
+    /// Computes `U = L^-1 A12` into `u` (three columns of `n_rows`, one per world axis) for a
+    /// contact whose sides on this island are `sides`, and returns `U^T U`.
+    pub fn contact_border(&mut self, sides: &[ContactSide], u: &mut [f64]) -> Mat3 {
+        let n = self.n_rows;
+        let u = &mut u[..3 * n];
+        u.fill(0.0);
+        for k in 0..3 {
+            let col = &mut u[k * n..(k + 1) * n];
+            for s in sides {
+                let mut e = Vec3::zeros();
+                e[k] = s.sign;
+                let l = s.l as usize;
+                // M^-1 of the unit impulse along axis k at the contact point
+                let dv = self.inv_mass[l] * e;
+                let dw = self.iinv[l] * s.r.cross(&e);
+                let d = [dv.x, dv.y, dv.z, dw.x, dw.y, dw.z];
+                let zero = [0.0; 6];
+                for ij in &self.joints {
+                    let (da, db) = match (ij.a, ij.b) {
+                        (Side::Dyn(a), _) if a == s.l => (&d, &zero),
+                        (_, Side::Dyn(b)) if b == s.l => (&zero, &d),
+                        _ => continue,
+                    };
+                    for r in ij.off as usize..(ij.off + ij.n) as usize {
+                        col[r] += row_times(&self.rows[r].j, da, db);
+                    }
+                }
+            }
+            self.factor.forward(col);
+        }
+        let mut s = Mat3::zeros();
+        for i in 0..3 {
+            for j in 0..=i {
+                let ui = &u[i * n..(i + 1) * n];
+                let uj = &u[j * n..(j + 1) * n];
+                let v: f64 = ui.iter().zip(uj).map(|(a, b)| a * b).sum();
+                s[(i, j)] = v;
+                s[(j, i)] = v;
+            }
+        }
+        s
+    }
+
+    /// Applies the world impulse `p` at the contact's `sides` (the border `u` from
+    /// [`Island::contact_border`]) and the joint impulses `x = -L^-T (U p)` with it, so that
+    /// `J u` of the joint rows does not change (up to the Tikhonov term).
+    pub fn apply_contact_impulse(&mut self, sides: &[ContactSide], u: &[f64], p: &Vec3) {
+        let n = self.n_rows;
+        let mut y = std::mem::take(&mut self.contact_scratch);
+        for (r, yr) in y[..n].iter_mut().enumerate() {
+            *yr = -(u[r] * p.x + u[n + r] * p.y + u[2 * n + r] * p.z);
+        }
+        self.factor.backward(&mut y[..n]);
+        for s in sides {
+            let l = s.l as usize;
+            let ps = s.sign * p;
+            self.v[l] += self.inv_mass[l] * ps;
+            self.w[l] += self.iinv[l] * s.r.cross(&ps);
+        }
+        self.apply_joint_impulses(&y[..n]);
+        self.contact_scratch = y;
+    }
+}
