@@ -367,6 +367,144 @@ pub fn rod_with_block(world: &mut World) -> Scene {
     s
 }
 
+/// A dynamic box of `mass` kg with half extents `half` and one box shape of `material`.
+fn box_body(
+    world: &mut World,
+    position: Vec3,
+    half: Vec3,
+    mass: f64,
+    material: Material,
+) -> BodyHandle {
+    let b = dynamic(world, position, MassProperties::solid_box(mass, half));
+    let mut d = ShapeDesc::new(Geometry::Box { half_extents: half });
+    d.material = material;
+    world.create_shape(b, &d).expect("valid shape");
+    b
+}
+
+/// Tomcin Fig. 1d with its contact: a red static box (top face at z = 0, x from -0.5 to 5.5 m)
+/// carries a 50 kg rod of five 10 kg links (1 x 0.1 x 0.1 m, hinged about y, the first to the
+/// world at the origin), and a 7500 kg block (1 m cube) is fixed on the last link. The block's
+/// weight reaches the red body only through the last link's contacts: resolved against the
+/// 10 kg link alone, each Gauss-Seidel visit moves the link but hardly the block. Friction
+/// `mu` everywhere. The bodies are the red box, the links and the block, in that order.
+pub fn rod_on_support(world: &mut World, mu: f64) -> Scene {
+    let material = Material {
+        static_friction: mu,
+        dynamic_friction: mu,
+        restitution: 0.0,
+    };
+    let mut s = Scene::default();
+    let red = shaped_body(
+        world,
+        BodyKind::Static,
+        Vec3::new(2.5, 0.0, -0.5),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(3.0, 1.0, 0.5),
+        },
+        material,
+    );
+    s.bodies.push(red);
+    let mut prev = None;
+    for i in 0..5 {
+        let b = box_body(
+            world,
+            Vec3::new(i as f64 + 0.5, 0.0, 0.05),
+            Vec3::new(0.5, 0.05, 0.05),
+            10.0,
+            material,
+        );
+        let at = Vec3::new(i as f64, 0.0, 0.05);
+        s.joints
+            .push(joint_at(world, JointKind::Hinge, prev, b, at, Vec3::y()));
+        s.bodies.push(b);
+        prev = Some(b);
+    }
+    let block = box_body(
+        world,
+        Vec3::new(4.5, 0.0, 0.6),
+        Vec3::new(0.5, 0.5, 0.5),
+        7500.0,
+        material,
+    );
+    s.joints.push(joint_at(
+        world,
+        JointKind::Fixed,
+        prev,
+        block,
+        Vec3::new(4.5, 0.0, 0.1),
+        Vec3::y(),
+    ));
+    s.bodies.push(block);
+    s
+}
+
+/// A chain of `links` links (0.3 x 0.06 x 0.06 m, 1 kg) lying on a ground plane along +x,
+/// ball-jointed to the world at the origin and, at its far end, to a 1000 kg box (1 m cube)
+/// sliding sideways (+y) at `speed`; friction `mu` everywhere. The bodies are the ground, the
+/// links and the box.
+pub fn chain_dragging_box(world: &mut World, links: usize, speed: f64, mu: f64) -> Scene {
+    let material = Material {
+        static_friction: mu,
+        dynamic_friction: mu,
+        restitution: 0.0,
+    };
+    let mut s = Scene::default();
+    let ground = shaped_body(
+        world,
+        BodyKind::Static,
+        Vec3::zeros(),
+        Quat::identity(),
+        Geometry::HalfSpace { normal: Vec3::z() },
+        material,
+    );
+    s.bodies.push(ground);
+    let (len, r) = (0.3, 0.03);
+    let mut prev = None;
+    for i in 0..links {
+        let x = i as f64 * len;
+        let b = box_body(
+            world,
+            Vec3::new(x + 0.5 * len, 0.0, r),
+            Vec3::new(0.5 * len, r, r),
+            1.0,
+            material,
+        );
+        s.joints.push(joint_at(
+            world,
+            JointKind::Ball,
+            prev,
+            b,
+            Vec3::new(x, 0.0, r),
+            Vec3::x(),
+        ));
+        s.bodies.push(b);
+        prev = Some(b);
+    }
+    let end = links as f64 * len;
+    let body = box_body(
+        world,
+        Vec3::new(end + 0.5, 0.0, 0.5),
+        Vec3::new(0.5, 0.5, 0.5),
+        1000.0,
+        material,
+    );
+    s.joints.push(joint_at(
+        world,
+        JointKind::Ball,
+        prev,
+        body,
+        Vec3::new(end, 0.0, r),
+        Vec3::x(),
+    ));
+    world
+        .set_body_velocity(body, Vec3::new(0.0, speed, 0.0), Vec3::zeros())
+        .expect("finite velocity");
+    s.bodies.push(body);
+    s
+}
+
 /// A scissor lift of `segments` X-shaped segments (Tomcin Fig. 6a) in the x-z plane: each
 /// segment is two 1 kg crossing bars hinged at their middles; consecutive segments are hinged at
 /// their ends (closed loops); the bottom left end is hinged to the world and the bottom right end

@@ -66,6 +66,10 @@ fn k_free(s: &MotionState, r: &Vec3) -> Mat3 {
     Mat3::identity() * s.inv_mass + x.transpose() * s.iinv * x
 }
 
+/// A coupled contact direction whose Schur complement is below this fraction of its bodies' own
+/// `K` is held by the joints (dependent on their rows).
+const DEPENDENT: f64 = 1e-8;
+
 /// Velocity tolerance of the collision phase: a tenth of the contact tolerance per step.
 fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
     0.1 * s.tolerance / h
@@ -425,8 +429,18 @@ impl Contacts {
         } else {
             None
         };
+        // A direction the joints hold (the point cannot move along it with the joints
+        // satisfied: a contact right under a pivot) has a Schur complement at rounding level;
+        // it takes no impulse (the bordered pivot is dependent, as for joint limits).
         let kdir = |d1: &Vec3, d2: &Vec3| match &km {
-            Some(m) => d1.dot(&(m * d2)),
+            Some(m) => {
+                let k = d1.dot(&(m * d2));
+                if k > DEPENDENT * k_along(&a, &ra, &b, &rb, d1) {
+                    k
+                } else {
+                    0.0
+                }
+            }
             None => k_along(&a, &ra, &b, &rb, d1),
         };
         let mut changed = false;
