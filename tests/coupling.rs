@@ -130,11 +130,7 @@ fn chain_on_the_ground_dragged_by_a_sliding_heavy_box() {
         for _ in 0..steps {
             let rep = world.step(h).unwrap();
             assert!(rep.converged, "{rep:?}");
-            let one = Run {
-                worst_joint: rep.max_violation,
-                ..Default::default()
-            };
-            r.worst_joint = r.worst_joint.max(one.worst_joint);
+            r.worst_joint = r.worst_joint.max(rep.max_violation);
             let c = world.contact_report();
             r.worst_depth = r.worst_depth.max(c.max_penetration);
             r.sweeps += f64::from(c.contact_iterations) / steps as f64;

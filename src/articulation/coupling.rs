@@ -42,30 +42,36 @@ impl Island {
     /// contact whose sides on this island are `sides`, and returns `U^T U`.
     pub fn contact_border(&mut self, sides: &[ContactSide], u: &mut [f64]) -> Mat3 {
         let n = self.n_rows;
+        if n == 0 {
+            return Mat3::zeros();
+        }
         let u = &mut u[..3 * n];
         u.fill(0.0);
-        for k in 0..3 {
-            let col = &mut u[k * n..(k + 1) * n];
-            for s in sides {
+        let zero = [0.0; 6];
+        for s in sides {
+            let l = s.l as usize;
+            // M^-1 of the unit impulses along the world axes at the contact point
+            let d: [[f64; 6]; 3] = std::array::from_fn(|k| {
                 let mut e = Vec3::zeros();
                 e[k] = s.sign;
-                let l = s.l as usize;
-                // M^-1 of the unit impulse along axis k at the contact point
-                let dv = self.inv_mass[l] * e;
-                let dw = self.iinv[l] * s.r.cross(&e);
-                let d = [dv.x, dv.y, dv.z, dw.x, dw.y, dw.z];
-                let zero = [0.0; 6];
-                for ij in &self.joints {
-                    let (da, db) = match (ij.a, ij.b) {
-                        (Side::Dyn(a), _) if a == s.l => (&d, &zero),
-                        (_, Side::Dyn(b)) if b == s.l => (&zero, &d),
-                        _ => continue,
-                    };
-                    for r in ij.off as usize..(ij.off + ij.n) as usize {
-                        col[r] += row_times(&self.rows[r].j, da, db);
+                let (dv, dw) = (self.inv_mass[l] * e, self.iinv[l] * s.r.cross(&e));
+                [dv.x, dv.y, dv.z, dw.x, dw.y, dw.z]
+            });
+            for ij in &self.joints {
+                let on_a = match (ij.a, ij.b) {
+                    (Side::Dyn(a), _) if a == s.l => true,
+                    (_, Side::Dyn(b)) if b == s.l => false,
+                    _ => continue,
+                };
+                for r in ij.off as usize..(ij.off + ij.n) as usize {
+                    for (k, dk) in d.iter().enumerate() {
+                        let (da, db) = if on_a { (dk, &zero) } else { (&zero, dk) };
+                        u[k * n + r] += row_times(&self.rows[r].j, da, db);
                     }
                 }
             }
+        }
+        for col in u.chunks_exact_mut(n) {
             self.factor.forward(col);
         }
         let mut s = Mat3::zeros();

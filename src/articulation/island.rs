@@ -556,15 +556,6 @@ impl Island {
     /// (`flush_impulses` turns them into joint impulses before the linearization changes).
     pub fn apply_impulses(&mut self, x: &[f64], scale: f64) {
         self.apply_row_impulses(x, scale);
-        let mut kick = |sides: [Side; 2], w: &[[f64; 6]; 2], p: f64| {
-            for (s, side) in sides.into_iter().enumerate() {
-                if let Side::Dyn(l) = side {
-                    let (w, l) = (&w[s], l as usize);
-                    self.v[l] += Vec3::new(w[0], w[1], w[2]) * p;
-                    self.w[l] += Vec3::new(w[3], w[4], w[5]) * p;
-                }
-            }
-        };
         // the appended limit rows: x[n_rows + i] for active row i
         for (i, &r) in self.lim.active.iter().enumerate() {
             let r = r as usize;
@@ -572,7 +563,13 @@ impl Island {
             self.lim.lambda[r] += p;
             self.lim.lam_pos[r] += p;
             let info = &self.lim.info[r];
-            kick([info.a, info.b], &self.lim.wrows[r], p);
+            kick(
+                &mut self.v,
+                &mut self.w,
+                [info.a, info.b],
+                &self.lim.wrows[r],
+                p,
+            );
         }
     }
 
@@ -586,13 +583,7 @@ impl Island {
             for r in ij.off as usize..(ij.off + ij.n) as usize {
                 let p = scale * x[r];
                 self.lambda[r] += p;
-                for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
-                    if let Side::Dyn(l) = side {
-                        let (w, l) = (&self.wrows[r][s], l as usize);
-                        self.v[l] += Vec3::new(w[0], w[1], w[2]) * p;
-                        self.w[l] += Vec3::new(w[3], w[4], w[5]) * p;
-                    }
-                }
+                kick(&mut self.v, &mut self.w, [ij.a, ij.b], &self.wrows[r], p);
             }
         }
     }
@@ -804,4 +795,16 @@ pub(crate) fn row_times(j: &[[f64; 6]; 2], ua: &[f64; 6], ub: &[f64; 6]) -> f64 
         v += j[0][c] * ua[c] + j[1][c] * ub[c];
     }
     v
+}
+
+/// Adds `p` times a row's `M^-1 J^T` (`w`, per side) to the velocities of its dynamic sides.
+#[inline]
+fn kick(v: &mut [Vec3], w: &mut [Vec3], sides: [Side; 2], wrow: &[[f64; 6]; 2], p: f64) {
+    for (s, side) in sides.into_iter().enumerate() {
+        if let Side::Dyn(l) = side {
+            let (c, l) = (&wrow[s], l as usize);
+            v[l] += Vec3::new(c[0], c[1], c[2]) * p;
+            w[l] += Vec3::new(c[3], c[4], c[5]) * p;
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! direction (eq. 1), relative velocities, and applying an impulse pair.
 
 use crate::body::MotionState;
-use crate::math::{Quat, Vec3};
+use crate::math::{Mat3, Quat, Vec3};
 
 /// Marks the static world in a contact's body fields.
 pub(crate) const WORLD: u32 = u32::MAX;
@@ -14,6 +14,14 @@ pub(crate) fn k_along(a: &MotionState, ra: &Vec3, b: &MotionState, rb: &Vec3, d:
     let ca = ra.cross(d);
     let cb = rb.cross(d);
     a.inv_mass + b.inv_mass + ca.dot(&(a.iinv * ca)) + cb.dot(&(b.iinv * cb))
+}
+
+/// `K` of eq. 1 for one body as a matrix, `m^-1 I - [r]x I^-1 [r]x` (`d^T K d` is its part of
+/// [`k_along`]), for directions that change within a visit.
+#[inline]
+pub(crate) fn k_matrix(s: &MotionState, r: &Vec3) -> Mat3 {
+    let x = r.cross_matrix();
+    Mat3::identity() * s.inv_mass + x.transpose() * s.iinv * x
 }
 
 /// Velocity of B's point relative to A's point (`u_rel` with the sign of B minus A).

@@ -8,7 +8,9 @@
 use std::time::Instant;
 
 use super::detection::{Contact, Detector, to_local};
-use super::impulse::{WORLD, apply_pair, at_start, k_along, previewed, relative_velocity, state};
+use super::impulse::{
+    WORLD, apply_pair, at_start, k_along, k_matrix, previewed, relative_velocity, state,
+};
 use super::{
     ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
 };
@@ -58,12 +60,6 @@ struct Border {
     s: [Mat3; 2],
     /// Side A and B: (island slot 0/1, local body), `None` outside an island.
     side: [Option<(u8, u32)>; 2],
-}
-
-/// `K` (Bender-Schmitt eq. 1) of one body as a matrix: `m^-1 I - [r]x I^-1 [r]x`.
-fn k_free(s: &MotionState, r: &Vec3) -> Mat3 {
-    let x = r.cross_matrix();
-    Mat3::identity() * s.inv_mass + x.transpose() * s.iinv * x
 }
 
 /// A coupled contact direction whose Schur complement is below this fraction of its bodies' own
@@ -339,29 +335,28 @@ impl Contacts {
         (out, m)
     }
 
-    /// The 3x3 `K` of contact `k` at the world offsets `ra`, `rb`: with `solver`, the islands'
-    /// Schur complements `K = A22 - U^T U` (their borders brought up to date), otherwise the two
-    /// bodies' own.
-    fn k_matrix(&mut self, k: usize, ra: &Vec3, rb: &Vec3, solver: Option<&mut Solver>) -> Mat3 {
+    /// The 3x3 `K` of contact `k` at the world offsets `ra`, `rb`: the two bodies' own, and the
+    /// Schur complement with the islands' joints held, `A22 - U^T U` (their borders brought up
+    /// to date).
+    fn coupled_k(&mut self, k: usize, ra: &Vec3, rb: &Vec3, sv: &mut Solver) -> (Mat3, Mat3) {
         let c = &self.contacts[k];
         let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-        let mut m = k_free(&a, ra) + k_free(&b, rb);
-        if let Some(sv) = solver {
-            let bd = self.borders.get(k).copied().unwrap_or_default();
-            for j in 0..bd.n as usize {
-                let i = bd.island[j] as usize;
-                let version = sv.island_factor_version(i);
-                if bd.version[j] != version {
-                    let (sides, ns) = self.sides(k, j, ra, rb);
-                    let n = 3 * sv.island_rows(i);
-                    let u = &mut self.border_buf[bd.off[j]..bd.off[j] + n];
-                    self.borders[k].s[j] = sv.contact_border(i, &sides[..ns], u);
-                    self.borders[k].version[j] = version;
-                }
-                m -= self.borders[k].s[j];
+        let free = k_matrix(&a, ra) + k_matrix(&b, rb);
+        let mut m = free;
+        let bd = self.borders[k];
+        for j in 0..bd.n as usize {
+            let i = bd.island[j] as usize;
+            let version = sv.island_factor_version(i);
+            if bd.version[j] != version {
+                let (sides, ns) = self.sides(k, j, ra, rb);
+                let n = 3 * sv.island_rows(i);
+                let u = &mut self.border_buf[bd.off[j]..bd.off[j] + n];
+                self.borders[k].s[j] = sv.contact_border(i, &sides[..ns], u);
+                self.borders[k].version[j] = version;
             }
+            m -= self.borders[k].s[j];
         }
-        m
+        (free, m)
     }
 
     /// Applies the impulse pair `p` of contact `k` (B gets `p`). With `solver` (coupled), the
@@ -424,18 +419,17 @@ impl Contacts {
             return false;
         }
         let coupled = solver.is_some() && self.borders.get(k).is_some_and(|bd| bd.n > 0);
-        let km = if coupled {
-            Some(self.k_matrix(k, &ra, &rb, solver.as_deref_mut()))
-        } else {
-            None
+        let km = match solver.as_deref_mut() {
+            Some(sv) if coupled => Some(self.coupled_k(k, &ra, &rb, sv)),
+            _ => None,
         };
         // A direction the joints hold (the point cannot move along it with the joints
         // satisfied: a contact right under a pivot) has a Schur complement at rounding level;
         // it takes no impulse (the bordered pivot is dependent, as for joint limits).
         let kdir = |d1: &Vec3, d2: &Vec3| match &km {
-            Some(m) => {
+            Some((free, m)) => {
                 let k = d1.dot(&(m * d2));
-                if k > DEPENDENT * k_along(&a, &ra, &b, &rb, d1) {
+                if k > DEPENDENT * d1.dot(&(free * d1)) {
                     k
                 } else {
                     0.0
