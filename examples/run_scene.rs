@@ -3,7 +3,9 @@
 //!
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
 //! heavy_chain LOAD, four_bar, scissor_lift N, spider K, double_pendulum, ragdoll (on stairs),
-//! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in Tomcin's drop test).
+//! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in Tomcin's drop test),
+//! rod MU (Tomcin Fig. 1d). `H=` sets the step (default 1/60 s), `COUPLING=` the contact
+//! coupling (asymmetric, symmetric, iterative), `TRACE=1` prints the heaviest body every step.
 
 use std::time::Instant;
 use tenon::{World, scenes};
@@ -24,6 +26,10 @@ fn main() {
         "ragdoll" => {
             // 15 bodies with joint limits tumbling down 6 stairs
             scenes::ragdoll_on_stairs(&mut world);
+        }
+        "rod" => {
+            // Tomcin Fig. 1d: a hinged rod on a fixed body carrying a 7500 kg block
+            drop(scenes::rod_on_support(&mut world, size))
         }
         "strandbeest" => {
             let k = std::env::var("FRAME_MASS_FACTOR")
@@ -54,7 +60,10 @@ fn main() {
             .set_contact_settings(cs)
             .expect("valid contact settings");
     }
-    let h = 1.0 / 60.0;
+    let h = std::env::var("H")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1.0 / 60.0);
     let trace = std::env::var("TRACE").is_ok();
     let (mut sweeps, mut rounds) = (0u64, 0u64);
     let (mut iters, mut refs, mut subs, mut worst) = (0u64, 0u64, 0u32, 0.0f64);

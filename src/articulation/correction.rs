@@ -31,6 +31,13 @@ const CONTRACTION: f64 = 0.25;
 /// 19.2 iterations per step on the 1:1000 heavy chain and substeps; 10 needs 12.3 and none).
 const MERIT_GROWTH: f64 = 10.0;
 
+/// Most a joint correction may turn a body (rad) beyond where its velocity at the start of the
+/// correction would take it within the (sub)step. Orientations repeat every full turn, so at
+/// large steps Newton's iteration can land on an alias: at h = 0.25 s on Fig. 1d a light link
+/// spun two full turns (50 rad/s) within the step and the joints held at position level. A
+/// larger correction than this ends the iteration unconverged and the step is split.
+const MAX_CORRECTION_TURN: f64 = std::f64::consts::FRAC_PI_2;
+
 /// Conjugate-gradient steps on `A` preconditioned by the factor of `A + alpha I` per solve, and
 /// the relative residual that ends them (`Island::solve_refined`).
 pub(super) const REFINE_STEPS: u32 = 8;
@@ -199,7 +206,34 @@ impl Island {
         rep.time_factor_ns += (t1 - t0).as_nanos() as u64;
         rep.time_velocity_ns += (t2 - t1).as_nanos() as u64;
         self.pending = Some((dt, tau1));
+        self.v_vel.copy_from_slice(&self.v);
+        self.w_vel.copy_from_slice(&self.w);
+        self.start_factor = self.factor_version;
         self.joint_correction(s, bodies, joints, dt, tau1, rep)
+    }
+
+    /// Returns the pending substep to where its velocity correction left it (velocities, and
+    /// `A` factored at the start poses), so contacts can be solved at velocity level together
+    /// with the joints (Tomcin section 7) before the joint correction runs again. False if no
+    /// substep is pending.
+    pub fn back_to_velocity_level(
+        &mut self,
+        s: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+    ) -> bool {
+        let Some((dt, tau1)) = self.pending else {
+            return false;
+        };
+        self.flush_impulses();
+        self.v.copy_from_slice(&self.v_vel);
+        self.w.copy_from_slice(&self.w_vel);
+        if self.factor_version != self.start_factor {
+            self.eval_rows(bodies, joints, tau1 - dt, false, false);
+            self.assemble_and_factor(s.eps_t);
+            self.start_factor = self.factor_version;
+        }
+        true
     }
 
     /// Joint correction of the pending substep from the current velocities (Tomcin eq. 3):
@@ -230,6 +264,7 @@ impl Island {
         rep: &mut IslandReport,
     ) -> SubstepResult {
         let t2 = Instant::now();
+        self.w_ref.copy_from_slice(&self.w);
         // 3. Joint correction: A dp = -c(t+h)/h, eq. (3).
         let mut r_prev = f64::INFINITY;
         let mut merit_prev = f64::INFINITY;
@@ -273,6 +308,14 @@ impl Island {
             if it == 0 {
                 r_first = r;
             }
+            if it > 0 && self.correction_turn(dt) > MAX_CORRECTION_TURN {
+                result = SubstepResult {
+                    converged: false,
+                    last: r.max(s.eps_p),
+                    best,
+                };
+                break;
+            }
             result = SubstepResult {
                 converged: r < s.eps_p,
                 last: r,
@@ -312,6 +355,15 @@ impl Island {
         let t3 = Instant::now();
         rep.time_joint_ns += (t3 - t2).as_nanos() as u64;
         result
+    }
+
+    /// The largest turn (rad) the current joint correction has added to a body within `dt`.
+    fn correction_turn(&self, dt: f64) -> f64 {
+        self.w
+            .iter()
+            .zip(&self.w_ref)
+            .map(|(w, w0)| dt * (w - w0).norm())
+            .fold(0.0, f64::max)
     }
 
     /// Ends the pending substep: position update (eq. 13) to the poses previewed from the final

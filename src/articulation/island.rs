@@ -130,6 +130,13 @@ pub(crate) struct Island {
     pub qp: Vec<Quat>,
     /// Rotation vector of the last preview (`qp = exp(phi) q`).
     pub phi: Vec<Vec3>,
+    /// Angular velocities when the current joint correction began (its turn guard).
+    pub w_ref: Vec<Vec3>,
+    /// Velocities after the velocity correction of the pending substep, and the factorization
+    /// (version) of its start poses: the contact phase's velocity-level round starts from them.
+    pub v_vel: Vec<Vec3>,
+    pub w_vel: Vec<Vec3>,
+    pub start_factor: u64,
     /// Per body, the pull-back of angular rows to the angular velocity (`pull_back_rows`).
     pub pull: Vec<Mat3>,
     pub start: Saved,
@@ -226,6 +233,10 @@ impl Island {
             xp: vec![Vec3::zeros(); nb],
             qp: vec![Quat::identity(); nb],
             phi: vec![Vec3::zeros(); nb],
+            w_ref: vec![Vec3::zeros(); nb],
+            v_vel: vec![Vec3::zeros(); nb],
+            w_vel: vec![Vec3::zeros(); nb],
+            start_factor: 0,
             pull: vec![Mat3::identity(); nb],
             start: Saved {
                 x: vec![Vec3::zeros(); nb],

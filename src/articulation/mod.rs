@@ -220,6 +220,18 @@ impl Solver {
         self.islands[i].apply_contact_impulse(sides, u, p);
     }
 
+    /// Island `i`'s pending substep back to the end of its velocity correction (velocities,
+    /// factorization at the start poses): the contact phase's velocity-level round.
+    pub fn back_to_velocity_level(
+        &mut self,
+        settings: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        i: usize,
+    ) -> bool {
+        self.islands[i].back_to_velocity_level(settings, bodies, joints)
+    }
+
     /// Linear and angular velocity of body `l` of island `i`.
     pub fn island_velocity(&self, i: usize, l: usize) -> (crate::math::Vec3, crate::math::Vec3) {
         (self.islands[i].v[l], self.islands[i].w[l])

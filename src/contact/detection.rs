@@ -348,6 +348,13 @@ pub(crate) struct Contact {
     pub sliding_at_start: bool,
     /// Last previewed separation.
     pub sep: f64,
+    /// The contact phase's linear model of the previewed offset `pb - pa` (Tomcin section 7:
+    /// contacts at velocity level inside the joint corrections): at the round's start its
+    /// value `d0`, the previewed world normal `nl` and the relative velocity `u0` at the start
+    /// offsets; then `d = d0 + h (u - u0)`.
+    pub d0: Vec3,
+    pub nl: Vec3,
+    pub u0: Vec3,
     pub collided: bool,
     /// Swept by the current contact-phase solve.
     pub active: bool,
@@ -380,6 +387,9 @@ impl Contact {
             e: m.restitution,
             pn: 0.0,
             pt: Vec3::zeros(),
+            d0: Vec3::zeros(),
+            nl: n,
+            u0: Vec3::zeros(),
             pn_total: 0.0,
             pt_total: Vec3::zeros(),
             target: f64::NAN,

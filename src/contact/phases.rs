@@ -4,6 +4,13 @@
 //! corrections, the contact phase at position level (eq. 8, static friction by the `d_t`
 //! impulse, dynamic friction), shock propagation over the contact graph levels, alternated with
 //! the joint correction until joints and contacts both hold.
+//!
+//! Each round solves the contacts on a linear model of their previewed offsets (a linear
+//! complementarity problem Gauss-Seidel converges on); the joint correction between rounds and
+//! the next round's new model bring in the nonlinearity. On mechanisms the first round runs at
+//! velocity level, from the velocities of the velocity correction and with `A` factored at the
+//! start poses, so contacts and joints are solved together before the joint correction moves
+//! the previews (Tomcin section 7); shock propagation leaves coupled contacts alone.
 
 use std::time::Instant;
 
@@ -65,6 +72,15 @@ struct Border {
 /// A coupled contact direction whose Schur complement is below this fraction of its bodies' own
 /// `K` is held by the joints (dependent on their rows).
 const DEPENDENT: f64 = 1e-8;
+
+/// The step a contact's previewed offset is taken over: its dynamic bodies' (pending) step.
+fn contact_dt(a: &MotionState, b: &MotionState) -> f64 {
+    match (a.inv_mass > 0.0, b.inv_mass > 0.0) {
+        (true, true) => a.dt.min(b.dt),
+        (true, false) => a.dt,
+        _ => b.dt,
+    }
+}
 
 /// Velocity tolerance of the collision phase: a tenth of the contact tolerance per step.
 fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
@@ -405,14 +421,11 @@ impl Contacts {
         if a.inv_mass == 0.0 && b.inv_mass == 0.0 {
             return false;
         }
-        let h = match (a.inv_mass > 0.0, b.inv_mass > 0.0) {
-            (true, true) => a.dt.min(b.dt),
-            (true, false) => a.dt,
-            _ => b.dt,
-        };
+        let h = contact_dt(&a, &b);
         let (ra, rb, _) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
-        let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
-        let sep = (pb - pa).dot(&n);
+        let n = c.nl;
+        let mut d = c.d0 + h * (relative_velocity(&a, &ra, &b, &rb) - c.u0);
+        let sep = d.dot(&n);
         if sep >= -0.5 * tol && c.pn == 0.0 && c.pt == Vec3::zeros() {
             // not touching at the end of the step: nothing to do
             self.contacts[k].sep = sep;
@@ -438,7 +451,6 @@ impl Contacts {
             None => k_along(&a, &ra, &b, &rb, d1),
         };
         let mut changed = false;
-        let mut d = pb - pa;
         if sep < -0.5 * tol || (c.pn > 0.0 && sep > 0.5 * tol) {
             let kn = kdir(&n, &n);
             // A sliding coupled contact carries its dynamic friction in the normal row: the
@@ -465,14 +477,14 @@ impl Contacts {
             if kd > 0.0 {
                 let dp = (-sep / (h * kd)).max(-c.pn);
                 if dp != 0.0 {
-                    let u0 = relative_velocity(&a, &ra, &b, &rb);
+                    let u_before = relative_velocity(&a, &ra, &b, &rb);
                     c.pn += dp;
                     c.pt += dp * (dir - n);
                     self.push(k, &ra, &rb, &(dp * dir), solver.as_deref_mut());
                     changed = (dp * kn * h).abs() > 0.5 * tol;
-                    // the previewed offset after the impulse, to first order
+                    // the previewed offset after the impulse (the linear model)
                     let (a1, b1) = (state(&self.states, c.a), state(&self.states, c.b));
-                    d += h * (relative_velocity(&a1, &ra, &b1, &rb) - u0);
+                    d += h * (relative_velocity(&a1, &ra, &b1, &rb) - u_before);
                 }
             }
         }
@@ -534,9 +546,16 @@ impl Contacts {
         // Sweep only the points that touch or nearly touch; after convergence, points that
         // came into touch are added and the sweeps go on.
         let near = 10.0 * tol;
+        // An uncoupled solve (shock propagation) leaves the contacts coupled to islands alone:
+        // their impulses on single bodies would break the joints at velocity level.
+        let uncoupled = solver.is_none();
+        let skip = |s: &Self, k: usize| uncoupled && s.borders.get(k).is_some_and(|bd| bd.n > 0);
         self.active.clear();
         for x in 0..count {
             let k = pick(self, x);
+            if skip(self, k) {
+                continue;
+            }
             let c = &self.contacts[k];
             let touching = c.pn > 0.0 || c.pt != Vec3::zeros() || self.separation(k) < near;
             self.contacts[k].active = touching;
@@ -561,9 +580,7 @@ impl Contacts {
                 let k = self.active[x] as usize;
                 let c = self.contacts[k];
                 if !c.sliding && c.pn > 0.0 && c.pt.norm() >= c.mu_s * c.pn * (1.0 - 1e-9) {
-                    let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-                    let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
-                    let d = pb - pa;
+                    let (d, n) = self.offset(k);
                     if (d - d.dot(&n) * n).norm() > 0.5 * tol {
                         self.contacts[k].sliding = true;
                         again = true;
@@ -572,7 +589,7 @@ impl Contacts {
             }
             for x in 0..count {
                 let k = pick(self, x);
-                if !self.contacts[k].active && self.separation(k) < 0.5 * tol {
+                if !self.contacts[k].active && !skip(self, k) && self.separation(k) < 0.5 * tol {
                     self.contacts[k].active = true;
                     self.active.push(k as u32);
                     again = true;
@@ -585,12 +602,49 @@ impl Contacts {
         sweeps
     }
 
-    /// Previewed separation of contact `k` at the current velocities (m).
-    fn separation(&mut self, k: usize) -> f64 {
+    /// Starts a round of the contact phase: linearizes each contact's previewed offset at the
+    /// current velocities (the value, the previewed normal and the relative velocity at the
+    /// start offsets). Within the round the contacts are solved at velocity level on this
+    /// linear model, a linear complementarity problem Gauss-Seidel converges on, whatever the
+    /// rotations within a large step; the rounds (with the joint corrections between them)
+    /// bring in the nonlinearity (Tomcin section 7).
+    ///
+    /// With `at_start`, the model is taken at the start poses instead, `d = (pb - pa)(t) + h u`
+    /// along the start normal: contacts at velocity level, as the first round on mechanisms
+    /// needs at large steps (the previews after the joint correction can be far from where the
+    /// contacts will hold the bodies).
+    fn linearize(&mut self, at_start_poses: bool) {
+        for c in &mut self.contacts {
+            let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+            let (ra, rb, n0) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+            if at_start_poses {
+                c.d0 = (b.x + rb) - (a.x + ra)
+                    + contact_dt(&a, &b) * relative_velocity(&a, &ra, &b, &rb);
+                c.nl = n0;
+            } else {
+                let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
+                c.d0 = pb - pa;
+                c.nl = n;
+            }
+            c.u0 = relative_velocity(&a, &ra, &b, &rb);
+            c.sep = c.d0.dot(&c.nl);
+        }
+    }
+
+    /// The linear model's previewed offset `pb - pa` of contact `k` at the current velocities,
+    /// and its normal.
+    fn offset(&self, k: usize) -> (Vec3, Vec3) {
         let c = &self.contacts[k];
         let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-        let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
-        let sep = (pb - pa).dot(&n);
+        let (ra, rb, _) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+        let d = c.d0 + contact_dt(&a, &b) * (relative_velocity(&a, &ra, &b, &rb) - c.u0);
+        (d, c.nl)
+    }
+
+    /// Previewed separation of contact `k` at the current velocities (linear model, m).
+    fn separation(&mut self, k: usize) -> f64 {
+        let (d, n) = self.offset(k);
+        let sep = d.dot(&n);
         self.contacts[k].sep = sep;
         sep
     }
@@ -655,9 +709,24 @@ impl Contacts {
         let mut levels = 0;
         let mut worst = 0.0;
         let mut joints_ok = true;
+        let mut prev_worst = f64::INFINITY;
         for round in 0..self.settings.max_rounds {
             rounds += 1;
+            if coupled && round == 0 {
+                // Contacts and joints together at velocity level first (Tomcin section 7):
+                // from the velocities of the velocity correction, not from the joint
+                // correction's previews, which at large steps are far from where the contacts
+                // hold the bodies.
+                for (i, &touched) in self.islands.iter().enumerate() {
+                    if touched {
+                        solver.back_to_velocity_level(ws, bodies, joints, i);
+                    }
+                }
+            }
             self.gather(|slot| solver.motion_state(bodies, slot, h));
+            // On mechanisms, the first round at velocity level (Tomcin section 7), the next ones
+            // at the previewed poses.
+            self.linearize(any_island && round == 0);
             iterations += self.solve(None, tol, coupled.then_some(&mut *solver));
             if self.settings.shock_propagation && round == 0 {
                 let top = graph::levels(
@@ -704,17 +773,17 @@ impl Contacts {
                     solver.set_velocity(bodies, slot, &m);
                 }
             }
-            if !any_island {
-                self.gather(|slot| solver.motion_state(bodies, slot, h));
-                worst = self.penetration();
-                break;
+            if any_island {
+                joints_ok = solver.correct_joints_again(ws, bodies, joints, &self.islands);
             }
-            joints_ok = solver.correct_joints_again(ws, bodies, joints, &self.islands);
+            // The previewed poses themselves: a round more re-linearizes while the penetration
+            // exceeds the tolerance (without islands, only while that helps).
             self.gather(|slot| solver.motion_state(bodies, slot, h));
             worst = self.penetration();
-            if worst <= tol {
+            if worst <= tol || (!any_island && worst > 0.5 * prev_worst) {
                 break;
             }
+            prev_worst = worst;
         }
         let mut resting = 0;
         for c in &mut self.contacts {
