@@ -609,7 +609,7 @@ impl Contacts {
     /// rotations within a large step; the rounds (with the joint corrections between them)
     /// bring in the nonlinearity (Tomcin section 7).
     ///
-    /// With `at_start`, the model is taken at the start poses instead, `d = (pb - pa)(t) + h u`
+    /// With `at_start_poses`, the model is taken at the start poses instead, `d = (pb - pa)(t) + h u`
     /// along the start normal: contacts at velocity level, as the first round on mechanisms
     /// needs at large steps (the previews after the joint correction can be far from where the
     /// contacts will hold the bodies).
