@@ -93,8 +93,8 @@ fn fig_1d_contacts_under_a_heavy_mechanism_converge_in_few_sweeps() {
 
 #[test]
 fn fig_1d_is_stable_at_large_steps() {
-    // Up to the paper's 0.25 s, 5 s each: 2 rounds per step from h = 0.1 s, joints within
-    // 2.2e-13, penetration within 7e-6 m, the block within 4 um of its place. The contacts'
+    // Up to the paper's 0.25 s, 5 s each: 1 round per step at 1/30 s, 2 from 0.1 s, joints
+    // within 1.2e-11, penetration within 8.2e-6 m, the block within 4 um of its place. The contacts'
     // first round runs at velocity level from the velocity correction (before this, the rod
     // fell 0.6 m within the previewed step and the coupled Gauss-Seidel diverged from 0.15 s).
     let tol = ContactSettings::default().tolerance;
@@ -104,9 +104,9 @@ fn fig_1d_is_stable_at_large_steps() {
             r.not_converged == 0 && r.worst_joint <= 1e-9,
             "h {h}: {r:?}"
         );
-        assert!(r.worst_depth <= tol, "h {h}: {r:?}");
+        assert!(r.worst_depth <= tol && r.rounds < 2.01, "h {h}: {r:?}");
         assert!(
-            (block - Vec3::new(4.5, 0.0, 0.6)).norm() < 1e-3,
+            (block - Vec3::new(4.5, 0.0, 0.6)).norm() < 1e-5,
             "h {h}: {block:?}"
         );
     }
@@ -156,9 +156,10 @@ fn chain_on_the_ground_dragged_by_a_sliding_heavy_box() {
         sweeps.push(r.sweeps);
         depth.push(r.worst_depth);
     }
-    // measured: 81 sweeps per step and 3.6e-5 m with dynamic friction in the normal row, 142
-    // and 5.1e-5 m with it applied after the normal row; both exceed the 1e-5 m tolerance in a
-    // few steps where static friction cycles at the sweep cap (reported not converged)
+    // measured: 109 sweeps per step and 8.6e-6 m with dynamic friction in the normal row, 124
+    // and 1.0e-5 m with it applied after the normal row. Static friction cycles at the sweep
+    // cap in some steps, which makes the depths sensitive to rounding (an earlier build of the
+    // same method measured 3.6e-5 and 5.1e-5 m), hence the looser bound.
     eprintln!(
         "sweeps per step: asymmetric {:.1}, symmetric {:.1}; deepest {:.1e} / {:.1e} m",
         sweeps[0], sweeps[1], depth[0], depth[1]

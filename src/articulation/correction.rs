@@ -173,9 +173,7 @@ impl Island {
         }
         // A at the substep start, factored once.
         let t0 = Instant::now();
-        self.flush_impulses();
-        self.eval_rows(bodies, joints, tau0, false, false);
-        self.assemble_and_factor(s.eps_t);
+        self.factor_at_start(s, bodies, joints, tau0);
         let t1 = Instant::now();
         // 2. Velocity correction: A dp = -J u (Tomcin section 3).
         for k in 0..self.joints.len() {
@@ -208,32 +206,41 @@ impl Island {
         self.pending = Some((dt, tau1));
         self.v_vel.copy_from_slice(&self.v);
         self.w_vel.copy_from_slice(&self.w);
-        self.start_factor = self.factor_version;
         self.joint_correction(s, bodies, joints, dt, tau1, rep)
     }
 
-    /// Returns the pending substep to where its velocity correction left it (velocities, and
-    /// `A` factored at the start poses), so contacts can be solved at velocity level together
-    /// with the joints (Tomcin section 7) before the joint correction runs again. False if no
-    /// substep is pending.
+    /// Evaluates the rows at the substep's start poses (time `tau0`) and factors `A` there.
+    fn factor_at_start(
+        &mut self,
+        s: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        tau0: f64,
+    ) {
+        self.flush_impulses();
+        self.eval_rows(bodies, joints, tau0, false, false);
+        self.assemble_and_factor(s.eps_t);
+        self.start_factor = self.factor_version;
+    }
+
+    /// Returns the pending substep (if any) to where its velocity correction left it
+    /// (velocities, and `A` factored at the start poses), so contacts can be solved at velocity
+    /// level together with the joints (Tomcin section 7) before the joint correction runs again.
     pub fn back_to_velocity_level(
         &mut self,
         s: &WorldSettings,
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
-    ) -> bool {
+    ) {
         let Some((dt, tau1)) = self.pending else {
-            return false;
+            return;
         };
         self.flush_impulses();
         self.v.copy_from_slice(&self.v_vel);
         self.w.copy_from_slice(&self.w_vel);
         if self.factor_version != self.start_factor {
-            self.eval_rows(bodies, joints, tau1 - dt, false, false);
-            self.assemble_and_factor(s.eps_t);
-            self.start_factor = self.factor_version;
+            self.factor_at_start(s, bodies, joints, tau1 - dt);
         }
-        true
     }
 
     /// Joint correction of the pending substep from the current velocities (Tomcin eq. 3):

@@ -228,8 +228,8 @@ impl Solver {
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
         i: usize,
-    ) -> bool {
-        self.islands[i].back_to_velocity_level(settings, bodies, joints)
+    ) {
+        self.islands[i].back_to_velocity_level(settings, bodies, joints);
     }
 
     /// Linear and angular velocity of body `l` of island `i`.

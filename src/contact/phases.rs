@@ -82,6 +82,20 @@ fn contact_dt(a: &MotionState, b: &MotionState) -> f64 {
     }
 }
 
+/// The contact phase's linear model of a contact's previewed offset `pb - pa` at the bodies'
+/// current velocities (world offsets `ra`, `rb` at the start poses, step `h`):
+/// `d0 + h (u - u0)`, see [`Contacts::linearize`].
+fn model_offset(
+    c: &Contact,
+    a: &MotionState,
+    ra: &Vec3,
+    b: &MotionState,
+    rb: &Vec3,
+    h: f64,
+) -> Vec3 {
+    c.d0 + h * (relative_velocity(a, ra, b, rb) - c.u0)
+}
+
 /// Velocity tolerance of the collision phase: a tenth of the contact tolerance per step.
 fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
     0.1 * s.tolerance / h
@@ -424,7 +438,7 @@ impl Contacts {
         let h = contact_dt(&a, &b);
         let (ra, rb, _) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
         let n = c.nl;
-        let mut d = c.d0 + h * (relative_velocity(&a, &ra, &b, &rb) - c.u0);
+        let mut d = model_offset(&c, &a, &ra, &b, &rb, h);
         let sep = d.dot(&n);
         if sep >= -0.5 * tol && c.pn == 0.0 && c.pt == Vec3::zeros() {
             // not touching at the end of the step: nothing to do
@@ -477,14 +491,13 @@ impl Contacts {
             if kd > 0.0 {
                 let dp = (-sep / (h * kd)).max(-c.pn);
                 if dp != 0.0 {
-                    let u_before = relative_velocity(&a, &ra, &b, &rb);
                     c.pn += dp;
                     c.pt += dp * (dir - n);
                     self.push(k, &ra, &rb, &(dp * dir), solver.as_deref_mut());
                     changed = (dp * kn * h).abs() > 0.5 * tol;
                     // the previewed offset after the impulse (the linear model)
                     let (a1, b1) = (state(&self.states, c.a), state(&self.states, c.b));
-                    d += h * (relative_velocity(&a1, &ra, &b1, &rb) - u_before);
+                    d = model_offset(&c, &a1, &ra, &b1, &rb, h);
                 }
             }
         }
@@ -603,16 +616,12 @@ impl Contacts {
     }
 
     /// Starts a round of the contact phase: linearizes each contact's previewed offset at the
-    /// current velocities (the value, the previewed normal and the relative velocity at the
-    /// start offsets). Within the round the contacts are solved at velocity level on this
-    /// linear model, a linear complementarity problem Gauss-Seidel converges on, whatever the
-    /// rotations within a large step; the rounds (with the joint corrections between them)
-    /// bring in the nonlinearity (Tomcin section 7).
-    ///
-    /// With `at_start_poses`, the model is taken at the start poses instead, `d = (pb - pa)(t) + h u`
-    /// along the start normal: contacts at velocity level, as the first round on mechanisms
-    /// needs at large steps (the previews after the joint correction can be far from where the
-    /// contacts will hold the bodies).
+    /// current velocities (the value `d0`, the previewed normal and the relative velocity `u0`
+    /// at the start offsets; see [`model_offset`]). Within the round the contacts are solved on
+    /// this linear model, a linear complementarity problem Gauss-Seidel converges on whatever
+    /// the rotations within a large step; the rounds, with the joint corrections between them,
+    /// bring in the nonlinearity. With `at_start_poses` the model is taken at the start poses
+    /// instead, `d0 = (pb - pa)(t) + h u0` along the start normal: contacts at velocity level.
     fn linearize(&mut self, at_start_poses: bool) {
         for c in &mut self.contacts {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
@@ -637,8 +646,7 @@ impl Contacts {
         let c = &self.contacts[k];
         let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
         let (ra, rb, _) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
-        let d = c.d0 + contact_dt(&a, &b) * (relative_velocity(&a, &ra, &b, &rb) - c.u0);
-        (d, c.nl)
+        (model_offset(c, &a, &ra, &b, &rb, contact_dt(&a, &b)), c.nl)
     }
 
     /// Previewed separation of contact `k` at the current velocities (linear model, m).
@@ -712,11 +720,13 @@ impl Contacts {
         let mut prev_worst = f64::INFINITY;
         for round in 0..self.settings.max_rounds {
             rounds += 1;
-            if coupled && round == 0 {
-                // Contacts and joints together at velocity level first (Tomcin section 7):
-                // from the velocities of the velocity correction, not from the joint
-                // correction's previews, which at large steps are far from where the contacts
-                // hold the bodies.
+            // Contacts coupled to mechanisms are solved together with the joints at velocity
+            // level first (Tomcin section 7): from the velocities of the velocity correction
+            // and on a model taken at the start poses, not at the joint correction's previews,
+            // which at large steps are far from where the contacts hold the bodies. The next
+            // rounds take the model at the previewed poses.
+            let velocity_level = coupled && round == 0;
+            if velocity_level {
                 for (i, &touched) in self.islands.iter().enumerate() {
                     if touched {
                         solver.back_to_velocity_level(ws, bodies, joints, i);
@@ -724,9 +734,7 @@ impl Contacts {
                 }
             }
             self.gather(|slot| solver.motion_state(bodies, slot, h));
-            // On mechanisms, the first round at velocity level (Tomcin section 7), the next ones
-            // at the previewed poses.
-            self.linearize(any_island && round == 0);
+            self.linearize(velocity_level);
             iterations += self.solve(None, tol, coupled.then_some(&mut *solver));
             if self.settings.shock_propagation && round == 0 {
                 let top = graph::levels(
