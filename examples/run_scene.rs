@@ -5,7 +5,8 @@
 //! heavy_chain LOAD, four_bar, scissor_lift N, spider K, double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in Tomcin's drop test),
 //! rod MU (Tomcin Fig. 1d). `H=` sets the step (default 1/60 s), `COUPLING=` the contact
-//! coupling (asymmetric, symmetric, iterative), `TRACE=1` prints the heaviest body every step.
+//! coupling (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is
+//! split into (0 automatic, the default; 1 never), `TRACE=1` prints the heaviest body every step.
 
 use std::time::Instant;
 use tenon::{World, scenes};
@@ -42,6 +43,12 @@ fn main() {
         other => {
             eprintln!("unknown scene {other}");
             std::process::exit(2);
+        }
+    }
+    if let Some(k) = std::env::var("SPLIT").ok().and_then(|s| s.parse().ok()) {
+        let handles: Vec<_> = world.body_handles().collect();
+        for b in handles {
+            world.set_body_split_parts(b, k).expect("valid part count");
         }
     }
     if let Some(e) = std::env::var("EPS_T").ok().and_then(|s| s.parse().ok()) {
@@ -109,8 +116,8 @@ fn main() {
     }
     let t = start.elapsed().as_secs_f64();
     let r = world.last_report();
-    let (rows, nnz_a, nnz_l) = r.islands.iter().fold((0, 0, 0), |(n, a, l), i| {
-        (n + i.rows, a + i.nnz_a, l + i.nnz_l)
+    let (rows, parts, nnz_a, nnz_l) = r.islands.iter().fold((0, 0, 0, 0), |(n, p, a, l), i| {
+        (n + i.rows, p + i.split_parts, a + i.nnz_a, l + i.nnz_l)
     });
     println!(
         "{scene} {size}: {steps} steps, {:.1} us/step, {:.2} iterations/step, {:.2} refactorizations/step, max substeps {subs}, max violation {worst:.1e}",
@@ -119,7 +126,7 @@ fn main() {
         refs as f64 / steps as f64,
     );
     println!(
-        "  rows {rows}, nnz(A) {nnz_a}, nnz(L) {nnz_l}, contact points {:.1}/step (most {most_points}), max penetration {penetration:.1e} m, {:.1} contact sweeps/step, {:.2} rounds/step",
+        "  rows {rows}, parts added by splitting {parts}, nnz(A) {nnz_a}, nnz(L) {nnz_l}, contact points {:.1}/step (most {most_points}), max penetration {penetration:.1e} m, {:.1} contact sweeps/step, {:.2} rounds/step",
         points as f64 / steps as f64,
         sweeps as f64 / steps as f64,
         rounds as f64 / steps as f64,

@@ -1127,15 +1127,16 @@ typedef struct {
    */
   uint64_t time_joint_ns;
   /**
-   * Dynamic bodies in the island.
+   * Dynamic bodies in the island (a split body counts once).
    */
   uint32_t bodies;
   /**
-   * Joints in the island.
+   * Joints in the island (the user's joints).
    */
   uint32_t joints;
   /**
-   * Constraint rows (joint rows plus motor rows).
+   * Constraint rows of the solved system (joint rows, motor rows, and the fixed joints of
+   * split bodies).
    */
   uint32_t rows;
   /**
@@ -1166,6 +1167,11 @@ typedef struct {
    * Pivots held up by the regularization (redundant rows) in the last factorization.
    */
   uint32_t regularized_pivots;
+  /**
+   * Parts added by body splitting (a body split into k parts adds k - 1, and as many fixed
+   * joints of 6 rows, counted in `rows`).
+   */
+  uint32_t split_parts;
 } tenon_island_report;
 
 #ifdef __cplusplus
@@ -1259,6 +1265,22 @@ tenon_result tenon_body_get_gravity_scale(tenon_body_id body, double *out);
  * Sets the body's gravity multiplier (finite; 1 normal, 0 none).
  */
 tenon_result tenon_body_set_gravity_scale(tenon_body_id body, double scale);
+
+/**
+ * Writes how many parts the solver splits the body into to `*out`: 0 automatic (the default),
+ * 1 never, k that many (see `tenon_body_set_split_parts`).
+ */
+tenon_result tenon_body_get_split_parts(tenon_body_id body, uint32_t *out);
+
+/**
+ * Sets how many parts the solver splits the body into (Tomcin section 5, Appendix B): a body
+ * carrying many joint rows (a hub with many legs) makes one dense block of the system; split
+ * into parts joined at the centre of mass by fixed joints, the cost stays linear in its joints.
+ * 0 splits automatically from 38 rows on (the default), 1 never, k (at most 1024) into k parts.
+ * Invisible otherwise: poses, velocities, reports and ids stay the body's. Rebuilds the
+ * topology at the next step. TENON_INVALID_ARGUMENT above 1024.
+ */
+tenon_result tenon_body_set_split_parts(tenon_body_id body, uint32_t parts);
 
 /**
  * Writes the body's `user_data` (from its def) to `*out`.

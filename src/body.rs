@@ -191,6 +191,8 @@ pub struct Body {
     pub(crate) torque: Vec3,
     pub(crate) gravity_scale: f64,
     pub(crate) user_data: u64,
+    /// Parts the solver splits the body into (Tomcin section 5): 0 automatic, 1 never.
+    pub(crate) split_parts: u32,
 }
 
 impl Body {
@@ -209,12 +211,18 @@ impl Body {
             torque: Vec3::zeros(),
             gravity_scale: d.gravity_scale,
             user_data: d.user_data,
+            split_parts: 0,
         }
     }
 
     /// Static, kinematic or dynamic.
     pub fn kind(&self) -> BodyKind {
         self.kind
+    }
+    /// Parts the solver splits the body into: 0 automatic, 1 never, `k` that many
+    /// ([`crate::World::set_body_split_parts`]).
+    pub fn split_parts(&self) -> u32 {
+        self.split_parts
     }
     /// World position of the centre of mass (m).
     pub fn position(&self) -> Vec3 {

@@ -1,7 +1,7 @@
 //! The world owns bodies and joints; `step` runs the phases of the step in order and nothing else.
 
 use crate::arena::Arena;
-use crate::articulation::{Solver, StepReport, WarningCounters};
+use crate::articulation::{MAX_SPLIT_PARTS, Solver, StepReport, WarningCounters};
 use crate::body::{Body, BodyDesc, BodyKind, MassProperties};
 use crate::contact::detection::Shape;
 use crate::contact::phases::Contacts;
@@ -374,6 +374,26 @@ impl World {
             ));
         }
         self.body_mut(h)?.gravity_scale = scale;
+        Ok(())
+    }
+
+    /// How many parts the solver splits the body into (Tomcin section 5, Appendix B): a body
+    /// carrying many joint rows (a hub with many legs, a crank shared by many legs) makes one
+    /// dense block of `A`; split into parts joined at the centre of mass by fixed joints, the
+    /// factorization stays linear in the number of joints. `0` (the default) splits
+    /// automatically from 38 rows on, with the number of parts and rows per part of Appendix B;
+    /// `1` never splits; `k` splits into `k` parts (at most [`MAX_SPLIT_PARTS`]). Splitting is
+    /// invisible otherwise: poses, velocities, reports and ids stay the body's. Takes effect at
+    /// the next step (the topology is rebuilt).
+    pub fn set_body_split_parts(&mut self, h: BodyHandle, parts: u32) -> Result<()> {
+        if parts > MAX_SPLIT_PARTS {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                "a body can be split into at most 1024 parts",
+            ));
+        }
+        self.body_mut(h)?.split_parts = parts;
+        self.solver.invalidate();
         Ok(())
     }
 

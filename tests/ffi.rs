@@ -90,7 +90,7 @@ fn struct_sizes_are_pinned() {
     assert_eq!(size_of::<tenon_body_def>(), 184);
     assert_eq!(size_of::<tenon_joint_def>(), 216);
     assert_eq!(size_of::<tenon_step_report>(), 88);
-    assert_eq!(size_of::<tenon_island_report>(), 88);
+    assert_eq!(size_of::<tenon_island_report>(), 96);
 }
 
 #[test]
@@ -832,6 +832,32 @@ fn bulk_copies_report_needed_capacity() {
     assert_eq!(n, 1);
     assert_eq!(reps[0].bodies, 1);
     assert_eq!(reps[0].rows, 3);
+    assert_eq!(reps[0].split_parts, 0);
+    assert_eq!(reps[0].converged, 1);
+    // the jointed body split in 3 parts on request: 2 fixed joints more, still one body
+    let mut parts = 7;
+    assert_eq!(
+        unsafe { tenon_body_get_split_parts(bodies[0], &mut parts) },
+        R_OK
+    );
+    assert_eq!(parts, 0, "automatic by default");
+    assert_eq!(
+        tenon_body_set_split_parts(bodies[0], 5000),
+        tenon_result::InvalidArgument
+    );
+    assert_eq!(tenon_body_set_split_parts(bodies[0], 3), R_OK);
+    assert_eq!(
+        unsafe { tenon_body_get_split_parts(bodies[0], &mut parts) },
+        R_OK
+    );
+    assert_eq!(parts, 3);
+    assert_eq!(unsafe { tenon_world_step(w, 0.01, null_mut()) }, R_OK);
+    assert_eq!(
+        unsafe { tenon_world_get_island_reports(w, reps.as_mut_ptr(), 2, &mut n) },
+        R_OK
+    );
+    assert_eq!((reps[0].bodies, reps[0].joints), (1, 1));
+    assert_eq!((reps[0].split_parts, reps[0].rows), (2, 15));
     assert_eq!(reps[0].converged, 1);
     assert_eq!(
         unsafe { tenon_world_get_island_reports(w, null_mut(), 2, &mut n) },

@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::IslandReport;
-use super::island::{Island, row_times};
+use super::island::{Island, SPLIT_JOINT, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic};
 use crate::math::integrate_rotation;
@@ -67,9 +67,15 @@ impl Island {
         h: f64,
     ) -> IslandReport {
         let (nnz_a, nnz_l) = self.factor.nnz();
+        let parts = self.body_slots.len() as u32;
+        let slots = &self.body_slots;
+        let whole = (0..slots.len())
+            .filter(|&l| l == 0 || slots[l] != slots[l - 1])
+            .count() as u32;
         let mut rep = IslandReport {
-            bodies: self.body_slots.len() as u32,
-            joints: self.joints.len() as u32,
+            bodies: whole,
+            joints: self.joints.iter().filter(|j| j.slot != SPLIT_JOINT).count() as u32,
+            split_parts: parts - whole,
             rows: self.n_rows as u32,
             limit_rows: self.lim.info.len() as u32,
             nnz_a,
@@ -396,13 +402,11 @@ impl Island {
         self.q.copy_from_slice(&self.qp);
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
-            if joints.slot(ij.slot).model.kind.has_coordinate() {
+            let model = self.model(joints, &ij);
+            if model.kind.has_coordinate() {
                 let pa = self.side_pose(ij.a, bodies, tau1, false);
                 let pb = self.side_pose(ij.b, bodies, tau1, false);
-                self.coord[k] = joints
-                    .slot(ij.slot)
-                    .model
-                    .coordinate(&pa, &pb, self.coord[k]);
+                self.coord[k] = model.coordinate(&pa, &pb, self.coord[k]);
             }
         }
     }

@@ -7,7 +7,7 @@ use super::external_pose;
 use super::factor::{BlockCholesky, BlockLoc};
 use crate::arena::Arena;
 use crate::body::{Body, BodyKind, world_inertias};
-use crate::joint::{Pose, Row};
+use crate::joint::{JointFrame, JointKind, JointLimits, JointModel, Pose, Row};
 use crate::math::{Mat3, Quat, Vec3};
 use crate::world::Joint;
 
@@ -22,8 +22,12 @@ pub(crate) enum Side {
     World,
 }
 
+/// `IslandJoint::slot` of a fixed joint between two parts of a split body (`Island::split_model`).
+pub(crate) const SPLIT_JOINT: u32 = u32::MAX;
+
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct IslandJoint {
+    /// The joint's arena slot, or `SPLIT_JOINT`.
     pub slot: u32,
     pub a: Side,
     pub b: Side,
@@ -101,7 +105,13 @@ pub(crate) struct Saved {
 }
 
 pub(crate) struct Island {
+    /// Arena slot of each local body; the parts of a split body (Tomcin section 5) are
+    /// consecutive local bodies with the same slot.
     pub body_slots: Vec<u32>,
+    /// Per local body, the number of parts of its body (1: not split).
+    pub parts: Vec<u32>,
+    /// The fixed joint at the centre of mass that holds two parts of a split body together.
+    pub split_model: JointModel,
     pub joints: Vec<IslandJoint>,
     pub couplings: Vec<Coupling>,
     pub factor: BlockCholesky,
@@ -183,6 +193,7 @@ pub(crate) struct Island {
 impl Island {
     pub fn new(
         body_slots: Vec<u32>,
+        parts: Vec<u32>,
         joints: Vec<IslandJoint>,
         couplings: Vec<Coupling>,
         factor: BlockCholesky,
@@ -212,6 +223,14 @@ impl Island {
         };
         Island {
             body_slots,
+            parts,
+            split_model: JointModel {
+                kind: JointKind::Fixed,
+                frame_a: JointFrame::default(),
+                frame_b: JointFrame::default(),
+                distance: 0.0,
+                limits: JointLimits::default(),
+            },
             joints,
             couplings,
             factor,
@@ -269,20 +288,32 @@ impl Island {
         }
     }
 
-    /// Copies the bodies' state and the joints' motor targets into the workspace.
+    /// The model of island joint `ij` (a user joint, or the fixed joint of a split body).
+    #[inline]
+    pub fn model<'a>(&'a self, joints: &'a Arena<Joint>, ij: &IslandJoint) -> &'a JointModel {
+        if ij.slot == SPLIT_JOINT {
+            &self.split_model
+        } else {
+            &joints.slot(ij.slot).model
+        }
+    }
+
+    /// Copies the bodies' state and the joints' motor targets into the workspace. Each part of
+    /// a split body gets its share of the mass, inertia and torque (Tomcin section 5).
     pub fn gather(&mut self, bodies: &Arena<Body>, joints: &Arena<Joint>, gravity: &Vec3, h: f64) {
         self.frame_h = h;
         for (l, &slot) in self.body_slots.iter().enumerate() {
             let b = bodies.slot(slot);
+            let np = f64::from(self.parts[l]);
             self.start.x[l] = b.position;
             self.start.q[l] = b.rotation;
             self.start.v[l] = b.linear_velocity;
             self.start.w[l] = b.angular_velocity;
-            self.inv_mass[l] = 1.0 / b.mass;
-            self.inertia[l] = b.inertia;
-            self.inv_inertia[l] = b.inv_inertia;
+            self.inv_mass[l] = np / b.mass;
+            self.inertia[l] = b.inertia / np;
+            self.inv_inertia[l] = b.inv_inertia * np;
             self.acc[l] = gravity * b.gravity_scale + b.force / b.mass;
-            self.torque[l] = b.torque;
+            self.torque[l] = b.torque / np;
         }
         for info in &mut self.lim.info {
             let l = joints
@@ -293,6 +324,10 @@ impl Island {
             info.bilateral = l.bilateral(info.row as usize);
         }
         for (k, ij) in self.joints.iter().enumerate() {
+            if ij.slot == SPLIT_JOINT {
+                self.coord_start[k] = 0.0;
+                continue;
+            }
             let j = joints.slot(ij.slot);
             self.coord_start[k] = j.coordinate;
             if ij.motor {
@@ -338,16 +373,25 @@ impl Island {
                 .all(|q| q.coords.iter().all(|c| c.is_finite()))
     }
 
-    /// Writes the state back to the bodies and the per-joint results back to the joints.
+    /// Writes the state back to the bodies and the per-joint results back to the joints. A split
+    /// body gets the mean position and velocities of its parts (their momentum; the parts agree
+    /// within `eps_p`) and its first part's orientation.
     pub fn scatter(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>) {
-        for (l, &slot) in self.body_slots.iter().enumerate() {
-            let b = bodies.slot_mut(slot);
-            b.position = self.x[l];
+        let mut l = 0;
+        while l < self.body_slots.len() {
+            let b = bodies.slot_mut(self.body_slots[l]);
+            let np = self.parts[l] as usize;
+            let mean = |v: &[Vec3]| v[l..l + np].iter().sum::<Vec3>() / np as f64;
+            b.position = mean(&self.x);
             b.rotation = self.q[l];
-            b.linear_velocity = self.v[l];
-            b.angular_velocity = self.w[l];
+            b.linear_velocity = mean(&self.v);
+            b.angular_velocity = mean(&self.w);
+            l += np;
         }
         for (k, ij) in self.joints.iter().enumerate() {
+            if ij.slot == SPLIT_JOINT {
+                continue;
+            }
             let rb = match ij.b {
                 Side::Dyn(l) => self.q[l as usize] * joints.slot(ij.slot).model.frame_b.anchor,
                 Side::Ext(s) => bodies.slot(s).rotation * joints.slot(ij.slot).model.frame_b.anchor,
@@ -427,14 +471,18 @@ impl Island {
             let target = ij
                 .motor
                 .then(|| self.motor_from[k] + self.motor_rate[k] * tau);
-            let j = joints.slot(ij.slot);
+            let model = if ij.slot == SPLIT_JOINT {
+                &self.split_model
+            } else {
+                &joints.slot(ij.slot).model
+            };
             let range = ij.off as usize..(ij.off + ij.n) as usize;
             let out = if into_trial {
                 &mut self.trial[range]
             } else {
                 &mut self.rows[range]
             };
-            j.model.eval(&pa, &pb, target, self.coord[k], out);
+            model.eval(&pa, &pb, target, self.coord[k], out);
             let mut jw: f64 = 0.0;
             for r in out.iter() {
                 jw = jw.max(r.c.abs());
@@ -446,9 +494,9 @@ impl Island {
                 } else {
                     &mut self.lim.rows[range.clone()]
                 };
-                j.model.eval_limits(&pa, &pb, self.coord[k], out);
+                model.eval_limits(&pa, &pb, self.coord[k], out);
                 for (i, r) in out.iter().enumerate() {
-                    jw = jw.max(j.model.limits.violation(i, r.c));
+                    jw = jw.max(model.limits.violation(i, r.c));
                 }
             }
             if jw.is_nan() {

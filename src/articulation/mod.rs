@@ -7,6 +7,7 @@ mod coupling;
 mod factor;
 mod island;
 mod limits;
+mod split;
 mod topology;
 
 use std::time::Instant;
@@ -18,6 +19,7 @@ use crate::world::{Joint, WorldSettings};
 use island::Island;
 
 pub(crate) use coupling::ContactSide;
+pub use split::MAX_SPLIT_PARTS;
 
 /// What the joint correction of one island needed in one step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -26,7 +28,11 @@ pub struct IslandReport {
     pub bodies: u32,
     /// Joints in the island.
     pub joints: u32,
-    /// Constraint rows `n_C` (joint rows plus motor rows).
+    /// Parts added by body splitting (Tomcin section 5): a body split into `k` parts adds
+    /// `k - 1`, and as many fixed joints of 6 rows.
+    pub split_parts: u32,
+    /// Constraint rows `n_C` of the solved system (joint rows, motor rows and the fixed joints
+    /// of split bodies).
     pub rows: u32,
     /// Limit rows of the island (appended to the factored system while active).
     pub limit_rows: u32,
@@ -151,7 +157,8 @@ impl Solver {
             self.free_alpha = vec![crate::math::Vec3::zeros(); self.free.len()];
             self.island_of = vec![(u32::MAX, 0); bodies.capacity_slots()];
             for (i, island) in self.islands.iter().enumerate() {
-                for (l, &slot) in island.body_slots.iter().enumerate() {
+                // a split body is found at its first part
+                for (l, &slot) in island.body_slots.iter().enumerate().rev() {
                     self.island_of[slot as usize] = (i as u32, l as u32);
                 }
             }
@@ -247,14 +254,16 @@ impl Solver {
         }
         if let Some((i, l)) = self.island_of(slot) {
             let isl = &self.islands[i];
+            // a split body as a whole: its first part's motion, all parts' mass
+            let np = f64::from(isl.parts[l]);
             return MotionState {
                 x: isl.x[l],
                 q: isl.q[l],
                 v: isl.v[l],
                 w: isl.w[l],
-                inv_mass: isl.inv_mass[l],
-                iinv: isl.iinv[l],
-                iw: isl.iw[l],
+                inv_mass: isl.inv_mass[l] / np,
+                iinv: isl.iinv[l] / np,
+                iw: isl.iw[l] * np,
                 alpha: isl.alpha[l],
                 dt: isl.pending.map_or(h, |(dt, _)| dt),
                 dynamic: true,
@@ -265,11 +274,16 @@ impl Solver {
         MotionState::free(b, &alpha, h)
     }
 
-    /// Writes the velocities of a dynamic body back (island workspace or arena).
+    /// Writes the velocities of a dynamic body back (island workspace or arena). The parts of a
+    /// split body all change by the change of its first part.
     pub fn set_velocity(&mut self, bodies: &mut Arena<Body>, slot: u32, m: &MotionState) {
         if let Some((i, l)) = self.island_of(slot) {
-            self.islands[i].v[l] = m.v;
-            self.islands[i].w[l] = m.w;
+            let isl = &mut self.islands[i];
+            let (dv, dw) = (m.v - isl.v[l], m.w - isl.w[l]);
+            for p in l..l + isl.parts[l] as usize {
+                isl.v[p] += dv;
+                isl.w[p] += dw;
+            }
         } else {
             let b = bodies.slot_mut(slot);
             if b.kind == BodyKind::Dynamic {

@@ -2,7 +2,8 @@
 //! the block graph of `A`, its ordering and symbolic factorization: computed once per topology.
 
 use super::factor::BlockCholesky;
-use super::island::{Coupling, Island, IslandJoint, LimitInfo, Side};
+use super::island::{Coupling, Island, IslandJoint, LimitInfo, SPLIT_JOINT, Side};
+use super::split;
 use crate::arena::Arena;
 use crate::body::{Body, BodyKind};
 use crate::world::Joint;
@@ -41,10 +42,52 @@ pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>
             }
         }
     }
-    // Island ids in order of their first body slot; local body indices in slot order.
+    // Rows each dynamic body carries, and per joint side the position among its body's joints.
+    let mut body_rows = vec![0usize; n];
+    let mut incident: Vec<Vec<(u32, u8)>> = vec![Vec::new(); n];
+    for (jslot, j) in joints.iter() {
+        let rows = j.model.row_count(j.motor_on());
+        for (s, slot) in [j.body_a, Some(j.body_b)].into_iter().enumerate() {
+            if let Some(slot) = slot.filter(|&s| is_dyn(s)) {
+                body_rows[slot as usize] += rows;
+                incident[slot as usize].push((jslot, s as u8));
+            }
+        }
+    }
+    // Body splitting (Tomcin section 5, Appendix B): the part of every joint side.
+    let mut part_of = vec![[0u32; 2]; joints.capacity_slots()];
+    let mut parts = vec![1u32; n];
+    for (slot, b) in bodies.iter() {
+        let s = slot as usize;
+        if b.kind != BodyKind::Dynamic || !jointed[s] {
+            continue;
+        }
+        let wanted = match b.split_parts {
+            0 if body_rows[s] >= split::AUTO_MIN_ROWS => None,
+            0 => Some(1),
+            k => Some(k as usize),
+        };
+        let z = split::plan(body_rows[s], wanted);
+        if z.len() > 1 {
+            let rows: Vec<usize> = incident[s]
+                .iter()
+                .map(|&(j, _)| {
+                    let j = joints.slot(j);
+                    j.model.row_count(j.motor_on())
+                })
+                .collect();
+            for (&(j, side), part) in incident[s].iter().zip(split::assign(&rows, &z)) {
+                part_of[j as usize][side as usize] = part as u32;
+            }
+            parts[s] = z.len() as u32;
+        }
+    }
+    // Island ids in order of their first body slot; local body indices in slot order, the
+    // parts of a split body next to each other (`local` is the first part's index).
     let mut island_of_root = vec![u32::MAX; n];
     let mut local = vec![u32::MAX; n];
     let mut island_bodies: Vec<Vec<u32>> = Vec::new();
+    let mut island_parts: Vec<Vec<u32>> = Vec::new();
     let mut free = Vec::new();
     for (slot, b) in bodies.iter() {
         if b.kind != BodyKind::Dynamic {
@@ -58,43 +101,68 @@ pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>
         if island_of_root[root] == u32::MAX {
             island_of_root[root] = island_bodies.len() as u32;
             island_bodies.push(Vec::new());
+            island_parts.push(Vec::new());
         }
-        let list = &mut island_bodies[island_of_root[root] as usize];
+        let isl = island_of_root[root] as usize;
+        let list = &mut island_bodies[isl];
         local[slot as usize] = list.len() as u32;
-        list.push(slot);
+        let np = parts[slot as usize];
+        list.extend(std::iter::repeat_n(slot, np as usize));
+        island_parts[isl].extend(std::iter::repeat_n(np, np as usize));
     }
     let mut island_joints: Vec<Vec<IslandJoint>> = vec![Vec::new(); island_bodies.len()];
+    let push = |list: &mut Vec<IslandJoint>, slot, a, b, n, motor, ln| {
+        let off = list.last().map_or(0, |l: &IslandJoint| l.off + l.n);
+        let loff = list.last().map_or(0, |l: &IslandJoint| l.loff + l.ln);
+        list.push(IslandJoint {
+            slot,
+            a,
+            b,
+            off,
+            n,
+            motor,
+            loff,
+            ln,
+        });
+    };
     for (jslot, j) in joints.iter() {
-        let side = |slot: Option<u32>| match slot {
+        let side = |slot: Option<u32>, s: usize| match slot {
             None => Side::World,
-            Some(s) if is_dyn(s) => Side::Dyn(local[s as usize]),
-            Some(s) => Side::Ext(s),
+            Some(x) if is_dyn(x) => Side::Dyn(local[x as usize] + part_of[jslot as usize][s]),
+            Some(x) => Side::Ext(x),
         };
-        let (a, b) = (side(j.body_a), side(Some(j.body_b)));
+        let (a, b) = (side(j.body_a, 0), side(Some(j.body_b), 1));
         let dyn_slot = match (a, b) {
             (_, Side::Dyn(_)) => j.body_b,
             (Side::Dyn(_), _) => j.body_a.unwrap(),
             _ => continue, // no dynamic body left: the joint is inactive
         };
         let isl = island_of_root[find(&mut parent, dyn_slot) as usize] as usize;
-        let list = &mut island_joints[isl];
-        let off = list.last().map_or(0, |l: &IslandJoint| l.off + l.n);
-        let loff = list.last().map_or(0, |l: &IslandJoint| l.loff + l.ln);
-        list.push(IslandJoint {
-            slot: jslot,
+        push(
+            &mut island_joints[isl],
+            jslot,
             a,
             b,
-            off,
-            n: j.model.row_count(j.motor_on()) as u32,
-            motor: j.motor_on(),
-            loff,
-            ln: j.model.limit_count() as u32,
-        });
+            j.model.row_count(j.motor_on()) as u32,
+            j.motor_on(),
+            j.model.limit_count() as u32,
+        );
+    }
+    // The fixed joints that hold a split body's parts together, in a chain (Fig. 4).
+    for (isl, list) in island_joints.iter_mut().enumerate() {
+        let ps = &island_parts[isl];
+        for l in 1..ps.len() {
+            if ps[l] > 1 && island_bodies[isl][l] == island_bodies[isl][l - 1] {
+                let (a, b) = (Side::Dyn(l as u32 - 1), Side::Dyn(l as u32));
+                push(list, SPLIT_JOINT, a, b, 6, false, 0);
+            }
+        }
     }
     let islands = island_bodies
         .into_iter()
+        .zip(island_parts)
         .zip(island_joints)
-        .map(|(bodies, ijs)| {
+        .map(|((bodies, parts), ijs)| {
             let limits = ijs
                 .iter()
                 .enumerate()
@@ -110,13 +178,18 @@ pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>
                     })
                 })
                 .collect();
-            make_island(bodies, ijs, limits)
+            make_island(bodies, parts, ijs, limits)
         })
         .collect();
     (islands, free)
 }
 
-fn make_island(body_slots: Vec<u32>, joints: Vec<IslandJoint>, limits: Vec<LimitInfo>) -> Island {
+fn make_island(
+    body_slots: Vec<u32>,
+    parts: Vec<u32>,
+    joints: Vec<IslandJoint>,
+    limits: Vec<LimitInfo>,
+) -> Island {
     let nb = body_slots.len();
     // Incidence: (joint, side) per local body.
     let mut incident: Vec<Vec<(u32, u8)>> = vec![Vec::new(); nb];
@@ -161,5 +234,5 @@ fn make_island(body_slots: Vec<u32>, joints: Vec<IslandJoint>, limits: Vec<Limit
             }
         }
     }
-    Island::new(body_slots, joints, couplings, factor, limits)
+    Island::new(body_slots, parts, joints, couplings, factor, limits)
 }

@@ -325,6 +325,27 @@ pub extern "C" fn tenon_body_set_gravity_scale(body: tenon_body_id, scale: f64) 
     mutate(body, |w, h| Ok(w.set_body_gravity_scale(h, scale)?))
 }
 
+/// Writes how many parts the solver splits the body into to `*out`: 0 automatic (the default),
+/// 1 never, k that many (see `tenon_body_set_split_parts`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_split_parts(
+    body: tenon_body_id,
+    out: *mut u32,
+) -> tenon_result {
+    get(body, out, |b| b.split_parts())
+}
+
+/// Sets how many parts the solver splits the body into (Tomcin section 5, Appendix B): a body
+/// carrying many joint rows (a hub with many legs) makes one dense block of the system; split
+/// into parts joined at the centre of mass by fixed joints, the cost stays linear in its joints.
+/// 0 splits automatically from 38 rows on (the default), 1 never, k (at most 1024) into k parts.
+/// Invisible otherwise: poses, velocities, reports and ids stay the body's. Rebuilds the
+/// topology at the next step. TENON_INVALID_ARGUMENT above 1024.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_split_parts(body: tenon_body_id, parts: u32) -> tenon_result {
+    mutate(body, |w, h| Ok(w.set_body_split_parts(h, parts)?))
+}
+
 /// Writes the body's `user_data` (from its def) to `*out`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_body_get_user_data(

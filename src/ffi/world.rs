@@ -100,11 +100,12 @@ pub struct tenon_island_report {
     pub time_velocity_ns: u64,
     /// Time in the joint corrections (ns).
     pub time_joint_ns: u64,
-    /// Dynamic bodies in the island.
+    /// Dynamic bodies in the island (a split body counts once).
     pub bodies: u32,
-    /// Joints in the island.
+    /// Joints in the island (the user's joints).
     pub joints: u32,
-    /// Constraint rows (joint rows plus motor rows).
+    /// Constraint rows of the solved system (joint rows, motor rows, and the fixed joints of
+    /// split bodies).
     pub rows: u32,
     /// Joint-correction iterations (all substeps and attempts).
     pub iterations: u32,
@@ -120,6 +121,9 @@ pub struct tenon_island_report {
     pub converged: u32,
     /// Pivots held up by the regularization (redundant rows) in the last factorization.
     pub regularized_pivots: u32,
+    /// Parts added by body splitting (a body split into k parts adds k - 1, and as many fixed
+    /// joints of 6 rows, counted in `rows`).
+    pub split_parts: u32,
 }
 
 /// Simulation health since the world was created, counted in island steps (not errors).
@@ -141,7 +145,7 @@ pub struct tenon_warnings {
 const _: () = assert!(size_of::<tenon_world_id>() == 4);
 const _: () = assert!(size_of::<tenon_world_def>() == 56);
 const _: () = assert!(size_of::<tenon_step_report>() == 88);
-const _: () = assert!(size_of::<tenon_island_report>() == 88);
+const _: () = assert!(size_of::<tenon_island_report>() == 96);
 const _: () = assert!(size_of::<tenon_warnings>() == 40);
 
 impl tenon_step_report {
@@ -184,6 +188,7 @@ impl tenon_island_report {
             attempts: r.attempts,
             converged: r.converged.into(),
             regularized_pivots: r.regularized_pivots,
+            split_parts: r.split_parts,
         }
     }
 }

@@ -1,0 +1,97 @@
+//! Scale (Tomcin sections 5-6, Appendix B): body splitting.
+
+use tenon::{BodyHandle, Vec3, World, scenes};
+
+/// Poses and velocities of `bodies` as one vector.
+fn state(world: &World, bodies: &[BodyHandle]) -> Vec<f64> {
+    let mut out = Vec::new();
+    for &b in bodies {
+        let b = world.body(b).unwrap();
+        out.extend(b.position().iter());
+        out.extend(b.rotation().coords.iter());
+        out.extend(b.linear_velocity().iter());
+        out.extend(b.angular_velocity().iter());
+    }
+    out
+}
+
+/// A spider of `legs` legs whose hub is split into `parts` parts (0: automatic), set spinning
+/// and tilting, run for `seconds` at 1/60 s. Returns the final state, the parts splitting added
+/// and nnz(L).
+fn spider_run(legs: usize, parts: u32, seconds: f64) -> (Vec<f64>, u32, u64) {
+    let mut world = World::default();
+    let s = scenes::spider(&mut world, legs);
+    let hub = s.bodies[0];
+    world.set_body_split_parts(hub, parts).unwrap();
+    world
+        .set_body_velocity(hub, Vec3::zeros(), Vec3::new(0.4, -0.2, 1.5))
+        .unwrap();
+    let mut added = 0;
+    let mut nnz_l = 0;
+    for _ in 0..(seconds * 60.0).round() as usize {
+        let r = world.step(1.0 / 60.0).unwrap();
+        assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
+        assert_eq!(r.islands.len(), 1);
+        let i = &r.islands[0];
+        assert_eq!(i.bodies as usize, 1 + 2 * legs, "splitting is invisible");
+        assert_eq!(i.joints as usize, 1 + 2 * legs);
+        added = i.split_parts;
+        nnz_l = i.nnz_l;
+    }
+    (state(&world, &s.bodies), added, nnz_l)
+}
+
+/// Tomcin section 5: "The overall dynamic behaviour is not altered by this process, as long as
+/// the extra joints are simulated accurately." A 24-leg spider (75 rows on the hub) with and
+/// without its hub split agrees to 1e-6 over 2 s of swinging and spinning, and the split
+/// factor is sparser.
+#[test]
+fn splitting_does_not_change_the_dynamics() {
+    let (whole, added_whole, l_whole) = spider_run(24, 1, 2.0);
+    let (split, added, l_split) = spider_run(24, 0, 2.0);
+    assert_eq!(added_whole, 0);
+    assert!(added >= 2, "75 rows are split automatically: {added}");
+    let diff = whole
+        .iter()
+        .zip(&split)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    eprintln!("largest difference {diff:.1e}, nnz(L) {l_split} vs {l_whole}");
+    assert!(diff < 1e-6, "largest difference {diff:e}");
+    // the scene moved: the legs swung down and the hub turned
+    let moved = whole
+        .chunks(13)
+        .map(|b| b[7..13].iter().map(|x| x * x).sum::<f64>())
+        .fold(0.0, f64::max);
+    assert!(moved > 0.1, "velocities {moved}");
+    // 75 rows in one clique (2850 entries) against cliques of 16-25 rows (measured 1956 vs 3210)
+    assert!(
+        (l_split as f64) < 0.7 * l_whole as f64,
+        "nnz(L) {l_split} vs {l_whole}"
+    );
+}
+
+/// The per-body override: a small hub split into 3 parts on request, a large one never.
+#[test]
+fn split_parts_override() {
+    let (_, added, _) = spider_run(4, 3, 0.1);
+    assert_eq!(added, 2);
+    let (_, added, _) = spider_run(40, 1, 0.1);
+    assert_eq!(added, 0);
+    let mut world = World::default();
+    let s = scenes::spider(&mut world, 2);
+    let err = world
+        .set_body_split_parts(s.bodies[0], tenon::MAX_SPLIT_PARTS + 1)
+        .unwrap_err();
+    assert_eq!(err.kind, tenon::ErrorKind::InvalidArgument);
+    assert_eq!(world.body(s.bodies[0]).unwrap().split_parts(), 0);
+}
+
+/// Appendix B on a large hub: time per step linear in the legs needs the cliques to stay small;
+/// nnz(L) per leg stays constant from 100 to 400 legs with splitting.
+#[test]
+fn split_factor_grows_linearly() {
+    let nnz = |legs| spider_run(legs, 0, 1.0 / 60.0).2 as f64 / legs as f64;
+    let (a, b) = (nnz(100), nnz(400));
+    assert!((b / a - 1.0).abs() < 0.05, "nnz(L) per leg {a} and {b}");
+}
