@@ -2,11 +2,12 @@
 //! (`perf record`, `valgrind --tool=callgrind`) and quick comparisons.
 //!
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
-//! heavy_chain LOAD, four_bar, scissor_lift N, spider K, double_pendulum, ragdoll (on stairs),
+//! heavy_chain LOAD, four_bar, scissor_lift N, spider K, spiders N (N islands), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in Tomcin's drop test),
 //! rod MU (Tomcin Fig. 1d). `H=` sets the step (default 1/60 s), `COUPLING=` the contact
 //! coupling (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is
-//! split into (0 automatic, the default; 1 never), `TRACE=1` prints the heaviest body every step.
+//! split into (0 automatic, the default; 1 never), `THREADS=` the threads islands are solved
+//! on, `TRACE=1` prints the heaviest body every step.
 
 use std::time::Instant;
 use tenon::{World, scenes};
@@ -23,6 +24,12 @@ fn main() {
         "four_bar" => drop(scenes::four_bar(&mut world)),
         "scissor_lift" => drop(scenes::scissor_lift(&mut world, size.max(1.0) as usize)),
         "spider" => drop(scenes::spider(&mut world, size.max(1.0) as usize)),
+        "spiders" => {
+            // independent islands: N spiders of 100 legs
+            for _ in 0..size.max(1.0) as usize {
+                scenes::spider(&mut world, 100);
+            }
+        }
         "double_pendulum" => drop(scenes::double_pendulum(&mut world)),
         "ragdoll" => {
             // 15 bodies with joint limits tumbling down 6 stairs
@@ -44,6 +51,9 @@ fn main() {
             eprintln!("unknown scene {other}");
             std::process::exit(2);
         }
+    }
+    if let Some(t) = std::env::var("THREADS").ok().and_then(|s| s.parse().ok()) {
+        world.set_threads(t).expect("valid thread count");
     }
     if let Some(k) = std::env::var("SPLIT").ok().and_then(|s| s.parse().ok()) {
         let handles: Vec<_> = world.body_handles().collect();

@@ -1622,6 +1622,19 @@ tenon_result tenon_world_get_max_substeps(tenon_world_id world, uint32_t *out);
 tenon_result tenon_world_set_max_substeps(tenon_world_id world, uint32_t max_substeps);
 
 /**
+ * Reads the number of threads the world solves its islands on into `*out`.
+ */
+tenon_result tenon_world_get_threads(tenon_world_id world, uint32_t *out);
+
+/**
+ * Solves the world's islands (independent mechanisms and contact groups) on `threads` worker
+ * threads owned by the world: 1 (the default) on the calling thread alone, 0 one per core, k
+ * that many (at most 256; TENON_INVALID_ARGUMENT above). Results are bit-identical whatever
+ * the number. TENON_CAPACITY_EXCEEDED if the threads cannot be started.
+ */
+tenon_result tenon_world_set_threads(tenon_world_id world, uint32_t threads);
+
+/**
  * Reads the simulated time since creation (s) into `*out`.
  */
 tenon_result tenon_world_get_time(tenon_world_id world, double *out);

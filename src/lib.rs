@@ -41,4 +41,4 @@ pub use contact::{
 pub use error::{Error, ErrorKind, Result};
 pub use joint::{JointDesc, JointFrame, JointKind, JointLimits, MAX_JOINT_ROWS, Motor, MotorMode};
 pub use math::{Mat3, Quat, Vec3};
-pub use world::{BodyHandle, JointHandle, MAX_OBJECTS, World, WorldSettings};
+pub use world::{BodyHandle, JointHandle, MAX_OBJECTS, MAX_THREADS, World, WorldSettings};

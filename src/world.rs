@@ -37,6 +37,9 @@ pub struct JointHandle {
     pub generation: u16,
 }
 
+/// Most worker threads a world may solve its islands on ([`World::set_threads`]).
+pub const MAX_THREADS: u32 = 256;
+
 /// World parameters. All can be changed between steps.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldSettings {
@@ -375,6 +378,27 @@ impl World {
         }
         self.body_mut(h)?.gravity_scale = scale;
         Ok(())
+    }
+
+    /// Solves the islands (the independent mechanisms and contact groups of the world) on
+    /// `threads` worker threads owned by the world: 1 (the default) on the calling thread
+    /// alone, 0 one per core, `k` that many (at most [`MAX_THREADS`]). The results are
+    /// bit-identical whatever the number of threads; only independent islands run in parallel.
+    pub fn set_threads(&mut self, threads: u32) -> Result<()> {
+        if threads > MAX_THREADS {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("at most {MAX_THREADS} threads, got {threads}"),
+            ));
+        }
+        self.solver
+            .set_threads(threads as usize)
+            .map_err(|e| Error::new(ErrorKind::CapacityExceeded, format!("threads: {e}")))
+    }
+
+    /// Threads the islands are solved on (see [`World::set_threads`]).
+    pub fn threads(&self) -> u32 {
+        self.solver.threads() as u32
     }
 
     /// How many parts the solver splits the body into (Tomcin section 5, Appendix B): a body

@@ -863,6 +863,18 @@ fn bulk_copies_report_needed_capacity() {
         unsafe { tenon_world_get_island_reports(w, null_mut(), 2, &mut n) },
         tenon_result::NullPointer
     );
+    // islands on two threads
+    let mut threads = 0;
+    assert_eq!(unsafe { tenon_world_get_threads(w, &mut threads) }, R_OK);
+    assert_eq!(threads, 1, "the calling thread by default");
+    assert_eq!(
+        tenon_world_set_threads(w, 100_000),
+        tenon_result::InvalidArgument
+    );
+    assert_eq!(tenon_world_set_threads(w, 2), R_OK);
+    assert_eq!(unsafe { tenon_world_get_threads(w, &mut threads) }, R_OK);
+    assert_eq!(threads, 2);
+    assert_eq!(unsafe { tenon_world_step(w, 0.01, null_mut()) }, R_OK);
     let mut warn = tenon_warnings::default();
     assert_eq!(unsafe { tenon_world_get_warnings(w, &mut warn) }, R_OK);
     assert_eq!(warn.not_converged, 0);

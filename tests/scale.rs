@@ -95,3 +95,47 @@ fn split_factor_grows_linearly() {
     let (a, b) = (nnz(100), nnz(400));
     assert!((b / a - 1.0).abs() < 0.05, "nnz(L) per leg {a} and {b}");
 }
+
+/// A world of many islands: two spiders (one with a split hub), a chain, a scissor lift, a
+/// four-bar and a ragdoll tumbling down stairs (contacts, limits).
+fn many_islands(threads: u32) -> (u64, usize) {
+    let mut world = World::default();
+    world.set_threads(threads).unwrap();
+    assert_eq!(world.threads(), threads);
+    let s1 = scenes::spider(&mut world, 30);
+    scenes::spider(&mut world, 6);
+    scenes::chain(&mut world, 12);
+    scenes::scissor_lift(&mut world, 6);
+    scenes::four_bar(&mut world);
+    scenes::ragdoll_on_stairs(&mut world);
+    world
+        .set_body_velocity(s1.bodies[0], Vec3::zeros(), Vec3::new(0.3, 0.0, 1.0))
+        .unwrap();
+    let mut islands = 0;
+    for _ in 0..90 {
+        let r = world.step(1.0 / 60.0).unwrap();
+        assert!(r.max_violation <= 1e-8, "{r:?}");
+        islands = r.islands.len();
+    }
+    // FNV-1a over the bits of every body's state
+    let handles: Vec<_> = world.body_handles().collect();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for x in state(&world, &handles) {
+        hash = (hash ^ x.to_bits()).wrapping_mul(0x0100_0000_01b3);
+    }
+    (hash, islands)
+}
+
+/// Islands are solved in parallel with bit-identical results whatever the thread count.
+#[test]
+fn parallel_islands_are_bit_identical() {
+    let (one, islands) = many_islands(1);
+    assert!(islands >= 6, "{islands} islands");
+    for threads in [2, 4] {
+        assert_eq!(many_islands(threads).0, one, "{threads} threads");
+    }
+    let mut world = World::default();
+    let err = world.set_threads(tenon::MAX_THREADS + 1).unwrap_err();
+    assert_eq!(err.kind, tenon::ErrorKind::InvalidArgument);
+    assert_eq!(world.threads(), 1);
+}

@@ -173,7 +173,11 @@ fn constraint_rows_are_75_per_leg_plus_the_crank_and_its_motor() {
         assert_eq!(r.islands.len(), 1);
         // the fixed joints of split bodies (the crank and frame carry 5 rows per leg) come on top
         let split = 6 * r.islands[0].split_parts as usize;
-        assert_eq!(r.islands[0].rows as usize - split, 75 * legs + 6, "{legs} legs");
+        assert_eq!(
+            r.islands[0].rows as usize - split,
+            75 * legs + 6,
+            "{legs} legs"
+        );
         assert_eq!(r.islands[0].bodies as usize, 2 + 10 * legs);
     }
 }

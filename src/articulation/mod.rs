@@ -128,11 +128,63 @@ pub(crate) struct Solver {
     t0: Option<Instant>,
     t1: Option<Instant>,
     rebuilt: bool,
+    /// Worker threads the islands are solved on (`None`: the calling thread alone).
+    pool: Option<rayon::ThreadPool>,
     pub report: StepReport,
     pub warnings: WarningCounters,
 }
 
+/// Runs `f` on every island with its report, on the pool's threads when there is a pool. Each
+/// island's work depends on nothing but its own data, so the results are bit-identical whatever
+/// the number of threads (Lazarevych et al.: separate regions are independent problems).
+fn for_each_island<F>(
+    pool: Option<&rayon::ThreadPool>,
+    islands: &mut [Island],
+    reports: &mut [IslandReport],
+    f: F,
+) where
+    F: Fn(usize, &mut Island, &mut IslandReport) + Sync + Send,
+{
+    match pool {
+        Some(pool) if islands.len() > 1 => pool.install(|| {
+            use rayon::prelude::*;
+            islands
+                .par_iter_mut()
+                .zip(reports.par_iter_mut())
+                .enumerate()
+                .for_each(|(i, (isl, r))| f(i, isl, r))
+        }),
+        _ => {
+            for (i, (isl, r)) in islands.iter_mut().zip(reports.iter_mut()).enumerate() {
+                f(i, isl, r);
+            }
+        }
+    }
+}
+
 impl Solver {
+    /// Solves the islands on `threads` threads (1: the calling thread alone, the default; 0: one
+    /// per core). The results do not depend on it.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        self.pool = if threads == 1 {
+            None
+        } else {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("tenon-island-{i}"))
+                    .build()
+                    .map_err(|e| e.to_string())?,
+            )
+        };
+        Ok(())
+    }
+
+    /// Threads the islands are solved on.
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, |p| p.current_num_threads())
+    }
+
     /// Topology changed: islands, ordering and symbolic analysis are rebuilt on the next step.
     pub fn invalidate(&mut self) {
         self.valid = false;
@@ -166,12 +218,19 @@ impl Solver {
             self.valid = true;
         }
         let t1 = Instant::now();
-        self.report.islands.clear();
-        for island in &mut self.islands {
-            island.gather(bodies, joints, &settings.gravity, h);
-            let r = island.solve(settings, bodies, joints, h);
-            self.report.islands.push(r);
-        }
+        self.report
+            .islands
+            .resize(self.islands.len(), IslandReport::default());
+        let bodies_now: &Arena<Body> = bodies;
+        for_each_island(
+            self.pool.as_ref(),
+            &mut self.islands,
+            &mut self.report.islands,
+            |_, island, r| {
+                island.gather(bodies_now, joints, &settings.gravity, h);
+                *r = island.solve(settings, bodies_now, joints, h);
+            },
+        );
         for (k, &slot) in self.free.iter().enumerate() {
             self.free_alpha[k] = free_external_impulse(bodies.slot_mut(slot), &settings.gravity, h);
         }
@@ -302,32 +361,43 @@ impl Solver {
         joints: &Arena<Joint>,
         which: &[bool],
     ) -> bool {
-        let mut ok = true;
-        for (i, island) in self.islands.iter_mut().enumerate() {
-            if which.get(i).copied().unwrap_or(false) {
-                ok &= island.correct_joints_again(
-                    settings,
-                    bodies,
-                    joints,
-                    &mut self.report.islands[i],
-                );
-            }
-        }
-        ok
+        for_each_island(
+            self.pool.as_ref(),
+            &mut self.islands,
+            &mut self.report.islands,
+            |i, island, r| {
+                if which.get(i).copied().unwrap_or(false) {
+                    island.correct_joints_again(settings, bodies, joints, r);
+                }
+            },
+        );
+        self.report
+            .islands
+            .iter()
+            .enumerate()
+            .all(|(i, r)| !which.get(i).copied().unwrap_or(false) || r.converged)
     }
 
     /// Last part of the step: position update and end-of-step velocity update of every island
     /// and free body, kinematic bodies moved, forces cleared, the report completed.
     pub fn finish(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>, h: f64) {
+        let (bodies_now, joints_now): (&Arena<Body>, &Arena<Joint>) = (bodies, joints);
+        for_each_island(
+            self.pool.as_ref(),
+            &mut self.islands,
+            &mut self.report.islands,
+            |_, island, r| {
+                island.finish_substep(joints_now, bodies_now);
+                if !island.finite() {
+                    island.restore(); // roll back to the frame start
+                    r.converged = false;
+                    r.max_violation = f64::INFINITY;
+                    r.rolled_back = true;
+                }
+            },
+        );
         for (island, r) in self.islands.iter_mut().zip(&mut self.report.islands) {
-            island.finish_substep(joints, bodies);
-            if !island.finite() {
-                island.restore(); // roll back to the frame start
-                self.warnings.non_finite += 1;
-                r.converged = false;
-                r.max_violation = f64::INFINITY;
-                r.rolled_back = true;
-            }
+            self.warnings.non_finite += u64::from(r.rolled_back);
             island.scatter(bodies, joints);
             self.warnings.not_converged += u64::from(!r.converged);
             self.warnings.regularization_active += u64::from(r.regularized_pivots > 0);

@@ -389,6 +389,24 @@ pub extern "C" fn tenon_world_set_max_substeps(
     set_settings(world, |s| s.max_substeps = max_substeps)
 }
 
+/// Reads the number of threads the world solves its islands on into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_threads(
+    world: tenon_world_id,
+    out: *mut u32,
+) -> tenon_result {
+    get_world(world, out, |w| w.threads())
+}
+
+/// Solves the world's islands (independent mechanisms and contact groups) on `threads` worker
+/// threads owned by the world: 1 (the default) on the calling thread alone, 0 one per core, k
+/// that many (at most 256; TENON_INVALID_ARGUMENT above). Results are bit-identical whatever
+/// the number. TENON_CAPACITY_EXCEEDED if the threads cannot be started.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_threads(world: tenon_world_id, threads: u32) -> tenon_result {
+    boundary(|| with_world(world, |wb| Ok(wb.world.set_threads(threads)?)))
+}
+
 fn get_world<T>(world: tenon_world_id, out: *mut T, f: impl FnOnce(&World) -> T) -> tenon_result {
     boundary(|| {
         let out = Out::new(out, "out")?;
