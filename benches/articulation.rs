@@ -53,9 +53,31 @@ fn benches(c: &mut Criterion) {
             scenes::scissor_lift(w, n);
         });
     }
-    for k in [10usize, 100, 300] {
+    // Tomcin Fig. 5c: the hub split automatically (Appendix B) and kept whole
+    for k in [10usize, 100, 300, 1000, 2000] {
         bench_scene(c, "spider", k.to_string(), h, |w| {
             scenes::spider(w, k);
+        });
+    }
+    for k in [10usize, 100, 300] {
+        bench_scene(c, "spider_whole", k.to_string(), h, |w| {
+            let s = scenes::spider(w, k);
+            w.set_body_split_parts(s.bodies[0], 1).unwrap();
+        });
+    }
+    // the grid joint benchmark (n x n spheres, 2 n (n - 1) ball joints), mesh-like fill-in
+    for n in [10usize, 30] {
+        bench_scene(c, "grid", n.to_string(), h, |w| {
+            scenes::grid(w, n);
+        });
+    }
+    // parallel islands: 8 spiders of 100 legs on 1 and 2 threads
+    for threads in [1u32, 2] {
+        bench_scene(c, "spiders_8x100_threads", threads.to_string(), h, |w| {
+            w.set_threads(threads).unwrap();
+            for _ in 0..8 {
+                scenes::spider(w, 100);
+            }
         });
     }
     // Tomcin Fig. 6b: dropped from 0.4 m onto the ground, walking after the warm-up steps.

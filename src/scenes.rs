@@ -619,6 +619,63 @@ pub fn spider(world: &mut World, legs: usize) -> Scene {
     s
 }
 
+/// The grid joint benchmark other engines publish: `n` x `n` spheres (1 kg, 0.2 m radius, 0.5
+/// m apart) in the vertical x-z plane, each ball-jointed to its right and lower neighbours
+/// (`2 n (n - 1)` joints, 19 800 for n = 100), the top left one ball-jointed to the world: a
+/// net swinging down from one corner, a mesh of loops (fill-in grows super-linearly, Tomcin
+/// section 6).
+/// `bodies[i * n + j]` is column `i`, row `j` (row 0 at the top).
+pub fn grid(world: &mut World, n: usize) -> Scene {
+    let mut s = Scene::default();
+    let d = 0.5;
+    let mp = MassProperties::solid_sphere(1.0, 0.2);
+    for i in 0..n {
+        for j in 0..n {
+            let b = dynamic(world, Vec3::new(i as f64 * d, 0.0, -(j as f64) * d), mp);
+            s.bodies.push(b);
+        }
+    }
+    let at = |i: usize, j: usize| Vec3::new(i as f64 * d, 0.0, -(j as f64) * d);
+    for i in 0..n {
+        for j in 0..n {
+            let b = s.bodies[i * n + j];
+            if i + 1 < n {
+                let mid = 0.5 * (at(i, j) + at(i + 1, j));
+                let other = s.bodies[(i + 1) * n + j];
+                s.joints.push(joint_at(
+                    world,
+                    JointKind::Ball,
+                    Some(b),
+                    other,
+                    mid,
+                    Vec3::x(),
+                ));
+            }
+            if j + 1 < n {
+                let mid = 0.5 * (at(i, j) + at(i, j + 1));
+                let other = s.bodies[i * n + j + 1];
+                s.joints.push(joint_at(
+                    world,
+                    JointKind::Ball,
+                    Some(b),
+                    other,
+                    mid,
+                    Vec3::x(),
+                ));
+            }
+        }
+    }
+    s.joints.push(joint_at(
+        world,
+        JointKind::Ball,
+        None,
+        s.bodies[0],
+        at(0, 0),
+        Vec3::x(),
+    ));
+    s
+}
+
 /// A capsule limb from `p` to `q` (world) of `radius` and `mass`, its body x axis along the
 /// limb, added to `scene`.
 fn limb(

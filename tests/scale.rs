@@ -139,3 +139,25 @@ fn parallel_islands_are_bit_identical() {
     assert_eq!(err.kind, tenon::ErrorKind::InvalidArgument);
     assert_eq!(world.threads(), 1);
 }
+
+/// The grid joint benchmark's scene (scaled down): 2 n (n - 1) ball joints plus the corner pin,
+/// a mesh of loops whose factor fills in (nnz(L) > nnz(A)), joints within eps_p while the net
+/// swings down from its corner.
+#[test]
+fn grid_of_spheres_swings_with_hard_joints() {
+    let n = 8;
+    let mut world = World::default();
+    let s = scenes::grid(&mut world, n);
+    assert_eq!(s.joints.len(), 2 * n * (n - 1) + 1);
+    let z0 = world.body(s.bodies[n * n - 1]).unwrap().position().z;
+    for _ in 0..60 {
+        let r = world.step(1.0 / 60.0).unwrap();
+        assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
+        let i = &r.islands[0];
+        assert_eq!(i.rows as usize, 3 * s.joints.len());
+        assert!(i.nnz_l > 2 * i.nnz_a, "fill-in: {} vs {}", i.nnz_l, i.nnz_a);
+    }
+    // the far corner fell (it is 3.5 m from the pin in x: it swings down by metres)
+    let z1 = world.body(s.bodies[n * n - 1]).unwrap().position().z;
+    assert!(z0 - z1 > 1.0, "fell {} m", z0 - z1);
+}
