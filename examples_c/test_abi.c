@@ -21,7 +21,7 @@ static_assert(sizeof(tenon_motor) == 24, "tenon_motor");
 static_assert(sizeof(tenon_joint_def) == 216, "tenon_joint_def");
 static_assert(sizeof(tenon_joint_limits) == 32, "tenon_joint_limits");
 static_assert(sizeof(tenon_step_report) == 88, "tenon_step_report");
-static_assert(sizeof(tenon_island_report) == 88, "tenon_island_report");
+static_assert(sizeof(tenon_island_report) == 96, "tenon_island_report");
 static_assert(sizeof(tenon_warnings) == 40, "tenon_warnings");
 static_assert(sizeof(tenon_result) == 4, "tenon_result");
 static_assert(sizeof(tenon_shape_id) == 8, "tenon_shape_id");

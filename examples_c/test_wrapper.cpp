@@ -34,6 +34,12 @@ int main() {
     EXPECT(!tenon::last_error_message().empty());
     auto s = b.set_pose(body.value(), {std::nan(""), 0, 0}, {0, 0, 0, 1});
     EXPECT(!s && s.code() == TENON_RESULT_NON_FINITE);
+    // islands on two worker threads; the body split on request
+    EXPECT(b.threads().value() == 1);
+    EXPECT(b.set_threads(2).ok() && b.threads().value() == 2);
+    EXPECT(b.set_threads(100000).code() == TENON_RESULT_INVALID_ARGUMENT);
+    EXPECT(b.split_parts(body.value()).value() == 0);
+    EXPECT(b.set_split_parts(body.value(), 2).ok() && b.split_parts(body.value()).value() == 2);
     EXPECT(b.step(1.0 / 60.0).ok());
     EXPECT(b.destroy_body(body.value()).ok());
     auto stale = b.position(body.value());

@@ -154,6 +154,11 @@ class World {
   Status set_velocity(BodyId b, tenon_vec3 linear, tenon_vec3 angular) noexcept {
     return tenon_body_set_velocity(b.raw, linear, angular);
   }
+  /// Parts the solver splits the body into: 0 automatic, 1 never, k that many.
+  Status set_split_parts(BodyId b, uint32_t parts) noexcept {
+    return tenon_body_set_split_parts(b.raw, parts);
+  }
+  Result<uint32_t> split_parts(BodyId b) const { return get(tenon_body_get_split_parts, b.raw); }
   Status apply_force(BodyId b, tenon_vec3 f, tenon_vec3 world_point) noexcept {
     return tenon_body_apply_force(b.raw, f, world_point);
   }
@@ -258,6 +263,9 @@ class World {
   Status set_gravity(tenon_vec3 g) noexcept { return tenon_world_set_gravity(id_, g); }
   Result<tenon_vec3> gravity() const { return get(tenon_world_get_gravity, id_); }
   Result<double> eps_p() const { return get(tenon_world_get_eps_p, id_); }
+  /// Worker threads the islands are solved on: 1 (default) the caller's, 0 one per core.
+  Status set_threads(uint32_t threads) noexcept { return tenon_world_set_threads(id_, threads); }
+  Result<uint32_t> threads() const { return get(tenon_world_get_threads, id_); }
   Result<double> time() const { return get(tenon_world_get_time, id_); }
   Result<double> kinetic_energy() const { return get(tenon_world_get_kinetic_energy, id_); }
   Result<double> potential_energy() const { return get(tenon_world_get_potential_energy, id_); }
