@@ -627,41 +627,23 @@ pub fn spider(world: &mut World, legs: usize) -> Scene {
 /// `bodies[i * n + j]` is column `i`, row `j` (row 0 at the top).
 pub fn grid(world: &mut World, n: usize) -> Scene {
     let mut s = Scene::default();
-    let d = 0.5;
+    let at = |i: usize, j: usize| Vec3::new(i as f64 * 0.5, 0.0, -(j as f64) * 0.5);
     let mp = MassProperties::solid_sphere(1.0, 0.2);
     for i in 0..n {
         for j in 0..n {
-            let b = dynamic(world, Vec3::new(i as f64 * d, 0.0, -(j as f64) * d), mp);
-            s.bodies.push(b);
+            s.bodies.push(dynamic(world, at(i, j), mp));
         }
     }
-    let at = |i: usize, j: usize| Vec3::new(i as f64 * d, 0.0, -(j as f64) * d);
     for i in 0..n {
         for j in 0..n {
-            let b = s.bodies[i * n + j];
-            if i + 1 < n {
-                let mid = 0.5 * (at(i, j) + at(i + 1, j));
-                let other = s.bodies[(i + 1) * n + j];
-                s.joints.push(joint_at(
-                    world,
-                    JointKind::Ball,
-                    Some(b),
-                    other,
-                    mid,
-                    Vec3::x(),
-                ));
-            }
-            if j + 1 < n {
-                let mid = 0.5 * (at(i, j) + at(i, j + 1));
-                let other = s.bodies[i * n + j + 1];
-                s.joints.push(joint_at(
-                    world,
-                    JointKind::Ball,
-                    Some(b),
-                    other,
-                    mid,
-                    Vec3::x(),
-                ));
+            // the right and the lower neighbour, jointed half-way
+            for (k, l) in [(i + 1, j), (i, j + 1)] {
+                if k < n && l < n {
+                    let (b, other) = (s.bodies[i * n + j], s.bodies[k * n + l]);
+                    let mid = 0.5 * (at(i, j) + at(k, l));
+                    let ball = joint_at(world, JointKind::Ball, Some(b), other, mid, Vec3::x());
+                    s.joints.push(ball);
+                }
             }
         }
     }
