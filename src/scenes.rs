@@ -712,83 +712,39 @@ pub fn ragdoll(world: &mut World, base: Vec3) -> Scene {
         joints.push(limited_joint(world, kind, Some(a), b, at, axis, limits));
     };
     let mut s = Scene::default();
-    let pelvis = limb(
-        world,
-        &mut s,
-        p(0.0, -0.12, 1.0),
-        p(0.0, 0.12, 1.0),
-        0.1,
-        11.0,
-    );
-    let abdomen = limb(
-        world,
-        &mut s,
-        p(0.0, 0.0, 1.08),
-        p(0.0, 0.0, 1.25),
-        0.1,
-        8.0,
-    );
-    let chest = limb(
-        world,
-        &mut s,
-        p(0.0, 0.0, 1.29),
-        p(0.0, 0.0, 1.46),
-        0.13,
-        14.0,
-    );
-    let neck = limb(
-        world,
-        &mut s,
-        p(0.0, 0.0, 1.5),
-        p(0.0, 0.0, 1.56),
-        0.04,
-        1.5,
-    );
-    let head = limb(
-        world,
-        &mut s,
-        p(0.0, 0.0, 1.62),
-        p(0.0, 0.0, 1.74),
-        0.1,
-        5.0,
-    );
+    // pelvis across the hips, then the spine upwards: ends, radius, mass
+    let spine = [
+        (p(0.0, -0.12, 1.0), p(0.0, 0.12, 1.0), 0.1, 11.0),
+        (p(0.0, 0.0, 1.08), p(0.0, 0.0, 1.25), 0.1, 8.0),
+        (p(0.0, 0.0, 1.29), p(0.0, 0.0, 1.46), 0.13, 14.0),
+        (p(0.0, 0.0, 1.5), p(0.0, 0.0, 1.56), 0.04, 1.5),
+        (p(0.0, 0.0, 1.62), p(0.0, 0.0, 1.74), 0.1, 5.0),
+    ];
+    let spine: Vec<BodyHandle> = spine
+        .into_iter()
+        .map(|(a, b, radius, mass)| limb(world, &mut s, a, b, radius, mass))
+        .collect();
+    let (pelvis, chest) = (spine[0], spine[2]);
     let (up, lateral) = (Vec3::z(), Vec3::y());
-    joint(
-        world,
-        JointKind::Ball,
-        pelvis,
-        abdomen,
-        p(0.0, 0.0, 1.04),
-        up,
-        cone(0.5, 0.3),
-    );
-    joint(
-        world,
-        JointKind::Ball,
-        abdomen,
-        chest,
-        p(0.0, 0.0, 1.27),
-        up,
-        cone(0.4, 0.3),
-    );
-    joint(
-        world,
-        JointKind::Ball,
-        chest,
-        neck,
-        p(0.0, 0.0, 1.48),
-        up,
-        cone(0.4, 0.5),
-    );
-    joint(
-        world,
-        JointKind::Ball,
-        neck,
-        head,
-        p(0.0, 0.0, 1.59),
-        up,
-        cone(0.5, 0.6),
-    );
+    // waist, chest, neck and head on ball joints: height, swing cone, twist range
+    let spine_joints = [
+        (1.04, 0.5, 0.3),
+        (1.27, 0.4, 0.3),
+        (1.48, 0.4, 0.5),
+        (1.59, 0.5, 0.6),
+    ];
+    for (k, (z, swing, twist)) in spine_joints.into_iter().enumerate() {
+        let (a, b) = (spine[k], spine[k + 1]);
+        joint(
+            world,
+            JointKind::Ball,
+            a,
+            b,
+            p(0.0, 0.0, z),
+            up,
+            cone(swing, twist),
+        );
+    }
     for side in [-1.0, 1.0] {
         // arm hanging down from the shoulder; rotation about +y takes -z toward -x, so the
         // elbow bends the forearm forward (+x) at negative angles
@@ -797,70 +753,52 @@ pub fn ragdoll(world: &mut World, base: Vec3) -> Scene {
             p(0.0, side * 0.27, 1.17),
             p(0.0, side * 0.27, 0.9),
         );
-        let upper = limb(
-            world,
-            &mut s,
-            sh + side * Vec3::new(0.0, 0.03, 0.0),
-            el,
-            0.05,
-            2.5,
-        );
-        let fore = limb(world, &mut s, el, wr, 0.045, 2.0);
-        joint(
-            world,
-            JointKind::Ball,
-            chest,
-            upper,
-            sh,
-            -up,
-            cone(1.4, 0.8),
-        );
-        joint(
-            world,
-            JointKind::Hinge,
-            upper,
-            fore,
-            el,
-            lateral,
-            JointLimits::range(-2.6, 0.0),
-        );
         // leg: hip, knee (bends backward), ankle (foot forward)
         let (hip, knee, ankle) = (
             p(0.0, side * 0.1, 0.92),
             p(0.0, side * 0.1, 0.5),
             p(0.0, side * 0.1, 0.1),
         );
-        let thigh = limb(world, &mut s, hip, knee, 0.07, 8.0);
-        let shin = limb(world, &mut s, knee, ankle, 0.055, 4.0);
-        let toe = p(0.2, side * 0.1, 0.05);
-        let foot = limb(world, &mut s, p(-0.05, side * 0.1, 0.05), toe, 0.045, 1.0);
-        joint(
-            world,
-            JointKind::Ball,
-            pelvis,
-            thigh,
-            hip,
-            -up,
-            cone(1.2, 0.5),
-        );
-        joint(
-            world,
-            JointKind::Hinge,
-            thigh,
-            shin,
-            knee,
-            lateral,
-            JointLimits::range(0.0, 2.5),
-        );
-        joint(
-            world,
-            JointKind::Hinge,
-            shin,
-            foot,
-            ankle,
-            lateral,
-            JointLimits::range(-0.7, 0.7),
-        );
+        let (heel, toe) = (p(-0.05, side * 0.1, 0.05), p(0.2, side * 0.1, 0.05));
+        // each limb and the joint to its parent (None: the limb before it)
+        let limbs = [
+            (
+                Some(chest),
+                sh + side * Vec3::new(0.0, 0.03, 0.0),
+                el,
+                0.05,
+                2.5,
+            ),
+            (None, el, wr, 0.045, 2.0),
+            (Some(pelvis), hip, knee, 0.07, 8.0),
+            (None, knee, ankle, 0.055, 4.0),
+            (None, heel, toe, 0.045, 1.0),
+        ];
+        let joints_to_parent = [
+            (JointKind::Ball, sh, -up, cone(1.4, 0.8)),
+            (JointKind::Hinge, el, lateral, JointLimits::range(-2.6, 0.0)),
+            (JointKind::Ball, hip, -up, cone(1.2, 0.5)),
+            (
+                JointKind::Hinge,
+                knee,
+                lateral,
+                JointLimits::range(0.0, 2.5),
+            ),
+            (
+                JointKind::Hinge,
+                ankle,
+                lateral,
+                JointLimits::range(-0.7, 0.7),
+            ),
+        ];
+        let mut prev = chest;
+        for ((parent, a, b, radius, mass), (kind, at, axis, limits)) in
+            limbs.into_iter().zip(joints_to_parent)
+        {
+            let body = limb(world, &mut s, a, b, radius, mass);
+            joint(world, kind, parent.unwrap_or(prev), body, at, axis, limits);
+            prev = body;
+        }
     }
     s.joints = joints;
     s

@@ -4,6 +4,15 @@
 use std::f64::consts::PI;
 use tenon::*;
 
+/// A world without gravity.
+fn weightless() -> World {
+    World::new(WorldSettings {
+        gravity: Vec3::zeros(),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
 fn ground(world: &mut World, normal: Vec3, material: Material) -> (BodyHandle, ShapeHandle) {
     let g = world
         .create_body(&BodyDesc {
@@ -237,11 +246,7 @@ fn stack_of_ten_boxes_stands_for_10_s_at_60_hz() {
 
 #[test]
 fn fast_sphere_does_not_tunnel_through_a_thin_wall() {
-    let mut world = World::new(WorldSettings {
-        gravity: Vec3::zeros(),
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = weightless();
     let wall = world
         .create_body(&BodyDesc {
             kind: BodyKind::Static,
@@ -388,11 +393,7 @@ fn registered_contacts_hold_a_box_without_shapes() {
 #[test]
 fn jointed_bodies_do_not_collide_unless_the_joint_says_so() {
     for collide in [false, true] {
-        let mut world = World::new(WorldSettings {
-            gravity: Vec3::zeros(),
-            ..Default::default()
-        })
-        .unwrap();
+        let mut world = weightless();
         let a = dynamic(
             &mut world,
             Vec3::zeros(),

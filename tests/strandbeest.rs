@@ -5,6 +5,15 @@ use std::f64::consts::PI;
 use tenon::scenes::{self, Strandbeest, StrandbeestLeg};
 use tenon::*;
 
+/// A world without gravity.
+fn weightless() -> World {
+    World::new(WorldSettings {
+        gravity: Vec3::zeros(),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
 /// Jansen's "holy numbers" in cm, converted here independently of the scene builder.
 const HOLY_CM: [f64; 13] = [
     38.0, 41.5, 39.3, 40.1, 55.8, 39.4, 36.7, 65.7, 49.0, 50.0, 61.9, 7.8, 15.0,
@@ -306,11 +315,7 @@ fn rigid_spin_energy(world: &mut World, omega: Vec3, h: f64, seconds: f64) -> (f
 fn rigid_triangle_of_hinged_bars_spins_out_of_plane_at_constant_energy() {
     // Three 1 kg bars hinged about y into a rigid triangle (3 redundant rows, like the
     // Strandbeest's b-d-e and g-h-i), spinning freely about an axis in its plane.
-    let mut world = World::new(WorldSettings {
-        gravity: Vec3::zeros(),
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = weightless();
     let p = [
         Vec3::zeros(),
         Vec3::new(1.0, 0.0, 0.0),
@@ -340,11 +345,7 @@ fn rigid_triangle_of_hinged_bars_spins_out_of_plane_at_constant_energy() {
 fn strandbeest_with_its_crank_locked_spins_in_free_fall_at_constant_energy() {
     // With the motor holding the crank, the machine is one rigid body: spinning about the x
     // axis in zero gravity, its kinetic energy must stay constant.
-    let mut world = World::new(WorldSettings {
-        gravity: Vec3::zeros(),
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = weightless();
     let beest = scenes::strandbeest(&mut world, 4, 0.0);
     beest.set_crank_speed(&mut world, 0.0).unwrap();
     let (lo, hi) = rigid_spin_energy(&mut world, Vec3::new(3.0, 0.0, 0.0), 1.0 / 60.0, 2.0);

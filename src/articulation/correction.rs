@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::IslandReport;
-use super::island::{Island, SPLIT_JOINT, row_times};
+use super::island::{Island, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic};
 use crate::math::integrate_rotation;
@@ -67,15 +67,12 @@ impl Island {
         h: f64,
     ) -> IslandReport {
         let (nnz_a, nnz_l) = self.factor.nnz();
-        let parts = self.body_slots.len() as u32;
-        let slots = &self.body_slots;
-        let whole = (0..slots.len())
-            .filter(|&l| l == 0 || slots[l] != slots[l - 1])
-            .count() as u32;
+        // each part added by splitting brings one fixed joint
+        let added = self.body_slots.len() as u32 - self.whole_bodies;
         let mut rep = IslandReport {
-            bodies: whole,
-            joints: self.joints.iter().filter(|j| j.slot != SPLIT_JOINT).count() as u32,
-            split_parts: parts - whole,
+            bodies: self.whole_bodies,
+            joints: self.joints.len() as u32 - added,
+            split_parts: added,
             rows: self.n_rows as u32,
             limit_rows: self.lim.info.len() as u32,
             nnz_a,
@@ -189,10 +186,7 @@ impl Island {
             for r in ij.off as usize..(ij.off + ij.n) as usize {
                 self.rhs[r] = -row_times(&self.rows[r].j, &ua, &ub);
             }
-        }
-        // The motor rows drive the coordinate: their velocity target is the motor rate.
-        for k in 0..self.joints.len() {
-            let ij = self.joints[k];
+            // The motor row drives the coordinate: its velocity target is the motor rate.
             if ij.motor {
                 self.rhs[(ij.off + ij.n - 1) as usize] += self.motor_rate[k];
             }
@@ -257,14 +251,13 @@ impl Island {
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
         rep: &mut IslandReport,
-    ) -> bool {
+    ) {
         let Some((dt, tau1)) = self.pending else {
-            return true;
+            return;
         };
         let r = self.joint_correction(s, bodies, joints, dt, tau1, rep);
         rep.max_violation = r.last;
         rep.converged = r.converged;
-        r.converged
     }
 
     fn joint_correction(
@@ -402,7 +395,7 @@ impl Island {
         self.q.copy_from_slice(&self.qp);
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
-            let model = self.model(joints, &ij);
+            let model = ij.model(joints);
             if model.kind.has_coordinate() {
                 let pa = self.side_pose(ij.a, bodies, tau1, false);
                 let pb = self.side_pose(ij.b, bodies, tau1, false);

@@ -22,8 +22,24 @@ pub(crate) enum Side {
     World,
 }
 
-/// `IslandJoint::slot` of a fixed joint between two parts of a split body (`Island::split_model`).
+/// `IslandJoint::slot` of a fixed joint between two parts of a split body (`SPLIT_MODEL`).
 pub(crate) const SPLIT_JOINT: u32 = u32::MAX;
+
+/// The fixed joint at the centre of mass that holds two parts of a split body together (the
+/// parts share the body's frame, so both joint frames are the identity).
+static SPLIT_MODEL: JointModel = {
+    let identity = JointFrame {
+        anchor: Vec3::new(0.0, 0.0, 0.0),
+        rotation: Quat::new_unchecked(nalgebra::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
+    };
+    JointModel {
+        kind: JointKind::Fixed,
+        frame_a: identity,
+        frame_b: identity,
+        distance: 0.0,
+        limits: JointLimits::NONE,
+    }
+};
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct IslandJoint {
@@ -38,6 +54,18 @@ pub(crate) struct IslandJoint {
     /// First limit row and limit row count (`LimitRows`).
     pub loff: u32,
     pub ln: u32,
+}
+
+impl IslandJoint {
+    /// The joint's model: the user's joint, or the fixed joint of a split body.
+    #[inline]
+    pub fn model<'a>(&self, joints: &'a Arena<Joint>) -> &'a JointModel {
+        if self.slot == SPLIT_JOINT {
+            &SPLIT_MODEL
+        } else {
+            &joints.slot(self.slot).model
+        }
+    }
 }
 
 /// A limit row's joint (island index), sides and kind.
@@ -110,8 +138,8 @@ pub(crate) struct Island {
     pub body_slots: Vec<u32>,
     /// Per local body, the number of parts of its body (1: not split).
     pub parts: Vec<u32>,
-    /// The fixed joint at the centre of mass that holds two parts of a split body together.
-    pub split_model: JointModel,
+    /// The user's bodies: local bodies less the parts added by splitting.
+    pub whole_bodies: u32,
     pub joints: Vec<IslandJoint>,
     pub couplings: Vec<Coupling>,
     pub factor: BlockCholesky,
@@ -221,16 +249,13 @@ impl Island {
             border: Bordered::new(n_rows, n_lim),
             border_ok: false,
         };
+        let whole_bodies = (0..nb)
+            .filter(|&l| l == 0 || body_slots[l] != body_slots[l - 1])
+            .count() as u32;
         Island {
             body_slots,
             parts,
-            split_model: JointModel {
-                kind: JointKind::Fixed,
-                frame_a: JointFrame::default(),
-                frame_b: JointFrame::default(),
-                distance: 0.0,
-                limits: JointLimits::default(),
-            },
+            whole_bodies,
             joints,
             couplings,
             factor,
@@ -288,16 +313,6 @@ impl Island {
         }
     }
 
-    /// The model of island joint `ij` (a user joint, or the fixed joint of a split body).
-    #[inline]
-    pub fn model<'a>(&'a self, joints: &'a Arena<Joint>, ij: &IslandJoint) -> &'a JointModel {
-        if ij.slot == SPLIT_JOINT {
-            &self.split_model
-        } else {
-            &joints.slot(ij.slot).model
-        }
-    }
-
     /// Copies the bodies' state and the joints' motor targets into the workspace. Each part of
     /// a split body gets its share of the mass, inertia and torque (Tomcin section 5).
     pub fn gather(&mut self, bodies: &Arena<Body>, joints: &Arena<Joint>, gravity: &Vec3, h: f64) {
@@ -325,8 +340,7 @@ impl Island {
         }
         for (k, ij) in self.joints.iter().enumerate() {
             if ij.slot == SPLIT_JOINT {
-                self.coord_start[k] = 0.0;
-                continue;
+                continue; // no coordinate (it stays 0), no motor
             }
             let j = joints.slot(ij.slot);
             self.coord_start[k] = j.coordinate;
@@ -471,11 +485,7 @@ impl Island {
             let target = ij
                 .motor
                 .then(|| self.motor_from[k] + self.motor_rate[k] * tau);
-            let model = if ij.slot == SPLIT_JOINT {
-                &self.split_model
-            } else {
-                &joints.slot(ij.slot).model
-            };
+            let model = ij.model(joints);
             let range = ij.off as usize..(ij.off + ij.n) as usize;
             let out = if into_trial {
                 &mut self.trial[range]

@@ -15,8 +15,10 @@ pub(crate) const AUTO_MIN_ROWS: usize = 38;
 pub const MAX_SPLIT_PARTS: u32 = 1024;
 
 /// Off-diagonal entries of `A` caused by a body whose rows are distributed as `z` over its
-/// parts (Appendix B eq. 14; one part: a dense clique of `n` rows).
-pub(crate) fn off_diagonal_entries(z: &[usize]) -> usize {
+/// parts (Appendix B eq. 14; one part: a dense clique of `n` rows). The plan uses its closed form
+/// for even distributions, `distribution_cost`.
+#[cfg(test)]
+fn off_diagonal_entries(z: &[usize]) -> usize {
     let np = z.len();
     if np <= 1 {
         let n: usize = z.iter().sum();
@@ -39,38 +41,45 @@ fn distribution(n: usize, m: usize, p: usize) -> Vec<usize> {
     z
 }
 
+/// `off_diagonal_entries(&distribution(n, m, p))` without building the distribution.
+fn distribution_cost(n: usize, m: usize, p: usize) -> usize {
+    let pairs = |z: usize| z * z.saturating_sub(1);
+    let outer = n - m;
+    let (z0, z1) = (outer.div_ceil(2), outer / 2);
+    let (q, r) = (m.checked_div(p).unwrap_or(0), m.checked_rem(p).unwrap_or(0));
+    let inner = (p - r) * pairs(q) + r * pairs(q + 1);
+    pairs(z0) + pairs(z1) + inner + 30 * (p + 1) + 72 * p + 12 * outer + 24 * m
+}
+
 /// The rows per part (`z_k`, outer parts first and last) that minimize eq. (14) for a body with
 /// `n` rows; one entry when splitting does not pay. With `parts` given (override), the best
 /// distribution over exactly that many parts.
 pub(crate) fn plan(n: usize, parts: Option<usize>) -> Vec<usize> {
-    let cost = |z: &[usize]| off_diagonal_entries(z);
-    let mut best = vec![n];
-    let mut best_cost = cost(&best);
-    let mut consider = |z: Vec<usize>| {
-        let c = cost(&z);
-        if c < best_cost || parts.is_some_and(|p| best.len() != p && z.len() == p) {
-            best_cost = c;
-            best = z;
-        }
+    let counts = match parts {
+        Some(np) => np.max(1)..=np.max(1),
+        None => 1..=n / 2 + 2,
     };
-    let (lo, hi) = match parts {
-        Some(p) => (p.max(1), p.max(1)),
-        None => (1, n / 2 + 2),
-    };
-    for np in lo.max(2)..=hi {
-        if np == 2 {
-            consider(vec![n.div_ceil(2), n / 2]);
-            continue;
-        }
-        let p = np - 2;
-        // f(n, m, p) of Appendix B is smallest at m* = (n - 12) p / (p + 2); check around it
-        let m_star = (n.saturating_sub(12) * p) as f64 / (p + 2) as f64;
-        let m0 = m_star.floor() as usize;
-        for m in m0.saturating_sub(2)..=(m0 + 3).min(n) {
-            consider(distribution(n, m, p));
-        }
+    // candidates (cost, parts, m): `np - 2` inner parts carrying `m` rows
+    let best = counts
+        .flat_map(|np| {
+            let p = np.saturating_sub(2);
+            // f(n, m, p) of Appendix B is smallest at m* = (n - 12) p / (p + 2); check around it
+            let m0 = n.saturating_sub(12) * p / (p + 2);
+            let ms = if np <= 2 {
+                0..=0
+            } else {
+                m0.saturating_sub(2)..=(m0 + 3).min(n)
+            };
+            ms.map(move |m| match np {
+                1 => (n * n.saturating_sub(1), 1, 0),
+                _ => (distribution_cost(n, m, p), np, m),
+            })
+        })
+        .min_by_key(|&(cost, _, _)| cost);
+    match best {
+        Some((_, np, m)) if np > 1 => distribution(n, m, np - 2),
+        _ => vec![n],
     }
-    best
 }
 
 /// Distributes joints of `rows[i]` rows each, in order, over parts with `z` rows planned each:
@@ -116,6 +125,19 @@ mod tests {
         // a fixed joint's own 6x6 block is shared by its two parts: counted twice above
         count -= (np - 1) * 30;
         assert_eq!(off_diagonal_entries(&z), count);
+    }
+
+    #[test]
+    fn closed_form_cost_is_eq_14() {
+        for n in [0usize, 5, 38, 97, 300] {
+            for p in 0..12 {
+                // without inner parts, no rows can be inner
+                for m in (0..=n).step_by(7).filter(|&m| p > 0 || m == 0) {
+                    let z = distribution(n, m, p);
+                    assert_eq!(distribution_cost(n, m, p), off_diagonal_entries(&z));
+                }
+            }
+        }
     }
 
     #[test]

@@ -42,15 +42,13 @@ pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>
             }
         }
     }
-    // Rows each dynamic body carries, and per joint side the position among its body's joints.
-    let mut body_rows = vec![0usize; n];
-    let mut incident: Vec<Vec<(u32, u8)>> = vec![Vec::new(); n];
+    // The joints of each dynamic body: (joint, side, rows).
+    let mut incident: Vec<Vec<(u32, u8, usize)>> = vec![Vec::new(); n];
     for (jslot, j) in joints.iter() {
         let rows = j.model.row_count(j.motor_on());
         for (s, slot) in [j.body_a, Some(j.body_b)].into_iter().enumerate() {
             if let Some(slot) = slot.filter(|&s| is_dyn(s)) {
-                body_rows[slot as usize] += rows;
-                incident[slot as usize].push((jslot, s as u8));
+                incident[slot as usize].push((jslot, s as u8, rows));
             }
         }
     }
@@ -62,21 +60,16 @@ pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>
         if b.kind != BodyKind::Dynamic || !jointed[s] {
             continue;
         }
+        let rows: Vec<usize> = incident[s].iter().map(|&(_, _, r)| r).collect();
+        let total = rows.iter().sum();
         let wanted = match b.split_parts {
-            0 if body_rows[s] >= split::AUTO_MIN_ROWS => None,
+            0 if total >= split::AUTO_MIN_ROWS => None,
             0 => Some(1),
             k => Some(k as usize),
         };
-        let z = split::plan(body_rows[s], wanted);
+        let z = split::plan(total, wanted);
         if z.len() > 1 {
-            let rows: Vec<usize> = incident[s]
-                .iter()
-                .map(|&(j, _)| {
-                    let j = joints.slot(j);
-                    j.model.row_count(j.motor_on())
-                })
-                .collect();
-            for (&(j, side), part) in incident[s].iter().zip(split::assign(&rows, &z)) {
+            for (&(j, side, _), part) in incident[s].iter().zip(split::assign(&rows, &z)) {
                 part_of[j as usize][side as usize] = part as u32;
             }
             parts[s] = z.len() as u32;
