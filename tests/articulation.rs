@@ -547,3 +547,31 @@ fn island_whose_state_overflows_is_rolled_back_and_reported_not_converged() {
     let r = world.step(1.0 / 60.0).unwrap().clone();
     assert!(r.converged && max_violation(&world) <= 1e-9, "{r:?}");
 }
+
+#[test]
+fn joint_desc_gives_back_what_created_the_joint() {
+    let mut world = World::default();
+    let a = scenes::bar(&mut world, Vec3::zeros(), Vec3::new(1.0, 0.0, 0.0), 1.0);
+    let b = scenes::bar(
+        &mut world,
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(2.0, 0.0, 0.0),
+        2.0,
+    );
+    let mut d = JointDesc::new(JointKind::Hinge, Some(a), b);
+    world
+        .set_joint_frames_world(&mut d, Vec3::new(1.0, 0.0, 0.0), Vec3::y())
+        .unwrap();
+    d.limits = JointLimits::range(-0.5, 0.25);
+    d.user_data = 42;
+    d.collide_connected = true;
+    let j = world.create_joint(&d).unwrap();
+    let ball = world
+        .create_joint(&JointDesc::new(JointKind::Ball, None, a))
+        .unwrap();
+    assert_eq!(world.joint_desc(j).unwrap(), d);
+    assert_eq!(world.joint_handles().collect::<Vec<_>>(), vec![j, ball]);
+    world.destroy_joint(j).unwrap();
+    assert!(world.joint_desc(j).is_err(), "a stale handle is an error");
+    assert_eq!(world.joint_handles().collect::<Vec<_>>(), vec![ball]);
+}
