@@ -8,7 +8,8 @@
 //! rod MU (Tomcin Fig. 1d). `H=` sets the step (default 1/60 s), `COUPLING=` the contact
 //! coupling (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is
 //! split into (0 automatic, the default; 1 never), `THREADS=` the threads islands are solved
-//! on, `TRACE=1` prints the heaviest body every step.
+//! on, `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `TRACE=1` prints the heaviest
+//! body every step.
 
 use std::time::Instant;
 use tenon::{World, scenes};
@@ -53,6 +54,12 @@ fn main() {
             eprintln!("unknown scene {other}");
             std::process::exit(2);
         }
+    }
+    match std::env::var("ORDERING").as_deref() {
+        Ok("amd") | Err(_) => {}
+        Ok("colamd") => world.set_ordering(tenon::Ordering::Colamd),
+        Ok("nd") => world.set_ordering(tenon::Ordering::NestedDissection),
+        Ok(other) => panic!("unknown ordering {other} (amd, colamd, nd)"),
     }
     if let Some(t) = std::env::var("THREADS").ok().and_then(|s| s.parse().ok()) {
         world.set_threads(t).expect("valid thread count");

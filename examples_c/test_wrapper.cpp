@@ -38,6 +38,11 @@ int main() {
     EXPECT(b.threads().value() == 1);
     EXPECT(b.set_threads(2).ok() && b.threads().value() == 2);
     EXPECT(b.set_threads(100000).code() == TENON_RESULT_INVALID_ARGUMENT);
+    EXPECT(b.ordering().value() == TENON_ORDERING_AMD);
+    EXPECT(b.set_ordering(TENON_ORDERING_NESTED_DISSECTION).ok());
+    EXPECT(b.ordering().value() == TENON_ORDERING_NESTED_DISSECTION);
+    EXPECT(b.set_ordering(7).code() == TENON_RESULT_INVALID_ARGUMENT);
+    EXPECT(b.ordering().value() == TENON_ORDERING_NESTED_DISSECTION);
     EXPECT(b.split_parts(body.value()).value() == 0);
     EXPECT(b.set_split_parts(body.value(), 2).ok() && b.split_parts(body.value()).value() == 2);
     EXPECT(b.step(1.0 / 60.0).ok());

@@ -296,6 +296,36 @@ typedef uint32_t tenon_motor_mode;
 #endif // __cplusplus
 
 /**
+ * The fill-reducing ordering of the solver's sparse factorizations. Passed and stored as
+ * `uint32_t`.
+ */
+enum tenon_ordering
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Approximate minimum degree (the default; the least fill on every mechanism measured).
+   */
+  TENON_ORDERING_AMD = 0,
+  /**
+   * Column approximate minimum degree on the body-by-joint incidence.
+   */
+  TENON_ORDERING_COLAMD = 1,
+  /**
+   * Nested dissection by breadth-first level separators (for mesh-like systems).
+   */
+  TENON_ORDERING_NESTED_DISSECTION = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum tenon_ordering tenon_ordering;
+#else
+typedef uint32_t tenon_ordering;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * The geometry of a shape. Passed and stored as `uint32_t`. Several shapes on one body act as
  * one compound shape.
  */
@@ -1633,6 +1663,18 @@ tenon_result tenon_world_get_threads(tenon_world_id world, uint32_t *out);
  * the number. TENON_CAPACITY_EXCEEDED if the threads cannot be started.
  */
 tenon_result tenon_world_set_threads(tenon_world_id world, uint32_t threads);
+
+/**
+ * Sets the fill-reducing ordering of the factorizations (a `tenon_ordering`; default
+ * TENON_ORDERING_AMD). Only the cost depends on it, not the results beyond rounding; it takes
+ * effect at the next step. TENON_INVALID_ARGUMENT for a value that is not a `tenon_ordering`.
+ */
+tenon_result tenon_world_set_ordering(tenon_world_id world, uint32_t ordering);
+
+/**
+ * Reads the fill-reducing ordering (a `tenon_ordering`) into `*out`.
+ */
+tenon_result tenon_world_get_ordering(tenon_world_id world, uint32_t *out);
 
 /**
  * Reads the simulated time since creation (s) into `*out`.

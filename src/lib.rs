@@ -32,7 +32,7 @@ pub mod math;
 pub mod scenes;
 mod world;
 
-pub use articulation::{IslandReport, MAX_SPLIT_PARTS, StepReport, WarningCounters};
+pub use articulation::{IslandReport, MAX_SPLIT_PARTS, Ordering, StepReport, WarningCounters};
 pub use body::{Body, BodyDesc, BodyKind, MassProperties};
 pub use contact::{
     CollisionFilter, ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings,

@@ -403,6 +403,21 @@ impl World {
         self.solver.threads() as u32
     }
 
+    /// The fill-reducing ordering of the factorizations ([`crate::Ordering::Amd`] by default). Only
+    /// the fill-in of `L`, and so the cost, depends on it, not the results beyond rounding. A
+    /// change takes effect at the next step (the symbolic analysis is redone).
+    pub fn set_ordering(&mut self, ordering: crate::Ordering) {
+        if self.solver.ordering != ordering {
+            self.solver.ordering = ordering;
+            self.solver.invalidate();
+        }
+    }
+
+    /// The fill-reducing ordering (see [`World::set_ordering`]).
+    pub fn ordering(&self) -> crate::Ordering {
+        self.solver.ordering
+    }
+
     /// How many parts the solver splits the body into (Tomcin section 5, Appendix B): a body
     /// carrying many joint rows (a hub with many legs, a crank shared by many legs) makes one
     /// dense block of `A`; split into parts joined at the centre of mass by fixed joints, the

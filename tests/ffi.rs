@@ -874,6 +874,20 @@ fn bulk_copies_report_needed_capacity() {
     assert_eq!(tenon_world_set_threads(w, 2), R_OK);
     assert_eq!(unsafe { tenon_world_get_threads(w, &mut threads) }, R_OK);
     assert_eq!(threads, 2);
+    // the ordering: AMD by default, a bad value changes nothing
+    let mut ordering = 9;
+    assert_eq!(unsafe { tenon_world_get_ordering(w, &mut ordering) }, R_OK);
+    assert_eq!(ordering, tenon_ordering::Amd as u32);
+    assert_eq!(
+        tenon_world_set_ordering(w, 3),
+        tenon_result::InvalidArgument
+    );
+    assert_eq!(
+        tenon_world_set_ordering(w, tenon_ordering::Colamd as u32),
+        R_OK
+    );
+    assert_eq!(unsafe { tenon_world_get_ordering(w, &mut ordering) }, R_OK);
+    assert_eq!(ordering, tenon_ordering::Colamd as u32);
     assert_eq!(unsafe { tenon_world_step(w, 0.01, null_mut()) }, R_OK);
     let mut warn = tenon_warnings::default();
     assert_eq!(unsafe { tenon_world_get_warnings(w, &mut warn) }, R_OK);

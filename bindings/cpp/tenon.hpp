@@ -266,6 +266,11 @@ class World {
   /// Worker threads the islands are solved on: 1 (default) the caller's, 0 one per core.
   Status set_threads(uint32_t threads) noexcept { return tenon_world_set_threads(id_, threads); }
   Result<uint32_t> threads() const { return get(tenon_world_get_threads, id_); }
+  /// Fill-reducing ordering of the factorizations (a tenon_ordering; default AMD).
+  Status set_ordering(uint32_t ordering) noexcept {
+    return tenon_world_set_ordering(id_, ordering);
+  }
+  Result<uint32_t> ordering() const { return get(tenon_world_get_ordering, id_); }
   Result<double> time() const { return get(tenon_world_get_time, id_); }
   Result<double> kinetic_energy() const { return get(tenon_world_get_kinetic_energy, id_); }
   Result<double> potential_energy() const { return get(tenon_world_get_potential_energy, id_); }

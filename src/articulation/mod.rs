@@ -19,6 +19,7 @@ use crate::world::{Joint, WorldSettings};
 use island::Island;
 
 pub(crate) use coupling::ContactSide;
+pub use factor::Ordering;
 pub use split::MAX_SPLIT_PARTS;
 
 /// What the joint correction of one island needed in one step.
@@ -130,6 +131,8 @@ pub(crate) struct Solver {
     rebuilt: bool,
     /// Worker threads the islands are solved on (`None`: the calling thread alone).
     pool: Option<rayon::ThreadPool>,
+    /// Fill-reducing ordering of every island's factorization.
+    pub ordering: Ordering,
     pub report: StepReport,
     pub warnings: WarningCounters,
 }
@@ -203,7 +206,7 @@ impl Solver {
         let t0 = Instant::now();
         let rebuilt = !self.valid;
         if rebuilt {
-            let (islands, free) = topology::build(bodies, joints);
+            let (islands, free) = topology::build(bodies, joints, self.ordering);
             self.islands = islands;
             self.free = free;
             self.free_alpha = vec![crate::math::Vec3::zeros(); self.free.len()];

@@ -1,7 +1,7 @@
 //! Islands (connected components of the joint graph through dynamic bodies) and, per island,
 //! the block graph of `A`, its ordering and symbolic factorization: computed once per topology.
 
-use super::factor::BlockCholesky;
+use super::factor::{BlockCholesky, Ordering};
 use super::island::{Coupling, Island, IslandJoint, LimitInfo, SPLIT_JOINT, Side};
 use super::split;
 use crate::arena::Arena;
@@ -18,7 +18,11 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 }
 
 /// Builds the islands and the list of dynamic bodies without joints.
-pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>, Vec<u32>) {
+pub(crate) fn build(
+    bodies: &Arena<Body>,
+    joints: &Arena<Joint>,
+    ordering: Ordering,
+) -> (Vec<Island>, Vec<u32>) {
     let n = bodies.capacity_slots();
     let is_dyn = |slot: u32| bodies.slot(slot).kind == BodyKind::Dynamic;
     let mut parent: Vec<u32> = (0..n as u32).collect();
@@ -171,7 +175,7 @@ pub(crate) fn build(bodies: &Arena<Body>, joints: &Arena<Joint>) -> (Vec<Island>
                     })
                 })
                 .collect();
-            make_island(bodies, parts, ijs, limits)
+            make_island(bodies, parts, ijs, limits, ordering)
         })
         .collect();
     (islands, free)
@@ -182,6 +186,7 @@ fn make_island(
     parts: Vec<u32>,
     joints: Vec<IslandJoint>,
     limits: Vec<LimitInfo>,
+    ordering: Ordering,
 ) -> Island {
     let nb = body_slots.len();
     // Incidence: (joint, side) per local body.
@@ -208,7 +213,11 @@ fn make_island(
         a.dedup();
     }
     let sizes: Vec<usize> = joints.iter().map(|j| j.n as usize).collect();
-    let factor = BlockCholesky::new(&sizes, &adj);
+    let by_body: Vec<Vec<u32>> = incident
+        .iter()
+        .map(|inc| inc.iter().map(|&(j, _)| j).collect())
+        .collect();
+    let factor = BlockCholesky::new(&sizes, &adj, &by_body, ordering);
     let mut couplings = Vec::new();
     for inc in &incident {
         for (x, &(i, si)) in inc.iter().enumerate() {

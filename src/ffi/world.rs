@@ -407,6 +407,52 @@ pub extern "C" fn tenon_world_set_threads(world: tenon_world_id, threads: u32) -
     boundary(|| with_world(world, |wb| Ok(wb.world.set_threads(threads)?)))
 }
 
+/// The fill-reducing ordering of the solver's sparse factorizations. Passed and stored as
+/// `uint32_t`.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum tenon_ordering {
+    /// Approximate minimum degree (the default; the least fill on every mechanism measured).
+    Amd = 0,
+    /// Column approximate minimum degree on the body-by-joint incidence.
+    Colamd = 1,
+    /// Nested dissection by breadth-first level separators (for mesh-like systems).
+    NestedDissection = 2,
+}
+
+/// Sets the fill-reducing ordering of the factorizations (a `tenon_ordering`; default
+/// TENON_ORDERING_AMD). Only the cost depends on it, not the results beyond rounding; it takes
+/// effect at the next step. TENON_INVALID_ARGUMENT for a value that is not a `tenon_ordering`.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_ordering(world: tenon_world_id, ordering: u32) -> tenon_result {
+    boundary(|| {
+        let o = match ordering {
+            0 => crate::Ordering::Amd,
+            1 => crate::Ordering::Colamd,
+            2 => crate::Ordering::NestedDissection,
+            _ => {
+                return Err(FfiError::new(
+                    tenon_result::InvalidArgument,
+                    format!("ordering {ordering} is not a tenon_ordering"),
+                ));
+            }
+        };
+        with_world(world, |wb| {
+            wb.world.set_ordering(o);
+            Ok(())
+        })
+    })
+}
+
+/// Reads the fill-reducing ordering (a `tenon_ordering`) into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_ordering(
+    world: tenon_world_id,
+    out: *mut u32,
+) -> tenon_result {
+    get_world(world, out, |w| w.ordering() as u32)
+}
+
 fn get_world<T>(world: tenon_world_id, out: *mut T, f: impl FnOnce(&World) -> T) -> tenon_result {
     boundary(|| {
         let out = Out::new(out, "out")?;
