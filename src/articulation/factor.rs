@@ -471,18 +471,12 @@ fn amd_order(adj: &[Vec<u32>]) -> Vec<u32> {
     if n <= 2 {
         return (0..n as u32).collect();
     }
-    // Upper-triangular pattern, sorted, with the diagonal.
-    let mut col_ptr = Vec::with_capacity(n + 1);
-    let mut row_idx = Vec::new();
-    col_ptr.push(0usize);
-    for (j, nbs) in adj.iter().enumerate() {
+    // Upper-triangular pattern with the diagonal.
+    let (col_ptr, row_idx) = csc_pattern(adj.iter().enumerate().map(|(j, nbs)| {
         let mut rows: Vec<usize> = nbs.iter().map(|&i| i as usize).filter(|&i| i < j).collect();
         rows.push(j);
-        rows.sort_unstable();
-        rows.dedup();
-        row_idx.extend_from_slice(&rows);
-        col_ptr.push(row_idx.len());
-    }
+        rows
+    }));
     let nnz = row_idx.len();
     let pattern = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
     let mut perm = vec![0usize; n];
@@ -500,6 +494,20 @@ fn amd_order(adj: &[Vec<u32>]) -> Vec<u32> {
     }
 }
 
+/// A compressed sparse column pattern from each column's row indices (sorted and deduplicated
+/// here).
+fn csc_pattern(columns: impl Iterator<Item = Vec<usize>>) -> (Vec<usize>, Vec<usize>) {
+    let mut col_ptr = vec![0usize];
+    let mut row_idx = Vec::new();
+    for mut rows in columns {
+        rows.sort_unstable();
+        rows.dedup();
+        row_idx.extend_from_slice(&rows);
+        col_ptr.push(row_idx.len());
+    }
+    (col_ptr, row_idx)
+}
+
 /// COLAMD on the body-by-block incidence (`incidence[l]`: the blocks on body `l`). Returns
 /// elimination position -> block.
 fn colamd_order(n: usize, incidence: &[Vec<u32>]) -> Vec<u32> {
@@ -513,15 +521,7 @@ fn colamd_order(n: usize, incidence: &[Vec<u32>]) -> Vec<u32> {
             rows_of[b as usize].push(l);
         }
     }
-    let mut col_ptr = Vec::with_capacity(n + 1);
-    let mut row_idx = Vec::new();
-    col_ptr.push(0usize);
-    for rows in &mut rows_of {
-        rows.sort_unstable();
-        rows.dedup();
-        row_idx.extend_from_slice(rows);
-        col_ptr.push(row_idx.len());
-    }
+    let (col_ptr, row_idx) = csc_pattern(rows_of.into_iter());
     let m = incidence.len();
     let nnz = row_idx.len();
     let pattern = SymbolicSparseColMatRef::new_checked(m, n, &col_ptr, None, &row_idx);
