@@ -11,9 +11,8 @@ use tenon::*;
 
 fn material(e: f64, mu: f64) -> Material {
     Material {
-        static_friction: mu,
-        dynamic_friction: mu,
         restitution: e,
+        ..Material::coulomb(mu)
     }
 }
 

@@ -152,18 +152,8 @@ fn to_rapier(src: &World, joints: RapierJoints, iterations: Option<usize>) -> Ra
         let builder = match b.kind() {
             BodyKind::Dynamic => {
                 let mp = b.mass_properties();
-                let i = &mp.inertia;
-                let inertia = rp::Matrix::from_cols_array(&[
-                    i[(0, 0)],
-                    i[(1, 0)],
-                    i[(2, 0)],
-                    i[(0, 1)],
-                    i[(1, 1)],
-                    i[(2, 1)],
-                    i[(0, 2)],
-                    i[(1, 2)],
-                    i[(2, 2)],
-                ]);
+                // both column-major
+                let inertia = rp::Matrix::from_cols_slice(mp.inertia.as_slice());
                 rp::RigidBodyBuilder::dynamic()
                     .additional_mass_properties(rp::MassProperties::with_inertia_matrix(
                         rp::Vector::ZERO,
@@ -181,13 +171,9 @@ fn to_rapier(src: &World, joints: RapierJoints, iterations: Option<usize>) -> Ra
         let rh = world.bodies.insert(builder.pose(pose));
         bodies.push((h, rh));
     }
-    let lookup = |h: BodyHandle| {
-        bodies
-            .iter()
-            .find(|(t, _)| *t == h)
-            .map(|(_, r)| *r)
-            .expect("a body of the scene")
-    };
+    let rapier_of: std::collections::HashMap<BodyHandle, rp::RigidBodyHandle> =
+        bodies.iter().copied().collect();
+    let lookup = |h: BodyHandle| rapier_of[&h];
     for jh in src.joint_handles() {
         let d = src.joint_desc(jh).expect("live joint");
         let axes = match d.kind {

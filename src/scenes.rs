@@ -389,11 +389,7 @@ fn box_body(
 /// 10 kg link alone, each Gauss-Seidel visit moves the link but hardly the block. Friction
 /// `mu` everywhere. The bodies are the red box, the links and the block, in that order.
 pub fn rod_on_support(world: &mut World, mu: f64) -> Scene {
-    let material = Material {
-        static_friction: mu,
-        dynamic_friction: mu,
-        restitution: 0.0,
-    };
+    let material = Material::coulomb(mu);
     let mut s = Scene::default();
     let red = shaped_body(
         world,
@@ -445,11 +441,7 @@ pub fn rod_on_support(world: &mut World, mu: f64) -> Scene {
 /// sliding sideways (+y) at `speed`; friction `mu` everywhere. The bodies are the ground, the
 /// links and the box.
 pub fn chain_dragging_box(world: &mut World, links: usize, speed: f64, mu: f64) -> Scene {
-    let material = Material {
-        static_friction: mu,
-        dynamic_friction: mu,
-        restitution: 0.0,
-    };
+    let material = Material::coulomb(mu);
     let mut s = Scene::default();
     let ground = shaped_body(
         world,

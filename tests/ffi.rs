@@ -121,6 +121,9 @@ fn result_strings_name_every_code() {
 fn world_def_errors_are_precise() {
     let mut id = tenon_world_id::default();
     let def = tenon_world_def_default();
+    // the documented defaults
+    assert_eq!((def.eps_p, def.eps_t), (1e-9, 1e-12));
+    assert_eq!((def.max_iterations, def.max_substeps), (50, 64));
     assert_eq!(
         unsafe { tenon_world_create(null(), &mut id) },
         tenon_result::NullPointer

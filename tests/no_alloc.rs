@@ -49,6 +49,11 @@ fn steps_allocate_nothing_once_the_topology_is_fixed() {
     let mut world = World::default();
     scenes::heavy_chain(&mut world, 20, 1e4); // substeps and re-linearizations included
     scenes::four_bar(&mut world);
+    // a hub of 75 rows, split automatically (Appendix B), spinning
+    let spider = scenes::spider(&mut world, 24);
+    world
+        .set_body_velocity(spider.bodies[0], Vec3::zeros(), Vec3::new(0.3, 0.0, 1.0))
+        .unwrap();
     world.create_body(&BodyDesc::default()).unwrap(); // a free body
     // a pendulum swinging into a hinge limit and a ball joint's cone (bordered solves)
     for (kind, axis, limits) in [
@@ -80,6 +85,13 @@ fn steps_allocate_nothing_once_the_topology_is_fixed() {
     });
     assert_eq!(n, 0, "{n} allocations in 120 steps");
     assert!(limited_steps > 10, "limits held in {limited_steps} steps");
+    let split: u32 = world
+        .last_report()
+        .islands
+        .iter()
+        .map(|i| i.split_parts)
+        .sum();
+    assert!(split > 0, "the spider's hub is split");
 }
 
 #[test]

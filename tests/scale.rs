@@ -179,12 +179,15 @@ fn tall_scissor_lift_stands_without_substeps() {
         assert_eq!(r.substeps, 1, "step {k}");
         iterations += r.iterations;
     }
+    let dz = world.body(top).unwrap().position().z - z0;
+    eprintln!("{iterations} iterations in 60 steps, the top moved {dz:e} m");
+    // measured: no iteration (the velocity correction leaves every row within eps_p)
     assert!(
-        iterations <= 60,
+        iterations <= 5,
         "{iterations} joint-correction iterations in 60 steps"
     );
-    let dz = world.body(top).unwrap().position().z - z0;
-    assert!(dz.abs() < 1e-6, "the top sagged {dz:e} m");
+    // measured 2.6e-11 m: the actuator and the joints hold it to eps_p
+    assert!(dz.abs() < 1e-9, "the top sagged {dz:e} m");
 }
 
 #[test]
@@ -199,24 +202,32 @@ fn orderings_change_the_cost_not_the_motion() {
         tenon::Ordering::NestedDissection,
     ] {
         let mut world = World::default();
+        let s = scenes::grid(&mut world, 8);
+        world.step(1.0 / 60.0).unwrap();
+        // a new ordering redoes the symbolic analysis at the next step
         world.set_ordering(ordering);
         assert_eq!(world.ordering(), ordering);
-        let s = scenes::grid(&mut world, 8);
-        for _ in 0..30 {
+        let r = world.step(1.0 / 60.0).unwrap();
+        assert_eq!(r.topology_rebuilt, ordering != tenon::Ordering::Amd);
+        for _ in 0..28 {
             let r = world.step(1.0 / 60.0).unwrap();
             assert!(r.converged && r.max_violation < 1e-9, "{ordering:?}: {r:?}");
-            let isl = &r.islands[0];
-            fill.push(isl.nnz_l as f64 / isl.nnz_a as f64);
         }
+        let isl = &world.last_report().islands[0];
+        fill.push(isl.nnz_l as f64 / isl.nnz_a as f64);
         finals.push(state(&world, &s.bodies));
     }
+    let mut worst: f64 = 0.0;
     for f in &finals[1..] {
-        let d = f
-            .iter()
-            .zip(&finals[0])
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
-        assert!(d < 1e-7, "orderings disagree by {d:e}");
+        for (a, b) in f.iter().zip(&finals[0]) {
+            worst = worst.max((a - b).abs());
+        }
     }
-    assert!(fill.iter().all(|&f| f > 1.5), "a mesh fills in: {fill:?}");
+    eprintln!("fill-in amd, colamd, nd: {fill:?}; states differ by {worst:e}");
+    // measured 1.0e-10 after 0.5 s
+    assert!(worst < 1e-8, "orderings disagree by {worst:e}");
+    // the orderings are deterministic; measured 2.41, 2.21 and 3.21 times nnz(A)
+    for (f, expected) in fill.iter().zip([2.41, 2.21, 3.21]) {
+        assert!((f - expected).abs() < 0.01, "{fill:?}");
+    }
 }

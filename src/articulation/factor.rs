@@ -570,8 +570,8 @@ fn nested_dissection(adj: &[Vec<u32>]) -> Vec<u32> {
     // local index of each block in the part being processed (u32::MAX: not in it)
     let mut local = vec![u32::MAX; n];
     let mut level = vec![u32::MAX; n];
-    // parts still to order, and separators waiting for both their sides (None marks "emit
-    // the separator below", processed in LIFO order)
+    // parts still to order (LIFO), each with whether it is a separator (ordered as it is,
+    // after both of its sides)
     let mut stack: Vec<(Vec<u32>, bool)> = vec![((0..n as u32).collect(), false)];
     while let Some((part, is_separator)) = stack.pop() {
         if is_separator || part.len() <= DISSECTION_LEAF {

@@ -92,15 +92,20 @@ pub struct Material {
 
 impl Default for Material {
     fn default() -> Self {
-        Material {
-            static_friction: 0.5,
-            dynamic_friction: 0.5,
-            restitution: 0.0,
-        }
+        Material::coulomb(0.5)
     }
 }
 
 impl Material {
+    /// One Coulomb coefficient `mu` for static and dynamic friction, no restitution.
+    pub fn coulomb(mu: f64) -> Material {
+        Material {
+            static_friction: mu,
+            dynamic_friction: mu,
+            restitution: 0.0,
+        }
+    }
+
     /// Checks the ranges: `0 <= mu_d <= mu_s`, `0 <= e <= 1`, all finite.
     pub fn validate(&self) -> Result<()> {
         let v = [
