@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
 //! heavy_chain LOAD, four_bar, scissor_lift N, spider K, spiders N (N islands), grid N (N x N
-//! spheres), double_pendulum, ragdoll (on stairs),
+//! spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in Tomcin's drop test),
 //! rod MU (Tomcin Fig. 1d). `H=` sets the step (default 1/60 s), `COUPLING=` the contact
 //! coupling (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is
@@ -34,6 +34,7 @@ fn main() {
         }
         "double_pendulum" => drop(scenes::double_pendulum(&mut world)),
         "grid" => drop(scenes::grid(&mut world, size.max(2.0) as usize)),
+        "tube" => drop(scenes::octahedron_tube(&mut world, size.max(1.0) as usize)),
         "ragdoll" => {
             // 15 bodies with joint limits tumbling down 6 stairs
             scenes::ragdoll_on_stairs(&mut world);

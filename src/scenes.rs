@@ -650,6 +650,121 @@ pub fn grid(world: &mut World, n: usize) -> Scene {
     s
 }
 
+/// Octahedra around one ring of [`octahedron_tube`].
+pub const TUBE_OCTAHEDRA_PER_RING: usize = 22;
+
+/// A tube of "octahedron" rings (Tomcin Fig. 1c and 6d), hanging from one ball joint.
+///
+/// The paper's figure gives no dimensions, so this is one concrete reading of it: each ring is
+/// [`TUBE_OCTAHEDRA_PER_RING`] regular octahedra (0.25 m from centre to vertex) standing side by
+/// side around the tube's vertical axis; each octahedron's 12 edges are struts (0.1 kg bars)
+/// between its 6 vertex hubs (0.2 kg spheres), each strut held by a Cardan joint at its first
+/// hub (crossed perpendicular to the strut) and a revolute joint at its second (9 rows per strut, 108 per octahedron, 2376 per ring:
+/// the paper's 8 rings have 18 981 rows, these 19 011). Neighbouring octahedra of a ring share
+/// their tangential vertex hub, consecutive rings their axial one, so the kinematic graph is
+/// full of loops and many of the rows are redundant. Every revolute axis is perpendicular to
+/// its strut and tangent to the octahedron; so is every Cardan's hub-side axis.
+///
+/// The top ring's first axial hub is ball-jointed to the world, so the tube (centre of mass on
+/// its axis, the pivot 1.7 m off it) swings like a pendulum from rest. `bodies` are the hubs,
+/// then the struts; `joints` the struts' joints, then the pivot.
+pub fn octahedron_tube(world: &mut World, rings: usize) -> Scene {
+    use std::f64::consts::PI;
+    let m = TUBE_OCTAHEDRA_PER_RING;
+    let a = 0.25;
+    let radius = a / (PI / m as f64).sin();
+    let mut s = Scene::default();
+    let hub_mp = MassProperties::solid_sphere(0.2, 0.05);
+    let hub = |world: &mut World, s: &mut Scene, p: Vec3| {
+        let b = dynamic(world, p, hub_mp);
+        s.bodies.push(b);
+        (b, p)
+    };
+    // the octahedron centre of column j (between the tangential hubs j and j+1) at height z
+    let centre = |j: usize, z: f64| {
+        let phi = 2.0 * PI * (j as f64 + 0.5) / m as f64;
+        let r = radius * (PI / m as f64).cos();
+        (
+            Vec3::new(r * phi.cos(), r * phi.sin(), z),
+            Vec3::new(phi.cos(), phi.sin(), 0.0),
+        )
+    };
+    let ring_z = |k: usize| -2.0 * a * k as f64;
+    // axial hubs: level l at z = a - 2 a l, one per column, shared by rings l-1 and l
+    let mut axial = Vec::with_capacity((rings + 1) * m);
+    for l in 0..=rings {
+        for j in 0..m {
+            let (c, _) = centre(j, ring_z(l) + a);
+            axial.push(hub(world, &mut s, c));
+        }
+    }
+    let mut struts = Vec::new();
+    for k in 0..rings {
+        let z = ring_z(k);
+        let tangential: Vec<_> = (0..m)
+            .map(|j| {
+                let phi = 2.0 * PI * j as f64 / m as f64;
+                hub(
+                    world,
+                    &mut s,
+                    Vec3::new(radius * phi.cos(), radius * phi.sin(), z),
+                )
+            })
+            .collect();
+        for j in 0..m {
+            let (c, er) = centre(j, z);
+            let inner = hub(world, &mut s, c - a * er);
+            let outer = hub(world, &mut s, c + a * er);
+            // the six vertices in opposite pairs: -t +t, -r +r, +z -z
+            let v = [
+                tangential[j],
+                tangential[(j + 1) % m],
+                inner,
+                outer,
+                axial[k * m + j],
+                axial[(k + 1) * m + j],
+            ];
+            for p in 0..6 {
+                for q in (p + 1)..6 {
+                    if q == p + 1 && p % 2 == 0 {
+                        continue; // opposite vertices are not joined
+                    }
+                    struts.push((v[p], v[q], c));
+                }
+            }
+        }
+    }
+    for &((ha, pa), (hb, pb), c) in &struts {
+        let bar = bar(world, pa, pb, 0.1);
+        s.bodies.push(bar);
+        // perpendicular to the edge and tangent to the octahedron (the edge midpoint's
+        // direction from the centre is perpendicular to the edge)
+        let e = (pb - pa).normalize();
+        let axis = e.cross(&(0.5 * (pa + pb) - c)).normalize();
+        // the Cardan's cross: the hub turns about `axis`, the strut about `e x axis`, so the
+        // joint locks the turn about the strut (it transmits the strut's torque)
+        let cross = crate::math::Mat3::from_columns(&[axis, e.cross(&axis), e]);
+        let frame = Quat::from_rotation_matrix(&nalgebra::Rotation3::from_matrix_unchecked(cross));
+        let local = |h: BodyHandle| {
+            let b = world.body(h).expect("live body");
+            JointFrame {
+                anchor: b.rotation().inverse() * (pa - b.position()),
+                rotation: b.rotation().inverse() * frame,
+            }
+        };
+        let mut d = JointDesc::new(JointKind::Universal, Some(ha), bar);
+        d.frame_a = local(ha);
+        d.frame_b = local(bar);
+        s.joints.push(world.create_joint(&d).expect("valid joint"));
+        s.joints
+            .push(joint_at(world, JointKind::Hinge, Some(hb), bar, pb, axis));
+    }
+    let (top, p) = axial[0];
+    s.joints
+        .push(joint_at(world, JointKind::Ball, None, top, p, Vec3::x()));
+    s
+}
+
 /// A capsule limb from `p` to `q` (world) of `radius` and `mass`, its body x axis along the
 /// limb, added to `scene`.
 fn limb(
