@@ -11,3 +11,15 @@ need_cmake() {
     exit 1
   fi
 }
+
+# ODE (Debian's libode-dev) for the side-by-side benchmark examples_c/ode_peers.c: optional,
+# installed when possible, skipped by CMake when absent.
+want_ode() {
+  if pkg-config --exists ode 2>/dev/null; then return 0; fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "ODE not found: installing libode-dev with apt-get (optional)" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pkg-config libode-dev >/dev/null) ||
+      echo "libode-dev could not be installed: ode_peers is skipped" >&2
+  fi
+  return 0
+}
