@@ -1018,7 +1018,8 @@ typedef struct {
   double eps_p;
   /**
    * Tikhonov regularization factor eps_t: the solver factors A + eps_t ||A||_1 I, which holds
-   * up redundant rows of closed loops. In [0, 1). Default 1e-12.
+   * up redundant rows of closed loops. Islands without a loop factor A itself unless a
+   * pivot falls below eps_t ||A||_1. In [0, 1). Default 1e-12.
    */
   double eps_t;
   /**

@@ -51,6 +51,8 @@ pub struct WorldSettings {
     /// Tikhonov factor `eps_t`: `A + eps_t ||A||_1 I` (Tomcin section 4). Default 1e-12: the
     /// paper's 1e-10 damps the soft modes of tall closed-loop mechanisms (a 50-segment scissor
     /// lift needed 64 substeps and did not reach `eps_p`; with 1e-12 it needs no iteration).
+    /// Only islands with a closed loop use it: a tree's `A` is positive definite and is factored
+    /// as it is, unless a pivot falls below `eps_t ||A||_1`.
     pub eps_t: f64,
     /// Joint-correction iterations per (sub)step before substepping. Default 50.
     pub max_iterations: u32,

@@ -156,15 +156,15 @@ fn chain_on_the_ground_dragged_by_a_sliding_heavy_box() {
         sweeps.push(r.sweeps);
         depth.push(r.worst_depth);
     }
-    // The asymmetric block (dynamic friction in the normal row, Tomcin Appendix C) is the more
-    // accurate one. Measured with eps_t = 1e-12: deepest 1.8e-5 m against 9.5e-5 m, at 117 and
-    // 106 sweeps per step (with eps_t = 1e-10: 8.6e-6 / 1.0e-5 m at 109 / 124 sweeps). Static
-    // friction cycles at the sweep cap in some steps, so the sweep counts follow rounding and
-    // are reported, not compared.
+    // Both blocks hold the chain within 1e-4 m. Which one ends deeper follows rounding, not the
+    // friction model: static friction cycles at the sweep cap in some steps. Measured deepest
+    // (asymmetric / symmetric): 8.6e-6 / 1.0e-5 m with eps_t = 1e-10, 1.8e-5 / 9.5e-5 m with
+    // 1e-12, 4.4e-5 / 9.6e-6 m with the chain's tree factored without the Tikhonov term. So the
+    // depths and sweep counts are reported, not compared; the asymmetric solve's exactness is
+    // asserted against dense LU in src/articulation/bordered.rs.
     eprintln!(
         "sweeps per step: asymmetric {:.1}, symmetric {:.1}; deepest {:.1e} / {:.1e} m",
         sweeps[0], sweeps[1], depth[0], depth[1]
     );
-    assert!(depth[0] <= depth[1], "{depth:?}");
     assert!(depth[0] < 1e-4 && depth[1] < 1e-4, "{depth:?}");
 }

@@ -145,8 +145,16 @@ pub(crate) struct Island {
     pub factor: BlockCholesky,
     pub n_rows: usize,
     pub lim: LimitRows,
-    /// Tikhonov parameter of the current factorization.
+    /// Tikhonov parameter of the current factorization (0 when the island has no loop and its
+    /// `A` factored without it).
     pub alpha_t: f64,
+    /// `eps_t ||A||_1` of the current factorization: the Tikhonov parameter where one is used,
+    /// and below it a pivot counts as singular.
+    pub pivot_floor: f64,
+    /// No closed loop in the island's joint graph (the world and every static or kinematic
+    /// body counted as one node): a tree's `A` is positive definite, so it is factored without
+    /// the Tikhonov term and solved without refinement.
+    pub loop_free: bool,
     // body state
     pub x: Vec<Vec3>,
     pub q: Vec<Quat>,
@@ -262,6 +270,8 @@ impl Island {
             n_rows,
             lim,
             alpha_t: 0.0,
+            pivot_floor: 0.0,
+            loop_free: false,
             x: vec![Vec3::zeros(); nb],
             q: vec![Quat::identity(); nb],
             v: vec![Vec3::zeros(); nb],
@@ -584,6 +594,40 @@ impl Island {
     pub fn assemble_and_factor(&mut self, eps_t: f64) -> f64 {
         self.factor_version += 1;
         self.compute_wrows();
+        self.assemble();
+        let norm1 = self.factor.norm1(&mut self.colsum);
+        self.pivot_floor = eps_t * norm1;
+        if self.loop_free {
+            // A tree: A is positive definite unless a joint sits at a singular configuration
+            // (a Cardan joint bent by 90 degrees), which shows as a pivot below eps_t ||A||_1.
+            let (clamped, small) = self
+                .factor
+                .factor(1e-15 * norm1.max(1e-300), self.pivot_floor);
+            if clamped == 0 && small == 0 {
+                self.regularized_pivots = 0;
+                self.alpha_t = 0.0;
+                self.lim.border_ok = false;
+                return 0.0;
+            }
+            self.assemble();
+        }
+        let alpha = self.pivot_floor;
+        self.factor.add_diagonal(alpha);
+        let min_pivot = if alpha > 0.0 {
+            1e-3 * alpha
+        } else {
+            1e-15 * norm1.max(1e-300)
+        };
+        let (clamped, regularized) = self.factor.factor(min_pivot, 4.0 * alpha);
+        self.clamped_pivots += clamped;
+        self.regularized_pivots = regularized;
+        self.alpha_t = alpha;
+        self.lim.border_ok = false;
+        alpha
+    }
+
+    /// The lower triangle of `A = J M^-1 J^T` into the factor's storage (Tomcin eq. 3).
+    fn assemble(&mut self) {
         self.factor.values.fill(0.0);
         let values = &mut self.factor.values;
         for c in &self.couplings {
@@ -605,20 +649,6 @@ impl Island {
                 }
             }
         }
-        let norm1 = self.factor.norm1(&mut self.colsum);
-        let alpha = eps_t * norm1;
-        self.factor.add_diagonal(alpha);
-        let min_pivot = if alpha > 0.0 {
-            1e-3 * alpha
-        } else {
-            1e-15 * norm1.max(1e-300)
-        };
-        let (clamped, regularized) = self.factor.factor(min_pivot, 4.0 * alpha);
-        self.clamped_pivots += clamped;
-        self.regularized_pivots = regularized;
-        self.alpha_t = alpha;
-        self.lim.border_ok = false;
-        alpha
     }
 
     /// `u += scale M^-1 J^T x` for the current linearization; the row impulses are accumulated
@@ -765,6 +795,14 @@ impl Island {
     ) {
         let m = self.n_rows + self.lim.active.len();
         let x = &mut x[..m];
+        if self.alpha_t == 0.0 {
+            // the factor is of A itself: the direct solve is the solution
+            match initial {
+                Some(x0) => x.copy_from_slice(&x0[..m]),
+                None => self.precondition(x),
+            }
+            return;
+        }
         let [mut r_buf, mut z_buf, mut p_buf, mut q_buf] = std::mem::take(&mut self.cg);
         let (r, z, p, q) = (
             &mut r_buf[..m],

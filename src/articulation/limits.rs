@@ -91,8 +91,8 @@ impl Island {
             }
         }
         self.cg = [e, col, z, p];
-        let min_pivot = if self.alpha_t > 0.0 {
-            1e-3 * self.alpha_t
+        let min_pivot = if self.pivot_floor > 0.0 {
+            1e-3 * self.pivot_floor
         } else {
             1e-300
         };

@@ -35,7 +35,8 @@ pub struct tenon_world_def {
     /// below it (m for positions, rad for angles). Finite and > 0. Default 1e-9.
     pub eps_p: f64,
     /// Tikhonov regularization factor eps_t: the solver factors A + eps_t ||A||_1 I, which holds
-    /// up redundant rows of closed loops. In [0, 1). Default 1e-12.
+    /// up redundant rows of closed loops. Islands without a loop factor A itself unless a
+    /// pivot falls below eps_t ||A||_1. In [0, 1). Default 1e-12.
     pub eps_t: f64,
     /// Joint-correction iterations per (sub)step before the step is substepped.
     /// In [1, 100000]. Default 50.
