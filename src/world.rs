@@ -52,7 +52,9 @@ pub struct WorldSettings {
     /// paper's 1e-10 damps the soft modes of tall closed-loop mechanisms (a 50-segment scissor
     /// lift needed 64 substeps and did not reach `eps_p`; with 1e-12 it needs no iteration).
     /// Only islands with a closed loop use it: a tree's `A` is positive definite and is factored
-    /// as it is, unless a pivot falls below `eps_t ||A||_1`.
+    /// as it is, unless a pivot falls below `eps_t ||A||_1`. A joint correction that keeps
+    /// stalling after re-linearizing lowers it 100-fold per stall, for that correction only
+    /// (a soft mode, such as a tall scissor lift's collapse held by its actuator).
     pub eps_t: f64,
     /// Joint-correction iterations per (sub)step before substepping. Default 50.
     pub max_iterations: u32,
