@@ -247,6 +247,7 @@ impl Island {
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
     ) {
+        self.flush_contact_impulses();
         let Some((dt, tau1)) = self.pending else {
             return;
         };
@@ -267,6 +268,7 @@ impl Island {
         joints: &Arena<Joint>,
         rep: &mut IslandReport,
     ) {
+        self.flush_contact_impulses();
         let Some((dt, tau1)) = self.pending else {
             return;
         };
@@ -395,6 +397,7 @@ impl Island {
     /// Ends the pending substep: position update (eq. 13) to the poses previewed from the final
     /// velocities, then the end-of-step angular velocity update (Appendix A step 3).
     pub fn finish_substep(&mut self, joints: &Arena<Joint>, bodies: &Arena<Body>) {
+        self.flush_contact_impulses();
         let Some((dt, tau1)) = self.pending.take() else {
             return;
         };

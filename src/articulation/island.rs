@@ -224,6 +224,13 @@ pub(crate) struct Island {
     pub factor_version: u64,
     /// Scratch of a coupled contact's joint impulses (`n_rows`).
     pub contact_scratch: Vec<f64>,
+    /// `contact_scratch` holds joint impulses of coupled contacts not yet applied to the
+    /// bodies (see [`Island::flush_contact_impulses`]).
+    pub contact_pending: bool,
+    /// The joints (index, side) incident to each local body: `body_joints[body_ptr[l]..
+    /// body_ptr[l + 1]]`.
+    pub body_ptr: Vec<u32>,
+    pub body_joints: Vec<(u32, u8)>,
 }
 
 impl Island {
@@ -237,6 +244,27 @@ impl Island {
     ) -> Island {
         let nb = body_slots.len();
         let nj = joints.len();
+        let mut body_ptr = vec![0u32; nb + 1];
+        for j in &joints {
+            for side in [j.a, j.b] {
+                if let Side::Dyn(l) = side {
+                    body_ptr[l as usize + 1] += 1;
+                }
+            }
+        }
+        for l in 0..nb {
+            body_ptr[l + 1] += body_ptr[l];
+        }
+        let mut body_joints = vec![(0u32, 0u8); body_ptr[nb] as usize];
+        let mut fill = body_ptr.clone();
+        for (k, j) in joints.iter().enumerate() {
+            for (s, side) in [j.a, j.b].into_iter().enumerate() {
+                if let Side::Dyn(l) = side {
+                    body_joints[fill[l as usize] as usize] = (k as u32, s as u8);
+                    fill[l as usize] += 1;
+                }
+            }
+        }
         let n_rows = joints.last().map_or(0, |j| (j.off + j.n) as usize);
         let n_lim = limits.len();
         let lim = LimitRows {
@@ -320,6 +348,9 @@ impl Island {
             pending: None,
             factor_version: 0,
             contact_scratch: vec![0.0; n_rows],
+            contact_pending: false,
+            body_ptr,
+            body_joints,
         }
     }
 
@@ -672,9 +703,37 @@ impl Island {
         }
     }
 
-    /// `u += M^-1 J^T x` for the joint rows alone (`x` of length `n_rows`), accumulated.
-    pub fn apply_joint_impulses(&mut self, x: &[f64]) {
-        self.apply_row_impulses(x, 1.0);
+    /// Applies the joint impulses that coupled contacts left pending (their sum, to every body
+    /// of the island). Everything that reads the island's velocities, other than
+    /// [`Island::current_velocity`], runs this first.
+    pub fn flush_contact_impulses(&mut self) {
+        if !self.contact_pending {
+            return;
+        }
+        let mut y = std::mem::take(&mut self.contact_scratch);
+        let n = self.n_rows;
+        self.apply_row_impulses(&y[..n], 1.0);
+        y.fill(0.0);
+        self.contact_scratch = y;
+        self.contact_pending = false;
+    }
+
+    /// Velocity of local body `l` with the pending joint impulses of coupled contacts (only
+    /// the rows of its own joints act on it).
+    pub fn current_velocity(&self, l: usize) -> (Vec3, Vec3) {
+        let (mut v, mut w) = (self.v[l], self.w[l]);
+        if self.contact_pending {
+            let (a, b) = (self.body_ptr[l] as usize, self.body_ptr[l + 1] as usize);
+            for &(k, s) in &self.body_joints[a..b] {
+                let ij = &self.joints[k as usize];
+                for r in ij.off as usize..(ij.off + ij.n) as usize {
+                    let (c, p) = (&self.wrows[r][s as usize], self.contact_scratch[r]);
+                    v += Vec3::new(c[0], c[1], c[2]) * p;
+                    w += Vec3::new(c[3], c[4], c[5]) * p;
+                }
+            }
+        }
+        (v, w)
     }
 
     fn apply_row_impulses(&mut self, x: &[f64], scale: f64) {

@@ -267,8 +267,8 @@ impl Solver {
         self.islands[i].factor_version()
     }
 
-    /// The border of a contact on island `i` (Tomcin Appendix C): `U = L^-1 A12` into `u`,
-    /// returns `U^T U`. See [`coupling`].
+    /// The border of a contact on island `i` (Tomcin Appendix C): `U = L^-1 A12` and
+    /// `G = L^-T U` into `u` (6 columns of the island's rows), returns `U^T U`. See [`coupling`].
     pub fn contact_border(
         &mut self,
         i: usize,
@@ -303,7 +303,7 @@ impl Solver {
 
     /// Linear and angular velocity of body `l` of island `i`.
     pub fn island_velocity(&self, i: usize, l: usize) -> (crate::math::Vec3, crate::math::Vec3) {
-        (self.islands[i].v[l], self.islands[i].w[l])
+        self.islands[i].current_velocity(l)
     }
 
     /// The motion state of a body between [`Solver::begin`] and [`Solver::finish`]: island
@@ -318,11 +318,12 @@ impl Solver {
             let isl = &self.islands[i];
             // a split body as a whole: its first part's motion, all parts' mass
             let np = f64::from(isl.parts[l]);
+            let (v, w) = isl.current_velocity(l);
             return MotionState {
                 x: isl.x[l],
                 q: isl.q[l],
-                v: isl.v[l],
-                w: isl.w[l],
+                v,
+                w,
                 inv_mass: isl.inv_mass[l] / np,
                 iinv: isl.iinv[l] / np,
                 iw: isl.iw[l] * np,
@@ -341,6 +342,7 @@ impl Solver {
     pub fn set_velocity(&mut self, bodies: &mut Arena<Body>, slot: u32, m: &MotionState) {
         if let Some((i, l)) = self.island_of(slot) {
             let isl = &mut self.islands[i];
+            isl.flush_contact_impulses();
             let (dv, dw) = (m.v - isl.v[l], m.w - isl.w[l]);
             for p in l..l + isl.parts[l] as usize {
                 isl.v[p] += dv;

@@ -55,9 +55,9 @@ pub(crate) struct Contacts {
 }
 
 /// A contact's coupling to the (at most two) islands its bodies belong to: for each island its
-/// index, the offset of its border columns `U` in `border_buf`, the factorization they were
-/// computed for, and `U^T U`; for each side, which of the two islands it is in and its local
-/// body index.
+/// index, the offset of its border columns `U` and `G = L^-T U` in `border_buf`, the
+/// factorization they were computed for, and `U^T U`; for each side, which of the two islands
+/// it is in and its local body index.
 #[derive(Clone, Copy, Debug, Default)]
 struct Border {
     n: u8,
@@ -333,7 +333,7 @@ impl Contacts {
                         let j = bd.n as usize;
                         bd.island[j] = i as u32;
                         bd.off[j] = len;
-                        len += 3 * solver.island_rows(i);
+                        len += 6 * solver.island_rows(i);
                         bd.n += 1;
                         j
                     }
@@ -379,7 +379,7 @@ impl Contacts {
             let version = sv.island_factor_version(i);
             if bd.version[j] != version {
                 let (sides, ns) = self.sides(k, j, ra, rb);
-                let n = 3 * sv.island_rows(i);
+                let n = 6 * sv.island_rows(i);
                 let u = &mut self.border_buf[bd.off[j]..bd.off[j] + n];
                 self.borders[k].s[j] = sv.contact_border(i, &sides[..ns], u);
                 self.borders[k].version[j] = version;
@@ -402,7 +402,7 @@ impl Contacts {
         for j in 0..bd.n as usize {
             let i = bd.island[j] as usize;
             let (sides, ns) = self.sides(k, j, ra, rb);
-            let n = 3 * sv.island_rows(i);
+            let n = 6 * sv.island_rows(i);
             let u = &self.border_buf[bd.off[j]..bd.off[j] + n];
             sv.apply_contact_impulse(i, &sides[..ns], u, p);
         }
