@@ -79,9 +79,7 @@ impl Island {
             self.factor.forward(col);
         }
         g.copy_from_slice(u);
-        for col in g.chunks_exact_mut(n) {
-            self.factor.backward(col);
-        }
+        self.factor.backward3(g, n);
         let mut s = Mat3::zeros();
         // The contact's own `K` counts a split body whole (the contacts see bodies), but its
         // rows act on the first part alone: `A22` has that part's `K`, `n_P` times the whole's.

@@ -316,6 +316,17 @@ impl BlockCholesky {
         }
     }
 
+    /// Back substitution of three right-hand sides at once, `x = [x0 | x1 | x2]` with columns
+    /// of `n` (one pass over `L` instead of three).
+    pub fn backward3(&self, x: &mut [f64], n: usize) {
+        let (x0, rest) = x.split_at_mut(n);
+        let (x1, x2) = rest.split_at_mut(n);
+        for k in (0..self.order.len()).rev() {
+            let (r, p, idx) = self.panel(k);
+            by_size!(r, backward3, p, idx, [&mut x0[..], &mut x1[..], &mut x2[..n]]);
+        }
+    }
+
     /// Rows of the diagonal block, the panel and its rows' vector indices.
     #[inline]
     fn panel(&self, k: usize) -> (usize, &[f64], &[u32]) {
@@ -467,6 +478,37 @@ fn backward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
             s -= p[t + c * ld] * y[t];
         }
         y[c] = s * p[c + c * ld];
+    }
+}
+
+/// [`backward`] of three columns in one pass over the panel.
+#[inline(always)]
+fn backward3(r: usize, p: &[f64], idx: &[u32], x: [&mut [f64]; 3]) {
+    let ld = idx.len();
+    let o = idx[0] as usize;
+    let [x0, x1, x2] = x;
+    for c in 0..r {
+        let col = &p[c * ld + r..(c + 1) * ld];
+        let (mut s0, mut s1, mut s2) = (0.0, 0.0, 0.0);
+        for (v, &i) in col.iter().zip(&idx[r..]) {
+            let i = i as usize;
+            s0 += v * x0[i];
+            s1 += v * x1[i];
+            s2 += v * x2[i];
+        }
+        x0[o + c] -= s0;
+        x1[o + c] -= s1;
+        x2[o + c] -= s2;
+    }
+    for y in [x0, x1, x2] {
+        let y = &mut y[o..o + r];
+        for c in (0..r).rev() {
+            let mut s = y[c];
+            for t in c + 1..r {
+                s -= p[t + c * ld] * y[t];
+            }
+            y[c] = s * p[c + c * ld];
+        }
     }
 }
 
