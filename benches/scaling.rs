@@ -5,7 +5,8 @@
 //! step, as a table and as PNG plots against n_C.
 //!
 //! `cargo bench --bench scaling` runs the full sizes and writes `target/scaling.md` and the plots
-//! `docs/plots/*.png`. Free arguments keep only the families whose name contains one of them.
+//! `docs/plots/*.png`. Free arguments keep only the families whose name contains one of them
+//! (such a run writes its table and plots under `target/scaling-filtered/`).
 //! Without `--bench` (`cargo test --benches`) it is a smoke run of the small sizes that checks
 //! the joints and draws the plots under `target/scaling-quick/`.
 
@@ -246,8 +247,13 @@ fn main() {
         .map_err(|_| "DejaVu Sans is not a font")
         .unwrap();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let (table_path, plot_dir) = if quick {
-        let d = root.join("target/scaling-quick");
+    // only a full run of every family redraws the plots in docs/
+    let (table_path, plot_dir) = if quick || !filter.is_empty() {
+        let d = root.join(if quick {
+            "target/scaling-quick"
+        } else {
+            "target/scaling-filtered"
+        });
         (d.join("scaling.md"), d)
     } else {
         (root.join("target/scaling.md"), root.join("docs/plots"))

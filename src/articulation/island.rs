@@ -882,12 +882,17 @@ impl Island {
             }
             self.mask_fixed(r);
             let mut r_norm = max_abs(r);
-            z.copy_from_slice(r);
-            self.precondition(z);
-            p.copy_from_slice(z);
-            let mut rz = dot(r, z);
+            // converged checks come before a preconditioning whose result would go unused
+            let tol = rel * b_norm;
+            let mut rz = 0.0;
+            if r_norm > tol {
+                z.copy_from_slice(r);
+                self.precondition(z);
+                p.copy_from_slice(z);
+                rz = dot(r, z);
+            }
             for _ in 0..max_steps {
-                if r_norm <= rel * b_norm || rz.is_nan() || rz <= 0.0 {
+                if r_norm <= tol || rz.is_nan() || rz <= 0.0 {
                     break;
                 }
                 self.multiply_a(p, q);
@@ -912,6 +917,9 @@ impl Island {
                     break;
                 }
                 r_norm = new_norm;
+                if r_norm <= tol {
+                    break;
+                }
                 z.copy_from_slice(r);
                 self.precondition(z);
                 let rz_new = dot(r, z);
