@@ -323,7 +323,13 @@ impl BlockCholesky {
         let (x1, x2) = rest.split_at_mut(n);
         for k in (0..self.order.len()).rev() {
             let (r, p, idx) = self.panel(k);
-            by_size!(r, backward3, p, idx, [&mut x0[..], &mut x1[..], &mut x2[..n]]);
+            by_size!(
+                r,
+                backward3,
+                p,
+                idx,
+                [&mut x0[..], &mut x1[..], &mut x2[..n]]
+            );
         }
     }
 
