@@ -72,6 +72,29 @@ pub(crate) struct BlockCholesky {
     nnz_a: u64,
 }
 
+/// Factors with fewer scalar nonzeros in `L` are not worth threads.
+const PARALLEL_MIN_NNZ_L: u64 = 200_000;
+/// A panel's updates run in parallel only if it has this many off-diagonal blocks ...
+const PARALLEL_MIN_TARGETS: usize = 4;
+/// ... and they cost at least about this many multiply-adds (`r ld^2`).
+const PARALLEL_MIN_WORK: usize = 20_000;
+
+/// The factor storage shared by the threads of [`BlockCholesky::factor_parallel`]: each writes
+/// its own panel and reads the finished one whose updates they apply.
+#[derive(Clone, Copy)]
+struct SharedValues(*mut f64);
+// SAFETY: see `factor_parallel`: concurrent accesses write disjoint panels and read one that
+// none of them writes.
+unsafe impl Send for SharedValues {}
+unsafe impl Sync for SharedValues {}
+
+impl SharedValues {
+    /// The pointer (a method, so closures capture the whole `Sync` wrapper, not its field).
+    fn at(self, offset: usize) -> *mut f64 {
+        self.0.wrapping_add(offset)
+    }
+}
+
 impl BlockCholesky {
     /// Symbolic analysis. `sizes[b]` rows per block, `adj[b]` the blocks coupled with `b`
     /// (symmetric, without `b` itself), `incidence[l]` the blocks acting on dynamic body `l`
@@ -269,6 +292,13 @@ impl BlockCholesky {
     /// with the regularization) are replaced by `min_pivot`; pivots below `small` are counted as
     /// held up by the regularization (redundant rows). Returns (clamped, regularized) counts.
     pub fn factor(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
+        // Threads only inside the island pool (`World::set_threads`), never rayon's global one.
+        if self.nnz_l >= PARALLEL_MIN_NNZ_L
+            && rayon::current_thread_index().is_some()
+            && rayon::current_num_threads() > 1
+        {
+            return self.factor_parallel(min_pivot, small);
+        }
         let mut counts = (0, 0);
         for k in 0..self.order.len() {
             let r = self.size[self.order[k] as usize] as usize;
@@ -289,6 +319,48 @@ impl BlockCholesky {
                 by_size!(r, schur_update, pk, ld, oe, rj, map, pj, ldj);
             }
         }
+        counts
+    }
+
+    /// [`BlockCholesky::factor`] on the threads of the current rayon pool. The panels are
+    /// factored in order as in the serial loop; a panel's updates of the later panels (one per
+    /// off-diagonal block, each to a different panel) run in parallel when there is enough of
+    /// them. Every panel receives the same updates in the same order as in the serial loop, so
+    /// the result is bit-identical to it whatever the thread count.
+    fn factor_parallel(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
+        use rayon::prelude::*;
+        let mut values = std::mem::take(&mut self.values);
+        let shared = SharedValues(values.as_mut_ptr());
+        let this = &*self;
+        let mut counts = (0, 0);
+        for k in 0..this.order.len() {
+            let r = this.size[this.order[k] as usize] as usize;
+            let ld = this.p_ld[k] as usize;
+            // SAFETY: panel `k` is written here alone; no update of it is running.
+            let pk = unsafe { std::slice::from_raw_parts_mut(shared.at(this.p_ptr[k]), ld * r) };
+            by_size!(r, panel_cholesky, pk, ld, min_pivot, small, &mut counts);
+            let pk: &[f64] = pk;
+            let update = |q: usize| {
+                let j = this.s_pos[q] as usize;
+                let rj = this.size[this.order[j] as usize] as usize;
+                let ldj = this.p_ld[j] as usize;
+                // SAFETY: the blocks `q` of panel `k` lie in distinct later panels `j`, so the
+                // updates write disjoint panels, and none of them is `k`, which they read.
+                let pj =
+                    unsafe { std::slice::from_raw_parts_mut(shared.at(this.p_ptr[j]), ldj * rj) };
+                let map = &this.u_map[this.u_ptr[q]..this.u_ptr[q + 1]];
+                let oe = this.s_row[q] as usize;
+                by_size!(r, schur_update, pk, ld, oe, rj, map, pj, ldj);
+            };
+            let (q0, q1) = (this.s_ptr[k] as usize, this.s_ptr[k + 1] as usize);
+            // the updates of panel k cost about r ld^2 / 2 multiply-adds
+            if q1 - q0 >= PARALLEL_MIN_TARGETS && r * ld * ld >= PARALLEL_MIN_WORK {
+                (q0..q1).into_par_iter().for_each(update);
+            } else {
+                (q0..q1).for_each(update);
+            }
+        }
+        self.values = values;
         counts
     }
 

@@ -149,7 +149,8 @@ fn for_each_island<F>(
     F: Fn(usize, &mut Island, &mut IslandReport) + Sync + Send,
 {
     match pool {
-        Some(pool) if islands.len() > 1 => pool.install(|| {
+        // a single island runs inside the pool too, whose threads its factorization may use
+        Some(pool) if !islands.is_empty() => pool.install(|| {
             use rayon::prelude::*;
             islands
                 .par_iter_mut()
