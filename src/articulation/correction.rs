@@ -52,7 +52,11 @@ pub(super) const REFINE_MAX_STEP: f64 = 100.0;
 
 /// At every stall of a joint correction after the first (the residual not shrinking by
 /// `CONTRACTION` although the previous stall re-linearized), eps_t is lowered by this factor
-/// for the rest of that correction, down to `MIN_EPS_T`. A stall that re-linearizing does not
+/// for the rest of that correction, down to `MIN_EPS_T`, as long as each step solved with a
+/// lowered eps_t lowers the sum of squared violations. One that does not is undone and eps_t
+/// goes back: the stall came from conflicting rows (no admissible configuration), whose
+/// impulses grow as 1 / eps_t (two ball joints whose anchors cannot both meet were thrown at
+/// 6e10 m/s without this). A stall that re-linearizing does not
 /// cure is a soft mode the Tikhonov term damps (the tall scissor lift's collapse mode, held
 /// only by its actuator), not a nearly redundant row: those do not stall. Measured
 /// (`run_scene scissor_lift N 30`): 220 segments 223 ms per step, 64 substeps, unconverged
@@ -293,7 +297,11 @@ impl Island {
         let mut merit_prev = f64::INFINITY;
         let mut r_first = f64::NAN;
         let mut best = f64::INFINITY;
+        // eps_t lowering (STALL_EPS_T_FACTOR): stalls so far, the current factor's level, and
+        // whether lowering is still allowed in this correction
         let mut stalls = 0;
+        let mut level = 0;
+        let mut may_lower = true;
         let mut result = SubstepResult {
             converged: false,
             last: f64::INFINITY,
@@ -306,11 +314,10 @@ impl Island {
             // Backtracking: a Newton step that raised sum(c^2) more than MERIT_GROWTH is shortened
             // to the minimum of the quadratic model of the merit along it, so the iteration cannot
             // run away near the whip of a heavy chain.
+            // A step solved with a lowered eps_t must lower the merit outright.
+            let growth = if level > 0 { 1.0 } else { MERIT_GROWTH };
             let mut fraction = 1.0;
-            while it > 0
-                && (merit >= MERIT_GROWTH * merit_prev || merit.is_nan())
-                && fraction > 0.05
-            {
+            while it > 0 && (merit >= growth * merit_prev || merit.is_nan()) && fraction > 0.05 {
                 // m(f) = m0 - 2 m0 f + k f^2 through m(fraction) = merit
                 let k = (merit - merit_prev + 2.0 * merit_prev * fraction) / (fraction * fraction);
                 let f_new = if k.is_finite() && k > 0.0 {
@@ -327,6 +334,20 @@ impl Island {
                 r = self.eval_rows(bodies, joints, tau1, true, true);
                 merit = self.trial_merit();
                 rep.backtracks += 1;
+            }
+            if it > 0 && level > 0 && (merit >= merit_prev || merit.is_nan()) {
+                // Lowering eps_t did not help: no soft mode but conflicting rows, whose
+                // impulses grow as 1 / eps_t. Undo the step and go back to eps_t.
+                let x = std::mem::take(&mut self.rhs);
+                self.apply_impulses(&x, -fraction);
+                self.rhs = x;
+                self.preview(dt);
+                r = self.eval_rows(bodies, joints, tau1, true, true);
+                merit = self.trial_merit();
+                may_lower = false;
+                level = 0;
+                self.assemble_and_factor(s.eps_t);
+                rep.refactorizations += 1;
             }
             best = best.min(r);
             if it == 0 {
@@ -361,10 +382,17 @@ impl Island {
                 std::mem::swap(&mut self.rows, &mut self.trial);
                 std::mem::swap(&mut self.lim.rows, &mut self.lim.trial);
                 self.pull_back_rows(dt);
-                // A stall that re-linearizing did not cure comes from a soft mode the Tikhonov
-                // term damps: each further one lowers eps_t 100-fold (STALL_EPS_T_FACTOR).
-                let eps_t = (s.eps_t * STALL_EPS_T_FACTOR.powi(stalls)).max(MIN_EPS_T.min(s.eps_t));
-                self.assemble_and_factor(eps_t);
+                // A stall that re-linearizing did not cure may be a soft mode the Tikhonov term
+                // damps: each further one lowers eps_t 100-fold (STALL_EPS_T_FACTOR), as long
+                // as the lowered steps lower the merit (a tree has no Tikhonov term to lower).
+                if stalls > 0
+                    && may_lower
+                    && !self.loop_free
+                    && s.eps_t * STALL_EPS_T_FACTOR.powi(level + 1) >= MIN_EPS_T
+                {
+                    level += 1;
+                }
+                self.assemble_and_factor(s.eps_t * STALL_EPS_T_FACTOR.powi(level));
                 stalls += 1;
                 rep.refactorizations += 1;
             }
