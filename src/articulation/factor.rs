@@ -70,6 +70,9 @@ pub(crate) struct BlockCholesky {
     pub values: Vec<f64>,
     nnz_l: u64,
     nnz_a: u64,
+    /// Set while the island runs inside the solver's own thread pool: only then may a large
+    /// factorization use threads (never the caller's or rayon's global pool).
+    pub threaded: bool,
 }
 
 /// Factors with fewer scalar nonzeros in `L` are not worth threads.
@@ -292,11 +295,9 @@ impl BlockCholesky {
     /// with the regularization) are replaced by `min_pivot`; pivots below `small` are counted as
     /// held up by the regularization (redundant rows). Returns (clamped, regularized) counts.
     pub fn factor(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
-        // Threads only inside the island pool (`World::set_threads`), never rayon's global one.
-        if self.nnz_l >= PARALLEL_MIN_NNZ_L
-            && rayon::current_thread_index().is_some()
-            && rayon::current_num_threads() > 1
-        {
+        // Threads only inside the island pool (`World::set_threads`), never rayon's global one
+        // or a pool the caller steps the world from.
+        if self.threaded && self.nnz_l >= PARALLEL_MIN_NNZ_L && rayon::current_num_threads() > 1 {
             return self.factor_parallel(min_pivot, small);
         }
         let mut counts = (0, 0);

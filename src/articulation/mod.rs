@@ -148,6 +148,9 @@ fn for_each_island<F>(
 ) where
     F: Fn(usize, &mut Island, &mut IslandReport) + Sync + Send,
 {
+    for isl in islands.iter_mut() {
+        isl.factor.threaded = pool.is_some();
+    }
     match pool {
         // a single island runs inside the pool too, whose threads its factorization may use
         Some(pool) if !islands.is_empty() => pool.install(|| {
