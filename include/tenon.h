@@ -1660,7 +1660,8 @@ tenon_result tenon_world_get_threads(tenon_world_id world, uint32_t *out);
 /**
  * Solves the world's islands (independent mechanisms and contact groups) on `threads` worker
  * threads owned by the world: 1 (the default) on the calling thread alone, 0 one per core, k
- * that many (at most 256; TENON_INVALID_ARGUMENT above). Results are bit-identical whatever
+ * that many (at most 256; TENON_INVALID_ARGUMENT above). A large island's factorization
+ * (at least 200 000 nonzeros in its factor) uses them too. Results are bit-identical whatever
  * the number. TENON_CAPACITY_EXCEEDED if the threads cannot be started.
  */
 tenon_result tenon_world_set_threads(tenon_world_id world, uint32_t threads);
