@@ -335,6 +335,7 @@ impl Island {
                 merit = self.trial_merit();
                 rep.backtracks += 1;
             }
+            let mut undone = false;
             if it > 0 && level > 0 && (merit >= merit_prev || merit.is_nan()) {
                 // Lowering eps_t did not help: no soft mode but conflicting rows, whose
                 // impulses grow as 1 / eps_t. Undo the step and go back to eps_t.
@@ -348,6 +349,7 @@ impl Island {
                 level = 0;
                 self.assemble_and_factor(s.eps_t);
                 rep.refactorizations += 1;
+                undone = true;
             }
             best = best.min(r);
             if it == 0 {
@@ -376,7 +378,9 @@ impl Island {
             for (dst, row) in self.rhs.iter_mut().zip(&self.trial) {
                 *dst = -row.c / dt;
             }
-            if it > 0 && r > CONTRACTION * r_prev {
+            // (right after an undo the residual is the previous one, and `A` was just factored
+            // at these rows)
+            if it > 0 && r > CONTRACTION * r_prev && !undone {
                 // Stalled: re-linearize at the previewed poses (Jacobian and impulse directions).
                 self.flush_impulses();
                 std::mem::swap(&mut self.rows, &mut self.trial);
@@ -408,6 +412,11 @@ impl Island {
             merit_prev = merit;
         }
         self.flush_impulses();
+        if level > 0 {
+            // what follows (coupled contacts, the next correction) expects `A + eps_t I`
+            self.assemble_and_factor(s.eps_t);
+            rep.refactorizations += 1;
+        }
         let t3 = Instant::now();
         rep.time_joint_ns += (t3 - t2).as_nanos() as u64;
         result
@@ -425,7 +434,11 @@ impl Island {
     /// Ends the pending substep: position update (eq. 13) to the poses previewed from the final
     /// velocities, then the end-of-step angular velocity update (Appendix A step 3).
     pub fn finish_substep(&mut self, joints: &Arena<Joint>, bodies: &Arena<Body>) {
-        self.flush_contact_impulses();
+        if self.contact_pending {
+            // (the joint correction after the contacts flushes them; this is a safeguard)
+            self.flush_contact_impulses();
+            self.flush_impulses();
+        }
         let Some((dt, tau1)) = self.pending.take() else {
             return;
         };

@@ -151,6 +151,9 @@ pub(crate) struct Island {
     /// `eps_t ||A||_1` of the current factorization: the Tikhonov parameter where one is used,
     /// and below it a pivot counts as singular.
     pub pivot_floor: f64,
+    /// The current factor is of `A` itself (a tree factored without the Tikhonov term and
+    /// without clamped pivots): its direct solve needs no refinement.
+    pub exact_factor: bool,
     /// No closed loop in the island's joint graph (the world and every static or kinematic
     /// body counted as one node): a tree's `A` is positive definite, so it is factored without
     /// the Tikhonov term and solved without refinement.
@@ -299,6 +302,7 @@ impl Island {
             lim,
             alpha_t: 0.0,
             pivot_floor: 0.0,
+            exact_factor: false,
             loop_free: false,
             x: vec![Vec3::zeros(); nb],
             q: vec![Quat::identity(); nb],
@@ -637,6 +641,7 @@ impl Island {
             if clamped == 0 && small == 0 {
                 self.regularized_pivots = 0;
                 self.alpha_t = 0.0;
+                self.exact_factor = true;
                 self.lim.border_ok = false;
                 return 0.0;
             }
@@ -653,6 +658,7 @@ impl Island {
         self.clamped_pivots += clamped;
         self.regularized_pivots = regularized;
         self.alpha_t = alpha;
+        self.exact_factor = false;
         self.lim.border_ok = false;
         alpha
     }
@@ -854,7 +860,7 @@ impl Island {
     ) {
         let m = self.n_rows + self.lim.active.len();
         let x = &mut x[..m];
-        if self.alpha_t == 0.0 {
+        if self.exact_factor {
             // the factor is of A itself: the direct solve is the solution
             match initial {
                 Some(x0) => x.copy_from_slice(&x0[..m]),

@@ -167,6 +167,10 @@ fn for_each_island<F>(
             }
         }
     }
+    // outside the pool (the contact phase's calls) the factorizations stay on this thread
+    for isl in islands.iter_mut() {
+        isl.factor.threaded = false;
+    }
 }
 
 impl Solver {
@@ -346,8 +350,11 @@ impl Solver {
     pub fn set_velocity(&mut self, bodies: &mut Arena<Body>, slot: u32, m: &MotionState) {
         if let Some((i, l)) = self.island_of(slot) {
             let isl = &mut self.islands[i];
+            // the change against what the contacts read (pending impulses included), applied
+            // after they are
+            let (v, w) = isl.current_velocity(l);
+            let (dv, dw) = (m.v - v, m.w - w);
             isl.flush_contact_impulses();
-            let (dv, dw) = (m.v - isl.v[l], m.w - isl.w[l]);
             for p in l..l + isl.parts[l] as usize {
                 isl.v[p] += dv;
                 isl.w[p] += dw;
