@@ -225,6 +225,8 @@ impl Island {
         self.pending = Some((dt, tau1));
         self.v_vel.copy_from_slice(&self.v);
         self.w_vel.copy_from_slice(&self.w);
+        self.flush_impulses();
+        self.impulse_vel.copy_from_slice(&self.impulse);
         self.joint_correction(s, bodies, joints, dt, tau1, rep)
     }
 
@@ -256,8 +258,11 @@ impl Island {
             return;
         };
         self.flush_impulses();
+        // back to the velocity level: the joint correction's impulses are undone with its
+        // velocities (they would be counted again in the reactions)
         self.v.copy_from_slice(&self.v_vel);
         self.w.copy_from_slice(&self.w_vel);
+        self.impulse.copy_from_slice(&self.impulse_vel);
         if self.factor_version != self.start_factor {
             self.factor_at_start(s, bodies, joints, tau1 - dt);
         }

@@ -184,6 +184,8 @@ pub(crate) struct Island {
     /// Velocities after the velocity correction of the pending substep, and the factorization
     /// (version) of its start poses: the contact phase's velocity-level round starts from them.
     pub v_vel: Vec<Vec3>,
+    /// The joints' accumulated impulses at the same point (end of the velocity correction).
+    pub impulse_vel: Vec<[f64; 6]>,
     pub w_vel: Vec<Vec3>,
     pub start_factor: u64,
     /// Per body, the pull-back of angular rows to the angular velocity (`pull_back_rows`).
@@ -321,6 +323,7 @@ impl Island {
             phi: vec![Vec3::zeros(); nb],
             w_ref: vec![Vec3::zeros(); nb],
             v_vel: vec![Vec3::zeros(); nb],
+            impulse_vel: vec![[0.0; 6]; nj],
             w_vel: vec![Vec3::zeros(); nb],
             start_factor: 0,
             pull: vec![Mat3::identity(); nb],

@@ -340,7 +340,11 @@ pub(crate) struct Contact {
     pub pn: f64,
     pub pt: Vec3,
     pub pn_total: f64,
-    pub pt_total: Vec3,
+    /// The world impulse on B applied in the current phase, and over the step: the normals of
+    /// the phases and rounds differ (start poses, previews), so the reported impulses are
+    /// split from this sum along the end normal.
+    pub p: Vec3,
+    pub p_total: Vec3,
     /// Collision target of the normal velocity (NaN: not colliding).
     pub target: f64,
     pub sliding: bool,
@@ -391,7 +395,8 @@ impl Contact {
             nl: n,
             u0: Vec3::zeros(),
             pn_total: 0.0,
-            pt_total: Vec3::zeros(),
+            p: Vec3::zeros(),
+            p_total: Vec3::zeros(),
             target: f64::NAN,
             sliding: false,
             sliding_at_start: false,

@@ -239,6 +239,7 @@ impl Contacts {
             c.target = f64::NAN;
             c.pn = 0.0;
             c.pt = Vec3::zeros();
+            c.p = Vec3::zeros();
             c.sliding = false;
             c.collided = false;
         }
@@ -266,6 +267,7 @@ impl Contacts {
                 if kn > 0.0 {
                     dp = (c.target - un) / kn;
                     c.pn += dp;
+                    c.p += dp * n;
                     apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &(dp * n));
                     changed = true;
                 }
@@ -289,6 +291,7 @@ impl Contacts {
                             };
                             if mag > 0.0 {
                                 c.pt -= mag * t;
+                                c.p -= mag * t;
                                 apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &(-mag * t));
                                 changed |= mag * kt > vtol;
                             }
@@ -304,7 +307,7 @@ impl Contacts {
         let mut n = 0;
         for c in &mut self.contacts {
             c.pn_total = c.pn;
-            c.pt_total = c.pt;
+            c.p_total = c.p;
             n += u32::from(c.collided);
         }
         (iterations, n)
@@ -493,6 +496,7 @@ impl Contacts {
                 if dp != 0.0 {
                     c.pn += dp;
                     c.pt += dp * (dir - n);
+                    c.p += dp * dir;
                     self.push(k, &ra, &rb, &(dp * dir), solver.as_deref_mut());
                     changed = (dp * kn * h).abs() > 0.5 * tol;
                     // the previewed offset after the impulse (the linear model)
@@ -525,6 +529,7 @@ impl Contacts {
             let delta = new - c.pt;
             if delta != Vec3::zeros() {
                 c.pt = new;
+                c.p += delta;
                 self.push(k, &ra, &rb, &delta, solver);
                 let kd = if kt > 0.0 {
                     kt
@@ -689,6 +694,7 @@ impl Contacts {
         let tol = self.settings.tolerance;
         for c in &mut self.contacts {
             c.pn = 0.0;
+            c.p = Vec3::zeros();
             c.pt = Vec3::zeros();
             c.sliding = c.sliding_at_start;
         }
@@ -797,7 +803,7 @@ impl Contacts {
         for c in &mut self.contacts {
             resting += u32::from(c.pn > 0.0);
             c.pn_total += c.pn;
-            c.pt_total += c.pt;
+            c.p_total += c.p;
         }
         let r = &mut self.report;
         r.resting = resting;
@@ -850,8 +856,9 @@ impl Contacts {
                 point: 0.5 * (pa + pb),
                 normal: n,
                 depth,
-                normal_impulse: c.pn_total,
-                friction_impulse: c.pt_total,
+                // the impulse applied, split along the end normal (exact in sum)
+                normal_impulse: c.p_total.dot(&n).max(0.0),
+                friction_impulse: c.p_total - c.p_total.dot(&n).max(0.0) * n,
             });
             self.touching.push((c.a, c.b));
         }
