@@ -216,8 +216,8 @@ fn hinge_and_contact_reactions_balance_a_resting_bar() {
             let (lin, _) = world.joint_reaction_impulse(hinge).unwrap();
             let (mut up, mut moment) = (0.0, 0.0);
             for c in world.contacts() {
-                // the block is A or B; the impulse on the bar is up either way
-                let p = c.normal_impulse * c.normal.z.abs() + c.friction_impulse.z.abs() * 0.0;
+                let on_b = c.normal * c.normal_impulse + c.friction_impulse;
+                let p = if c.body_b == bar { on_b.z } else { -on_b.z };
                 up += p;
                 moment += p * c.point.x;
             }
