@@ -186,6 +186,12 @@ pub(crate) struct Island {
     pub v_vel: Vec<Vec3>,
     /// The joints' accumulated impulses at the same point (end of the velocity correction).
     pub impulse_vel: Vec<[f64; 6]>,
+    /// What the joint correction undone by the last return to the velocity level did (velocity
+    /// changes, joint impulses), and whether the next correction may start from it.
+    pub warm_dv: Vec<Vec3>,
+    pub warm_dw: Vec<Vec3>,
+    pub warm_imp: Vec<[f64; 6]>,
+    pub warm_pending: bool,
     pub w_vel: Vec<Vec3>,
     pub start_factor: u64,
     /// Per body, the pull-back of angular rows to the angular velocity (`pull_back_rows`).
@@ -324,6 +330,10 @@ impl Island {
             w_ref: vec![Vec3::zeros(); nb],
             v_vel: vec![Vec3::zeros(); nb],
             impulse_vel: vec![[0.0; 6]; nj],
+            warm_dv: vec![Vec3::zeros(); nb],
+            warm_dw: vec![Vec3::zeros(); nb],
+            warm_imp: vec![[0.0; 6]; nj],
+            warm_pending: false,
             w_vel: vec![Vec3::zeros(); nb],
             start_factor: 0,
             pull: vec![Mat3::identity(); nb],
