@@ -4,11 +4,13 @@
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
 //! heavy_chain LOAD, four_bar, scissor_lift N, spider K, spiders N (N islands), grid N (N x N
 //! spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
-//! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in Tomcin's drop test),
-//! rod MU (Tomcin Fig. 1d). `H=` sets the step (default 1/60 s), `COUPLING=` the contact
-//! coupling (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is
-//! split into (0 automatic, the default; 1 never), `THREADS=` the threads islands are solved
-//! on, `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `TRACE=1` prints the heaviest
+//! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in
+//! Tomcin's drop test), rod MU (Tomcin Fig. 1d), funnel (Bender-Schmitt's 1000 cubes), pile
+//! (1000 mixed shapes). `H=` sets the step (default 1/60 s), `SKIP=n` steps first without
+//! measuring them, `TOL=` the contact tolerance (m), `WARM=0` turns the contacts' warm start off, `COUPLING=` the contact coupling
+//! (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is split into (0
+//! automatic, the default; 1 never), `THREADS=` the threads islands are solved on,
+//! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `TRACE=1` prints the heaviest
 //! body every step.
 
 use std::time::Instant;
@@ -51,6 +53,9 @@ fn main() {
             let legs = (size.max(2.0) as usize).div_ceil(2) * 2;
             drop(scenes::strandbeest_on_ground(&mut world, legs, k))
         }
+        // Bender-Schmitt's 1000 cubes falling through a funnel, 1000 mixed shapes in a pit
+        "funnel" => scenes::funnel(&mut world),
+        "pile" => scenes::pile(&mut world),
         other => {
             eprintln!("unknown scene {other}");
             std::process::exit(2);
@@ -76,6 +81,20 @@ fn main() {
         settings.eps_t = e;
         world.set_settings(settings).expect("valid eps_t");
     }
+    if let Some(t) = std::env::var("TOL").ok().and_then(|s| s.parse().ok()) {
+        let mut cs = *world.contact_settings();
+        cs.tolerance = t;
+        world
+            .set_contact_settings(cs)
+            .expect("valid contact tolerance");
+    }
+    if std::env::var("WARM").as_deref() == Ok("0") {
+        let mut cs = *world.contact_settings();
+        cs.warm_start = false;
+        world
+            .set_contact_settings(cs)
+            .expect("valid contact settings");
+    }
     if let Ok(c) = std::env::var("COUPLING") {
         let mut cs = *world.contact_settings();
         cs.coupling = match c.as_str() {
@@ -92,7 +111,17 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1.0 / 60.0);
     let trace = std::env::var("TRACE").is_ok();
+    let skip: usize = std::env::var("SKIP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    for _ in 0..skip {
+        world.step(h).expect("valid step");
+    }
     let (mut sweeps, mut rounds) = (0u64, 0u64);
+    let mut col_sweeps = 0u64;
+    let (mut collisions, mut resting, mut t_det, mut t_col, mut t_con) =
+        (0u64, 0u64, 0u64, 0u64, 0u64);
     let (mut iters, mut refs, mut subs, mut worst) = (0u64, 0u64, 0u32, 0.0f64);
     let (mut points, mut most_points, mut penetration) = (0u64, 0u32, 0.0f64);
     let start = Instant::now();
@@ -104,6 +133,12 @@ fn main() {
         worst = worst.max(r.max_violation);
         let c = world.contact_report();
         sweeps += u64::from(c.contact_iterations);
+        collisions += u64::from(c.collisions);
+        col_sweeps += u64::from(c.collision_iterations);
+        resting += u64::from(c.resting);
+        t_det += c.time_detection_ns;
+        t_col += c.time_collision_ns;
+        t_con += c.time_contact_ns;
         rounds += u64::from(c.rounds);
         if trace {
             // the heaviest dynamic body
@@ -151,4 +186,16 @@ fn main() {
         sweeps as f64 / steps as f64,
         rounds as f64 / steps as f64,
     );
+    if points > 0 {
+        let per = |ns: u64| 1e-3 * ns as f64 / steps as f64;
+        println!(
+            "  collisions {:.1}/step ({:.1} sweeps), resting {:.1}/step; detection {:.1} us, collision phase {:.1} us, contact phase {:.1} us per step",
+            collisions as f64 / steps as f64,
+            col_sweeps as f64 / steps as f64,
+            resting as f64 / steps as f64,
+            per(t_det),
+            per(t_col),
+            per(t_con),
+        );
+    }
 }

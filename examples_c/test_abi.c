@@ -30,7 +30,7 @@ static_assert(sizeof(tenon_shape_def) == 224, "tenon_shape_def");
 static_assert(sizeof(tenon_contact) == 120, "tenon_contact");
 static_assert(sizeof(tenon_contact_event) == 24, "tenon_contact_event");
 static_assert(sizeof(tenon_contact_def) == 104, "tenon_contact_def");
-static_assert(sizeof(tenon_contact_settings) == 32, "tenon_contact_settings");
+static_assert(sizeof(tenon_contact_settings) == 40, "tenon_contact_settings");
 static_assert(sizeof(tenon_contact_report) == 80, "tenon_contact_report");
 
 static int failures = 0;

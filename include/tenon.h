@@ -771,6 +771,16 @@ typedef struct {
    * impulse) or TENON_CONTACT_COUPLING_ITERATIVE (2: not appended, joints restored after).
    */
   uint32_t coupling;
+  /**
+   * 1: each step's contact phase starts from the impulses the same contact points (the same
+   * features of the same shapes) took in the previous step, scaled to the step; 0: from
+   * zero. Registered contacts always start from zero. Default 1.
+   */
+  uint32_t warm_start;
+  /**
+   * Reserved, must be 0.
+   */
+  uint32_t reserved;
 } tenon_contact_settings;
 
 /**

@@ -387,6 +387,9 @@ pub(crate) struct MotionState {
     /// Length of the (sub)step the preview spans.
     pub dt: f64,
     pub dynamic: bool,
+    /// Counts the changes of the velocities (a Gauss-Seidel visit of a contact whose bodies
+    /// have not changed since its last visit would do nothing).
+    pub ver: u32,
 }
 
 impl Default for MotionState {
@@ -402,6 +405,7 @@ impl Default for MotionState {
             alpha: Vec3::zeros(),
             dt: 0.0,
             dynamic: false,
+            ver: 0,
         }
     }
 }
@@ -442,6 +446,7 @@ impl MotionState {
             alpha: *alpha,
             dt: h,
             dynamic: true,
+            ver: 0,
         }
     }
 
@@ -472,6 +477,7 @@ impl MotionState {
         if self.inv_mass > 0.0 {
             self.v += self.inv_mass * p;
             self.w += self.iinv * r.cross(p);
+            self.ver = self.ver.wrapping_add(1);
         }
     }
 }

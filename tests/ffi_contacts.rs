@@ -22,7 +22,7 @@ fn struct_sizes_of_the_contact_abi_are_pinned() {
     assert_eq!(size_of::<tenon_contact>(), 120);
     assert_eq!(size_of::<tenon_contact_event>(), 24);
     assert_eq!(size_of::<tenon_contact_def>(), 104);
-    assert_eq!(size_of::<tenon_contact_settings>(), 32);
+    assert_eq!(size_of::<tenon_contact_settings>(), 40);
     assert_eq!(size_of::<tenon_contact_report>(), 80);
 }
 
@@ -188,9 +188,13 @@ fn registered_contacts_and_settings_are_checked() {
         max_rounds: 0,
         shock_propagation: 0,
         coupling: 7,
+        warm_start: 0,
+        reserved: 0,
     };
     assert_eq!(unsafe { tenon_world_get_contact_settings(w, &mut s) }, R_OK);
     assert_eq!(s.tolerance, 1e-5);
+    assert_eq!(s.warm_start, 1);
+    assert_eq!(s.reserved, 0);
     let keep = s;
     s.tolerance = -1.0;
     assert_eq!(
@@ -211,12 +215,26 @@ fn registered_contacts_and_settings_are_checked() {
         tenon_result::InvalidArgument
     );
     s.coupling = TENON_CONTACT_COUPLING_ITERATIVE;
+    s.warm_start = 2;
+    assert_eq!(
+        tenon_world_set_contact_settings(w, s),
+        tenon_result::InvalidArgument
+    );
+    s.warm_start = 1;
+    s.reserved = 1;
+    assert_eq!(
+        tenon_world_set_contact_settings(w, s),
+        tenon_result::InvalidArgument
+    );
+    s.reserved = 0;
+    s.warm_start = 0;
     assert_eq!(tenon_world_set_contact_settings(w, s), R_OK);
     assert_eq!(
         unsafe { tenon_world_get_contact_settings(w, &mut now) },
         R_OK
     );
     assert_eq!(now.coupling, TENON_CONTACT_COUPLING_ITERATIVE);
+    assert_eq!(now.warm_start, 0);
     assert_eq!(tenon_world_destroy(w), R_OK);
     assert_eq!(tenon_world_destroy(other), R_OK);
 }

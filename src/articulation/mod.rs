@@ -338,6 +338,7 @@ impl Solver {
                 alpha: isl.alpha[l],
                 dt: isl.pending.map_or(h, |(dt, _)| dt),
                 dynamic: true,
+                ver: 0,
             };
         }
         let k = self.free.binary_search(&slot).ok();

@@ -362,6 +362,25 @@ pub(crate) struct Contact {
     pub collided: bool,
     /// Swept by the current contact-phase solve.
     pub active: bool,
+    /// The contact phase's impulse per unit time (N, A's frame): on detection the previous
+    /// step's (warm start), after the step this one's.
+    pub warm_force: Vec3,
+    /// The world offsets of the points from the centres of mass and the world normal at the
+    /// start poses (fixed within a phase or round).
+    pub wa: Vec3,
+    pub wb: Vec3,
+    pub wn: Vec3,
+    /// The inverse effective mass along `wn` (collision phase).
+    pub kn: f64,
+    /// The pair's `K` (eq. 1) at `wa`, `wb` and its translational part `1/m_a + 1/m_b`
+    /// (contact phase, set when a solve starts: shock propagation freezes bodies).
+    pub kf: Mat3,
+    pub im: f64,
+    /// The step the contact's previewed offset spans (its dynamic bodies' pending step).
+    pub dt: f64,
+    /// The bodies' velocity versions ([`crate::body::MotionState::ver`]) after the last
+    /// Gauss-Seidel visit: while they are unchanged a visit would do nothing.
+    pub seen: [u32; 2],
 }
 
 impl Contact {
@@ -403,6 +422,15 @@ impl Contact {
             sep: s0,
             collided: false,
             active: false,
+            warm_force: Vec3::zeros(),
+            seen: [u32::MAX; 2],
+            wa: Vec3::zeros(),
+            wb: Vec3::zeros(),
+            wn: Vec3::zeros(),
+            kn: 0.0,
+            kf: Mat3::zeros(),
+            im: 0.0,
+            dt: 0.0,
         }
     }
 }
@@ -416,8 +444,16 @@ pub(crate) fn combine(a: &Material, b: &Material) -> Material {
     }
 }
 
+/// What a contact point carries from one step to the next (parry keeps it with the point while
+/// the same features touch): the contact phase's impulse per unit time (N), in A's frame, to
+/// warm-start the next step's contact phase.
+#[derive(Clone, Copy, Debug, Default)]
+struct Warm {
+    force: [f64; 3],
+}
+
 struct PairCache {
-    manifolds: Vec<ContactManifold<(), ()>>,
+    manifolds: Vec<ContactManifold<(), Warm>>,
     workspace: Option<ContactManifoldsWorkspace>,
     stamp: u64,
 }
@@ -434,6 +470,8 @@ pub(crate) struct Detector {
     /// How far each body slot can move during the step (linear, angular).
     reach: Vec<(f64, f64)>,
     stamp: u64,
+    /// The pairs whose manifolds gave the detected contacts, in their order.
+    produced: Vec<(u32, u32)>,
 }
 
 impl Detector {
@@ -528,6 +566,7 @@ impl Detector {
         self.pairs.dedup();
         // Narrow phase.
         out.clear();
+        self.produced.clear();
         let mut unsupported = 0;
         let stamp = self.stamp;
         for &(i, j) in &self.pairs {
@@ -560,6 +599,7 @@ impl Detector {
                 unsupported += 1;
                 continue;
             }
+            self.produced.push((i, j));
             let mat = combine(&s1.material, &s2.material);
             let (l1, l2) = (s1.local(), s2.local());
             for m in &entry.manifolds {
@@ -573,14 +613,35 @@ impl Detector {
                     let q2 = m.subshape_pos2().map_or(pt.local_p2, |p| p * pt.local_p2);
                     let ra = l1.0 + l1.1 * nv(q1);
                     let rb = l2.0 + l2.1 * nv(q2);
-                    out.push(Contact::new(
-                        s1.body, s2.body, i, j, ra, rb, n, pt.dist, &mat,
-                    ));
+                    let mut c = Contact::new(s1.body, s2.body, i, j, ra, rb, n, pt.dist, &mat);
+                    // the force is kept in A's body frame, as the point and normal
+                    c.warm_force = Vec3::from(pt.data.force);
+                    out.push(c);
                 }
             }
         }
         self.cache.retain(|_, c| c.stamp == stamp);
         (self.pairs.len() as u32, unsupported)
+    }
+
+    /// Keeps each detected contact's force of the step just ended (`Contact::warm_force`, A's
+    /// frame) with its manifold point, for the next step's warm start. `contacts` begins with
+    /// the detected contacts in the order [`Detector::detect`] gave them.
+    pub(crate) fn keep_forces(&mut self, contacts: &[Contact]) {
+        let mut k = 0;
+        for key in &self.produced {
+            let Some(entry) = self.cache.get_mut(key) else {
+                continue;
+            };
+            for m in &mut entry.manifolds {
+                for pt in &mut m.points {
+                    if let Some(c) = contacts.get(k) {
+                        pt.data.force = c.warm_force.into();
+                    }
+                    k += 1;
+                }
+            }
+        }
     }
 }
 

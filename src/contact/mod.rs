@@ -277,6 +277,11 @@ pub struct ContactSettings {
     /// How a contact touching a jointed body is resolved. Default
     /// [`ContactCoupling::Asymmetric`].
     pub coupling: ContactCoupling,
+    /// Start each step's contact phase from the impulses the same contact points (the same
+    /// features of the same shapes) took in the previous step, scaled to the step: resting
+    /// contacts then converge in a few sweeps instead of building their impulses up again.
+    /// Registered contacts have no identity across steps and start from zero. Default true.
+    pub warm_start: bool,
 }
 
 /// How the contact phase treats a contact that touches a body of an articulated island
@@ -309,6 +314,7 @@ impl Default for ContactSettings {
             shock_propagation: true,
             max_rounds: 8,
             coupling: ContactCoupling::Asymmetric,
+            warm_start: true,
         }
     }
 }

@@ -52,6 +52,8 @@ pub(crate) struct Contacts {
     /// columns of all of them.
     borders: Vec<Border>,
     border_buf: Vec<f64>,
+    /// The step being taken (s).
+    h: f64,
 }
 
 /// A contact's coupling to the (at most two) islands its bodies belong to: for each island its
@@ -82,18 +84,28 @@ fn contact_dt(a: &MotionState, b: &MotionState) -> f64 {
     }
 }
 
-/// The contact phase's linear model of a contact's previewed offset `pb - pa` at the bodies'
-/// current velocities (world offsets `ra`, `rb` at the start poses, step `h`):
-/// `d0 + h (u - u0)`, see [`Contacts::linearize`].
-fn model_offset(
-    c: &Contact,
-    a: &MotionState,
-    ra: &Vec3,
-    b: &MotionState,
-    rb: &Vec3,
-    h: f64,
-) -> Vec3 {
-    c.d0 + h * (relative_velocity(a, ra, b, rb) - c.u0)
+/// The velocity versions of a contact's two bodies (the static world never changes).
+#[inline]
+fn versions(states: &[MotionState], c: &Contact) -> [u32; 2] {
+    let v = |i: u32| {
+        if i == WORLD {
+            0
+        } else {
+            states[i as usize].ver
+        }
+    };
+    [v(c.a), v(c.b)]
+}
+
+/// Velocity of the point at world offset `r` of body `i` (zero for the static world).
+#[inline]
+fn point_velocity(states: &[MotionState], i: u32, r: &Vec3) -> Vec3 {
+    if i == WORLD {
+        Vec3::zeros()
+    } else {
+        let s = &states[i as usize];
+        s.v + s.w.cross(r)
+    }
 }
 
 /// Velocity tolerance of the collision phase: a tenth of the contact tolerance per step.
@@ -228,14 +240,15 @@ impl Contacts {
     fn collision_phase(&mut self, h: f64) -> (u32, u32) {
         let vtol = velocity_tolerance(&self.settings, h);
         // Which points slide at the start of the step (tangential velocity beyond what the
-        // contact tolerance allows per step).
+        // contact tolerance allows per step); the start geometry and K along the normal.
         for c in &mut self.contacts {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             let (ra, rb, n) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
             let u = relative_velocity(&a, &ra, &b, &rb);
             c.sliding_at_start = (u - u.dot(&n) * n).norm() > self.settings.tolerance / h;
-        }
-        for c in &mut self.contacts {
+            (c.wa, c.wb, c.wn) = (ra, rb, n);
+            c.kn = k_along(&a, &ra, &b, &rb, &n);
+            c.seen = [u32::MAX; 2];
             c.target = f64::NAN;
             c.pn = 0.0;
             c.pt = Vec3::zeros();
@@ -248,21 +261,28 @@ impl Contacts {
             iterations += 1;
             let mut changed = false;
             for k in 0..self.contacts.len() {
-                let mut c = self.contacts[k];
-                let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-                let (ra, rb, n) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
-                let un = relative_velocity(&a, &ra, &b, &rb).dot(&n);
+                // nothing changed for this point since its last visit
+                if self.contacts[k].seen == versions(&self.states, &self.contacts[k]) {
+                    continue;
+                }
+                let c = &self.contacts[k];
+                let (ra, rb, n) = (c.wa, c.wb, c.wn);
+                let un = point_velocity(&self.states, c.b, &rb).dot(&n)
+                    - point_velocity(&self.states, c.a, &ra).dot(&n);
                 // A point collides when it approaches and would close during the step; it is
                 // resolved to Newton's impact law (eq. 1) at once, and again whenever later
                 // impulses make it approach again (Gauss-Seidel propagation, Tomcin section 7),
                 // so impacts pass along chains of touching bodies (Newton's cradle). Impulses
                 // are never negative, which is the sticking guard of eq. 2-3.
                 if !(un < -vtol && (c.collided || c.s0 + h * un < 0.0)) {
+                    let seen = versions(&self.states, c);
+                    self.contacts[k].seen = seen;
                     continue;
                 }
+                let mut c = *c;
                 c.collided = true;
                 c.target = -c.e * un;
-                let kn = k_along(&a, &ra, &b, &rb, &n);
+                let kn = c.kn;
                 let mut dp = 0.0;
                 if kn > 0.0 {
                     dp = (c.target - un) / kn;
@@ -273,12 +293,13 @@ impl Contacts {
                 }
                 // friction (eq. 4-6)
                 if c.mu_s > 0.0 || c.mu_d > 0.0 {
-                    let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-                    let u = relative_velocity(&a, &ra, &b, &rb);
+                    let u = point_velocity(&self.states, c.b, &rb)
+                        - point_velocity(&self.states, c.a, &ra);
                     let ut = u - u.dot(&n) * n;
                     let m = ut.norm();
                     if m > vtol {
                         let t = ut / m;
+                        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
                         let kt = k_along(&a, &ra, &b, &rb, &t);
                         if kt > 0.0 {
                             let pmax = m / kt;
@@ -298,6 +319,8 @@ impl Contacts {
                         }
                     }
                 }
+                // (a visit that changed the velocities may change them again)
+                c.seen = [u32::MAX; 2];
                 self.contacts[k] = c;
             }
             if !changed {
@@ -424,29 +447,35 @@ impl Contacts {
                 let s = &mut self.states[slot as usize];
                 s.v = v;
                 s.w = w;
+                s.ver = s.ver.wrapping_add(1);
             }
         }
+    }
+
+    /// Velocity of B's point relative to A's point of contact `c` at the start offsets.
+    #[inline]
+    fn relative(&self, c: &Contact) -> Vec3 {
+        point_velocity(&self.states, c.b, &c.wb) - point_velocity(&self.states, c.a, &c.wa)
     }
 
     /// One Gauss-Seidel visit of a contact in the contact phase (eq. 8 and the `d_t` impulse).
     /// With `solver`, a contact touching an island is coupled to it (Tomcin section 7): its
     /// `K` is the Schur complement of the island's factored system and its impulses come with
-    /// the joint impulses. Returns true if it changed the velocities by more than the tolerance.
-    fn visit(&mut self, k: usize, tol: f64, mut solver: Option<&mut Solver>) -> bool {
+    /// the joint impulses. Returns how far its impulses moved the point within the step (m).
+    fn visit(&mut self, k: usize, tol: f64, mut solver: Option<&mut Solver>) -> f64 {
         let mut c = self.contacts[k];
-        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-        if a.inv_mass == 0.0 && b.inv_mass == 0.0 {
-            return false;
+        if c.im == 0.0 {
+            return 0.0;
         }
-        let h = contact_dt(&a, &b);
-        let (ra, rb, _) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+        let h = c.dt;
+        let (ra, rb) = (c.wa, c.wb);
         let n = c.nl;
-        let mut d = model_offset(&c, &a, &ra, &b, &rb, h);
+        let mut d = c.d0 + h * (self.relative(&c) - c.u0);
         let sep = d.dot(&n);
         if sep >= -0.5 * tol && c.pn == 0.0 && c.pt == Vec3::zeros() {
             // not touching at the end of the step: nothing to do
             self.contacts[k].sep = sep;
-            return false;
+            return 0.0;
         }
         let coupled = solver.is_some() && self.borders.get(k).is_some_and(|bd| bd.n > 0);
         let km = match solver.as_deref_mut() {
@@ -465,9 +494,9 @@ impl Contacts {
                     0.0
                 }
             }
-            None => k_along(&a, &ra, &b, &rb, d1),
+            None => d1.dot(&(c.kf * d1)),
         };
-        let mut changed = false;
+        let mut changed: f64 = 0.0;
         if sep < -0.5 * tol || (c.pn > 0.0 && sep > 0.5 * tol) {
             let kn = kdir(&n, &n);
             // A sliding coupled contact carries its dynamic friction in the normal row: the
@@ -498,10 +527,10 @@ impl Contacts {
                     c.pt += dp * (dir - n);
                     c.p += dp * dir;
                     self.push(k, &ra, &rb, &(dp * dir), solver.as_deref_mut());
-                    changed = (dp * kn * h).abs() > 0.5 * tol;
+                    changed = (dp * kn * h).abs();
+
                     // the previewed offset after the impulse (the linear model)
-                    let (a1, b1) = (state(&self.states, c.a), state(&self.states, c.b));
-                    d = model_offset(&c, &a1, &ra, &b1, &rb, h);
+                    d = c.d0 + h * (self.relative(&c) - c.u0);
                 }
             }
         }
@@ -531,12 +560,8 @@ impl Contacts {
                 c.pt = new;
                 c.p += delta;
                 self.push(k, &ra, &rb, &delta, solver);
-                let kd = if kt > 0.0 {
-                    kt
-                } else {
-                    a.inv_mass + b.inv_mass
-                };
-                changed |= delta.norm() * kd * h > 0.5 * tol;
+                let kd = if kt > 0.0 { kt } else { c.im };
+                changed = changed.max(delta.norm() * kd * h);
             }
         } else {
             c.sep = sep;
@@ -574,9 +599,17 @@ impl Contacts {
             if skip(self, k) {
                 continue;
             }
+            // the pair's K with the masses of this solve (shock propagation freezes bodies)
+            let c = &self.contacts[k];
+            let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+            let kf = k_matrix(&a, &c.wa) + k_matrix(&b, &c.wb);
+            let im = a.inv_mass + b.inv_mass;
+            let c = &mut self.contacts[k];
+            (c.kf, c.im) = (kf, im);
             let c = &self.contacts[k];
             let touching = c.pn > 0.0 || c.pt != Vec3::zeros() || self.separation(k) < near;
             self.contacts[k].active = touching;
+            self.contacts[k].seen = [u32::MAX; 2];
             if touching {
                 self.active.push(k as u32);
             }
@@ -584,12 +617,28 @@ impl Contacts {
         for _pass in 0..8 {
             for _ in 0..self.settings.max_iterations {
                 sweeps += 1;
-                let mut changed = false;
+                let mut largest: f64 = 0.0;
                 for x in 0..self.active.len() {
                     let k = self.active[x] as usize;
-                    changed |= self.visit(k, tol, solver.as_deref_mut());
+                    let c = &self.contacts[k];
+                    // nothing changed for this (uncoupled) point since its last visit
+                    if c.seen == versions(&self.states, c) {
+                        continue;
+                    }
+                    let before = versions(&self.states, c);
+                    largest = largest.max(self.visit(k, tol, solver.as_deref_mut()));
+                    let coupled =
+                        solver.is_some() && self.borders.get(k).is_some_and(|bd| bd.n > 0);
+                    // a visit that did nothing does nothing again until its bodies change
+                    let c = &self.contacts[k];
+                    self.contacts[k].seen = if !coupled && versions(&self.states, c) == before {
+                        before
+                    } else {
+                        [u32::MAX; 2]
+                    };
                 }
-                if !changed {
+                // no visit moved its point by more than half the tolerance
+                if largest <= 0.5 * tol {
                     break;
                 }
             }
@@ -601,6 +650,7 @@ impl Contacts {
                     let (d, n) = self.offset(k);
                     if (d - d.dot(&n) * n).norm() > 0.5 * tol {
                         self.contacts[k].sliding = true;
+                        self.contacts[k].seen = [u32::MAX; 2];
                         again = true;
                     }
                 }
@@ -609,6 +659,7 @@ impl Contacts {
                 let k = pick(self, x);
                 if !self.contacts[k].active && !skip(self, k) && self.separation(k) < 0.5 * tol {
                     self.contacts[k].active = true;
+                    self.contacts[k].seen = [u32::MAX; 2];
                     self.active.push(k as u32);
                     again = true;
                 }
@@ -622,7 +673,7 @@ impl Contacts {
 
     /// Starts a round of the contact phase: linearizes each contact's previewed offset at the
     /// current velocities (the value `d0`, the previewed normal and the relative velocity `u0`
-    /// at the start offsets; see [`model_offset`]). Within the round the contacts are solved on
+    /// at the start offsets: `d = d0 + dt (u - u0)`). Within the round the contacts are solved on
     /// this linear model, a linear complementarity problem Gauss-Seidel converges on whatever
     /// the rotations within a large step; the rounds, with the joint corrections between them,
     /// bring in the nonlinearity. With `at_start_poses` the model is taken at the start poses
@@ -642,6 +693,50 @@ impl Contacts {
             }
             c.u0 = relative_velocity(&a, &ra, &b, &rb);
             c.sep = c.d0.dot(&c.nl);
+            (c.wa, c.wb) = (ra, rb);
+            c.dt = contact_dt(&a, &b);
+        }
+    }
+
+    /// Applies each contact's force of the previous step (`warm_force`, kept in A's frame by
+    /// detection) over the step `h` as its starting impulse: the normal part (if pushing) and
+    /// the friction part within the static friction cone. Not in Bender-Schmitt: their
+    /// iteration starts from zero every step, which on a heap of a thousand cubes at 60 Hz
+    /// took hundreds of sweeps per step.
+    fn warm_start(&mut self, h: f64, mut solver: Option<&mut Solver>) {
+        for k in 0..self.contacts.len() {
+            let c = self.contacts[k];
+            if c.warm_force == Vec3::zeros() {
+                continue;
+            }
+            let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+            if a.inv_mass == 0.0 && b.inv_mass == 0.0 {
+                continue;
+            }
+            let (ra, rb, _) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+            let p = h * (a.q * c.warm_force);
+            let n = c.nl;
+            let pn = p.dot(&n);
+            if pn <= 0.0 {
+                continue;
+            }
+            let mut pt = p - pn * n;
+            let lim = if c.sliding { c.mu_d } else { c.mu_s } * pn;
+            if pt.norm() > lim {
+                pt *= lim / pt.norm();
+            }
+            let p = pn * n + pt;
+            if let Some(sv) = solver.as_deref_mut()
+                && self.borders.get(k).is_some_and(|bd| bd.n > 0)
+            {
+                // brings the contact's borders up to date for the coupled impulse
+                self.coupled_k(k, &ra, &rb, sv);
+            }
+            let c = &mut self.contacts[k];
+            c.pn = pn;
+            c.pt = pt;
+            c.p = p;
+            self.push(k, &ra, &rb, &p, solver.as_deref_mut());
         }
     }
 
@@ -649,9 +744,7 @@ impl Contacts {
     /// and its normal.
     fn offset(&self, k: usize) -> (Vec3, Vec3) {
         let c = &self.contacts[k];
-        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-        let (ra, rb, _) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
-        (model_offset(c, &a, &ra, &b, &rb, contact_dt(&a, &b)), c.nl)
+        (c.d0 + c.dt * (self.relative(c) - c.u0), c.nl)
     }
 
     /// Previewed separation of contact `k` at the current velocities (linear model, m).
@@ -691,6 +784,7 @@ impl Contacts {
             return;
         }
         let t0 = Instant::now();
+        self.h = h;
         let tol = self.settings.tolerance;
         for c in &mut self.contacts {
             c.pn = 0.0;
@@ -741,6 +835,9 @@ impl Contacts {
             }
             self.gather(|slot| solver.motion_state(bodies, slot, h));
             self.linearize(velocity_level);
+            if round == 0 && self.settings.warm_start {
+                self.warm_start(h, coupled.then_some(&mut *solver));
+            }
             iterations += self.solve(None, tol, coupled.then_some(&mut *solver));
             if self.settings.shock_propagation && round == 0 {
                 let top = graph::levels(
@@ -816,8 +913,20 @@ impl Contacts {
         r.time_contact_ns = (Instant::now() - t0).as_nanos() as u64;
     }
 
-    /// Contact reports and begin/end events at the end poses.
+    /// Contact reports and begin/end events at the end poses; the contact phase's forces kept
+    /// for the next step's warm start.
     pub fn after(&mut self, bodies: &Arena<Body>) {
+        let h = self.h;
+        for c in &mut self.contacts {
+            c.warm_force = if h > 0.0 && c.a != WORLD {
+                bodies.slot(c.a).rotation.inverse() * (c.p / h)
+            } else if h > 0.0 {
+                c.p / h
+            } else {
+                Vec3::zeros()
+            };
+        }
+        self.detector.keep_forces(&self.contacts);
         self.reports.clear();
         self.events.clear();
         std::mem::swap(&mut self.touching, &mut self.touching_prev);

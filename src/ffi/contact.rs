@@ -97,6 +97,12 @@ pub struct tenon_contact_settings {
     /// normal row), TENON_CONTACT_COUPLING_SYMMETRIC (1: appended, dynamic friction as a separate
     /// impulse) or TENON_CONTACT_COUPLING_ITERATIVE (2: not appended, joints restored after).
     pub coupling: u32,
+    /// 1: each step's contact phase starts from the impulses the same contact points (the same
+    /// features of the same shapes) took in the previous step, scaled to the step; 0: from
+    /// zero. Registered contacts always start from zero. Default 1.
+    pub warm_start: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
 }
 
 /// `tenon_contact_settings::coupling`: contact rows appended to the mechanism's factored
@@ -148,7 +154,7 @@ pub struct tenon_contact_report {
 const _: () = assert!(size_of::<tenon_contact>() == 120);
 const _: () = assert!(size_of::<tenon_contact_event>() == 24);
 const _: () = assert!(size_of::<tenon_contact_def>() == 104);
-const _: () = assert!(size_of::<tenon_contact_settings>() == 32);
+const _: () = assert!(size_of::<tenon_contact_settings>() == 40);
 const _: () = assert!(size_of::<tenon_contact_report>() == 80);
 
 /// Rebuilds the C views of the last step's contacts and events (capacity reused).
@@ -379,6 +385,8 @@ pub unsafe extern "C" fn tenon_world_get_contact_settings(
                     ContactCoupling::Symmetric => TENON_CONTACT_COUPLING_SYMMETRIC,
                     ContactCoupling::Iterative => TENON_CONTACT_COUPLING_ITERATIVE,
                 },
+                warm_start: s.warm_start.into(),
+                reserved: 0,
             })
         };
         Ok(())
@@ -393,10 +401,16 @@ pub extern "C" fn tenon_world_set_contact_settings(
     settings: tenon_contact_settings,
 ) -> tenon_result {
     boundary(|| {
-        if settings.shock_propagation > 1 {
+        if settings.shock_propagation > 1 || settings.warm_start > 1 {
             return Err(FfiError::new(
                 tenon_result::InvalidArgument,
-                "shock_propagation must be 0 or 1",
+                "shock_propagation and warm_start must be 0 or 1",
+            ));
+        }
+        if settings.reserved != 0 {
+            return Err(FfiError::new(
+                tenon_result::InvalidArgument,
+                "reserved must be 0",
             ));
         }
         let coupling = match settings.coupling {
@@ -417,6 +431,7 @@ pub extern "C" fn tenon_world_set_contact_settings(
             max_rounds: settings.max_rounds,
             shock_propagation: settings.shock_propagation == 1,
             coupling,
+            warm_start: settings.warm_start == 1,
         };
         with_world(world, |wb| Ok(wb.world.set_contact_settings(s)?))
     })
