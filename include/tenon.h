@@ -615,7 +615,8 @@ typedef struct {
    */
   tenon_vec3 normal;
   /**
-   * Friction impulse on body B over the step (N s, world frame, tangential).
+   * Friction impulse on body B over the step (N s, world frame, tangential; over all the
+   * substeps the world split the step into, as far as the same features touched).
    */
   tenon_vec3 friction_impulse;
   /**
@@ -623,7 +624,9 @@ typedef struct {
    */
   double depth;
   /**
-   * Normal impulse on body B over the step (N s, >= 0), impact and resting contact together.
+   * Normal impulse on body B over the step (N s, >= 0), impact and resting contact together
+   * (over all the substeps the world split the step into, as far as the same features
+   * touched).
    */
   double normal_impulse;
   /**
@@ -668,7 +671,9 @@ typedef struct {
 } tenon_contact_event;
 
 /**
- * What the contact phases did in the last step.
+ * What the contact phases did in the last step. When the world split the step into substeps,
+ * counts of points and pairs are the most of any substep, sweeps, rounds and times add up,
+ * the penetration is the largest, and the flags hold for every substep.
  */
 typedef struct {
   /**
@@ -1121,7 +1126,9 @@ typedef struct {
    */
   uint32_t refactorizations;
   /**
-   * Largest substep count of any island (1 = no substepping).
+   * Largest substep count of any island (1 = no substepping). A frame step whose contacts
+   * touch an island that needs substeps is split as a whole (contacts in every substep);
+   * the count includes that split.
    */
   uint32_t substeps;
   /**
@@ -1193,7 +1200,7 @@ typedef struct {
    */
   uint32_t backtracks;
   /**
-   * Substeps the step was split into (1 = none).
+   * Substeps the step was split into (1 = none), the world's split of the frame included.
    */
   uint32_t substeps;
   /**

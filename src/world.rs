@@ -154,6 +154,17 @@ pub struct World {
     pub(crate) solver: Solver,
     pub(crate) contacts: Contacts,
     pub(crate) time: f64,
+    /// The last frame step's report (its substeps merged).
+    report: StepReport,
+    /// Substeps the world splits a frame step into (see [`World::step`]), and the frames since
+    /// that last had to grow.
+    frame_substeps: u32,
+    calm_frames: u32,
+    /// The state at the start of the frame step, to redo it with more substeps: bodies (slot,
+    /// position, rotation, linear and angular velocity) and joints (slot, coordinate, motor
+    /// target).
+    saved_bodies: Vec<(u32, Vec3, Quat, Vec3, Vec3)>,
+    saved_joints: Vec<(u32, f64, f64)>,
 }
 
 impl Default for World {
@@ -174,6 +185,11 @@ impl World {
             solver: Solver::default(),
             contacts: Contacts::default(),
             time: 0.0,
+            report: StepReport::default(),
+            frame_substeps: 1,
+            calm_frames: 0,
+            saved_bodies: Vec::new(),
+            saved_joints: Vec::new(),
         })
     }
 
@@ -999,7 +1015,7 @@ impl World {
 
     /// What the contact phases did in the last step.
     pub fn contact_report(&self) -> &ContactStepReport {
-        &self.contacts.report
+        &self.contacts.frame_report
     }
 
     /// Parameters of the contact phases.
@@ -1021,6 +1037,13 @@ impl World {
     /// correction until every joint is within `eps_p` (substepping if needed), the contact phase
     /// alternated with the joint correction, position and velocity update (Tomcin sections 3
     /// and 7, Appendix A; Bender-Schmitt section 3). Returns the step report.
+    ///
+    /// An island whose joints need the step split into substeps (a heavy load whipping a light
+    /// chain) is substepped on its own, but the contacts act in its last substep only; when the
+    /// contacts touch such an island, the whole frame step is redone as substeps of the world
+    /// (each a complete step, contacts included), as many as the island needed, and later
+    /// frames keep that number until a calm second has passed. The reports then cover the
+    /// whole frame step (see [`StepReport`], [`ContactStepReport`], [`ContactReport`]).
     pub fn step(&mut self, h: f64) -> Result<&StepReport> {
         if !(h.is_finite() && h > 0.0 && h <= 10.0) {
             return Err(Error::new(
@@ -1029,32 +1052,178 @@ impl World {
             ));
         }
         let t0 = std::time::Instant::now();
-        self.contacts.before(
-            &self.settings,
-            &mut self.bodies,
-            &self.joints,
-            &self.body_joints,
-            h,
-        );
-        self.solver
-            .begin(&self.settings, &mut self.bodies, &self.joints, h);
-        self.contacts.during(
-            &self.settings,
-            &mut self.solver,
-            &mut self.bodies,
-            &self.joints,
-            h,
-        );
-        self.solver.finish(&mut self.bodies, &mut self.joints, h);
-        self.contacts.after(&self.bodies);
-        self.solver.report.time_total_ns = t0.elapsed().as_nanos() as u64;
+        let max = self.settings.max_substeps.max(1);
+        let mut n = self.frame_substeps.clamp(1, max);
+        self.contacts.begin_frame(&self.bodies);
+        // Redoing the frame needs its start state; only an island (joints) touched by contacts
+        // can ask for it.
+        let may_redo = self.joints.len() > 0 && self.contacts.detector.shapes.len() > 0;
+        if may_redo {
+            self.save_frame();
+        }
+        let warnings = self.solver.warnings;
+        let mut grew = false;
+        loop {
+            let need = self.substeps(h, n, max);
+            if need <= 1 || n >= max || !may_redo {
+                break;
+            }
+            // An island the contacts touched needed substeps of its own: the contact phases
+            // acted in its last one only. Redo the frame with the contacts in every substep.
+            self.restore_frame();
+            self.solver.warnings = warnings;
+            let grow = need.next_power_of_two().min(max / n).max(2);
+            self.solver.scale_substep_hints(grow);
+            n *= grow;
+            grew = true;
+        }
+        // fewer substeps after a calm second
+        if grew || n > self.frame_substeps {
+            self.calm_frames = 0;
+        } else if n > 1 {
+            self.calm_frames += 1;
+            if self.calm_frames >= 60 {
+                n /= 2;
+                self.calm_frames = 0;
+            }
+        }
+        self.frame_substeps = n;
+        self.report.time_total_ns = t0.elapsed().as_nanos() as u64;
         self.time += h;
-        Ok(&self.solver.report)
+        Ok(&self.report)
+    }
+
+    /// Runs the frame step `h` as `n` substeps, each the whole step of the world (detection,
+    /// collision phase, articulation, contact phase, position update). Returns the most
+    /// substeps an island the contacts touched needed within a substep (1: none needed more),
+    /// stopping at the first such substep if the frame may still be redone with more (`n`
+    /// below `max`).
+    fn substeps(&mut self, h: f64, n: u32, max: u32) -> u32 {
+        let dt = h / f64::from(n);
+        let mut need = 1;
+        for k in 0..n {
+            let (first, last) = (k == 0, k + 1 == n);
+            self.contacts.before(
+                &self.settings,
+                &mut self.bodies,
+                &self.joints,
+                &self.body_joints,
+                dt,
+                first,
+            );
+            let left = h - f64::from(k) * dt;
+            self.solver
+                .begin(&self.settings, &mut self.bodies, &self.joints, dt, left);
+            self.contacts.during(
+                &self.settings,
+                &mut self.solver,
+                &mut self.bodies,
+                &self.joints,
+                dt,
+            );
+            self.solver
+                .finish(&mut self.bodies, &mut self.joints, dt, first, last);
+            self.contacts.after(&self.bodies, first, last);
+            self.contacts.merge_report(first);
+            self.merge_report(first, n);
+            let touched = self.contacts.touched_islands();
+            for (i, r) in self.solver.report.islands.iter().enumerate() {
+                if r.substeps > 1 && touched.get(i).copied().unwrap_or(false) {
+                    need = need.max(r.substeps);
+                }
+            }
+            if need > 1 && n < max {
+                break;
+            }
+        }
+        need
+    }
+
+    /// Merges the solver's report of the substep just ended into the frame step's: per island
+    /// iterations, refactorizations, backtracks, attempts, substeps and times add up, the
+    /// violation is the largest and the flags hold for every substep.
+    fn merge_report(&mut self, first: bool, n: u32) {
+        let s = &self.solver.report;
+        let f = &mut self.report;
+        if first {
+            // field by field: the islands' vector keeps its capacity (no allocation per step)
+            f.islands.clone_from(&s.islands);
+            f.iterations = s.iterations;
+            f.refactorizations = s.refactorizations;
+            f.max_violation = s.max_violation;
+            f.converged = s.converged;
+            f.topology_rebuilt = s.topology_rebuilt;
+            f.time_topology_ns = s.time_topology_ns;
+            f.time_solve_ns = s.time_solve_ns;
+            f.time_integrate_ns = s.time_integrate_ns;
+        } else {
+            for (fi, si) in f.islands.iter_mut().zip(&s.islands) {
+                fi.iterations += si.iterations;
+                fi.refactorizations += si.refactorizations;
+                fi.backtracks += si.backtracks;
+                fi.attempts += si.attempts;
+                fi.substeps += si.substeps;
+                fi.active_limits = fi.active_limits.max(si.active_limits);
+                fi.max_violation = fi.max_violation.max(si.max_violation);
+                fi.converged &= si.converged;
+                fi.rolled_back |= si.rolled_back;
+                fi.regularized_pivots = fi.regularized_pivots.max(si.regularized_pivots);
+                fi.time_factor_ns += si.time_factor_ns;
+                fi.time_velocity_ns += si.time_velocity_ns;
+                fi.time_joint_ns += si.time_joint_ns;
+            }
+            f.iterations += s.iterations;
+            f.refactorizations += s.refactorizations;
+            f.max_violation = f.max_violation.max(s.max_violation);
+            f.converged &= s.converged;
+            f.topology_rebuilt |= s.topology_rebuilt;
+            f.time_topology_ns += s.time_topology_ns;
+            f.time_solve_ns += s.time_solve_ns;
+            f.time_integrate_ns += s.time_integrate_ns;
+        }
+        f.dt = s.dt * f64::from(n);
+        f.substeps = f.islands.iter().map(|i| i.substeps).max().unwrap_or(n);
+    }
+
+    /// Keeps the bodies' and joints' state at the start of the frame step (buffers reused).
+    fn save_frame(&mut self) {
+        self.saved_bodies.clear();
+        for (slot, b) in self.bodies.iter() {
+            self.saved_bodies.push((
+                slot,
+                b.position,
+                b.rotation,
+                b.linear_velocity,
+                b.angular_velocity,
+            ));
+        }
+        self.saved_joints.clear();
+        for (slot, j) in self.joints.iter() {
+            self.saved_joints.push((slot, j.coordinate, j.motor_target));
+        }
+        self.contacts.save_frame();
+    }
+
+    /// Back to the state [`World::save_frame`] kept.
+    fn restore_frame(&mut self) {
+        for &(slot, x, q, v, w) in &self.saved_bodies {
+            let b = self.bodies.slot_mut(slot);
+            b.position = x;
+            b.rotation = q;
+            b.linear_velocity = v;
+            b.angular_velocity = w;
+        }
+        for &(slot, c, m) in &self.saved_joints {
+            let j = self.joints.slot_mut(slot);
+            j.coordinate = c;
+            j.motor_target = m;
+        }
+        self.contacts.restore_frame();
     }
 
     /// The report of the last step.
     pub fn last_report(&self) -> &StepReport {
-        &self.solver.report
+        &self.report
     }
 
     /// Warning counters accumulated since the world was created.

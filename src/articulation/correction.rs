@@ -565,7 +565,7 @@ mod tests {
         world.settings.gravity = Vec3::zeros();
         world.step(1e-3).unwrap(); // builds the topology
         let island = &mut world.solver.islands[0];
-        island.gather(&world.bodies, &world.joints, &Vec3::zeros(), 0.1);
+        island.gather(&world.bodies, &world.joints, &Vec3::zeros(), 0.1, 0.1);
         island.restore();
         island.update_inertias();
         let dt = 0.1;

@@ -372,8 +372,17 @@ impl Island {
     }
 
     /// Copies the bodies' state and the joints' motor targets into the workspace. Each part of
-    /// a split body gets its share of the mass, inertia and torque (Tomcin section 5).
-    pub fn gather(&mut self, bodies: &Arena<Body>, joints: &Arena<Joint>, gravity: &Vec3, h: f64) {
+    /// a split body gets its share of the mass, inertia and torque (Tomcin section 5). `h` is
+    /// the step, `left` the time left in the frame step it belongs to (a position motor reaches
+    /// its target at the frame's end).
+    pub fn gather(
+        &mut self,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        gravity: &Vec3,
+        h: f64,
+        left: f64,
+    ) {
         self.frame_h = h;
         for (l, &slot) in self.body_slots.iter().enumerate() {
             let b = bodies.slot(slot);
@@ -411,7 +420,7 @@ impl Island {
                     }
                     _ => {
                         self.motor_from[k] = j.coordinate;
-                        self.motor_rate[k] = (target - j.coordinate) / h;
+                        self.motor_rate[k] = (target - j.coordinate) / left.max(h);
                     }
                 }
             }
@@ -447,8 +456,9 @@ impl Island {
 
     /// Writes the state back to the bodies and the per-joint results back to the joints. A split
     /// body gets the mean position and velocities of its parts (their momentum; the parts agree
-    /// within `eps_p`) and its first part's orientation.
-    pub fn scatter(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>) {
+    /// within `eps_p`) and its first part's orientation. With `add` (a later substep of a frame
+    /// step) the joints' impulses are added to what the frame's earlier substeps wrote.
+    pub fn scatter(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>, add: bool) {
         let mut l = 0;
         while l < self.body_slots.len() {
             let b = bodies.slot_mut(self.body_slots[l]);
@@ -474,7 +484,15 @@ impl Island {
             let lin = Vec3::new(i[0], i[1], i[2]);
             // angular impulse about the anchor: about the centre of mass minus r_B x p
             let ang = Vec3::new(i[3], i[4], i[5]) - rb.cross(&lin);
-            j.impulse = [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
+            let step = [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
+            if add {
+                // a later substep of the frame step: the reaction adds up
+                for (r, s) in j.impulse.iter_mut().zip(step) {
+                    *r += s;
+                }
+            } else {
+                j.impulse = step;
+            }
             j.coordinate = self.coord[k];
             j.violation = self.violation[k];
             if ij.motor && j.motor.mode == crate::joint::MotorMode::Velocity {

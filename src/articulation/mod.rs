@@ -46,7 +46,8 @@ pub struct IslandReport {
     pub refactorizations: u32,
     /// Halvings of a Newton step that raised the sum of squared violations (line search).
     pub backtracks: u32,
-    /// Substeps the frame step was split into (1 = none).
+    /// Substeps the frame step was split into (1 = none): the island's own, summed over the
+    /// world's substeps when the world split the frame (see [`crate::World::step`]).
     pub substeps: u32,
     /// Attempts: 1 plus the number of times the step was redone with more substeps.
     pub attempts: u32,
@@ -82,7 +83,7 @@ pub struct StepReport {
     pub iterations: u32,
     /// Sum of the islands' extra refactorizations.
     pub refactorizations: u32,
-    /// Largest substep count of any island.
+    /// Largest substep count of any island (the world's substeps included).
     pub substeps: u32,
     /// Largest joint violation at the end of the step (m or rad).
     pub max_violation: f64,
@@ -196,6 +197,14 @@ impl Solver {
         self.pool.as_ref().map_or(1, |p| p.current_num_threads())
     }
 
+    /// Divides every island's starting substep count by `factor` (at least 1): the world now
+    /// splits the frame step into `factor` times more substeps of its own.
+    pub fn scale_substep_hints(&mut self, factor: u32) {
+        for isl in &mut self.islands {
+            isl.substep_hint = (isl.substep_hint / factor.max(1)).max(1);
+        }
+    }
+
     /// Topology changed: islands, ordering and symbolic analysis are rebuilt on the next step.
     pub fn invalidate(&mut self) {
         self.valid = false;
@@ -203,13 +212,15 @@ impl Solver {
 
     /// First part of the step: topology (when invalidated), then per island external impulses,
     /// velocity correction and joint correction (substeps as needed; the position update of the
-    /// last substep is left pending), and the external impulses of the free bodies.
+    /// last substep is left pending), and the external impulses of the free bodies. `left` is
+    /// the time left in the frame step (`h` unless the world splits the frame).
     pub fn begin(
         &mut self,
         settings: &WorldSettings,
         bodies: &mut Arena<Body>,
         joints: &Arena<Joint>,
         h: f64,
+        left: f64,
     ) {
         let t0 = Instant::now();
         let rebuilt = !self.valid;
@@ -238,7 +249,7 @@ impl Solver {
             &mut self.islands,
             &mut self.report.islands,
             |_, island, r| {
-                island.gather(bodies_now, joints, &settings.gravity, h);
+                island.gather(bodies_now, joints, &settings.gravity, h, left);
                 *r = island.solve(settings, bodies_now, joints, h);
             },
         );
@@ -397,7 +408,16 @@ impl Solver {
 
     /// Last part of the step: position update and end-of-step velocity update of every island
     /// and free body, kinematic bodies moved, forces cleared, the report completed.
-    pub fn finish(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>, h: f64) {
+    /// `first`, `last`: the (sub)step is the first, the last of its frame step (joint impulses
+    /// add up over the frame's substeps; forces and torques are cleared after its last).
+    pub fn finish(
+        &mut self,
+        bodies: &mut Arena<Body>,
+        joints: &mut Arena<Joint>,
+        h: f64,
+        first: bool,
+        last: bool,
+    ) {
         let (bodies_now, joints_now): (&Arena<Body>, &Arena<Joint>) = (bodies, joints);
         for_each_island(
             self.pool.as_ref(),
@@ -415,7 +435,7 @@ impl Solver {
         );
         for (island, r) in self.islands.iter_mut().zip(&mut self.report.islands) {
             self.warnings.non_finite += u64::from(r.rolled_back);
-            island.scatter(bodies, joints);
+            island.scatter(bodies, joints, !first);
             self.warnings.not_converged += u64::from(!r.converged);
             self.warnings.regularization_active += u64::from(r.regularized_pivots > 0);
             self.warnings.substepped += u64::from(r.substeps > 1);
@@ -430,8 +450,10 @@ impl Solver {
                 b.position += h * b.linear_velocity;
                 b.rotation = integrate_rotation(&b.rotation, &(h * b.angular_velocity));
             }
-            b.force.fill(0.0);
-            b.torque.fill(0.0);
+            if last {
+                b.force.fill(0.0);
+                b.torque.fill(0.0);
+            }
         }
         let t3 = Instant::now();
         let t0 = self.t0.unwrap_or(t2);

@@ -378,6 +378,8 @@ pub(crate) struct Contact {
     pub im: f64,
     /// The step the contact's previewed offset spans (its dynamic bodies' pending step).
     pub dt: f64,
+    /// The impulse on B in the frame's earlier substeps (A's frame; zero in a frame's first).
+    pub frame_impulse: Vec3,
     /// The bodies' velocity versions ([`crate::body::MotionState::ver`]) after the last
     /// Gauss-Seidel visit: while they are unchanged a visit would do nothing.
     pub seen: [u32; 2],
@@ -424,6 +426,7 @@ impl Contact {
             active: false,
             warm_force: Vec3::zeros(),
             seen: [u32::MAX; 2],
+            frame_impulse: Vec3::zeros(),
             wa: Vec3::zeros(),
             wb: Vec3::zeros(),
             wn: Vec3::zeros(),
@@ -446,10 +449,13 @@ pub(crate) fn combine(a: &Material, b: &Material) -> Material {
 
 /// What a contact point carries from one step to the next (parry keeps it with the point while
 /// the same features touch): the contact phase's impulse per unit time (N), in A's frame, to
-/// warm-start the next step's contact phase.
+/// warm-start the next step's contact phase; and, within a frame step split into substeps, the
+/// impulse the point took in the frame's earlier substeps (A's frame) and that frame's number.
 #[derive(Clone, Copy, Debug, Default)]
 struct Warm {
     force: [f64; 3],
+    frame_impulse: [f64; 3],
+    frame: u64,
 }
 
 struct PairCache {
@@ -489,14 +495,17 @@ impl Detector {
     }
 
     /// Detects the contact points of the step into `out`. `gravity` and `h` bound how far each
-    /// body moves; `collide(shape_a, shape_b)` filters pairs (bodies, groups, joints).
+    /// body moves; `collide(shape_a, shape_b)` filters pairs (bodies, groups, joints); `frame`
+    /// numbers the frame step the (sub)step belongs to.
     /// Returns (pairs from the broad phase, unsupported pairs).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn detect(
         &mut self,
         bodies: &Arena<Body>,
         gravity: &Vec3,
         h: f64,
         margin: f64,
+        frame: u64,
         collide: impl Fn(&Shape, &Shape) -> bool,
         out: &mut Vec<Contact>,
     ) -> (u32, u32) {
@@ -616,6 +625,9 @@ impl Detector {
                     let mut c = Contact::new(s1.body, s2.body, i, j, ra, rb, n, pt.dist, &mat);
                     // the force is kept in A's body frame, as the point and normal
                     c.warm_force = Vec3::from(pt.data.force);
+                    if pt.data.frame == frame {
+                        c.frame_impulse = Vec3::from(pt.data.frame_impulse);
+                    }
                     out.push(c);
                 }
             }
@@ -624,10 +636,11 @@ impl Detector {
         (self.pairs.len() as u32, unsupported)
     }
 
-    /// Keeps each detected contact's force of the step just ended (`Contact::warm_force`, A's
-    /// frame) with its manifold point, for the next step's warm start. `contacts` begins with
-    /// the detected contacts in the order [`Detector::detect`] gave them.
-    pub(crate) fn keep_forces(&mut self, contacts: &[Contact]) {
+    /// Keeps each detected contact's force of the (sub)step just ended (`Contact::warm_force`,
+    /// A's frame) with its manifold point, for the next step's warm start, and its impulse so
+    /// far in frame `frame` (`Contact::frame_impulse`). `contacts` begins with the detected
+    /// contacts in the order [`Detector::detect`] gave them.
+    pub(crate) fn keep_forces(&mut self, contacts: &[Contact], frame: u64) {
         let mut k = 0;
         for key in &self.produced {
             let Some(entry) = self.cache.get_mut(key) else {
@@ -637,6 +650,8 @@ impl Detector {
                 for pt in &mut m.points {
                     if let Some(c) = contacts.get(k) {
                         pt.data.force = c.warm_force.into();
+                        pt.data.frame_impulse = c.frame_impulse.into();
+                        pt.data.frame = frame;
                     }
                     k += 1;
                 }

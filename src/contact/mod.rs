@@ -367,9 +367,11 @@ pub struct ContactReport {
     pub normal: Vec3,
     /// Penetration at the end of the step (m; negative: a gap).
     pub depth: f64,
-    /// Normal impulse on B over the step (N s, >= 0), collision and contact phases together.
+    /// Normal impulse on B over the step (N s, >= 0), collision and contact phases together;
+    /// when the world split the step into substeps, over all of them in which the same
+    /// features of the same shapes touched.
     pub normal_impulse: f64,
-    /// Friction impulse on B over the step (N s, world frame, tangential).
+    /// Friction impulse on B over the step (N s, world frame, tangential), as `normal_impulse`.
     pub friction_impulse: Vec3,
 }
 
@@ -384,7 +386,10 @@ pub struct ContactEvent {
     pub body_b: BodyHandle,
 }
 
-/// What the contact phases did in the last step.
+/// What the contact phases did in the last step. When the world split the step into substeps
+/// (contacts touching an island that needed them), counts of points and pairs are the most of
+/// any substep, sweeps, rounds and times add up, the penetration is the largest, and the flags
+/// hold for every substep.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ContactStepReport {
     /// Shape pairs whose bounding boxes overlapped (broad phase).

@@ -47,6 +47,7 @@ pub(crate) struct Contacts {
     pub events: Vec<ContactEvent>,
     touching: Vec<(u32, u32)>,
     touching_prev: Vec<(u32, u32)>,
+    touching_saved: Vec<(u32, u32)>,
     pub report: ContactStepReport,
     /// Per contact, its coupling to the islands it touches (contact phase), and the border
     /// columns of all of them.
@@ -54,6 +55,13 @@ pub(crate) struct Contacts {
     border_buf: Vec<f64>,
     /// The step being taken (s).
     h: f64,
+    /// The frame step the current (sub)step belongs to (numbered from 1).
+    frame: u64,
+    /// The caller's contacts of the current frame step, as points on the bodies (registered
+    /// contacts act in every substep of the frame).
+    frame_registered: Vec<Contact>,
+    /// What the contact phases did over the whole frame step (the substeps merged).
+    pub frame_report: ContactStepReport,
 }
 
 /// A contact's coupling to the (at most two) islands its bodies belong to: for each island its
@@ -115,6 +123,8 @@ fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
 
 impl Contacts {
     /// Detection and the collision phase, before the articulation's part of the step.
+    /// `first`: the first substep of a frame step.
+    #[allow(clippy::too_many_arguments)]
     pub fn before(
         &mut self,
         ws: &WorldSettings,
@@ -122,12 +132,20 @@ impl Contacts {
         joints: &Arena<Joint>,
         body_joints: &[Vec<u32>],
         h: f64,
+        first: bool,
     ) {
         self.report = ContactStepReport {
             contacts_converged: true,
             joints_converged: true,
             ..Default::default()
         };
+        if first {
+            // a new frame step (or a new attempt at one): the frame's impulses start from zero
+            self.frame += 1;
+            for c in &mut self.frame_registered {
+                c.frame_impulse = Vec3::zeros();
+            }
+        }
         let t0 = Instant::now();
         let collide = |s1: &super::detection::Shape, s2: &super::detection::Shape| {
             if !s1.filter.allows(&s2.filter) {
@@ -149,29 +167,24 @@ impl Contacts {
             &ws.gravity,
             h,
             self.settings.margin,
+            self.frame,
             collide,
             &mut self.contacts,
         );
-        for r in self.registered.drain(..) {
-            let ba = r.body_a.map(|a| bodies.slot(a.index));
-            let bb = bodies.slot(r.body_b.index);
-            let pa = r.point + 0.5 * r.depth * r.normal;
-            let pb = r.point - 0.5 * r.depth * r.normal;
-            let n = match ba {
-                Some(b) => b.rotation.inverse() * r.normal,
-                None => r.normal,
+        // the caller's contacts, their separation at the poses of this (sub)step
+        for &r in &self.frame_registered {
+            let pose = |i: u32| {
+                if i == WORLD {
+                    (Vec3::zeros(), crate::math::Quat::identity())
+                } else {
+                    let b = bodies.slot(i);
+                    (b.position, b.rotation)
+                }
             };
-            self.contacts.push(Contact::new(
-                r.body_a.map_or(WORLD, |a| a.index),
-                r.body_b.index,
-                WORLD,
-                WORLD,
-                to_local(ba, &pa),
-                to_local(Some(bb), &pb),
-                n,
-                -r.depth,
-                &r.material,
-            ));
+            let ((xa, qa), (xb, qb)) = (pose(r.a), pose(r.b));
+            let mut c = r;
+            c.s0 = ((xb + qb * r.rb) - (xa + qa * r.ra)).dot(&(qa * r.n));
+            self.contacts.push(c);
         }
         // body-frame offsets from the centre of mass: the local points are already relative
         // to the body origin, which is the centre of mass.
@@ -780,6 +793,8 @@ impl Contacts {
         joints: &Arena<Joint>,
         h: f64,
     ) {
+        self.islands.clear();
+        self.islands.resize(solver.island_count(), false);
         if self.contacts.is_empty() {
             return;
         }
@@ -792,8 +807,6 @@ impl Contacts {
             c.pt = Vec3::zeros();
             c.sliding = c.sliding_at_start;
         }
-        self.islands.clear();
-        self.islands.resize(solver.island_count(), false);
         let mut any_island = false;
         for c in &self.contacts {
             for i in [c.a, c.b] {
@@ -913,22 +926,112 @@ impl Contacts {
         r.time_contact_ns = (Instant::now() - t0).as_nanos() as u64;
     }
 
+    /// Takes the caller's contacts for the frame step about to begin, as points on the bodies at
+    /// their current poses (they act in every substep of the frame).
+    pub fn begin_frame(&mut self, bodies: &Arena<Body>) {
+        self.frame_registered.clear();
+        for r in self.registered.drain(..) {
+            let ba = r.body_a.map(|a| bodies.slot(a.index));
+            let bb = bodies.slot(r.body_b.index);
+            let pa = r.point + 0.5 * r.depth * r.normal;
+            let pb = r.point - 0.5 * r.depth * r.normal;
+            let n = match ba {
+                Some(b) => b.rotation.inverse() * r.normal,
+                None => r.normal,
+            };
+            self.frame_registered.push(Contact::new(
+                r.body_a.map_or(WORLD, |a| a.index),
+                r.body_b.index,
+                WORLD,
+                WORLD,
+                to_local(ba, &pa),
+                to_local(Some(bb), &pb),
+                n,
+                -r.depth,
+                &r.material,
+            ));
+        }
+    }
+
+    /// Keeps the pairs touching at the start of the frame step (for its events, should the
+    /// frame be redone).
+    pub fn save_frame(&mut self) {
+        self.touching_saved.clear();
+        self.touching_saved.extend_from_slice(&self.touching);
+    }
+
+    /// Back to the pairs [`Contacts::save_frame`] kept.
+    pub fn restore_frame(&mut self) {
+        self.touching.clear();
+        self.touching.extend_from_slice(&self.touching_saved);
+    }
+
+    /// Merges the report of the (sub)step just ended into the frame step's report: counts are
+    /// the most of any substep, sweeps, rounds and times add up, the penetration is the largest
+    /// and the flags hold for every substep.
+    pub fn merge_report(&mut self, first: bool) {
+        let r = self.report;
+        if first {
+            self.frame_report = r;
+            return;
+        }
+        let f = &mut self.frame_report;
+        f.pairs = f.pairs.max(r.pairs);
+        f.points = f.points.max(r.points);
+        f.collisions = f.collisions.max(r.collisions);
+        f.resting = f.resting.max(r.resting);
+        f.unsupported_pairs = f.unsupported_pairs.max(r.unsupported_pairs);
+        f.levels = f.levels.max(r.levels);
+        f.collision_iterations += r.collision_iterations;
+        f.contact_iterations += r.contact_iterations;
+        f.rounds += r.rounds;
+        f.max_penetration = f.max_penetration.max(r.max_penetration);
+        f.contacts_converged &= r.contacts_converged;
+        f.joints_converged &= r.joints_converged;
+        f.time_detection_ns += r.time_detection_ns;
+        f.time_collision_ns += r.time_collision_ns;
+        f.time_contact_ns += r.time_contact_ns;
+    }
+
+    /// The islands the contacts of the last (sub)step touched (flags by island).
+    pub fn touched_islands(&self) -> &[bool] {
+        &self.islands
+    }
+
     /// Contact reports and begin/end events at the end poses; the contact phase's forces kept
-    /// for the next step's warm start.
-    pub fn after(&mut self, bodies: &Arena<Body>) {
+    /// for the next step's warm start. Within a frame step split into substeps, `first` and
+    /// `last` mark its first and last substep: events add up over the substeps, and the reports
+    /// of the last give each point's impulse over the whole frame (its earlier substeps found
+    /// by the same features of the same shapes).
+    pub fn after(&mut self, bodies: &Arena<Body>, first: bool, last: bool) {
         let h = self.h;
-        for c in &mut self.contacts {
-            c.warm_force = if h > 0.0 && c.a != WORLD {
-                bodies.slot(c.a).rotation.inverse() * (c.p / h)
-            } else if h > 0.0 {
-                c.p / h
+        let rotation = |i: u32| {
+            if i == WORLD {
+                crate::math::Quat::identity()
+            } else {
+                bodies.slot(i).rotation
+            }
+        };
+        let registered = self.contacts.len() - self.frame_registered.len();
+        for (k, c) in self.contacts.iter_mut().enumerate() {
+            let back = rotation(c.a).inverse();
+            c.warm_force = if h > 0.0 {
+                back * (c.p / h)
             } else {
                 Vec3::zeros()
             };
+            c.frame_impulse += back * c.p_total;
+            if k >= registered {
+                self.frame_registered[k - registered].frame_impulse = c.frame_impulse;
+            }
         }
-        self.detector.keep_forces(&self.contacts);
-        self.reports.clear();
-        self.events.clear();
+        self.detector.keep_forces(&self.contacts, self.frame);
+        if last {
+            self.reports.clear();
+        }
+        if first {
+            self.events.clear();
+        }
         std::mem::swap(&mut self.touching, &mut self.touching_prev);
         self.touching.clear();
         let tol = self.settings.tolerance;
@@ -954,21 +1057,25 @@ impl Contacts {
             let ((xa, qa), (xb, qb)) = (pose(c.a), pose(c.b));
             let (pa, pb, n) = (xa + qa * c.ra, xb + qb * c.rb, qa * c.n);
             let depth = -(pb - pa).dot(&n);
-            if c.pn_total <= 0.0 && depth < -tol {
+            // the impulse on B over the frame step so far
+            let total = qa * c.frame_impulse;
+            if c.pn_total <= 0.0 && total == Vec3::zeros() && depth < -tol {
                 continue;
             }
-            self.reports.push(ContactReport {
-                body_a: (c.a != WORLD).then(|| handle(c.a)),
-                body_b: handle(c.b),
-                shape_a: shape(c.shape_a),
-                shape_b: shape(c.shape_b),
-                point: 0.5 * (pa + pb),
-                normal: n,
-                depth,
-                // the impulse applied, split along the end normal (exact in sum)
-                normal_impulse: c.p_total.dot(&n).max(0.0),
-                friction_impulse: c.p_total - c.p_total.dot(&n).max(0.0) * n,
-            });
+            if last {
+                self.reports.push(ContactReport {
+                    body_a: (c.a != WORLD).then(|| handle(c.a)),
+                    body_b: handle(c.b),
+                    shape_a: shape(c.shape_a),
+                    shape_b: shape(c.shape_b),
+                    point: 0.5 * (pa + pb),
+                    normal: n,
+                    depth,
+                    // the impulse applied, split along the end normal (exact in sum)
+                    normal_impulse: total.dot(&n).max(0.0),
+                    friction_impulse: total - total.dot(&n).max(0.0) * n,
+                });
+            }
             self.touching.push((c.a, c.b));
         }
         self.touching.sort_unstable();

@@ -21,11 +21,14 @@ pub struct tenon_contact {
     pub point: tenon_vec3,
     /// Normal (world frame), pointing from body A to body B.
     pub normal: tenon_vec3,
-    /// Friction impulse on body B over the step (N s, world frame, tangential).
+    /// Friction impulse on body B over the step (N s, world frame, tangential; over all the
+    /// substeps the world split the step into, as far as the same features touched).
     pub friction_impulse: tenon_vec3,
     /// Penetration at the end of the step (m; negative: a gap).
     pub depth: f64,
-    /// Normal impulse on body B over the step (N s, >= 0), impact and resting contact together.
+    /// Normal impulse on body B over the step (N s, >= 0), impact and resting contact together
+    /// (over all the substeps the world split the step into, as far as the same features
+    /// touched).
     pub normal_impulse: f64,
     /// Body A; the null id for the static world of a registered contact.
     pub body_a: tenon_body_id,
@@ -113,7 +116,9 @@ pub const TENON_CONTACT_COUPLING_SYMMETRIC: u32 = 1;
 /// `tenon_contact_settings::coupling`: not appended (iterative; for comparison).
 pub const TENON_CONTACT_COUPLING_ITERATIVE: u32 = 2;
 
-/// What the contact phases did in the last step.
+/// What the contact phases did in the last step. When the world split the step into substeps,
+/// counts of points and pairs are the most of any substep, sweeps, rounds and times add up,
+/// the penetration is the largest, and the flags hold for every substep.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct tenon_contact_report {

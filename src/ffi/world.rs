@@ -74,7 +74,9 @@ pub struct tenon_step_report {
     pub iterations: u32,
     /// Numeric refactorizations beyond one per substep, summed over the islands.
     pub refactorizations: u32,
-    /// Largest substep count of any island (1 = no substepping).
+    /// Largest substep count of any island (1 = no substepping). A frame step whose contacts
+    /// touch an island that needs substeps is split as a whole (contacts in every substep);
+    /// the count includes that split.
     pub substeps: u32,
     /// Number of islands (connected groups of jointed dynamic bodies).
     pub islands: u32,
@@ -114,7 +116,7 @@ pub struct tenon_island_report {
     pub refactorizations: u32,
     /// Line-search halvings of a Newton step.
     pub backtracks: u32,
-    /// Substeps the step was split into (1 = none).
+    /// Substeps the step was split into (1 = none), the world's split of the frame included.
     pub substeps: u32,
     /// 1 plus the number of times the step was redone with more substeps.
     pub attempts: u32,
