@@ -98,12 +98,12 @@ fn box_rests_on_the_ground_with_four_contact_points() {
     );
 }
 
-#[test]
-fn ball_rebounds_to_a_quarter_of_the_drop_height_with_restitution_one_half() {
+/// Rebound height of a 10 cm ball dropped from `drop` m with e = 0.5 on a frictionless ground,
+/// stepped at `h`, as a fraction of the drop height.
+fn rebound(drop: f64, h: f64) -> f64 {
     let mut world = World::default();
     ground(&mut world, Vec3::z(), mat(0.0, 0.0, 0.0));
     let r = 0.1;
-    let drop = 1.0;
     let b = dynamic(
         &mut world,
         Vec3::new(0.0, 0.0, r + drop),
@@ -111,10 +111,9 @@ fn ball_rebounds_to_a_quarter_of_the_drop_height_with_restitution_one_half() {
         Geometry::Sphere { radius: r },
         mat(0.0, 0.0, 0.5),
     );
-    let h = 1e-3;
     let mut bounced = false;
     let mut apex: f64 = 0.0;
-    for _ in 0..1500 {
+    for _ in 0..(1.5 / h) as usize {
         world.step(h).unwrap();
         let body = world.body(b).unwrap();
         if body.linear_velocity().z > 0.0 {
@@ -125,8 +124,31 @@ fn ball_rebounds_to_a_quarter_of_the_drop_height_with_restitution_one_half() {
         }
     }
     assert!(bounced);
-    let ratio = apex / drop;
-    assert!((ratio - 0.25).abs() < 0.02 * 0.25, "rebound {ratio}");
+    apex / drop
+}
+
+/// e = 0.5: the ball rebounds to a quarter of its drop height, within 2 % (the issue) at 1 ms
+/// and, whatever the moment of the impact within the step, at 60 Hz and 30 Hz: the impact is
+/// resolved with the speed of the impact, not of the start of the step (measured worst over
+/// 10 drop heights: 0.00 % at 1 ms, 0.08 % at 60 Hz, 0.35 % at 30 Hz; before, 0.6 %, 17 %
+/// and 18 %).
+#[test]
+fn ball_rebounds_to_a_quarter_of_the_drop_height_with_restitution_one_half() {
+    let ratio = rebound(1.0, 1e-3);
+    assert!(
+        (ratio - 0.25).abs() < 1e-3 * 0.25,
+        "rebound {ratio} at 1 ms"
+    );
+    for (h, bound) in [(1.0 / 60.0, 5e-3), (1.0 / 30.0, 1e-2)] {
+        for k in 0..10 {
+            let drop = 1.0 + 0.0137 * f64::from(k);
+            let ratio = rebound(drop, h);
+            assert!(
+                (ratio - 0.25).abs() < bound * 0.25,
+                "rebound {ratio} from {drop} m at h = {h}"
+            );
+        }
+    }
 }
 
 #[test]

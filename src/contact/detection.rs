@@ -372,6 +372,9 @@ pub(crate) struct Contact {
     pub wn: Vec3,
     /// The inverse effective mass along `wn` (collision phase).
     pub kn: f64,
+    /// How fast the external forces (gravity, applied forces) accelerate the two points toward
+    /// each other along `wn` (m/s^2; negative: apart).
+    pub an: f64,
     /// The pair's `K` (eq. 1) at `wa`, `wb` and its translational part `1/m_a + 1/m_b`
     /// (contact phase, set when a solve starts: shock propagation freezes bodies).
     pub kf: Mat3,
@@ -431,6 +434,7 @@ impl Contact {
             wb: Vec3::zeros(),
             wn: Vec3::zeros(),
             kn: 0.0,
+            an: 0.0,
             kf: Mat3::zeros(),
             im: 0.0,
             dt: 0.0,
