@@ -1057,14 +1057,17 @@ impl World {
         self.contacts.begin_frame(&self.bodies);
         // Redoing the frame needs its start state; only an island (joints) touched by contacts
         // can ask for it.
-        let may_redo = self.joints.len() > 0 && self.contacts.detector.shapes.len() > 0;
+        let may_redo = self.joints.len() > 0
+            && (self.contacts.detector.shapes.len() > 0 || self.contacts.has_registered());
         if may_redo {
             self.save_frame();
         }
         let warnings = self.solver.warnings;
         let mut grew = false;
+        let mut rebuilt = false;
         loop {
             let need = self.substeps(h, n, max);
+            rebuilt |= self.report.topology_rebuilt;
             if need <= 1 || n >= max || !may_redo {
                 break;
             }
@@ -1088,6 +1091,13 @@ impl World {
             }
         }
         self.frame_substeps = n;
+        self.report.topology_rebuilt = rebuilt;
+        self.count_warnings(&warnings);
+        // the caller's forces and torques act over the whole frame step
+        for (_, b) in self.bodies.iter_mut() {
+            b.force.fill(0.0);
+            b.torque.fill(0.0);
+        }
         self.report.time_total_ns = t0.elapsed().as_nanos() as u64;
         self.time += h;
         Ok(&self.report)
@@ -1122,7 +1132,7 @@ impl World {
                 dt,
             );
             self.solver
-                .finish(&mut self.bodies, &mut self.joints, dt, first, last);
+                .finish(&mut self.bodies, &mut self.joints, dt, first);
             self.contacts.after(&self.bodies, first, last);
             self.contacts.merge_report(first);
             self.merge_report(first, n);
@@ -1183,6 +1193,26 @@ impl World {
         }
         f.dt = s.dt * f64::from(n);
         f.substeps = f.islands.iter().map(|i| i.substeps).max().unwrap_or(n);
+    }
+
+    /// The warning counters count island steps (frames), not the world's substeps: from the
+    /// counts at the frame's start and the frame's merged report. Clamped pivots are known per
+    /// substep only; they count at most once per island.
+    fn count_warnings(&mut self, start: &WarningCounters) {
+        let w = &mut self.solver.warnings;
+        let islands = &self.report.islands;
+        let count = |f: &dyn Fn(&crate::articulation::IslandReport) -> bool| {
+            islands.iter().filter(|i| f(i)).count() as u64
+        };
+        let singular = (w.singular_pivot - start.singular_pivot).min(islands.len() as u64);
+        *w = WarningCounters {
+            non_finite: start.non_finite + count(&|i| i.rolled_back),
+            not_converged: start.not_converged + count(&|i| !i.converged),
+            regularization_active: start.regularization_active
+                + count(&|i| i.regularized_pivots > 0),
+            singular_pivot: start.singular_pivot + singular,
+            substepped: start.substepped + count(&|i| i.substeps > 1),
+        };
     }
 
     /// Keeps the bodies' and joints' state at the start of the frame step (buffers reused).

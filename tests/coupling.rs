@@ -337,10 +337,22 @@ fn heavy_chain_falling_on_the_ground_keeps_joints_and_contacts_in_every_substep(
             .create_shape(b, &ShapeDesc::new(Geometry::Box { half_extents }))
             .unwrap();
     }
+    // a free body far away, pushed every frame: the push acts over every frame, also those
+    // the world redoes with more substeps
+    let free = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(100.0, 0.0, 50.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let push = Vec3::new(3.0, 0.0, 0.0);
     let (mut most_substeps, mut worst_joint, mut worst_depth) = (0, 0.0f64, 0.0f64);
-    let (mut not_converged, mut contacts_unconverged) = (0, 0);
+    let (mut not_converged, mut contacts_unconverged, mut split_frames) = (0, 0, 0u64);
     for _ in 0..600 {
+        let at = world.body(free).unwrap().position();
+        world.apply_force(free, push, at).unwrap();
         let r = world.step(1.0 / 60.0).unwrap();
+        split_frames += u64::from(r.substeps > 1);
         most_substeps = most_substeps.max(r.substeps);
         worst_joint = worst_joint.max(r.max_violation);
         not_converged += u32::from(!r.converged);
@@ -361,4 +373,9 @@ fn heavy_chain_falling_on_the_ground_keeps_joints_and_contacts_in_every_substep(
     assert!(contacts_unconverged < 30, "{contacts_unconverged} frames");
     assert!((load.position().z - 2.25).abs() < 1e-4);
     assert!(load.linear_velocity().norm() < 1e-3);
+    // 10 s of the push on the 1 kg free body: 30 m/s
+    let v = world.body(free).unwrap().linear_velocity();
+    assert!((v.x - 30.0).abs() < 1e-9, "{v:?}");
+    // the warning counter counts frames (island steps), not the world's substeps
+    assert_eq!(world.warnings().substepped, split_frames);
 }

@@ -407,16 +407,14 @@ impl Solver {
     }
 
     /// Last part of the step: position update and end-of-step velocity update of every island
-    /// and free body, kinematic bodies moved, forces cleared, the report completed.
-    /// `first`, `last`: the (sub)step is the first, the last of its frame step (joint impulses
-    /// add up over the frame's substeps; forces and torques are cleared after its last).
+    /// and free body, kinematic bodies moved, the report completed. `first`: the (sub)step is
+    /// the first of its frame step (joint impulses add up over the frame's substeps).
     pub fn finish(
         &mut self,
         bodies: &mut Arena<Body>,
         joints: &mut Arena<Joint>,
         h: f64,
         first: bool,
-        last: bool,
     ) {
         let (bodies_now, joints_now): (&Arena<Body>, &Arena<Joint>) = (bodies, joints);
         for_each_island(
@@ -449,10 +447,6 @@ impl Solver {
             if b.kind == BodyKind::Kinematic {
                 b.position += h * b.linear_velocity;
                 b.rotation = integrate_rotation(&b.rotation, &(h * b.angular_velocity));
-            }
-            if last {
-                b.force.fill(0.0);
-                b.torque.fill(0.0);
             }
         }
         let t3 = Instant::now();

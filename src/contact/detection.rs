@@ -491,6 +491,8 @@ impl Detector {
             self.bvh.remove(slot);
             self.in_bvh[slot as usize] = false;
         }
+        // a shape created in this slot must not inherit the pair's manifolds and warm start
+        self.cache.retain(|&(a, b), _| a != slot && b != slot);
     }
 
     fn extra(&self, s: &Shape) -> f64 {

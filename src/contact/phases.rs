@@ -997,6 +997,11 @@ impl Contacts {
         }
     }
 
+    /// True if the caller registered contacts for the current frame step.
+    pub fn has_registered(&self) -> bool {
+        !self.frame_registered.is_empty()
+    }
+
     /// Keeps the pairs touching at the start of the frame step (for its events, should the
     /// frame be redone).
     pub fn save_frame(&mut self) {
