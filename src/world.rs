@@ -1062,7 +1062,6 @@ impl World {
         if may_redo {
             self.save_frame();
         }
-        let warnings = self.solver.warnings;
         let mut grew = false;
         let mut rebuilt = false;
         loop {
@@ -1074,7 +1073,6 @@ impl World {
             // An island the contacts touched needed substeps of its own: the contact phases
             // acted in its last one only. Redo the frame with the contacts in every substep.
             self.restore_frame();
-            self.solver.warnings = warnings;
             let grow = need.next_power_of_two().min(max / n).max(2);
             self.solver.scale_substep_hints(grow);
             n *= grow;
@@ -1092,7 +1090,8 @@ impl World {
         }
         self.frame_substeps = n;
         self.report.topology_rebuilt = rebuilt;
-        self.count_warnings(&warnings);
+        // the warnings count island steps: frames, not the world's substeps
+        self.solver.warnings.count(&self.report);
         // the caller's forces and torques act over the whole frame step
         for (_, b) in self.bodies.iter_mut() {
             b.force.fill(0.0);
@@ -1149,70 +1148,18 @@ impl World {
         need
     }
 
-    /// Merges the solver's report of the substep just ended into the frame step's: per island
-    /// iterations, refactorizations, backtracks, attempts, substeps and times add up, the
-    /// violation is the largest and the flags hold for every substep.
+    /// Merges the solver's report of the substep just ended into the frame step's (see
+    /// [`StepReport::add`]).
     fn merge_report(&mut self, first: bool, n: u32) {
         let s = &self.solver.report;
-        let f = &mut self.report;
         if first {
-            // field by field: the islands' vector keeps its capacity (no allocation per step)
-            f.islands.clone_from(&s.islands);
-            f.iterations = s.iterations;
-            f.refactorizations = s.refactorizations;
-            f.max_violation = s.max_violation;
-            f.converged = s.converged;
-            f.topology_rebuilt = s.topology_rebuilt;
-            f.time_topology_ns = s.time_topology_ns;
-            f.time_solve_ns = s.time_solve_ns;
-            f.time_integrate_ns = s.time_integrate_ns;
+            self.report.clone_from(s);
         } else {
-            for (fi, si) in f.islands.iter_mut().zip(&s.islands) {
-                fi.iterations += si.iterations;
-                fi.refactorizations += si.refactorizations;
-                fi.backtracks += si.backtracks;
-                fi.attempts += si.attempts;
-                fi.substeps += si.substeps;
-                fi.active_limits = fi.active_limits.max(si.active_limits);
-                fi.max_violation = fi.max_violation.max(si.max_violation);
-                fi.converged &= si.converged;
-                fi.rolled_back |= si.rolled_back;
-                fi.regularized_pivots = fi.regularized_pivots.max(si.regularized_pivots);
-                fi.time_factor_ns += si.time_factor_ns;
-                fi.time_velocity_ns += si.time_velocity_ns;
-                fi.time_joint_ns += si.time_joint_ns;
-            }
-            f.iterations += s.iterations;
-            f.refactorizations += s.refactorizations;
-            f.max_violation = f.max_violation.max(s.max_violation);
-            f.converged &= s.converged;
-            f.topology_rebuilt |= s.topology_rebuilt;
-            f.time_topology_ns += s.time_topology_ns;
-            f.time_solve_ns += s.time_solve_ns;
-            f.time_integrate_ns += s.time_integrate_ns;
+            self.report.add(s);
         }
-        f.dt = s.dt * f64::from(n);
-        f.substeps = f.islands.iter().map(|i| i.substeps).max().unwrap_or(n);
-    }
-
-    /// The warning counters count island steps (frames), not the world's substeps: from the
-    /// counts at the frame's start and the frame's merged report. Clamped pivots are known per
-    /// substep only; they count at most once per island.
-    fn count_warnings(&mut self, start: &WarningCounters) {
-        let w = &mut self.solver.warnings;
-        let islands = &self.report.islands;
-        let count = |f: &dyn Fn(&crate::articulation::IslandReport) -> bool| {
-            islands.iter().filter(|i| f(i)).count() as u64
-        };
-        let singular = (w.singular_pivot - start.singular_pivot).min(islands.len() as u64);
-        *w = WarningCounters {
-            non_finite: start.non_finite + count(&|i| i.rolled_back),
-            not_converged: start.not_converged + count(&|i| !i.converged),
-            regularization_active: start.regularization_active
-                + count(&|i| i.regularized_pivots > 0),
-            singular_pivot: start.singular_pivot + singular,
-            substepped: start.substepped + count(&|i| i.substeps > 1),
-        };
+        if self.report.islands.is_empty() {
+            self.report.substeps = n;
+        }
     }
 
     /// Keeps the bodies' and joints' state at the start of the frame step (buffers reused).

@@ -60,6 +60,9 @@ pub struct IslandReport {
     pub rolled_back: bool,
     /// Pivots held up by the Tikhonov term (redundant rows, Tomcin section 4), last factorization.
     pub regularized_pivots: u32,
+    /// Pivots clamped as numerically singular despite the regularization, in the step's
+    /// factorizations (the most of any substep the world split the step into).
+    pub clamped_pivots: u32,
     /// Scalar nonzeros in the lower triangle of `A` and of its Cholesky factor `L`.
     pub nnz_a: u64,
     /// See `nnz_a`.
@@ -72,8 +75,29 @@ pub struct IslandReport {
     pub time_joint_ns: u64,
 }
 
+impl IslandReport {
+    /// Adds the report of a later substep of the same frame step (the world split it): the
+    /// counts and times add up, the violation is the largest, the flags hold for every substep.
+    pub(crate) fn add(&mut self, s: &IslandReport) {
+        self.iterations += s.iterations;
+        self.refactorizations += s.refactorizations;
+        self.backtracks += s.backtracks;
+        self.attempts += s.attempts;
+        self.substeps += s.substeps;
+        self.active_limits = self.active_limits.max(s.active_limits);
+        self.max_violation = self.max_violation.max(s.max_violation);
+        self.converged &= s.converged;
+        self.rolled_back |= s.rolled_back;
+        self.regularized_pivots = self.regularized_pivots.max(s.regularized_pivots);
+        self.clamped_pivots = self.clamped_pivots.max(s.clamped_pivots);
+        self.time_factor_ns += s.time_factor_ns;
+        self.time_velocity_ns += s.time_velocity_ns;
+        self.time_joint_ns += s.time_joint_ns;
+    }
+}
+
 /// What one call of [`crate::World::step`] did.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct StepReport {
     /// One entry per island (connected component of the joint graph through dynamic bodies).
     pub islands: Vec<IslandReport>,
@@ -101,6 +125,47 @@ pub struct StepReport {
     pub time_total_ns: u64,
 }
 
+impl Clone for StepReport {
+    fn clone(&self) -> Self {
+        StepReport {
+            islands: self.islands.clone(),
+            ..*self
+        }
+    }
+
+    /// Reuses the islands' vector (no allocation once it is large enough).
+    fn clone_from(&mut self, source: &Self) {
+        let mut islands = std::mem::take(&mut self.islands);
+        islands.clone_from(&source.islands);
+        *self = StepReport { islands, ..*source };
+    }
+}
+
+impl StepReport {
+    /// The step's totals from its islands' reports.
+    fn summarize(&mut self) {
+        let islands = &self.islands;
+        self.iterations = islands.iter().map(|i| i.iterations).sum();
+        self.refactorizations = islands.iter().map(|i| i.refactorizations).sum();
+        self.substeps = islands.iter().map(|i| i.substeps).max().unwrap_or(1);
+        self.max_violation = islands.iter().map(|i| i.max_violation).fold(0.0, f64::max);
+        self.converged = islands.iter().all(|i| i.converged);
+    }
+
+    /// Adds the report of a later substep `s` of the same frame step (the world split it).
+    pub(crate) fn add(&mut self, s: &StepReport) {
+        for (i, si) in self.islands.iter_mut().zip(&s.islands) {
+            i.add(si);
+        }
+        self.summarize();
+        self.dt += s.dt;
+        self.topology_rebuilt |= s.topology_rebuilt;
+        self.time_topology_ns += s.time_topology_ns;
+        self.time_solve_ns += s.time_solve_ns;
+        self.time_integrate_ns += s.time_integrate_ns;
+    }
+}
+
 /// Simulation health since the world was created, counted in steps (MuJoCo's warning counters).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WarningCounters {
@@ -114,6 +179,19 @@ pub struct WarningCounters {
     pub singular_pivot: u64,
     /// Island steps that needed substeps.
     pub substepped: u64,
+}
+
+impl WarningCounters {
+    /// Counts the island steps of a (frame) step's report.
+    pub(crate) fn count(&mut self, r: &StepReport) {
+        for i in &r.islands {
+            self.non_finite += u64::from(i.rolled_back);
+            self.not_converged += u64::from(!i.converged);
+            self.regularization_active += u64::from(i.regularized_pivots > 0);
+            self.singular_pivot += u64::from(i.clamped_pivots > 0);
+            self.substepped += u64::from(i.substeps > 1);
+        }
+    }
 }
 
 /// Owns the cached topology and the per-island workspaces.
@@ -432,12 +510,9 @@ impl Solver {
             },
         );
         for (island, r) in self.islands.iter_mut().zip(&mut self.report.islands) {
-            self.warnings.non_finite += u64::from(r.rolled_back);
             island.scatter(bodies, joints, !first);
-            self.warnings.not_converged += u64::from(!r.converged);
-            self.warnings.regularization_active += u64::from(r.regularized_pivots > 0);
-            self.warnings.substepped += u64::from(r.substeps > 1);
-            self.warnings.singular_pivot += u64::from(island.clamped_pivots > 0);
+            // (the contact phase's refactorizations count too)
+            r.clamped_pivots = island.clamped_pivots;
         }
         let t2 = Instant::now();
         for (k, &slot) in self.free.iter().enumerate() {
@@ -455,15 +530,7 @@ impl Solver {
         let r = &mut self.report;
         r.dt = h;
         r.topology_rebuilt = self.rebuilt;
-        r.iterations = r.islands.iter().map(|i| i.iterations).sum();
-        r.refactorizations = r.islands.iter().map(|i| i.refactorizations).sum();
-        r.substeps = r.islands.iter().map(|i| i.substeps).max().unwrap_or(1);
-        r.max_violation = r
-            .islands
-            .iter()
-            .map(|i| i.max_violation)
-            .fold(0.0, f64::max);
-        r.converged = r.islands.iter().all(|i| i.converged);
+        r.summarize();
         r.time_topology_ns = (t1 - t0).as_nanos() as u64;
         r.time_solve_ns = (t2 - t1).as_nanos() as u64;
         r.time_integrate_ns = (t3 - t2).as_nanos() as u64;

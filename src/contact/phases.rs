@@ -25,7 +25,7 @@ use super::{ShapeHandle, graph};
 use crate::arena::Arena;
 use crate::articulation::{ContactSide, Solver};
 use crate::body::{Body, BodyKind, MotionState};
-use crate::math::{Mat3, Vec3};
+use crate::math::{Mat3, Quat, Vec3};
 use crate::world::{BodyHandle, Joint, WorldSettings};
 
 /// Everything about contacts the world keeps between and during steps.
@@ -105,6 +105,17 @@ fn versions(states: &[MotionState], c: &Contact) -> [u32; 2] {
     [v(c.a), v(c.b)]
 }
 
+/// Position and orientation of body slot `i` (the origin for the static world).
+#[inline]
+fn pose(bodies: &Arena<Body>, i: u32) -> (Vec3, Quat) {
+    if i == WORLD {
+        (Vec3::zeros(), Quat::identity())
+    } else {
+        let b = bodies.slot(i);
+        (b.position, b.rotation)
+    }
+}
+
 /// Velocity of the point at world offset `r` of body `i` (zero for the static world).
 #[inline]
 fn point_velocity(states: &[MotionState], i: u32, r: &Vec3) -> Vec3 {
@@ -173,15 +184,7 @@ impl Contacts {
         );
         // the caller's contacts, their separation at the poses of this (sub)step
         for &r in &self.frame_registered {
-            let pose = |i: u32| {
-                if i == WORLD {
-                    (Vec3::zeros(), crate::math::Quat::identity())
-                } else {
-                    let b = bodies.slot(i);
-                    (b.position, b.rotation)
-                }
-            };
-            let ((xa, qa), (xb, qb)) = (pose(r.a), pose(r.b));
+            let ((xa, qa), (xb, qb)) = (pose(bodies, r.a), pose(bodies, r.b));
             let mut c = r;
             c.s0 = ((xb + qb * r.rb) - (xa + qa * r.ra)).dot(&(qa * r.n));
             self.contacts.push(c);
@@ -205,26 +208,19 @@ impl Contacts {
                 MotionState::external(b, h)
             }
         });
-        // the points' approach acceleration along the start normal from the external forces
-        let acc = |i: u32| {
-            if i == WORLD {
-                return Vec3::zeros();
-            }
-            let b = bodies.slot(i);
-            if b.kind == BodyKind::Dynamic {
-                ws.gravity * b.gravity_scale + b.force / b.mass
-            } else {
-                Vec3::zeros()
+        // the bodies' accelerations by the external forces
+        let acc = |i: u32| match i {
+            WORLD => Vec3::zeros(),
+            i => {
+                let b = bodies.slot(i);
+                if b.kind == BodyKind::Dynamic {
+                    ws.gravity * b.gravity_scale + b.force / b.mass
+                } else {
+                    Vec3::zeros()
+                }
             }
         };
-        for c in &mut self.contacts {
-            let n = match c.a {
-                WORLD => c.n,
-                a => bodies.slot(a).rotation * c.n,
-            };
-            c.an = -(acc(c.b) - acc(c.a)).dot(&n);
-        }
-        let (it, n) = self.collision_phase(h);
+        let (it, n) = self.collision_phase(h, acc);
         for &slot in &self.involved {
             let m = &self.states[slot as usize];
             let b = bodies.slot_mut(slot);
@@ -269,10 +265,12 @@ impl Contacts {
     /// Bender-Schmitt section 3.1: Gauss-Seidel over the contact points on the pre-step
     /// velocities until no colliding point approaches any more (Newton's impact law), with
     /// friction of eq. 4-6 in the same loop.
-    fn collision_phase(&mut self, h: f64) -> (u32, u32) {
+    /// `acc(slot)`: a body's acceleration by the external forces.
+    fn collision_phase(&mut self, h: f64, acc: impl Fn(u32) -> Vec3) -> (u32, u32) {
         let vtol = velocity_tolerance(&self.settings, h);
         // Which points slide at the start of the step (tangential velocity beyond what the
-        // contact tolerance allows per step); the start geometry and K along the normal.
+        // contact tolerance allows per step); the start geometry, K along the normal and the
+        // points' approach acceleration along it.
         for c in &mut self.contacts {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             let (ra, rb, n) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
@@ -280,6 +278,7 @@ impl Contacts {
             c.sliding_at_start = (u - u.dot(&n) * n).norm() > self.settings.tolerance / h;
             (c.wa, c.wb, c.wn) = (ra, rb, n);
             c.kn = k_along(&a, &ra, &b, &rb, &n);
+            c.an = -(acc(c.b) - acc(c.a)).dot(&n);
             c.seen = [u32::MAX; 2];
             c.target = f64::NAN;
             c.pn = 0.0;
@@ -299,8 +298,7 @@ impl Contacts {
                 }
                 let c = &self.contacts[k];
                 let (ra, rb, n) = (c.wa, c.wb, c.wn);
-                let un = point_velocity(&self.states, c.b, &rb).dot(&n)
-                    - point_velocity(&self.states, c.a, &ra).dot(&n);
+                let un = self.relative(c).dot(&n);
                 // A point collides when it approaches and would close during the step; it is
                 // resolved to Newton's impact law (eq. 1) at once, and again whenever later
                 // impulses make it approach again (Gauss-Seidel propagation, Tomcin section 7),
@@ -350,8 +348,7 @@ impl Contacts {
                 }
                 // friction (eq. 4-6)
                 if c.mu_s > 0.0 || c.mu_d > 0.0 {
-                    let u = point_velocity(&self.states, c.b, &rb)
-                        - point_velocity(&self.states, c.a, &ra);
+                    let u = self.relative(&c);
                     let ut = u - u.dot(&n) * n;
                     let m = ut.norm();
                     if m > vtol {
@@ -585,7 +582,6 @@ impl Contacts {
                     c.p += dp * dir;
                     self.push(k, &ra, &rb, &(dp * dir), solver.as_deref_mut());
                     changed = (dp * kn * h).abs();
-
                     // the previewed offset after the impulse (the linear model)
                     d = c.d0 + h * (self.relative(&c) - c.u0);
                 }
@@ -657,16 +653,14 @@ impl Contacts {
                 continue;
             }
             // the pair's K with the masses of this solve (shock propagation freezes bodies)
-            let c = &self.contacts[k];
+            let c = self.contacts[k];
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-            let kf = k_matrix(&a, &c.wa) + k_matrix(&b, &c.wb);
-            let im = a.inv_mass + b.inv_mass;
-            let c = &mut self.contacts[k];
-            (c.kf, c.im) = (kf, im);
-            let c = &self.contacts[k];
             let touching = c.pn > 0.0 || c.pt != Vec3::zeros() || self.separation(k) < near;
-            self.contacts[k].active = touching;
-            self.contacts[k].seen = [u32::MAX; 2];
+            let c = &mut self.contacts[k];
+            c.kf = k_matrix(&a, &c.wa) + k_matrix(&b, &c.wb);
+            c.im = a.inv_mass + b.inv_mass;
+            c.active = touching;
+            c.seen = [u32::MAX; 2];
             if touching {
                 self.active.push(k as u32);
             }
@@ -770,7 +764,8 @@ impl Contacts {
             if a.inv_mass == 0.0 && b.inv_mass == 0.0 {
                 continue;
             }
-            let (ra, rb, _) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+            // (the round's linear model holds the start offsets)
+            let (ra, rb) = (c.wa, c.wb);
             let p = h * (a.q * c.warm_force);
             let n = c.nl;
             let pn = p.dot(&n);
@@ -1053,17 +1048,31 @@ impl Contacts {
     /// of the last give each point's impulse over the whole frame (its earlier substeps found
     /// by the same features of the same shapes).
     pub fn after(&mut self, bodies: &Arena<Body>, first: bool, last: bool) {
-        let h = self.h;
-        let rotation = |i: u32| {
-            if i == WORLD {
-                crate::math::Quat::identity()
-            } else {
-                bodies.slot(i).rotation
-            }
+        if last {
+            self.reports.clear();
+        }
+        if first {
+            self.events.clear();
+        }
+        std::mem::swap(&mut self.touching, &mut self.touching_prev);
+        self.touching.clear();
+        let (h, tol) = (self.h, self.settings.tolerance);
+        let handle = |i: u32| BodyHandle {
+            index: i,
+            generation: bodies.generation(i),
+        };
+        let shapes = &self.detector.shapes;
+        let shape = |i: u32| {
+            (i != WORLD).then(|| ShapeHandle {
+                index: i,
+                generation: shapes.generation(i),
+            })
         };
         let registered = self.contacts.len() - self.frame_registered.len();
         for (k, c) in self.contacts.iter_mut().enumerate() {
-            let back = rotation(c.a).inverse();
+            let ((xa, qa), (xb, qb)) = (pose(bodies, c.a), pose(bodies, c.b));
+            // kept in A's frame: the warm start's force and the frame's impulse so far
+            let back = qa.inverse();
             c.warm_force = if h > 0.0 {
                 back * (c.p / h)
             } else {
@@ -1073,37 +1082,6 @@ impl Contacts {
             if k >= registered {
                 self.frame_registered[k - registered].frame_impulse = c.frame_impulse;
             }
-        }
-        self.detector.keep_forces(&self.contacts, self.frame);
-        if last {
-            self.reports.clear();
-        }
-        if first {
-            self.events.clear();
-        }
-        std::mem::swap(&mut self.touching, &mut self.touching_prev);
-        self.touching.clear();
-        let tol = self.settings.tolerance;
-        let handle = |i: u32| BodyHandle {
-            index: i,
-            generation: bodies.generation(i),
-        };
-        let shape = |i: u32| {
-            (i != WORLD).then(|| ShapeHandle {
-                index: i,
-                generation: self.detector.shapes.generation(i),
-            })
-        };
-        for c in &self.contacts {
-            let pose = |i: u32| {
-                if i == WORLD {
-                    (Vec3::zeros(), crate::math::Quat::identity())
-                } else {
-                    let b = bodies.slot(i);
-                    (b.position, b.rotation)
-                }
-            };
-            let ((xa, qa), (xb, qb)) = (pose(c.a), pose(c.b));
             let (pa, pb, n) = (xa + qa * c.ra, xb + qb * c.rb, qa * c.n);
             let depth = -(pb - pa).dot(&n);
             // the impulse on B over the frame step so far
@@ -1127,6 +1105,7 @@ impl Contacts {
             }
             self.touching.push((c.a, c.b));
         }
+        self.detector.keep_forces(&self.contacts, self.frame);
         self.touching.sort_unstable();
         self.touching.dedup();
         let ev = |begin: bool, (a, b): (u32, u32)| ContactEvent {
