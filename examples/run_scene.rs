@@ -2,7 +2,7 @@
 //! (`perf record`, `valgrind --tool=callgrind`) and quick comparisons.
 //!
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
-//! heavy_chain LOAD, four_bar, scissor_lift N, spider K, spiders N (N islands), grid N (N x N
+//! heavy_chain LOAD, heavy_chain_on_ground LOAD (`MU=`, `GROUND=` m below the pivot), four_bar, scissor_lift N, spider K, spiders N (N islands), grid N (N x N
 //! spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in
 //! Tomcin's drop test), rod MU (Tomcin Fig. 1d), funnel (Bender-Schmitt's 1000 cubes), pile
@@ -25,6 +25,22 @@ fn main() {
     match scene {
         "chain" => drop(scenes::chain(&mut world, size.max(2.0) as usize)),
         "heavy_chain" => drop(scenes::heavy_chain(&mut world, 20, size.max(1.0))),
+        "heavy_chain_on_ground" => {
+            // `MU=` friction, `GROUND=` the ground's depth below the pivot (default 8 m)
+            let var = |k: &str, d: f64| {
+                std::env::var(k)
+                    .ok()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(d)
+            };
+            let (mu, ground) = (var("MU", 0.0), var("GROUND", 8.0));
+            drop(scenes::heavy_chain_on_ground(
+                &mut world,
+                size.max(1.0),
+                mu,
+                ground,
+            ))
+        }
         "four_bar" => drop(scenes::four_bar(&mut world)),
         "scissor_lift" => drop(scenes::scissor_lift(&mut world, size.max(1.0) as usize)),
         "spider" => drop(scenes::spider(&mut world, size.max(1.0) as usize)),

@@ -122,6 +122,35 @@ pub fn heavy_chain(world: &mut World, links: usize, load: f64) -> Scene {
     s
 }
 
+/// [`heavy_chain`] (20 links, a `load` kg box) with box shapes on its links and load, swinging
+/// down onto a static ground `ground` m below the pivot (8 m: the load's bottom reaches it),
+/// every surface with Coulomb friction `mu`. The last body of the scene is the load.
+pub fn heavy_chain_on_ground(world: &mut World, load: f64, mu: f64, ground: f64) -> Scene {
+    let s = heavy_chain(world, 20, load);
+    let material = Material::coulomb(mu);
+    shaped_body(
+        world,
+        BodyKind::Static,
+        Vec3::new(0.0, 0.0, 10.0 - ground),
+        Quat::identity(),
+        Geometry::HalfSpace { normal: Vec3::z() },
+        material,
+    );
+    for (i, &b) in s.bodies.iter().enumerate() {
+        let half_extents = if i < 20 {
+            Vec3::new(0.25, 0.05, 0.05)
+        } else {
+            Vec3::new(0.25, 0.25, 0.25)
+        };
+        let mut d = ShapeDesc::new(Geometry::Box { half_extents });
+        d.material = material;
+        world
+            .create_shape(b, &d)
+            .expect("a box on a body of the scene");
+    }
+    s
+}
+
 /// A chain of `n` ball-jointed 1 kg links hanging from the world, horizontal at the start.
 pub fn chain(world: &mut World, n: usize) -> Scene {
     let mut s = Scene::default();

@@ -6,8 +6,8 @@ use crate::body::{Body, BodyDesc, BodyKind, MassProperties};
 use crate::contact::detection::Shape;
 use crate::contact::phases::Contacts;
 use crate::contact::{
-    CollisionFilter, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
-    Material, ShapeDesc, ShapeHandle,
+    CollisionFilter, ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings,
+    ContactStepReport, Material, ShapeDesc, ShapeHandle,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::joint::{
@@ -1136,10 +1136,24 @@ impl World {
             self.contacts.merge_report(first);
             self.merge_report(first, n);
             let touched = self.contacts.touched_islands();
+            let mut any = false;
             for (i, r) in self.solver.report.islands.iter().enumerate() {
-                if r.substeps > 1 && touched.get(i).copied().unwrap_or(false) {
-                    need = need.max(r.substeps);
+                if touched.get(i).copied().unwrap_or(false) {
+                    any = true;
+                    if r.substeps > 1 {
+                        need = need.max(r.substeps);
+                    }
                 }
+            }
+            // Contacts on a mechanism the substep left deeper (the rounds ran out), or joints the
+            // correction after the contact impulses could not close: smaller steps. (Not for
+            // the iterative contacts, which leave mechanisms' contacts deep at any step.)
+            if any
+                && self.contacts.settings.coupling != ContactCoupling::Iterative
+                && (self.contacts.deepened > DEEP * self.contacts.settings.tolerance
+                    || !self.contacts.report.joints_converged)
+            {
+                need = need.max(2);
             }
             if need > 1 && n < max {
                 break;
@@ -1232,6 +1246,10 @@ impl Joint {
         }
     }
 }
+
+/// A substep that leaves a contact on a mechanism this many contact tolerances deeper than it
+/// began makes the world redo the frame with more substeps.
+const DEEP: f64 = 100.0;
 
 /// The error for a stale or invalid handle of a `what` (body, joint, shape).
 fn stale(what: &str, index: u32, generation: impl std::fmt::Display) -> Error {

@@ -360,6 +360,11 @@ pub(crate) struct Contact {
     pub nl: Vec3,
     pub u0: Vec3,
     pub collided: bool,
+    /// The point touches a body of an island: its collision is resolved coupled to the
+    /// island's factored system after the velocity correction, not with the free bodies.
+    pub coupled_impact: bool,
+    /// The normal velocity at the start geometry on the pre-step velocities (m/s).
+    pub un_pre: f64,
     /// Swept by the current contact-phase solve.
     pub active: bool,
     /// The contact phase's impulse per unit time (N, A's frame): on detection the previous
@@ -426,6 +431,8 @@ impl Contact {
             sliding_at_start: false,
             sep: s0,
             collided: false,
+            coupled_impact: false,
+            un_pre: 0.0,
             active: false,
             warm_force: Vec3::zeros(),
             seen: [u32::MAX; 2],

@@ -1,6 +1,8 @@
 //! The contact side of the step (Tomcin section 7 and Appendix A, Guendelman's order):
 //! detection on the start poses with speculative reach, the collision phase from the pre-step
-//! velocities (Bender-Schmitt eq. 1-6), then, after the articulation's external impulses and
+//! velocities (Bender-Schmitt eq. 1-6; a bouncing point on a mechanism after the velocity
+//! correction instead, coupled to the mechanism's factored system), then, after the
+//! articulation's external impulses and
 //! corrections, the contact phase at position level (eq. 8, static friction by the `d_t`
 //! impulse, dynamic friction), shock propagation over the contact graph levels, alternated with
 //! the joint correction until joints and contacts both hold.
@@ -62,6 +64,10 @@ pub(crate) struct Contacts {
     frame_registered: Vec<Contact>,
     /// What the contact phases did over the whole frame step (the substeps merged).
     pub frame_report: ContactStepReport,
+    /// How deep the (sub)step left the deepest contact on an island that began it within the
+    /// tolerance (m): contacts the rounds could not hold, not those the step began with (a
+    /// joint that holds two shapes into each other).
+    pub deepened: f64,
 }
 
 /// A contact's coupling to the (at most two) islands its bodies belong to: for each island its
@@ -150,6 +156,7 @@ impl Contacts {
             joints_converged: true,
             ..Default::default()
         };
+        self.deepened = 0.0;
         if first {
             // a new frame step (or a new attempt at one): the frame's impulses start from zero
             self.frame += 1;
@@ -220,7 +227,13 @@ impl Contacts {
                 }
             }
         };
-        let (it, n) = self.collision_phase(h, acc);
+        // a dynamic body with a joint is in an island (see articulation::topology)
+        let in_island = |i: u32| {
+            i != WORLD
+                && bodies.slot(i).kind == BodyKind::Dynamic
+                && !body_joints[i as usize].is_empty()
+        };
+        let (it, n) = self.collision_phase(h, acc, in_island);
         for &slot in &self.involved {
             let m = &self.states[slot as usize];
             let b = bodies.slot_mut(slot);
@@ -264,10 +277,16 @@ impl Contacts {
 
     /// Bender-Schmitt section 3.1: Gauss-Seidel over the contact points on the pre-step
     /// velocities until no colliding point approaches any more (Newton's impact law), with
-    /// friction of eq. 4-6 in the same loop.
+    /// friction of eq. 4-6 in the same loop. Points touching an island (`in_island(slot)`) are
+    /// left to [`Contacts::coupled_collisions`] unless the contacts are iterative.
     /// `acc(slot)`: a body's acceleration by the external forces.
-    fn collision_phase(&mut self, h: f64, acc: impl Fn(u32) -> Vec3) -> (u32, u32) {
-        let vtol = velocity_tolerance(&self.settings, h);
+    fn collision_phase(
+        &mut self,
+        h: f64,
+        acc: impl Fn(u32) -> Vec3,
+        in_island: impl Fn(u32) -> bool,
+    ) -> (u32, u32) {
+        let defer = self.settings.coupling != ContactCoupling::Iterative;
         // Which points slide at the start of the step (tangential velocity beyond what the
         // contact tolerance allows per step); the start geometry, K along the normal and the
         // points' approach acceleration along it.
@@ -279,6 +298,8 @@ impl Contacts {
             (c.wa, c.wb, c.wn) = (ra, rb, n);
             c.kn = k_along(&a, &ra, &b, &rb, &n);
             c.an = -(acc(c.b) - acc(c.a)).dot(&n);
+            c.coupled_impact = defer && (in_island(c.a) || in_island(c.b));
+            c.un_pre = u.dot(&n);
             c.seen = [u32::MAX; 2];
             c.target = f64::NAN;
             c.pn = 0.0;
@@ -287,18 +308,82 @@ impl Contacts {
             c.sliding = false;
             c.collided = false;
         }
+        let iterations = self.collide(h, None, false);
+        let mut n = 0;
+        for c in &mut self.contacts {
+            c.pn_total = c.pn;
+            c.p_total = c.p;
+            n += u32::from(c.collided);
+        }
+        (iterations, n)
+    }
+
+    /// The collision phase of the points touching islands (Tomcin section 7: a collision on
+    /// an articulated body is solved with the extended system at velocity level), after the
+    /// velocity correction: each point's normal and friction rows are appended to its
+    /// islands' factored `A` (Appendix C), so its impulse comes with the joint impulses that
+    /// keep the joints at velocity level, and the point leaves with the separating velocity
+    /// of Newton's impact law. On a free body a point's `K` is its body's own; on a hinged rod
+    /// it is the rod's about its hinge (a pendulum hitting a wall with e = 1 loses no energy).
+    /// Adds the impulses to the step's totals and returns (sweeps, collisions). Without
+    /// `solver` (no island to couple to) the points are resolved on their bodies alone.
+    fn coupled_collisions(&mut self, h: f64, solver: Option<&mut Solver>) -> (u32, u32) {
+        if !self.contacts.iter().any(|c| c.coupled_impact && c.e > 0.0) {
+            return (0, 0);
+        }
+        // The start offsets at the islands' poses (the pending substep's start), and the
+        // approach acceleration of the point as the mechanism moves it: the change of its
+        // normal velocity by the external impulses and the velocity correction (the free
+        // bodies' `an` of a rod's point would be gravity along the normal, not the pendulum's).
+        for c in self.contacts.iter_mut().filter(|c| c.coupled_impact) {
+            let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+            (c.wa, c.wb, c.wn) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+            let un = relative_velocity(&a, &c.wa, &b, &c.wb).dot(&c.wn);
+            c.an = (c.un_pre - un) / h;
+            c.seen = [u32::MAX; 2];
+        }
+        let iterations = self.collide(h, solver, true);
+        let mut n = 0;
+        for c in self.contacts.iter_mut().filter(|c| c.coupled_impact) {
+            c.pn_total += c.pn;
+            c.p_total += c.p;
+            n += u32::from(c.collided);
+            c.pn = 0.0;
+            c.pt = Vec3::zeros();
+            c.p = Vec3::zeros();
+            c.sliding = c.sliding_at_start;
+        }
+        (iterations, n)
+    }
+
+    /// Gauss-Seidel sweeps of the collision phase: over the points not coupled to islands on
+    /// the pre-step velocities (`solver` None), or over the coupled ones after the external
+    /// impulses and the velocity correction (`later`; coupled with `solver`). Returns the
+    /// sweeps.
+    fn collide(&mut self, h: f64, mut solver: Option<&mut Solver>, later: bool) -> u32 {
+        let vtol = velocity_tolerance(&self.settings, h);
+        let coupled = solver.is_some();
         let mut iterations = 0;
         for _ in 0..self.settings.max_iterations {
             iterations += 1;
             let mut changed = false;
             for k in 0..self.contacts.len() {
+                // (without restitution, the contact phase's velocity-level round is the coupled
+                // impact: it stops the point at the surface with the joints held)
+                let c = &self.contacts[k];
+                if c.coupled_impact != later || (later && c.e == 0.0) {
+                    continue;
+                }
                 // nothing changed for this point since its last visit
                 if self.contacts[k].seen == versions(&self.states, &self.contacts[k]) {
                     continue;
                 }
                 let c = &self.contacts[k];
                 let (ra, rb, n) = (c.wa, c.wb, c.wn);
-                let un = self.relative(c).dot(&n);
+                // (after the external impulses, the point approaches `a h` faster than on the
+                // pre-step velocities the impact law below is written for)
+                let shift = if later { c.an * h } else { 0.0 };
+                let un = self.relative(c).dot(&n) + shift;
                 // A point collides when it approaches and would close during the step; it is
                 // resolved to Newton's impact law (eq. 1) at once, and again whenever later
                 // impulses make it approach again (Gauss-Seidel propagation, Tomcin section 7),
@@ -314,7 +399,7 @@ impl Contacts {
                 };
                 if !(un < -vtol && (c.collided || closes)) {
                     let seen = versions(&self.states, c);
-                    self.contacts[k].seen = seen;
+                    self.contacts[k].seen = if coupled { [u32::MAX; 2] } else { seen };
                     continue;
                 }
                 let mut c = *c;
@@ -337,13 +422,37 @@ impl Contacts {
                 };
                 c.collided = true;
                 c.target = target;
-                let kn = c.kn;
+                // K along a direction: the pair's own, or with the islands' joints held (the
+                // Schur complement of the bordered system; a direction the joints hold takes
+                // no impulse)
+                let km = match solver.as_deref_mut() {
+                    Some(sv) => {
+                        self.contacts[k] = c;
+                        Some(self.coupled_k(k, &ra, &rb, sv))
+                    }
+                    None => None,
+                };
+                let kdir = |s: &Self, d: &Vec3| match &km {
+                    Some((free, m)) => {
+                        let kd = d.dot(&(m * d));
+                        if kd > DEPENDENT * d.dot(&(free * d)) {
+                            kd
+                        } else {
+                            0.0
+                        }
+                    }
+                    None => {
+                        let (a, b) = (state(&s.states, c.a), state(&s.states, c.b));
+                        k_along(&a, &ra, &b, &rb, d)
+                    }
+                };
+                let kn = if later { kdir(self, &n) } else { c.kn };
                 let mut dp = 0.0;
                 if kn > 0.0 {
                     dp = (c.target - un) / kn;
                     c.pn += dp;
                     c.p += dp * n;
-                    apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &(dp * n));
+                    self.push(k, &ra, &rb, &(dp * n), solver.as_deref_mut());
                     changed = true;
                 }
                 // friction (eq. 4-6)
@@ -353,8 +462,7 @@ impl Contacts {
                     let m = ut.norm();
                     if m > vtol {
                         let t = ut / m;
-                        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-                        let kt = k_along(&a, &ra, &b, &rb, &t);
+                        let kt = kdir(self, &t);
                         if kt > 0.0 {
                             let pmax = m / kt;
                             let cand = c.pt - pmax * t;
@@ -367,7 +475,7 @@ impl Contacts {
                             if mag > 0.0 {
                                 c.pt -= mag * t;
                                 c.p -= mag * t;
-                                apply_pair(&mut self.states, c.a, &ra, c.b, &rb, &(-mag * t));
+                                self.push(k, &ra, &rb, &(-mag * t), solver.as_deref_mut());
                                 changed |= mag * kt > vtol;
                             }
                         }
@@ -381,13 +489,7 @@ impl Contacts {
                 break;
             }
         }
-        let mut n = 0;
-        for c in &mut self.contacts {
-            c.pn_total = c.pn;
-            c.p_total = c.p;
-            n += u32::from(c.collided);
-        }
-        (iterations, n)
+        iterations
     }
 
     /// Finds, for each contact, the islands its bodies belong to and reserves their border
@@ -886,6 +988,11 @@ impl Contacts {
                 }
             }
             self.gather(|slot| solver.motion_state(bodies, slot, h));
+            if round == 0 {
+                let (it, n) = self.coupled_collisions(h, coupled.then_some(&mut *solver));
+                self.report.collision_iterations += it;
+                self.report.collisions += n;
+            }
             self.linearize(velocity_level);
             if round == 0 && self.settings.warm_start {
                 self.warm_start(h, coupled.then_some(&mut *solver));
@@ -949,7 +1056,19 @@ impl Contacts {
             prev_worst = worst;
         }
         let mut resting = 0;
+        let mut deepened: f64 = 0.0;
         for c in &mut self.contacts {
+            if c.coupled_impact || any_island {
+                let on_island = [c.a, c.b]
+                    .iter()
+                    .any(|&i| i != WORLD && solver.island_of(i).is_some());
+                // (a contact that began the step already deeper than the tolerance is one the
+                // mechanism holds there, or one an earlier step left: smaller steps would not
+                // undo it)
+                if on_island && c.s0 >= -tol {
+                    deepened = deepened.max(-c.sep - (-c.s0).max(0.0));
+                }
+            }
             resting += u32::from(c.pn > 0.0);
             c.pn_total += c.pn;
             c.p_total += c.p;
@@ -961,6 +1080,7 @@ impl Contacts {
         r.levels = levels;
         r.max_penetration = worst;
         r.contacts_converged = worst <= tol;
+        self.deepened = deepened;
         r.joints_converged = joints_ok;
         r.time_contact_ns = (Instant::now() - t0).as_nanos() as u64;
     }
