@@ -1110,6 +1110,7 @@ impl World {
     fn substeps(&mut self, h: f64, n: u32, max: u32) -> u32 {
         let dt = h / f64::from(n);
         let mut need = 1;
+        self.contacts.substepping = n > 1;
         for k in 0..n {
             let (first, last) = (k == 0, k + 1 == n);
             self.contacts.before(
@@ -1132,6 +1133,7 @@ impl World {
             );
             self.solver
                 .finish(&mut self.bodies, &mut self.joints, dt, first);
+            self.contacts.position_only(&mut self.bodies);
             self.contacts.after(&self.bodies, first, last);
             self.contacts.merge_report(first);
             self.merge_report(first, n);

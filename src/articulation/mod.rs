@@ -398,6 +398,17 @@ impl Solver {
         self.islands[i].back_to_velocity_level(settings, bodies, joints);
     }
 
+    /// The arena slots of island `i`'s bodies, each once (a split body's parts share one).
+    pub fn island_body_slots(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
+        let isl = &self.islands[i];
+        let mut l = 0;
+        std::iter::from_fn(move || {
+            let slot = *isl.body_slots.get(l)?;
+            l += isl.parts[l].max(1) as usize;
+            Some(slot)
+        })
+    }
+
     /// Linear and angular velocity of body `l` of island `i`.
     pub fn island_velocity(&self, i: usize, l: usize) -> (crate::math::Vec3, crate::math::Vec3) {
         self.islands[i].current_velocity(l)

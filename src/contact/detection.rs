@@ -365,6 +365,10 @@ pub(crate) struct Contact {
     pub coupled_impact: bool,
     /// The normal velocity at the start geometry on the pre-step velocities (m/s).
     pub un_pre: f64,
+    /// The separation the contact phase's first pass holds the point at (m): its start
+    /// separation if it began deeper than the tolerance, else 0. The position-level pass then
+    /// moves it out without a velocity it would keep (Tomcin section 7, no popping).
+    pub floor: f64,
     /// Swept by the current contact-phase solve.
     pub active: bool,
     /// The contact phase's impulse per unit time (N, A's frame): on detection the previous
@@ -433,6 +437,7 @@ impl Contact {
             collided: false,
             coupled_impact: false,
             un_pre: 0.0,
+            floor: 0.0,
             active: false,
             warm_force: Vec3::zeros(),
             seen: [u32::MAX; 2],

@@ -68,6 +68,23 @@ pub(crate) struct Contacts {
     /// tolerance (m): contacts the rounds could not hold, not those the step began with (a
     /// joint that holds two shapes into each other).
     pub deepened: f64,
+    /// Tomcin section 7's position-level pass corrects positions, not velocities: per body of
+    /// a touched island or a free body the contacts touch, its velocities before the pass
+    /// (while the rounds run), then what the pass added to them, taken off again after the
+    /// position update ([`Contacts::position_only`]).
+    kept: Vec<Kept>,
+    /// The frame step is being taken in substeps (set by the world).
+    pub substepping: bool,
+}
+
+/// A body's velocities before the position-level pass (then what the pass added), and the
+/// group it moves with: its island, or itself for a free body.
+#[derive(Clone, Copy, Debug)]
+struct Kept {
+    slot: u32,
+    group: u32,
+    v: Vec3,
+    w: Vec3,
 }
 
 /// A contact's coupling to the (at most two) islands its bodies belong to: for each island its
@@ -924,6 +941,50 @@ impl Contacts {
         worst
     }
 
+    /// Remembers the velocities before the position-level pass: of every body of the touched
+    /// islands and of the free bodies the contacts touch.
+    fn keep_velocities(&mut self, solver: &Solver, bodies: &Arena<Body>, h: f64) {
+        self.kept.clear();
+        for (i, &touched) in self.islands.iter().enumerate() {
+            if touched {
+                for slot in solver.island_body_slots(i) {
+                    let m = solver.motion_state(bodies, slot, h);
+                    let group = i as u32;
+                    self.kept.push(Kept {
+                        slot,
+                        group,
+                        v: m.v,
+                        w: m.w,
+                    });
+                }
+            }
+        }
+        for &slot in &self.involved {
+            let b = bodies.slot(slot);
+            if b.kind == BodyKind::Dynamic && solver.island_of(slot).is_none() {
+                let (v, w) = (b.linear_velocity, b.angular_velocity);
+                self.kept.push(Kept {
+                    slot,
+                    group: WORLD - 1 - slot,
+                    v,
+                    w,
+                });
+            }
+        }
+    }
+
+    /// After the position update: takes off the velocities the position-level pass of the
+    /// contact phase added (it moved the bodies out of a penetration they began the step with;
+    /// kept, those velocities would make them pop out, Tomcin section 7).
+    pub fn position_only(&mut self, bodies: &mut Arena<Body>) {
+        for k in &self.kept {
+            let b = bodies.slot_mut(k.slot);
+            b.linear_velocity -= k.v;
+            b.angular_velocity -= k.w;
+        }
+        self.kept.clear();
+    }
+
     /// The contact phase, shock propagation and the alternation with the joint correction,
     /// between the articulation's corrections and its position update.
     pub fn during(
@@ -942,12 +1003,27 @@ impl Contacts {
         let t0 = Instant::now();
         self.h = h;
         let tol = self.settings.tolerance;
+        let mut deep_at_start = false;
         for c in &mut self.contacts {
             c.pn = 0.0;
             c.p = Vec3::zeros();
             c.pt = Vec3::zeros();
             c.sliding = c.sliding_at_start;
+            c.floor = if c.s0 < -tol && !self.substepping {
+                c.s0
+            } else {
+                0.0
+            };
+            deep_at_start |= c.floor < 0.0;
         }
+        self.kept.clear();
+        // Tomcin section 7: the contact phase twice. The first pass holds each point where it
+        // began (no deeper), with the joints; the second, only when a point began deeper than
+        // the tolerance, moves it out and keeps none of the velocity that took (no popping).
+        // Not in a frame the world splits into substeps: there the points are moved out as
+        // they are held (held where they began, the heavy chain's deep contacts between its
+        // own bodies stayed and it diverged).
+        let mut position_pass = false;
         let mut any_island = false;
         for c in &self.contacts {
             for i in [c.a, c.b] {
@@ -994,6 +1070,12 @@ impl Contacts {
                 self.report.collisions += n;
             }
             self.linearize(velocity_level);
+            if !position_pass {
+                for c in &mut self.contacts {
+                    c.d0 -= c.floor * c.nl;
+                    c.sep -= c.floor;
+                }
+            }
             if round == 0 && self.settings.warm_start {
                 self.warm_start(h, coupled.then_some(&mut *solver));
             }
@@ -1050,10 +1132,66 @@ impl Contacts {
             // exceeds the tolerance (without islands, only while that helps).
             self.gather(|slot| solver.motion_state(bodies, slot, h));
             worst = self.penetration();
-            if worst <= tol || (!any_island && worst > 0.5 * prev_worst) {
-                break;
+            let held = if position_pass {
+                worst
+            } else {
+                self.contacts
+                    .iter()
+                    .map(|c| c.floor - c.sep)
+                    .fold(0.0, f64::max)
+            };
+            // (a first pass that has not held its points in half the rounds leaves the rest to
+            // the second)
+            let give_up = deep_at_start && 2 * (round + 1) >= self.settings.max_rounds;
+            if held <= tol || (!any_island && held > 0.5 * prev_worst) || give_up {
+                if position_pass || !deep_at_start || worst <= tol {
+                    break;
+                }
+                // the second pass, from here: what it adds to the velocities is taken off
+                position_pass = true;
+                self.keep_velocities(solver, bodies, h);
+                prev_worst = f64::INFINITY;
+                continue;
             }
-            prev_worst = worst;
+            prev_worst = held;
+        }
+        // what the position-level pass added to the velocities
+        // (per island or free body: only where the pass added kinetic energy, the energy of a
+        // pop; where it took energy away, its joint corrections did more than move the bodies
+        // out, and their velocities stay)
+        let mut start = 0;
+        while start < self.kept.len() {
+            let group = self.kept[start].group;
+            let mut end = start;
+            let (mut before, mut after) = (0.0, 0.0);
+            while end < self.kept.len() && self.kept[end].group == group {
+                let k = self.kept[end];
+                let m = solver.motion_state(bodies, k.slot, h);
+                let ke = |v: &Vec3, w: &Vec3| {
+                    let mass = if m.inv_mass > 0.0 {
+                        1.0 / m.inv_mass
+                    } else {
+                        0.0
+                    };
+                    0.5 * (mass * v.norm_squared() + w.dot(&(m.iw * w)))
+                };
+                before += ke(&k.v, &k.w);
+                after += ke(&m.v, &m.w);
+                self.kept[end].v = m.v - k.v;
+                self.kept[end].w = m.w - k.w;
+                end += 1;
+            }
+            // (nor on an island that needed substeps of its own: there the joint corrections'
+            // velocity changes within the pass are large)
+            let split = group < solver.island_count() as u32
+                && solver.report.islands[group as usize].substeps > 1;
+            if after <= before || split {
+                for k in &mut self.kept[start..end] {
+                    k.v = Vec3::zeros();
+                    k.w = Vec3::zeros();
+                }
+            }
+            start = end;
         }
         let mut resting = 0;
         let mut deepened: f64 = 0.0;
