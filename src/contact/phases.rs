@@ -1140,16 +1140,21 @@ impl Contacts {
                     .map(|c| c.floor - c.sep)
                     .fold(0.0, f64::max)
             };
-            // (a first pass that has not held its points in half the rounds leaves the rest to
-            // the second)
-            let give_up = deep_at_start && 2 * (round + 1) >= self.settings.max_rounds;
+            // (a first pass that has not held its points in a quarter of the rounds leaves the
+            // rest to the second)
+            let give_up =
+                !position_pass && deep_at_start && 4 * (round + 1) >= self.settings.max_rounds;
             if held <= tol || (!any_island && held > 0.5 * prev_worst) || give_up {
                 if position_pass || !deep_at_start || worst <= tol {
                     break;
                 }
-                // the second pass, from here: what it adds to the velocities is taken off
+                // the second pass, from here: what it adds to the velocities is taken off (not
+                // after a first pass that gave up: the rounds go on as one pass, velocities
+                // kept, as they would without the first)
                 position_pass = true;
-                self.keep_velocities(solver, bodies, h);
+                if held <= tol {
+                    self.keep_velocities(solver, bodies, h);
+                }
                 prev_worst = f64::INFINITY;
                 continue;
             }
