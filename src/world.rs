@@ -1133,7 +1133,7 @@ impl World {
             );
             self.solver
                 .finish(&mut self.bodies, &mut self.joints, dt, first);
-            self.contacts.position_only(&mut self.bodies);
+            self.contacts.position_only(&mut self.bodies, &self.solver);
             self.contacts.after(&self.bodies, first, last);
             self.contacts.merge_report(first);
             self.merge_report(first, n);

@@ -976,8 +976,17 @@ impl Contacts {
     /// After the position update: takes off the velocities the position-level pass of the
     /// contact phase added (it moved the bodies out of a penetration they began the step with;
     /// kept, those velocities would make them pop out, Tomcin section 7).
-    pub fn position_only(&mut self, bodies: &mut Arena<Body>) {
+    pub fn position_only(&mut self, bodies: &mut Arena<Body>, solver: &Solver) {
         for k in &self.kept {
+            // (an island rolled back to the frame's start keeps the velocities it had there)
+            let rolled_back = solver
+                .report
+                .islands
+                .get(k.group as usize)
+                .is_some_and(|r| r.rolled_back);
+            if rolled_back {
+                continue;
+            }
             let b = bodies.slot_mut(k.slot);
             b.linear_velocity -= k.v;
             b.angular_velocity -= k.w;
