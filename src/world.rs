@@ -1033,17 +1033,23 @@ impl World {
     // ---------------------------------------------------------------- step
 
     /// Advances the world by `h` seconds (> 0, <= 10): contact detection and the collision
-    /// phase on the pre-step velocities, external impulses, velocity correction, joint
-    /// correction until every joint is within `eps_p` (substepping if needed), the contact phase
-    /// alternated with the joint correction, position and velocity update (Tomcin sections 3
-    /// and 7, Appendix A; Bender-Schmitt section 3). Returns the step report.
+    /// phase on the pre-step velocities, external impulses, velocity correction, the collisions
+    /// with restitution on mechanisms (coupled to their factored systems), joint correction
+    /// until every joint is within `eps_p` (substepping if needed), the contact phase
+    /// alternated with the joint correction (twice when a point began the step deeper than the
+    /// tolerance: the second pass moves bodies out without the velocity that took), position
+    /// and velocity update (Tomcin sections 3 and 7, Appendix A; Bender-Schmitt section 3).
+    /// Returns the step report.
     ///
     /// An island whose joints need the step split into substeps (a heavy load whipping a light
     /// chain) is substepped on its own, but the contacts act in its last substep only; when the
     /// contacts touch such an island, the whole frame step is redone as substeps of the world
     /// (each a complete step, contacts included), as many as the island needed, and later
-    /// frames keep that number until a calm second has passed. The reports then cover the
-    /// whole frame step (see [`StepReport`], [`ContactStepReport`], [`ContactReport`]).
+    /// frames keep that number until a calm second has passed. The same happens, doubling the
+    /// substeps, when a substep leaves a contact on a mechanism more than 100 contact
+    /// tolerances deeper than it began, or its joints open after the contact impulses (coupled
+    /// contacts only). The reports then cover the whole frame step (see [`StepReport`],
+    /// [`ContactStepReport`], [`ContactReport`]).
     pub fn step(&mut self, h: f64) -> Result<&StepReport> {
         if !(h.is_finite() && h > 0.0 && h <= 10.0) {
             return Err(Error::new(

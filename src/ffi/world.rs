@@ -75,8 +75,10 @@ pub struct tenon_step_report {
     /// Numeric refactorizations beyond one per substep, summed over the islands.
     pub refactorizations: u32,
     /// Largest substep count of any island (1 = no substepping). A frame step whose contacts
-    /// touch an island that needs substeps is split as a whole (contacts in every substep);
-    /// the count includes that split.
+    /// touch an island that needs substeps is split as a whole (contacts in every substep), and
+    /// so is one whose contacts on an island end more than 100 contact tolerances deeper than
+    /// they began or whose joints open after the contact impulses; the count includes that
+    /// split.
     pub substeps: u32,
     /// Number of islands (connected groups of jointed dynamic bodies).
     pub islands: u32,
