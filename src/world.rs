@@ -1130,6 +1130,7 @@ impl World {
             let left = h - f64::from(k) * dt;
             self.solver
                 .begin(&self.settings, &mut self.bodies, &self.joints, dt, left);
+            let joints_held = self.solver.report.islands.iter().all(|r| r.converged);
             self.contacts.during(
                 &self.settings,
                 &mut self.solver,
@@ -1154,12 +1155,13 @@ impl World {
                 }
             }
             // Contacts on a mechanism the substep left deeper (the rounds ran out), or joints the
-            // correction after the contact impulses could not close: smaller steps. (Not for
+            // correction after the contact impulses could not close (that closed before them:
+            // a mechanism that cannot close its joints anyway is not helped): smaller steps. (Not for
             // the iterative contacts, which leave mechanisms' contacts deep at any step.)
             if any
                 && self.contacts.settings.coupling != ContactCoupling::Iterative
                 && (self.contacts.deepened > DEEP * self.contacts.settings.tolerance
-                    || !self.contacts.report.joints_converged)
+                    || (joints_held && !self.contacts.report.joints_converged))
             {
                 need = need.max(2);
             }

@@ -531,6 +531,14 @@ fn bodies_started_inside_their_support_are_moved_out_without_popping() {
                 "{:?}",
                 world.contact_report()
             );
+            // the reported impulses are the weight's: the push out moved the cube, it did not
+            // act on it (it would be 1000 kg x 2 cm / h = 1200 N s against 164 N s)
+            let weight = world.body(cube).unwrap().mass_properties().mass * 9.81 * h;
+            let up: f64 = world.contacts().iter().map(|c| c.normal_impulse).sum();
+            assert!(
+                (up - weight).abs() < 0.01 * weight,
+                "normal impulses {up} against the weight's {weight}"
+            );
         }
         highest = highest.max(z);
     }

@@ -361,13 +361,16 @@ pub(crate) struct Contact {
     pub u0: Vec3,
     pub collided: bool,
     /// The point touches a body of an island: its collision is resolved coupled to the
-    /// island's factored system after the velocity correction, not with the free bodies.
+    /// island's factored system after the velocity correction (with restitution; without, the
+    /// contact phase's velocity-level round is its impact), not with the free bodies.
     pub coupled_impact: bool,
-    /// The normal velocity at the start geometry on the pre-step velocities (m/s).
+    /// The normal velocity at the start geometry on the pre-step velocities, after the free
+    /// bodies' collisions (m/s).
     pub un_pre: f64,
     /// The separation the contact phase's first pass holds the point at (m): its start
-    /// separation if it began deeper than the tolerance, else 0. The position-level pass then
-    /// moves it out without a velocity it would keep (Tomcin section 7, no popping).
+    /// separation if it began deeper than the tolerance, else 0 (also in frames the world
+    /// splits into substeps, and with a single round). The position-level pass then moves it
+    /// out without a velocity it would keep (Tomcin section 7, no popping).
     pub floor: f64,
     /// Swept by the current contact-phase solve.
     pub active: bool,

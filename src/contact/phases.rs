@@ -64,15 +64,17 @@ pub(crate) struct Contacts {
     frame_registered: Vec<Contact>,
     /// What the contact phases did over the whole frame step (the substeps merged).
     pub frame_report: ContactStepReport,
-    /// How deep the (sub)step left the deepest contact on an island that began it within the
-    /// tolerance (m): contacts the rounds could not hold, not those the step began with (a
-    /// joint that holds two shapes into each other).
+    /// How much deeper than it began the (sub)step left the deepest contact on an island that
+    /// began it within the tolerance (m): contacts the rounds could not hold, not those the step
+    /// began with (a joint that holds two shapes into each other).
     pub deepened: f64,
     /// Tomcin section 7's position-level pass corrects positions, not velocities: per body of
     /// a touched island or a free body the contacts touch, its velocities before the pass
     /// (while the rounds run), then what the pass added to them, taken off again after the
     /// position update ([`Contacts::position_only`]).
     kept: Vec<Kept>,
+    /// Each contact's impulses (normal, total, friction) at the end of the first pass.
+    first_pass: Vec<(f64, Vec3, Vec3)>,
     /// The frame step is being taken in substeps (set by the world).
     pub substepping: bool,
 }
@@ -295,7 +297,8 @@ impl Contacts {
     /// Bender-Schmitt section 3.1: Gauss-Seidel over the contact points on the pre-step
     /// velocities until no colliding point approaches any more (Newton's impact law), with
     /// friction of eq. 4-6 in the same loop. Points touching an island (`in_island(slot)`) are
-    /// left to [`Contacts::coupled_collisions`] unless the contacts are iterative.
+    /// left to [`Contacts::coupled_collisions`] (with restitution) or to the contact phase's
+    /// velocity-level round (without) unless the contacts are iterative.
     /// `acc(slot)`: a body's acceleration by the external forces.
     fn collision_phase(
         &mut self,
@@ -316,7 +319,6 @@ impl Contacts {
             c.kn = k_along(&a, &ra, &b, &rb, &n);
             c.an = -(acc(c.b) - acc(c.a)).dot(&n);
             c.coupled_impact = defer && (in_island(c.a) || in_island(c.b));
-            c.un_pre = u.dot(&n);
             c.seen = [u32::MAX; 2];
             c.target = f64::NAN;
             c.pn = 0.0;
@@ -326,6 +328,15 @@ impl Contacts {
             c.collided = false;
         }
         let iterations = self.collide(h, None, false);
+        // the coupled points' normal velocities after the free bodies' impacts (a ball struck
+        // by another onto a pendulum brings its new speed, not an acceleration)
+        for k in 0..self.contacts.len() {
+            if self.contacts[k].coupled_impact {
+                let c = &self.contacts[k];
+                let un = self.relative(c).dot(&c.wn);
+                self.contacts[k].un_pre = un;
+            }
+        }
         let mut n = 0;
         for c in &mut self.contacts {
             c.pn_total = c.pn;
@@ -1018,7 +1029,7 @@ impl Contacts {
             c.p = Vec3::zeros();
             c.pt = Vec3::zeros();
             c.sliding = c.sliding_at_start;
-            c.floor = if c.s0 < -tol && !self.substepping {
+            c.floor = if c.s0 < -tol && !self.substepping && self.settings.max_rounds >= 2 {
                 c.s0
             } else {
                 0.0
@@ -1166,6 +1177,9 @@ impl Contacts {
                 position_pass = true;
                 if held <= tol {
                     self.keep_velocities(solver, bodies, h);
+                    self.first_pass.clear();
+                    self.first_pass
+                        .extend(self.contacts.iter().map(|c| (c.pn, c.p, c.pt)));
                 }
                 prev_worst = f64::INFINITY;
                 continue;
@@ -1209,6 +1223,24 @@ impl Contacts {
                 }
             }
             start = end;
+        }
+        // The impulses of a pass whose velocities are taken off moved bodies, they did not act
+        // on them: the reports and the next step's warm start keep the first pass's.
+        if !self.kept.is_empty() {
+            self.stamp += 1;
+            for k in &self.kept {
+                let popped = k.v != Vec3::zeros() || k.w != Vec3::zeros();
+                if popped && (k.slot as usize) < self.mark.len() {
+                    self.mark[k.slot as usize] = self.stamp;
+                }
+            }
+            let stamp = self.stamp;
+            let marked = |mark: &[u64], i: u32| i != WORLD && mark[i as usize] == stamp;
+            for (c, &(pn, p, pt)) in self.contacts.iter_mut().zip(&self.first_pass) {
+                if marked(&self.mark, c.a) || marked(&self.mark, c.b) {
+                    (c.pn, c.p, c.pt) = (pn, p, pt);
+                }
+            }
         }
         let mut resting = 0;
         let mut deepened: f64 = 0.0;
