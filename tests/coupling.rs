@@ -600,3 +600,66 @@ fn bodies_started_inside_their_support_are_moved_out_without_popping() {
         );
     }
 }
+
+/// A free ball struck onto a pendulum bob (weightless, e = 1, equal masses, the string at right
+/// angles to the line of the impact): the free balls' collision runs first, the pendulum's
+/// coupled one after the velocity correction, and the impulse still passes on: the striker and
+/// the middle ball stop, the bob leaves with the striker's speed (its rod does not resist
+/// along the line; its turn about the pivot takes 0.4 % of the impulse).
+#[test]
+fn a_struck_ball_passes_its_impulse_on_to_a_pendulum_bob() {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec3::zeros(),
+        ..Default::default()
+    })
+    .unwrap();
+    let r = 0.1;
+    let elastic = Material {
+        restitution: 1.0,
+        ..Material::coulomb(0.0)
+    };
+    let ball = |world: &mut World, x: f64| {
+        scenes::shaped_body(
+            world,
+            BodyKind::Dynamic,
+            Vec3::new(x, 0.0, 0.0),
+            Quat::identity(),
+            Geometry::Sphere { radius: r },
+            elastic,
+        )
+    };
+    let striker = ball(&mut world, -1.0);
+    let middle = ball(&mut world, 0.0);
+    let bob = ball(&mut world, 2.0 * r);
+    // the bob hangs 1 m below a pivot (ball joint at the pivot, as in Newton's cradle)
+    scenes::joint_at(
+        &mut world,
+        JointKind::Ball,
+        None,
+        bob,
+        Vec3::new(2.0 * r, 0.0, 1.0),
+        Vec3::z(),
+    );
+    let v = 2.0;
+    world
+        .set_body_velocity(striker, Vec3::new(v, 0.0, 0.0), Vec3::zeros())
+        .unwrap();
+    let h = 1.0 / 60.0;
+    let speed = |w: &World, b| w.body(b).unwrap().linear_velocity().norm();
+    // up to the step of the impact
+    for _ in 0..60 {
+        let rep = world.step(h).unwrap();
+        assert!(rep.max_violation <= 1e-9, "{rep:?}");
+        if speed(&world, bob) > 0.1 * v {
+            break;
+        }
+    }
+    let (s, m, b) = (
+        speed(&world, striker),
+        speed(&world, middle),
+        speed(&world, bob),
+    );
+    eprintln!("striker {s:.4}, middle {m:.4}, bob {b:.4} m/s (struck at {v})");
+    assert!(s.abs() < 0.02 * v && m.abs() < 0.02 * v, "{s} {m}");
+    assert!((b - v).abs() < 0.02 * v, "bob leaves at {b}");
+}
