@@ -6,8 +6,8 @@ use crate::body::{Body, BodyDesc, BodyKind, MassProperties};
 use crate::contact::detection::Shape;
 use crate::contact::phases::Contacts;
 use crate::contact::{
-    CollisionFilter, ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings,
-    ContactStepReport, Material, ShapeDesc, ShapeHandle,
+    CollisionFilter, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
+    Material, ShapeDesc, ShapeHandle,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::joint::{
@@ -1116,7 +1116,6 @@ impl World {
     fn substeps(&mut self, h: f64, n: u32, max: u32) -> u32 {
         let dt = h / f64::from(n);
         let mut need = 1;
-        self.contacts.substepping = n > 1;
         for k in 0..n {
             let (first, last) = (k == 0, k + 1 == n);
             self.contacts.before(
@@ -1137,6 +1136,7 @@ impl World {
                 &mut self.bodies,
                 &self.joints,
                 dt,
+                n > 1,
             );
             self.solver
                 .finish(&mut self.bodies, &mut self.joints, dt, first);
@@ -1145,24 +1145,12 @@ impl World {
             self.contacts.merge_report(first);
             self.merge_report(first, n);
             let touched = self.contacts.touched_islands();
-            let mut any = false;
             for (i, r) in self.solver.report.islands.iter().enumerate() {
-                if touched.get(i).copied().unwrap_or(false) {
-                    any = true;
-                    if r.substeps > 1 {
-                        need = need.max(r.substeps);
-                    }
+                if r.substeps > 1 && touched.get(i).copied().unwrap_or(false) {
+                    need = need.max(r.substeps);
                 }
             }
-            // Contacts on a mechanism the substep left deeper (the rounds ran out), or joints the
-            // correction after the contact impulses could not close (that closed before them:
-            // a mechanism that cannot close its joints anyway is not helped): smaller steps. (Not for
-            // the iterative contacts, which leave mechanisms' contacts deep at any step.)
-            if any
-                && self.contacts.settings.coupling != ContactCoupling::Iterative
-                && (self.contacts.deepened > DEEP * self.contacts.settings.tolerance
-                    || (joints_held && !self.contacts.report.joints_converged))
-            {
+            if self.contacts.want_smaller_steps(joints_held) {
                 need = need.max(2);
             }
             if need > 1 && n < max {
@@ -1256,10 +1244,6 @@ impl Joint {
         }
     }
 }
-
-/// A substep that leaves a contact on a mechanism this many contact tolerances deeper than it
-/// began makes the world redo the frame with more substeps.
-const DEEP: f64 = 100.0;
 
 /// The error for a stale or invalid handle of a `what` (body, joint, shape).
 fn stale(what: &str, index: u32, generation: impl std::fmt::Display) -> Error {

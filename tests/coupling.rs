@@ -169,6 +169,40 @@ fn chain_on_the_ground_dragged_by_a_sliding_heavy_box() {
     assert!(depth[0] < 1e-4 && depth[1] < 1e-4, "{depth:?}");
 }
 
+/// A 2 m bar (0.1 m square) hinged to the world at (0, 0, 1) about y, turned down by `tilt`
+/// (rad) about its hinge, over a static block whose top is `top` m high under its free end.
+fn bar_hinged_over_block(
+    world: &mut World,
+    tilt: f64,
+    top: f64,
+    material: Material,
+) -> (BodyHandle, JointHandle) {
+    let pivot = Vec3::new(0.0, 0.0, 1.0);
+    let q = Quat::from_axis_angle(&Vec3::y_axis(), tilt);
+    let bar = scenes::shaped_body(
+        world,
+        BodyKind::Dynamic,
+        pivot + q * Vec3::new(1.0, 0.0, 0.0),
+        q,
+        Geometry::Box {
+            half_extents: Vec3::new(1.0, 0.05, 0.05),
+        },
+        material,
+    );
+    scenes::shaped_body(
+        world,
+        BodyKind::Static,
+        Vec3::new(2.0, 0.0, top - 0.05),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(0.1, 0.2, 0.05),
+        },
+        material,
+    );
+    let hinge = scenes::joint_at(world, JointKind::Hinge, None, bar, pivot, Vec3::y());
+    (bar, hinge)
+}
+
 /// A 2 m bar hinged to the world at one end and resting at the other on a static block, at
 /// rest: the hinge's reaction and the contact's normal impulses carry its weight together
 /// (vertical balance) and balance its moment about the hinge, every step. So a coupled contact
@@ -177,34 +211,8 @@ fn chain_on_the_ground_dragged_by_a_sliding_heavy_box() {
 fn hinge_and_contact_reactions_balance_a_resting_bar() {
     for coupling in [ContactCoupling::Asymmetric, ContactCoupling::Symmetric] {
         let mut world = world_with(coupling);
-        let bar = scenes::shaped_body(
-            &mut world,
-            BodyKind::Dynamic,
-            Vec3::new(1.0, 0.0, 1.0),
-            Quat::identity(),
-            Geometry::Box {
-                half_extents: Vec3::new(1.0, 0.05, 0.05),
-            },
-            Material::coulomb(0.5),
-        );
-        scenes::shaped_body(
-            &mut world,
-            BodyKind::Static,
-            Vec3::new(2.0, 0.0, 0.9),
-            Quat::identity(),
-            Geometry::Box {
-                half_extents: Vec3::new(0.1, 0.2, 0.05),
-            },
-            Material::coulomb(0.5),
-        );
-        let hinge = scenes::joint_at(
-            &mut world,
-            JointKind::Hinge,
-            None,
-            bar,
-            Vec3::new(0.0, 0.0, 1.0),
-            Vec3::y(),
-        );
+        // resting level on the block
+        let (bar, hinge) = bar_hinged_over_block(&mut world, 0.0, 0.95, Material::coulomb(0.5));
         let h = 1.0 / 60.0;
         let weight = world.body(bar).unwrap().mass_properties().mass * 9.81 * h;
         for k in 0..60 {
@@ -248,34 +256,8 @@ fn reported_impulses_add_up_to_the_change_of_momentum() {
         ContactCoupling::Symmetric,
     ] {
         let mut world = world_with(coupling);
-        let bar = scenes::shaped_body(
-            &mut world,
-            BodyKind::Dynamic,
-            Vec3::new(1.0, 0.0, 1.0),
-            Quat::identity(),
-            Geometry::Box {
-                half_extents: Vec3::new(1.0, 0.05, 0.05),
-            },
-            Material::coulomb(0.5),
-        );
-        scenes::shaped_body(
-            &mut world,
-            BodyKind::Static,
-            Vec3::new(2.0, 0.0, 0.8),
-            Quat::identity(),
-            Geometry::Box {
-                half_extents: Vec3::new(0.1, 0.2, 0.05),
-            },
-            Material::coulomb(0.5),
-        );
-        let hinge = scenes::joint_at(
-            &mut world,
-            JointKind::Hinge,
-            None,
-            bar,
-            Vec3::new(0.0, 0.0, 1.0),
-            Vec3::y(),
-        );
+        // level, 10 cm above the block: it swings down onto it
+        let (bar, hinge) = bar_hinged_over_block(&mut world, 0.0, 0.85, Material::coulomb(0.5));
         let h = 1.0 / 60.0;
         let m = world.body(bar).unwrap().mass_properties().mass;
         let scale = m * 9.81 * h;
@@ -547,37 +529,9 @@ fn bodies_started_inside_their_support_are_moved_out_without_popping() {
     // the hinged bar on a block
     for coupling in [ContactCoupling::Asymmetric, ContactCoupling::Symmetric] {
         let mut world = world_with(coupling);
+        // its end 2 cm into the block: turned down by asin(0.02 / 2)
         let tilt = (0.02f64 / 2.0).asin();
-        let q = Quat::from_axis_angle(&Vec3::y_axis(), tilt);
-        let bar = scenes::shaped_body(
-            &mut world,
-            BodyKind::Dynamic,
-            Vec3::new(0.0, 0.0, 1.0) + q * Vec3::new(1.0, 0.0, 0.0),
-            q,
-            Geometry::Box {
-                half_extents: Vec3::new(1.0, 0.05, 0.05),
-            },
-            Material::default(),
-        );
-        // the block's top at z = 0.95: the bar's end rests on it level, starts 2 cm into it
-        scenes::shaped_body(
-            &mut world,
-            BodyKind::Static,
-            Vec3::new(2.0, 0.0, 0.9),
-            Quat::identity(),
-            Geometry::Box {
-                half_extents: Vec3::new(0.1, 0.2, 0.05),
-            },
-            Material::default(),
-        );
-        scenes::joint_at(
-            &mut world,
-            JointKind::Hinge,
-            None,
-            bar,
-            Vec3::new(0.0, 0.0, 1.0),
-            Vec3::y(),
-        );
+        let (bar, _) = bar_hinged_over_block(&mut world, tilt, 0.95, Material::default());
         let (mut fastest, mut worst) = (0.0f64, 0.0f64);
         for k in 0..60 {
             let r = world.step(h).unwrap();

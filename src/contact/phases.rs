@@ -75,16 +75,14 @@ pub(crate) struct Contacts {
     kept: Vec<Kept>,
     /// Each contact's impulses (normal, total, friction) at the end of the first pass.
     first_pass: Vec<(f64, Vec3, Vec3)>,
-    /// The frame step is being taken in substeps (set by the world).
-    pub substepping: bool,
 }
 
-/// A body's velocities before the position-level pass (then what the pass added), and the
-/// group it moves with: its island, or itself for a free body.
+/// A body's velocities before the position-level pass (then what the pass added), and its
+/// island (`None`: a free body, which moves on its own).
 #[derive(Clone, Copy, Debug)]
 struct Kept {
     slot: u32,
-    group: u32,
+    island: Option<usize>,
     v: Vec3,
     w: Vec3,
 }
@@ -104,9 +102,33 @@ struct Border {
     side: [Option<(u8, u32)>; 2],
 }
 
+/// A substep that leaves a contact on a mechanism this many contact tolerances deeper than it
+/// began makes the world redo the frame with more substeps ([`Contacts::want_smaller_steps`]).
+const DEEP: f64 = 100.0;
+
 /// A coupled contact direction whose Schur complement is below this fraction of its bodies' own
 /// `K` is held by the joints (dependent on their rows).
 const DEPENDENT: f64 = 1e-8;
+
+/// `d1^T K d2` of a coupled contact's Schur complement `m` (`free`: its bodies' own `K`). A
+/// direction the joints hold (the point cannot move along it with the joints satisfied: a
+/// contact right under a pivot) has a Schur complement at rounding level and takes no impulse
+/// (the bordered pivot is dependent, as for joint limits).
+fn coupled_along(free: &Mat3, m: &Mat3, d1: &Vec3, d2: &Vec3) -> f64 {
+    let k = d1.dot(&(m * d2));
+    if k > DEPENDENT * d1.dot(&(free * d1)) {
+        k
+    } else {
+        0.0
+    }
+}
+
+/// The point is solved in the collision phase after the velocity correction, coupled to its
+/// islands: it touches one (and the contacts are coupled) and bounces. Without restitution the
+/// contact phase's velocity-level round is its impact.
+fn bounces_on_island(c: &Contact) -> bool {
+    c.coupled_impact && c.e > 0.0
+}
 
 /// The step a contact's previewed offset is taken over: its dynamic bodies' (pending) step.
 fn contact_dt(a: &MotionState, b: &MotionState) -> f64 {
@@ -328,17 +350,14 @@ impl Contacts {
             c.collided = false;
         }
         let iterations = self.collide(h, None, false);
-        // the coupled points' normal velocities after the free bodies' impacts (a ball struck
-        // by another onto a pendulum brings its new speed, not an acceleration)
-        for k in 0..self.contacts.len() {
-            if self.contacts[k].coupled_impact {
-                let c = &self.contacts[k];
-                let un = self.relative(c).dot(&c.wn);
-                self.contacts[k].un_pre = un;
-            }
-        }
         let mut n = 0;
         for c in &mut self.contacts {
+            // the coupled points' normal velocities after the free bodies' impacts (a ball
+            // struck by another onto a pendulum brings its new speed, not an acceleration)
+            if bounces_on_island(c) {
+                let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+                c.un_pre = relative_velocity(&a, &c.wa, &b, &c.wb).dot(&c.wn);
+            }
             c.pn_total = c.pn;
             c.p_total = c.p;
             n += u32::from(c.collided);
@@ -356,14 +375,14 @@ impl Contacts {
     /// Adds the impulses to the step's totals and returns (sweeps, collisions). Without
     /// `solver` (no island to couple to) the points are resolved on their bodies alone.
     fn coupled_collisions(&mut self, h: f64, solver: Option<&mut Solver>) -> (u32, u32) {
-        if !self.contacts.iter().any(|c| c.coupled_impact && c.e > 0.0) {
+        if !self.contacts.iter().any(bounces_on_island) {
             return (0, 0);
         }
         // The start offsets at the islands' poses (the pending substep's start), and the
         // approach acceleration of the point as the mechanism moves it: the change of its
         // normal velocity by the external impulses and the velocity correction (the free
         // bodies' `an` of a rod's point would be gravity along the normal, not the pendulum's).
-        for c in self.contacts.iter_mut().filter(|c| c.coupled_impact) {
+        for c in self.contacts.iter_mut().filter(|c| bounces_on_island(c)) {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             (c.wa, c.wb, c.wn) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
             let un = relative_velocity(&a, &c.wa, &b, &c.wb).dot(&c.wn);
@@ -372,7 +391,7 @@ impl Contacts {
         }
         let iterations = self.collide(h, solver, true);
         let mut n = 0;
-        for c in self.contacts.iter_mut().filter(|c| c.coupled_impact) {
+        for c in self.contacts.iter_mut().filter(|c| bounces_on_island(c)) {
             c.pn_total += c.pn;
             c.p_total += c.p;
             n += u32::from(c.collided);
@@ -396,17 +415,16 @@ impl Contacts {
             iterations += 1;
             let mut changed = false;
             for k in 0..self.contacts.len() {
-                // (without restitution, the contact phase's velocity-level round is the coupled
-                // impact: it stops the point at the surface with the joints held)
                 let c = &self.contacts[k];
-                if c.coupled_impact != later || (later && c.e == 0.0) {
+                let mine = if later {
+                    bounces_on_island(c)
+                } else {
+                    !c.coupled_impact
+                };
+                // (or nothing changed for this point since its last visit)
+                if !mine || c.seen == versions(&self.states, c) {
                     continue;
                 }
-                // nothing changed for this point since its last visit
-                if self.contacts[k].seen == versions(&self.states, &self.contacts[k]) {
-                    continue;
-                }
-                let c = &self.contacts[k];
                 let (ra, rb, n) = (c.wa, c.wb, c.wn);
                 // (after the external impulses, the point approaches `a h` faster than on the
                 // pre-step velocities the impact law below is written for)
@@ -461,14 +479,7 @@ impl Contacts {
                     None => None,
                 };
                 let kdir = |s: &Self, d: &Vec3| match &km {
-                    Some((free, m)) => {
-                        let kd = d.dot(&(m * d));
-                        if kd > DEPENDENT * d.dot(&(free * d)) {
-                            kd
-                        } else {
-                            0.0
-                        }
-                    }
+                    Some((free, m)) => coupled_along(free, m, d, d),
                     None => {
                         let (a, b) = (state(&s.states, c.a), state(&s.states, c.b));
                         k_along(&a, &ra, &b, &rb, d)
@@ -666,18 +677,8 @@ impl Contacts {
             Some(sv) if coupled => Some(self.coupled_k(k, &ra, &rb, sv)),
             _ => None,
         };
-        // A direction the joints hold (the point cannot move along it with the joints
-        // satisfied: a contact right under a pivot) has a Schur complement at rounding level;
-        // it takes no impulse (the bordered pivot is dependent, as for joint limits).
         let kdir = |d1: &Vec3, d2: &Vec3| match &km {
-            Some((free, m)) => {
-                let k = d1.dot(&(m * d2));
-                if k > DEPENDENT * d1.dot(&(free * d1)) {
-                    k
-                } else {
-                    0.0
-                }
-            }
+            Some((free, m)) => coupled_along(free, m, d1, d2),
             None => d1.dot(&(c.kf * d1)),
         };
         let mut changed: f64 = 0.0;
@@ -937,49 +938,96 @@ impl Contacts {
         sep
     }
 
-    /// Largest previewed penetration of the contacts (m), updating each one's `sep`.
-    fn penetration(&mut self) -> f64 {
-        let mut worst: f64 = 0.0;
+    /// Largest previewed penetration of the contacts (m), updating each one's `sep`, and the
+    /// largest beyond the depth the first pass holds a point at (`floor`).
+    fn penetration(&mut self) -> (f64, f64) {
+        let (mut worst, mut beyond): (f64, f64) = (0.0, 0.0);
         for c in &mut self.contacts {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-            if a.inv_mass == 0.0 && b.inv_mass == 0.0 && !(a.dynamic || b.dynamic) {
+            if !(a.dynamic || b.dynamic) {
                 continue;
             }
             let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
             c.sep = (pb - pa).dot(&n);
             worst = worst.max(-c.sep);
+            beyond = beyond.max(c.floor - c.sep);
         }
-        worst
+        (worst, beyond)
     }
 
     /// Remembers the velocities before the position-level pass: of every body of the touched
     /// islands and of the free bodies the contacts touch.
     fn keep_velocities(&mut self, solver: &Solver, bodies: &Arena<Body>, h: f64) {
         self.kept.clear();
+        let mut keep = |slot: u32, island: Option<usize>| {
+            let m = solver.motion_state(bodies, slot, h);
+            let (v, w) = (m.v, m.w);
+            self.kept.push(Kept { slot, island, v, w });
+        };
         for (i, &touched) in self.islands.iter().enumerate() {
             if touched {
-                for slot in solver.island_body_slots(i) {
-                    let m = solver.motion_state(bodies, slot, h);
-                    let group = i as u32;
-                    self.kept.push(Kept {
-                        slot,
-                        group,
-                        v: m.v,
-                        w: m.w,
-                    });
-                }
+                solver
+                    .island_body_slots(i)
+                    .for_each(|slot| keep(slot, Some(i)));
             }
         }
         for &slot in &self.involved {
-            let b = bodies.slot(slot);
-            if b.kind == BodyKind::Dynamic && solver.island_of(slot).is_none() {
-                let (v, w) = (b.linear_velocity, b.angular_velocity);
-                self.kept.push(Kept {
-                    slot,
-                    group: WORLD - 1 - slot,
-                    v,
-                    w,
-                });
+            if bodies.slot(slot).kind == BodyKind::Dynamic && solver.island_of(slot).is_none() {
+                keep(slot, None);
+            }
+        }
+    }
+
+    /// What the position-level pass added to the kept bodies' velocities, per island or free
+    /// body only where it added kinetic energy, the energy of a pop (where it took energy
+    /// away, its joint corrections did more than move the bodies out, and the velocities
+    /// stay), and not on an island that needed substeps of its own (there the joint
+    /// corrections' velocity changes within the pass are large). The contacts on a body that
+    /// popped keep the first pass's impulses: those of the second moved it, they did not act
+    /// on it (reports, next step's warm start).
+    fn measure_pops(&mut self, solver: &Solver, bodies: &Arena<Body>, h: f64) {
+        let mut start = 0;
+        while start < self.kept.len() {
+            let island = self.kept[start].island;
+            let mut end = start + 1;
+            while island.is_some() && end < self.kept.len() && self.kept[end].island == island {
+                end += 1;
+            }
+            let (mut before, mut after) = (0.0, 0.0);
+            for k in &mut self.kept[start..end] {
+                let m = solver.motion_state(bodies, k.slot, h);
+                let mass = if m.inv_mass > 0.0 {
+                    1.0 / m.inv_mass
+                } else {
+                    0.0
+                };
+                let ke = |v: &Vec3, w: &Vec3| 0.5 * (mass * v.norm_squared() + w.dot(&(m.iw * w)));
+                before += ke(&k.v, &k.w);
+                after += ke(&m.v, &m.w);
+                (k.v, k.w) = (m.v - k.v, m.w - k.w);
+            }
+            let split = island.is_some_and(|i| solver.report.islands[i].substeps > 1);
+            if after <= before || split {
+                self.kept.drain(start..end);
+            } else {
+                start = end;
+            }
+        }
+        if self.kept.is_empty() {
+            return;
+        }
+        // (the bodies that popped, marked in `mark` with a stamp of their own)
+        self.stamp += 1;
+        for k in &self.kept {
+            if (k.slot as usize) < self.mark.len() {
+                self.mark[k.slot as usize] = self.stamp;
+            }
+        }
+        let (mark, stamp) = (&self.mark, self.stamp);
+        let popped = |i: u32| i != WORLD && mark[i as usize] == stamp;
+        for (c, &(pn, p, pt)) in self.contacts.iter_mut().zip(&self.first_pass) {
+            if popped(c.a) || popped(c.b) {
+                (c.pn, c.p, c.pt) = (pn, p, pt);
             }
         }
     }
@@ -990,12 +1038,9 @@ impl Contacts {
     pub fn position_only(&mut self, bodies: &mut Arena<Body>, solver: &Solver) {
         for k in &self.kept {
             // (an island rolled back to the frame's start keeps the velocities it had there)
-            let rolled_back = solver
-                .report
-                .islands
-                .get(k.group as usize)
-                .is_some_and(|r| r.rolled_back);
-            if rolled_back {
+            if k.island
+                .is_some_and(|i| solver.report.islands[i].rolled_back)
+            {
                 continue;
             }
             let b = bodies.slot_mut(k.slot);
@@ -1007,6 +1052,7 @@ impl Contacts {
 
     /// The contact phase, shock propagation and the alternation with the joint correction,
     /// between the articulation's corrections and its position update.
+    /// `split`: the frame step is being taken in substeps of the world.
     pub fn during(
         &mut self,
         ws: &WorldSettings,
@@ -1014,6 +1060,7 @@ impl Contacts {
         bodies: &mut Arena<Body>,
         joints: &Arena<Joint>,
         h: f64,
+        split: bool,
     ) {
         self.islands.clear();
         self.islands.resize(solver.island_count(), false);
@@ -1024,16 +1071,13 @@ impl Contacts {
         self.h = h;
         let tol = self.settings.tolerance;
         let mut deep_at_start = false;
+        let two_passes = !split && self.settings.max_rounds >= 2;
         for c in &mut self.contacts {
             c.pn = 0.0;
             c.p = Vec3::zeros();
             c.pt = Vec3::zeros();
             c.sliding = c.sliding_at_start;
-            c.floor = if c.s0 < -tol && !self.substepping && self.settings.max_rounds >= 2 {
-                c.s0
-            } else {
-                0.0
-            };
+            c.floor = if two_passes && c.s0 < -tol { c.s0 } else { 0.0 };
             deep_at_start |= c.floor < 0.0;
         }
         self.kept.clear();
@@ -1154,15 +1198,9 @@ impl Contacts {
             // The previewed poses themselves: a round more re-linearizes while the penetration
             // exceeds the tolerance (without islands, only while that helps).
             self.gather(|slot| solver.motion_state(bodies, slot, h));
-            worst = self.penetration();
-            let held = if position_pass {
-                worst
-            } else {
-                self.contacts
-                    .iter()
-                    .map(|c| c.floor - c.sep)
-                    .fold(0.0, f64::max)
-            };
+            let beyond;
+            (worst, beyond) = self.penetration();
+            let held = if position_pass { worst } else { beyond };
             // (a first pass that has not held its points in a quarter of the rounds leaves the
             // rest to the second)
             let give_up =
@@ -1186,75 +1224,20 @@ impl Contacts {
             }
             prev_worst = held;
         }
-        // what the position-level pass added to the velocities
-        // (per island or free body: only where the pass added kinetic energy, the energy of a
-        // pop; where it took energy away, its joint corrections did more than move the bodies
-        // out, and their velocities stay)
-        let mut start = 0;
-        while start < self.kept.len() {
-            let group = self.kept[start].group;
-            let mut end = start;
-            let (mut before, mut after) = (0.0, 0.0);
-            while end < self.kept.len() && self.kept[end].group == group {
-                let k = self.kept[end];
-                let m = solver.motion_state(bodies, k.slot, h);
-                let ke = |v: &Vec3, w: &Vec3| {
-                    let mass = if m.inv_mass > 0.0 {
-                        1.0 / m.inv_mass
-                    } else {
-                        0.0
-                    };
-                    0.5 * (mass * v.norm_squared() + w.dot(&(m.iw * w)))
-                };
-                before += ke(&k.v, &k.w);
-                after += ke(&m.v, &m.w);
-                self.kept[end].v = m.v - k.v;
-                self.kept[end].w = m.w - k.w;
-                end += 1;
-            }
-            // (nor on an island that needed substeps of its own: there the joint corrections'
-            // velocity changes within the pass are large)
-            let split = group < solver.island_count() as u32
-                && solver.report.islands[group as usize].substeps > 1;
-            if after <= before || split {
-                for k in &mut self.kept[start..end] {
-                    k.v = Vec3::zeros();
-                    k.w = Vec3::zeros();
-                }
-            }
-            start = end;
-        }
-        // The impulses of a pass whose velocities are taken off moved bodies, they did not act
-        // on them: the reports and the next step's warm start keep the first pass's.
-        if !self.kept.is_empty() {
-            self.stamp += 1;
-            for k in &self.kept {
-                let popped = k.v != Vec3::zeros() || k.w != Vec3::zeros();
-                if popped && (k.slot as usize) < self.mark.len() {
-                    self.mark[k.slot as usize] = self.stamp;
-                }
-            }
-            let stamp = self.stamp;
-            let marked = |mark: &[u64], i: u32| i != WORLD && mark[i as usize] == stamp;
-            for (c, &(pn, p, pt)) in self.contacts.iter_mut().zip(&self.first_pass) {
-                if marked(&self.mark, c.a) || marked(&self.mark, c.b) {
-                    (c.pn, c.p, c.pt) = (pn, p, pt);
-                }
-            }
-        }
+        self.measure_pops(solver, bodies, h);
         let mut resting = 0;
         let mut deepened: f64 = 0.0;
         for c in &mut self.contacts {
-            if c.coupled_impact || any_island {
-                let on_island = [c.a, c.b]
+            // (a contact that began the step already deeper than the tolerance is one the
+            // mechanism holds there, or one an earlier step left: smaller steps would not undo
+            // it)
+            let on_island = || {
+                [c.a, c.b]
                     .iter()
-                    .any(|&i| i != WORLD && solver.island_of(i).is_some());
-                // (a contact that began the step already deeper than the tolerance is one the
-                // mechanism holds there, or one an earlier step left: smaller steps would not
-                // undo it)
-                if on_island && c.s0 >= -tol {
-                    deepened = deepened.max(-c.sep - (-c.s0).max(0.0));
-                }
+                    .any(|&i| i != WORLD && solver.island_of(i).is_some())
+            };
+            if any_island && c.s0 >= -tol && on_island() {
+                deepened = deepened.max(-c.sep - (-c.s0).max(0.0));
             }
             resting += u32::from(c.pn > 0.0);
             c.pn_total += c.pn;
@@ -1349,6 +1332,18 @@ impl Contacts {
     /// The islands the contacts of the last (sub)step touched (flags by island).
     pub fn touched_islands(&self) -> &[bool] {
         &self.islands
+    }
+
+    /// The (sub)step just taken should be taken in smaller steps: a contact on a mechanism
+    /// ended more than `DEEP` tolerances deeper than it began (the rounds ran out), or the
+    /// joint correction after the contact impulses could not close joints that closed before
+    /// them (`joints_held`; a mechanism that cannot close its joints anyway is not helped).
+    /// Not for the iterative contacts, which leave mechanisms' contacts deep at any step.
+    pub fn want_smaller_steps(&self, joints_held: bool) -> bool {
+        self.islands.iter().any(|&t| t)
+            && self.settings.coupling != ContactCoupling::Iterative
+            && (self.deepened > DEEP * self.settings.tolerance
+                || (joints_held && !self.report.joints_converged))
     }
 
     /// Contact reports and begin/end events at the end poses; the contact phase's forces kept
