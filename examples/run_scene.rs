@@ -10,6 +10,7 @@
 //! measuring them, `TOL=` the contact tolerance (m), `WARM=0` turns the contacts' warm start off, `COUPLING=` the contact coupling
 //! (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is split into (0
 //! automatic, the default; 1 never), `THREADS=` the threads islands are solved on,
+//! `GS=0` turns geometric stiffness off, `MAX_ITER=` the joint-correction iteration limit,
 //! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `TRACE=1` prints the heaviest
 //! body every step.
 
@@ -92,6 +93,16 @@ fn main() {
             world.set_body_split_parts(b, k).expect("valid part count");
         }
     }
+    if let Some(m) = std::env::var("MAX_ITER").ok().and_then(|s| s.parse().ok()) {
+        let mut settings = *world.settings();
+        settings.max_iterations = m;
+        world.set_settings(settings).expect("valid settings");
+    }
+    if std::env::var("GS").as_deref() == Ok("0") {
+        let mut settings = *world.settings();
+        settings.geometric_stiffness = false;
+        world.set_settings(settings).expect("valid settings");
+    }
     if let Some(e) = std::env::var("EPS_T").ok().and_then(|s| s.parse().ok()) {
         let mut settings = *world.settings();
         settings.eps_t = e;
@@ -143,6 +154,8 @@ fn main() {
     let start = Instant::now();
     for _ in 0..steps {
         let r = world.step(h).expect("valid step");
+        let (iterations, refactorizations, violation) =
+            (r.iterations, r.refactorizations, r.max_violation);
         iters += u64::from(r.iterations);
         refs += u64::from(r.refactorizations);
         subs = subs.max(r.substeps);
@@ -169,7 +182,7 @@ fn main() {
                 .map(|(_, b)| (b.position(), (b.rotation() * tenon::Vec3::z()).z))
                 .unwrap_or_default();
             println!(
-                "t {:.3} heaviest body at {:.3} {:.3} {:.3} up.z {up:.3}, {} points, penetration {:.1e}, {} sweeps, {} rounds, violation {:.1e}",
+                "t {:.3} heaviest body at {:.3} {:.3} {:.3} up.z {up:.3}, {} points, penetration {:.1e}, {} sweeps, {} rounds, {} iterations, {} refactorizations, violation {:.1e}",
                 world.time(),
                 x.x,
                 x.y,
@@ -178,7 +191,9 @@ fn main() {
                 c.max_penetration,
                 c.contact_iterations,
                 c.rounds,
-                world.last_report().max_violation
+                iterations,
+                refactorizations,
+                violation
             );
         }
         points += u64::from(c.points);

@@ -193,6 +193,8 @@ pub struct Body {
     pub(crate) user_data: u64,
     /// Parts the solver splits the body into (Tomcin section 5): 0 automatic, 1 never.
     pub(crate) split_parts: u32,
+    /// Shapes attached to the body.
+    pub(crate) shapes: u32,
 }
 
 impl Body {
@@ -212,6 +214,7 @@ impl Body {
             gravity_scale: d.gravity_scale,
             user_data: d.user_data,
             split_parts: 0,
+            shapes: 0,
         }
     }
 

@@ -242,6 +242,18 @@ pub(crate) struct Island {
     /// body_ptr[l + 1]]`.
     pub body_ptr: Vec<u32>,
     pub body_joints: Vec<(u32, u8)>,
+    /// The joint correction with geometric stiffness (`stiffness.rs`): velocities where it
+    /// began, its impulses along the current rows, the momentum residual (then `(M+K)^-1 g`),
+    /// the last step's velocity change, and per body `K` (then `(M+K)^-1`, angular part).
+    pub gs_u0: Vec<[f64; 6]>,
+    pub gs_lambda: Vec<f64>,
+    pub gs_g: Vec<[f64; 6]>,
+    pub gs_step: Vec<[f64; 6]>,
+    pub gs_k: Vec<Mat3>,
+    /// Some body of the island has a shape (it may touch others).
+    pub collides: bool,
+    /// Heaviest over lightest body of the island (parts of split bodies counted as bodies).
+    pub mass_ratio: f64,
 }
 
 impl Island {
@@ -368,6 +380,13 @@ impl Island {
             contact_pending: false,
             body_ptr,
             body_joints,
+            gs_u0: vec![[0.0; 6]; nb],
+            gs_lambda: vec![0.0; n_rows],
+            gs_g: vec![[0.0; 6]; nb],
+            gs_step: vec![[0.0; 6]; nb],
+            gs_k: vec![Mat3::zeros(); nb],
+            collides: false,
+            mass_ratio: 1.0,
         }
     }
 
@@ -397,6 +416,14 @@ impl Island {
             self.acc[l] = gravity * b.gravity_scale + b.force / b.mass;
             self.torque[l] = b.torque / np;
         }
+        let (lightest, heaviest) = self
+            .inv_mass
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(lo, hi), &im| {
+                (lo.min(1.0 / im), hi.max(1.0 / im))
+            });
+        self.mass_ratio = heaviest / lightest;
+        self.collides = self.body_slots.iter().any(|&b| bodies.slot(b).shapes > 0);
         for info in &mut self.lim.info {
             let l = joints
                 .slot(self.joints[info.joint as usize].slot)

@@ -8,6 +8,7 @@ mod factor;
 mod island;
 mod limits;
 mod split;
+mod stiffness;
 mod topology;
 
 use std::time::Instant;

@@ -231,6 +231,7 @@ fn settings_from_def(d: &tenon_world_def) -> Result<WorldSettings, FfiError> {
         eps_t: d.eps_t,
         max_iterations: d.max_iterations,
         max_substeps: d.max_substeps,
+        ..WorldSettings::default()
     };
     s.validate()?;
     Ok(s)
@@ -374,6 +375,28 @@ pub extern "C" fn tenon_world_set_max_iterations(
     max_iterations: u32,
 ) -> tenon_result {
     set_settings(world, |s| s.max_iterations = max_iterations)
+}
+
+/// Reads whether stalled joint corrections of trees go on with geometric stiffness into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_geometric_stiffness(
+    world: tenon_world_id,
+    out: *mut bool,
+) -> tenon_result {
+    get_settings(world, out, |s| s.geometric_stiffness)
+}
+
+/// Turns geometric stiffness in the joint correction on or off (default on): a correction that
+/// stalls twice goes on with its joints' impulses along the rows at the end poses and Newton's
+/// matrix carrying their tension's stiffness (fewer iterations and substeps at large mass
+/// ratios). Only trees without joint limits whose heaviest body is at least 10 times their
+/// lightest and none of whose bodies has a shape use it.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_geometric_stiffness(
+    world: tenon_world_id,
+    on: bool,
+) -> tenon_result {
+    set_settings(world, |s| s.geometric_stiffness = on)
 }
 
 /// Reads the substep limit into `*out`.

@@ -1,0 +1,372 @@
+//! The joint correction with geometric stiffness, for trees whose factor-once iteration stalled.
+//!
+//! The impulses of Tomcin eq. (3) act along the rows of the configuration they were computed at;
+//! re-linearized, each Newton step's impulse follows the rows of its own iterate. On a chain
+//! carrying a heavy load, each of these steps carries large tension impulses through the light
+//! links, and the links' small rotations under them shorten the chain at second order, which a
+//! Newton step that does not know the tension cannot see: near the whip of the 1:1000 heavy chain
+//! the iteration needed up to 44 steps, most of them cut short by the line search.
+//!
+//! Here the correction's impulse `Lambda` acts along the rows at the end poses, as in the
+//! implicit schemes of Tournier et al. (2015) and Andrews, Teichmann, Kry (2017): the step solves
+//! `g(u) = M (u - u0) - J(u)^T Lambda = 0` and `c(u) = 0` by Newton's method, whose matrix
+//! `M - dt sum_r Lambda_r d^2 c_r / dx^2` carries the geometric stiffness of the tension. It is
+//! replaced by a positive definite approximation per body (`K`, below), as Andrews et al. do, and
+//! the Schur complement `J (M + K)^-1 J^T` is factored like `A` (same blocks, same symbolic
+//! analysis):
+//!
+//! `J (M+K)^-1 J^T dLambda = -c / dt + J (M+K)^-1 g`, `du = (M+K)^-1 (J^T dLambda - g)`.
+//!
+//! The approximation only changes the iteration's path: it ends when `c` is within `eps_p` and
+//! `g` within `MOMENTUM_TOLERANCE eps_p`, so the velocity change is `M^-1 J^T Lambda` along the
+//! final rows to that tolerance. This departs from the paper, whose correction impulses act
+//! along the start-of-step rows (eq. 2-3); the velocity correction keeps them there.
+
+use super::IslandReport;
+use super::correction::SubstepResult;
+use super::correction::{MAX_CORRECTION_TURN, MERIT_GROWTH};
+use super::island::{Island, Side};
+use crate::arena::Arena;
+use crate::body::Body;
+use crate::math::{Mat3, Vec3};
+use crate::world::{Joint, WorldSettings};
+
+/// The iteration ends when the violations are within `eps_p` and the momentum residual `g`
+/// would move no body by more than this many `eps_p` over the step: `g` converges linearly under
+/// the approximate `K` (by 0.2-0.5 per iteration on the whipping chain) once the violations
+/// have converged, and at `eps_p` itself it needed up to 20 more iterations.
+const MOMENTUM_TOLERANCE: f64 = 1e3;
+
+/// Iterations in a row that shrink neither the violation nor the momentum residual by 10 %
+/// after which the iteration gives up (the plain iteration goes on from where this one began):
+/// under the approximate `K` it can cycle between two iterates (measured on the whipping chain
+/// of the tests: 3.5e-3 m forever).
+const MAX_IDLE: u32 = 4;
+
+/// Geometric stiffness is used on trees with at least this ratio of heaviest to lightest body.
+/// On the uniform chains the plain iteration is cheaper: 100 links 2.15 M instructions per step
+/// without it, 2.92 M with it (fewer iterations, 2.3 times the refactorizations); at 1:10^3 and
+/// above it wins (heavy chain, 1:10^4: 3.6 M -> 1.7 M; 1:10^5: 10.8 M -> 3.4 M).
+const MIN_MASS_RATIO: f64 = 10.0;
+
+/// Where the iteration is when it hands over to [`Island::stiff_correction`].
+pub(super) struct Handover {
+    /// The substep's length and end time.
+    pub dt: f64,
+    pub tau1: f64,
+    pub it: u32,
+    pub r: f64,
+    pub merit: f64,
+    pub best: f64,
+    pub r_first: f64,
+}
+
+impl Island {
+    /// Whether the joint correction may continue with geometric stiffness: a tree (no Tikhonov
+    /// term, whose lowering the loops' stall handling needs) without limit rows, whose heaviest
+    /// body is at least `MIN_MASS_RATIO` times its lightest (light bodies carrying the tension
+    /// of heavy ones), and none of whose bodies has a shape.
+    ///
+    /// Not with shapes: the heavy chain dropped onto the ground (the contact tests) went 8.2 cm
+    /// deep in one of its 12 configurations (1.8 mm without), and 2 of the 36 configurations of
+    /// docs/BENCHMARKS.md blew up (none without), also with geometric stiffness kept out of the
+    /// second after every contact, where the blow-ups happened. Not understood: the same
+    /// scenes without it blow up at other ground heights (2 of 24), so the trajectory may only
+    /// move the contacts' known weakness (same-island sliding contacts) elsewhere.
+    pub(super) fn stiffness_applies(&self) -> bool {
+        self.loop_free
+            && self.lim.info.is_empty()
+            && self.mass_ratio >= MIN_MASS_RATIO
+            && !self.collides
+    }
+
+    /// Continues a stalled joint correction with geometric stiffness (see the module docs). The
+    /// trial rows hold the rows at the current previews. Returns as the joint correction does;
+    /// the correction's impulses are added to the joints' impulses, and `A` is factored again
+    /// with the true masses at the final rows for what follows (coupled contacts, the next
+    /// correction). Where the iteration makes no progress (`MAX_IDLE`) or turns a body too far,
+    /// the velocities are put back where it began, the trial rows are evaluated there again,
+    /// and `Err` says how many iterations it spent: the plain iteration goes on from there (on
+    /// the whipping chain of the tests it then needs 8 substeps where giving up the substep
+    /// needed 64).
+    pub(super) fn stiff_correction(
+        &mut self,
+        s: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        rep: &mut IslandReport,
+        h: Handover,
+    ) -> Result<SubstepResult, u32> {
+        let (dt, tau1) = (h.dt, h.tau1);
+        self.flush_impulses();
+        for l in 0..self.v.len() {
+            self.gs_u0[l] = [
+                self.v[l].x,
+                self.v[l].y,
+                self.v[l].z,
+                self.w[l].x,
+                self.w[l].y,
+                self.w[l].z,
+            ];
+        }
+        self.gs_lambda.fill(0.0);
+        let (mut r, mut merit, mut best) = (h.r, h.merit, h.best);
+        let mut merit_prev = f64::INFINITY;
+        let (mut best_r, mut best_g, mut idle) = (f64::INFINITY, f64::INFINITY, 0);
+        let mut result = SubstepResult {
+            converged: false,
+            last: r,
+            best,
+        };
+        for it in h.it..=s.max_iterations {
+            if it > h.it {
+                self.preview(dt);
+                r = self.eval_rows(bodies, joints, tau1, true, true);
+                merit = self.trial_merit();
+                // the line search of the plain iteration, on the last step (u and Lambda)
+                let mut fraction = 1.0;
+                while (merit >= MERIT_GROWTH * merit_prev || merit.is_nan()) && fraction > 0.05 {
+                    let k =
+                        (merit - merit_prev + 2.0 * merit_prev * fraction) / (fraction * fraction);
+                    let f_new = if k.is_finite() && k > 0.0 {
+                        merit_prev / k
+                    } else {
+                        0.5 * fraction
+                    };
+                    let f_new = f_new.clamp(0.1 * fraction, 0.5 * fraction);
+                    self.shift_last_step(f_new - fraction);
+                    fraction = f_new;
+                    self.preview(dt);
+                    r = self.eval_rows(bodies, joints, tau1, true, true);
+                    merit = self.trial_merit();
+                    rep.backtracks += 1;
+                }
+            }
+            best = best.min(r);
+            // linearize at the previews: the rows become the derivative of the previewed
+            // violations with respect to the velocities
+            std::mem::swap(&mut self.rows, &mut self.trial);
+            self.pull_back_rows(dt);
+            let g = self.momentum_residual(dt);
+            if it > h.it && self.correction_turn(dt) > MAX_CORRECTION_TURN {
+                return Err(self.give_up(bodies, joints, dt, tau1, it - h.it));
+            }
+            result = SubstepResult {
+                converged: r < s.eps_p && g < MOMENTUM_TOLERANCE * s.eps_p,
+                last: r,
+                best,
+            };
+            // progress: the violation or the momentum residual halved since the best so far
+            if r < 0.9 * best_r || g < 0.9 * best_g {
+                idle = 0;
+            } else {
+                idle += 1;
+            }
+            best_r = best_r.min(r);
+            best_g = best_g.min(g);
+            if idle > MAX_IDLE || !r.is_finite() || r > 1e6 * h.r_first.max(s.eps_p) {
+                return Err(self.give_up(bodies, joints, dt, tau1, it - h.it));
+            }
+            if result.converged
+                || it == s.max_iterations
+                || !r.is_finite()
+                || r > 1e6 * h.r_first.max(s.eps_p)
+            {
+                break;
+            }
+            self.factor_with_stiffness(s, joints, dt);
+            rep.refactorizations += 1;
+            // J (M+K)^-1 J^T dLambda = -c / dt + J (M+K)^-1 g
+            for ij in &self.joints {
+                for k in ij.off as usize..(ij.off + ij.n) as usize {
+                    let row = &self.rows[k];
+                    let mut b = -row.c / dt;
+                    for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
+                        if let Side::Dyn(l) = side {
+                            let mg = &self.gs_g[l as usize];
+                            for c in 0..6 {
+                                b += row.j[sd][c] * mg[c];
+                            }
+                        }
+                    }
+                    self.rhs[k] = b;
+                }
+            }
+            let mut x = std::mem::take(&mut self.rhs);
+            self.solve_constrained(&mut x);
+            // du = (M+K)^-1 (J^T dLambda - g)
+            for (d, mg) in self.gs_step.iter_mut().zip(&self.gs_g) {
+                *d = mg.map(|v| -v);
+            }
+            for ij in &self.joints {
+                for k in ij.off as usize..(ij.off + ij.n) as usize {
+                    self.gs_lambda[k] += x[k];
+                    for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
+                        if let Side::Dyn(l) = side {
+                            let (d, w) = (&mut self.gs_step[l as usize], &self.wrows[k][sd]);
+                            for c in 0..6 {
+                                d[c] += w[c] * x[k];
+                            }
+                        }
+                    }
+                }
+            }
+            self.rhs = x;
+            self.shift_last_step(1.0);
+            rep.iterations += 1;
+            merit_prev = merit;
+        }
+        // the correction's impulses, along the final rows, join the joints' impulses
+        self.lambda.copy_from_slice(&self.gs_lambda);
+        self.flush_impulses();
+        self.assemble_and_factor(s.eps_t);
+        rep.refactorizations += 1;
+        Ok(result)
+    }
+
+    /// Puts the velocities back where the iteration with geometric stiffness began and
+    /// evaluates the trial rows there; returns the iterations spent.
+    fn give_up(
+        &mut self,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        dt: f64,
+        tau1: f64,
+        spent: u32,
+    ) -> u32 {
+        for l in 0..self.v.len() {
+            let u0 = &self.gs_u0[l];
+            self.v[l] = Vec3::new(u0[0], u0[1], u0[2]);
+            self.w[l] = Vec3::new(u0[3], u0[4], u0[5]);
+        }
+        self.gs_lambda.fill(0.0);
+        self.preview(dt);
+        self.eval_rows(bodies, joints, tau1, true, true);
+        // (the plain iteration re-linearizes next and factors `A` with the true masses)
+        spent
+    }
+
+    /// Adds `scale` times the last step (`gs_step`, and its impulses in `rhs`) to the velocities
+    /// and `Lambda`.
+    fn shift_last_step(&mut self, scale: f64) {
+        for l in 0..self.v.len() {
+            let d = &self.gs_step[l];
+            self.v[l] += scale * Vec3::new(d[0], d[1], d[2]);
+            self.w[l] += scale * Vec3::new(d[3], d[4], d[5]);
+        }
+        if scale != 1.0 {
+            for k in 0..self.n_rows {
+                self.gs_lambda[k] += (scale - 1.0) * self.rhs[k];
+            }
+            // (the step's impulses are kept as scaled, for a further cut)
+            for v in &mut self.rhs[..self.n_rows] {
+                *v *= scale;
+            }
+            for d in &mut self.gs_step {
+                *d = d.map(|v| v * scale);
+            }
+        }
+    }
+
+    /// `g = M (u - u0) - J^T Lambda` per body into `gs_g`; returns the largest position error it
+    /// would cause over `dt` (`dt |M^-1 g|`, m and rad).
+    fn momentum_residual(&mut self, dt: f64) -> f64 {
+        for l in 0..self.v.len() {
+            let u0 = &self.gs_u0[l];
+            let dv = self.v[l] - Vec3::new(u0[0], u0[1], u0[2]);
+            let dw = self.w[l] - Vec3::new(u0[3], u0[4], u0[5]);
+            let m = if self.inv_mass[l] > 0.0 {
+                1.0 / self.inv_mass[l]
+            } else {
+                0.0
+            };
+            let p = self.iw[l] * dw;
+            self.gs_g[l] = [m * dv.x, m * dv.y, m * dv.z, p.x, p.y, p.z];
+        }
+        for ij in &self.joints {
+            for k in ij.off as usize..(ij.off + ij.n) as usize {
+                let lam = self.gs_lambda[k];
+                for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
+                    if let Side::Dyn(l) = side {
+                        let (g, j) = (&mut self.gs_g[l as usize], &self.rows[k].j[sd]);
+                        for c in 0..6 {
+                            g[c] -= j[c] * lam;
+                        }
+                    }
+                }
+            }
+        }
+        let mut worst: f64 = 0.0;
+        for l in 0..self.v.len() {
+            let g = &self.gs_g[l];
+            let lin = self.inv_mass[l] * Vec3::new(g[0], g[1], g[2]).norm();
+            let ang = (self.iinv[l] * Vec3::new(g[3], g[4], g[5])).norm();
+            worst = worst.max(dt * lin.max(ang));
+        }
+        worst
+    }
+
+    /// Factors `J (M+K)^-1 J^T` at the current rows, with `K` the geometric stiffness of
+    /// `Lambda` per body, and leaves `(M+K)^-1 g` in `gs_g` and the angular part of `(M+K)^-1`
+    /// in `gs_k`.
+    ///
+    /// For a point row pair of a joint whose force on a body is `F`, applied at `r` from its
+    /// centre of mass, `d^2 (F . R r) / d theta^2 = (r F^T + F r^T) / 2 - (r . F) I`: the
+    /// tension's stiffness `|r| |F|` against turning the lever `r` sideways. `K` takes
+    /// `dt |r| |F| (I - r r^T / |r|^2)`, exact for a pure tension or compression along `r` and
+    /// positive semi-definite in every case, plus `dt |tau| I / 2` for the part of the joint's
+    /// torque that is not `r x F` (angular rows: `d^2 (a . b) / d theta^2` is of the order of
+    /// the row itself).
+    fn factor_with_stiffness(&mut self, s: &WorldSettings, joints: &Arena<Joint>, dt: f64) {
+        for k in self.gs_k.iter_mut() {
+            *k = Mat3::zeros();
+        }
+        for ij in &self.joints {
+            let model = ij.model(joints);
+            for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
+                let Side::Dyn(l) = side else { continue };
+                let l = l as usize;
+                let (mut f, mut t) = (Vec3::zeros(), Vec3::zeros());
+                for k in ij.off as usize..(ij.off + ij.n) as usize {
+                    let (j, lam) = (&self.rows[k].j[sd], self.gs_lambda[k]);
+                    f += lam * Vec3::new(j[0], j[1], j[2]);
+                    t += lam * Vec3::new(j[3], j[4], j[5]);
+                }
+                let anchor = if sd == 0 {
+                    model.frame_a.anchor
+                } else {
+                    model.frame_b.anchor
+                };
+                let r = self.qp[l] * anchor;
+                let rn = r.norm();
+                let kl = &mut self.gs_k[l];
+                if rn > 0.0 {
+                    let u = r / rn;
+                    *kl += (dt * rn * f.norm()) * (Mat3::identity() - u * u.transpose());
+                }
+                let pure = (t - r.cross(&f)).norm();
+                *kl += Mat3::identity() * (0.5 * dt * pure);
+            }
+        }
+        // (M+K)^-1 for the assembly and the steps; the true inverse inertia is kept aside
+        for l in 0..self.v.len() {
+            let m = self.iw[l] + self.gs_k[l];
+            self.gs_k[l] = m.try_inverse().unwrap_or(self.iinv[l]);
+        }
+        std::mem::swap(&mut self.iinv, &mut self.gs_k);
+        self.assemble_and_factor(s.eps_t);
+        std::mem::swap(&mut self.iinv, &mut self.gs_k);
+        self.scale_momentum_residual();
+    }
+
+    /// `gs_g <- (M+K)^-1 gs_g` with the `K` of the last factorization (`gs_k` holds the
+    /// angular part of `(M+K)^-1`).
+    fn scale_momentum_residual(&mut self) {
+        for l in 0..self.v.len() {
+            let g = &mut self.gs_g[l];
+            let a = self.gs_k[l] * Vec3::new(g[3], g[4], g[5]);
+            let im = self.inv_mass[l];
+            *g = [im * g[0], im * g[1], im * g[2], a.x, a.y, a.z];
+        }
+    }
+}
