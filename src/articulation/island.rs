@@ -726,21 +726,23 @@ impl Island {
         self.factor.values.fill(0.0);
         let values = &mut self.factor.values;
         for c in &self.couplings {
-            let (ji, jj) = (self.joints[c.i as usize], self.joints[c.j as usize]);
-            let (oi, oj) = (ji.off as usize, jj.off as usize);
-            let (si, sj) = (c.si as usize, c.sj as usize);
-            for a in 0..ji.n as usize {
-                let wa = &self.wrows[oi + a][si];
-                let end = if c.diag { a + 1 } else { jj.n as usize };
-                for b in 0..end {
-                    let jb = &self.rows[oj + b].j[sj];
+            let (ji, jj) = (&self.joints[c.i as usize], &self.joints[c.j as usize]);
+            let wa_rows = &self.wrows[ji.off as usize..(ji.off + ji.n) as usize];
+            let jb_rows = &self.rows[jj.off as usize..(jj.off + jj.n) as usize];
+            let (si, sj, loc) = (c.si as usize, c.sj as usize, c.loc);
+            for (a, wa) in wa_rows.iter().enumerate() {
+                let wa = &wa[si];
+                let end = if c.diag { a + 1 } else { jb_rows.len() };
+                let at = loc.base + a * loc.rs;
+                for (b, jb) in jb_rows[..end].iter().enumerate() {
+                    let jb = &jb.j[sj];
                     let v = wa[0] * jb[0]
                         + wa[1] * jb[1]
                         + wa[2] * jb[2]
                         + wa[3] * jb[3]
                         + wa[4] * jb[4]
                         + wa[5] * jb[5];
-                    values[c.loc.base + a * c.loc.rs + b * c.loc.cs] += v;
+                    values[at + b * loc.cs] += v;
                 }
             }
         }
