@@ -410,8 +410,8 @@ impl Island {
             if it > 0 && r > CONTRACTION * r_prev && !undone {
                 // A second stall on a tree goes on with geometric stiffness (stiffness.rs).
                 // Measured over 10 s of the heavy chain, iterations per frame at 1:10^4 and
-                // 1:10^5: from the second stall 12.1 and 24.1; from the third 13.0 and 49.3;
-                // from the fourth 14.8 and 34.2. Where it gives up, the state is put back and
+                // 1:10^5: from the first stall 12.1 and 34.6; from the second 12.1 and 24.1;
+                // from the third 13.0 and 49.3; from the fourth 14.8 and 34.2. Where it gives up, the state is put back and
                 // this iteration goes on.
                 if stalls >= 1 && stiff && s.geometric_stiffness && self.stiffness_applies() {
                     let h = super::stiffness::Handover {
