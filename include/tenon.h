@@ -1662,18 +1662,19 @@ tenon_result tenon_world_get_max_iterations(tenon_world_id world, uint32_t *out)
 tenon_result tenon_world_set_max_iterations(tenon_world_id world, uint32_t max_iterations);
 
 /**
- * Reads whether stalled joint corrections of trees go on with geometric stiffness into `*out`.
+ * Reads whether geometric stiffness is on (1) or off (0) into `*out`.
  */
-tenon_result tenon_world_get_geometric_stiffness(tenon_world_id world, bool *out);
+tenon_result tenon_world_get_geometric_stiffness(tenon_world_id world, uint32_t *out);
 
 /**
- * Turns geometric stiffness in the joint correction on or off (default on): a correction that
- * stalls twice goes on with its joints' impulses along the rows at the end poses and Newton's
- * matrix carrying their tension's stiffness (fewer iterations and substeps at large mass
- * ratios). Only trees without joint limits whose heaviest body is at least 10 times their
- * lightest and none of whose bodies has a shape use it.
+ * Turns geometric stiffness in the joint correction on (1, the default) or off (0); any other
+ * value is `TENON_RESULT_INVALID_ARGUMENT` and changes nothing. A correction that stalls twice
+ * goes on with its joints' impulses along the rows at the end poses and Newton's matrix
+ * carrying their tension's stiffness (fewer iterations and substeps at large mass ratios).
+ * Only trees without joint limits whose heaviest body is at least 10 times their lightest and
+ * none of whose bodies has a shape use it.
  */
-tenon_result tenon_world_set_geometric_stiffness(tenon_world_id world, bool on);
+tenon_result tenon_world_set_geometric_stiffness(tenon_world_id world, uint32_t on);
 
 /**
  * Reads the substep limit into `*out`.

@@ -202,18 +202,22 @@ fn world_parameters_round_trip_and_bad_values_change_nothing() {
     );
     assert_eq!(unsafe { tenon_world_get_max_substeps(w, &mut n) }, R_OK);
     assert_eq!(n, 8);
-    let mut on = false;
+    let mut on = 7u32;
     assert_eq!(
         unsafe { tenon_world_get_geometric_stiffness(w, &mut on) },
         R_OK
     );
-    assert!(on, "on by default");
-    assert_eq!(tenon_world_set_geometric_stiffness(w, false), R_OK);
+    assert_eq!(on, 1, "on by default");
+    assert_eq!(tenon_world_set_geometric_stiffness(w, 0), R_OK);
+    assert_eq!(
+        tenon_world_set_geometric_stiffness(w, 2),
+        tenon_result::InvalidArgument
+    );
     assert_eq!(
         unsafe { tenon_world_get_geometric_stiffness(w, &mut on) },
         R_OK
     );
-    assert!(!on);
+    assert_eq!(on, 0, "a bad value changes nothing");
     assert_eq!(
         unsafe { tenon_world_get_geometric_stiffness(w, std::ptr::null_mut()) },
         tenon_result::NullPointer

@@ -377,26 +377,35 @@ pub extern "C" fn tenon_world_set_max_iterations(
     set_settings(world, |s| s.max_iterations = max_iterations)
 }
 
-/// Reads whether stalled joint corrections of trees go on with geometric stiffness into `*out`.
+/// Reads whether geometric stiffness is on (1) or off (0) into `*out`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_world_get_geometric_stiffness(
     world: tenon_world_id,
-    out: *mut bool,
+    out: *mut u32,
 ) -> tenon_result {
-    get_settings(world, out, |s| s.geometric_stiffness)
+    get_settings(world, out, |s| u32::from(s.geometric_stiffness))
 }
 
-/// Turns geometric stiffness in the joint correction on or off (default on): a correction that
-/// stalls twice goes on with its joints' impulses along the rows at the end poses and Newton's
-/// matrix carrying their tension's stiffness (fewer iterations and substeps at large mass
-/// ratios). Only trees without joint limits whose heaviest body is at least 10 times their
-/// lightest and none of whose bodies has a shape use it.
+/// Turns geometric stiffness in the joint correction on (1, the default) or off (0); any other
+/// value is `TENON_RESULT_INVALID_ARGUMENT` and changes nothing. A correction that stalls twice
+/// goes on with its joints' impulses along the rows at the end poses and Newton's matrix
+/// carrying their tension's stiffness (fewer iterations and substeps at large mass ratios).
+/// Only trees without joint limits whose heaviest body is at least 10 times their lightest and
+/// none of whose bodies has a shape use it.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_world_set_geometric_stiffness(
     world: tenon_world_id,
-    on: bool,
+    on: u32,
 ) -> tenon_result {
-    set_settings(world, |s| s.geometric_stiffness = on)
+    if on > 1 {
+        return boundary(|| {
+            Err(FfiError::new(
+                tenon_result::InvalidArgument,
+                format!("geometric stiffness must be 0 or 1, got {on}"),
+            ))
+        });
+    }
+    set_settings(world, |s| s.geometric_stiffness = on == 1)
 }
 
 /// Reads the substep limit into `*out`.
