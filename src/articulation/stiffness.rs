@@ -34,7 +34,10 @@ use crate::world::{Joint, WorldSettings};
 /// The iteration ends when the violations are within `eps_p` and the momentum residual `g`
 /// would move no body by more than this many `eps_p` over the step: `g` converges linearly under
 /// the approximate `K` (by 0.2-0.5 per iteration on the whipping chain) once the violations
-/// have converged, and at `eps_p` itself it needed up to 20 more iterations.
+/// have converged, and at `eps_p` itself it needed up to 20 more iterations. Out of iterations
+/// with the violations within `eps_p`, the residual left is accepted (on the whipping chain of
+/// the tests: 75 iterations per frame and at most 16 substeps instead of 95 and 32, and the
+/// angular momentum within 3.4e-3 instead of 1.2e-3; 1.3e-2 without geometric stiffness).
 const MOMENTUM_TOLERANCE: f64 = 1e3;
 
 /// Iterations in a row that shrink neither the violation nor the momentum residual by 10 %
@@ -152,7 +155,10 @@ impl Island {
                 return Err(self.give_up(bodies, joints, dt, tau1, it - h.it));
             }
             result = SubstepResult {
-                converged: r < s.eps_p && g < MOMENTUM_TOLERANCE * s.eps_p,
+                // (out of iterations with the joints held, the momentum residual left is
+                // accepted: a split substep would keep the island substepping for a second)
+                converged: r < s.eps_p
+                    && (g < MOMENTUM_TOLERANCE * s.eps_p || it == s.max_iterations),
                 last: r,
                 best,
             };
