@@ -241,6 +241,7 @@ impl Island {
     ) {
         self.flush_impulses();
         self.eval_rows(bodies, joints, tau0, false, false);
+        self.norm1_fresh = false;
         self.assemble_and_factor(s.eps_t);
         self.start_factor = self.factor_version;
     }
