@@ -67,6 +67,19 @@ pub(super) const REFINE_MAX_STEP: f64 = 100.0;
 const STALL_EPS_T_FACTOR: f64 = 0.01;
 const MIN_EPS_T: f64 = 1e-16;
 
+/// The fraction of a Newton step that raised the merit from `merit_prev` to `merit` at
+/// `fraction` of its length: the minimum of the quadratic `m(f) = m0 - 2 m0 f + k f^2` through
+/// `m(fraction) = merit`, kept within a tenth and a half of `fraction`.
+pub(super) fn shortened(merit: f64, merit_prev: f64, fraction: f64) -> f64 {
+    let k = (merit - merit_prev + 2.0 * merit_prev * fraction) / (fraction * fraction);
+    let f_new = if k.is_finite() && k > 0.0 {
+        merit_prev / k
+    } else {
+        0.5 * fraction
+    };
+    f_new.clamp(0.1 * fraction, 0.5 * fraction)
+}
+
 /// Outcome of one substep.
 pub(super) struct SubstepResult {
     pub converged: bool,
@@ -346,14 +359,7 @@ impl Island {
             let growth = if level > 0 { 1.0 } else { MERIT_GROWTH };
             let mut fraction = 1.0;
             while it > 0 && (merit >= growth * merit_prev || merit.is_nan()) && fraction > 0.05 {
-                // m(f) = m0 - 2 m0 f + k f^2 through m(fraction) = merit
-                let k = (merit - merit_prev + 2.0 * merit_prev * fraction) / (fraction * fraction);
-                let f_new = if k.is_finite() && k > 0.0 {
-                    merit_prev / k
-                } else {
-                    0.5 * fraction
-                };
-                let f_new = f_new.clamp(0.1 * fraction, 0.5 * fraction);
+                let f_new = shortened(merit, merit_prev, fraction);
                 let x = std::mem::take(&mut self.rhs);
                 self.apply_impulses(&x, f_new - fraction);
                 self.rhs = x;

@@ -245,7 +245,8 @@ pub(crate) struct Island {
     /// The joint correction with geometric stiffness (`stiffness.rs`): velocities where it
     /// began, its impulses along the current rows, the momentum residual (then `(M+K)^-1 g`),
     /// the last step's velocity change, and per body `K` (then `(M+K)^-1`, angular part).
-    pub gs_u0: Vec<[f64; 6]>,
+    pub gs_v0: Vec<Vec3>,
+    pub gs_w0: Vec<Vec3>,
     pub gs_lambda: Vec<f64>,
     pub gs_g: Vec<[f64; 6]>,
     pub gs_step: Vec<[f64; 6]>,
@@ -384,7 +385,8 @@ impl Island {
             contact_pending: false,
             body_ptr,
             body_joints,
-            gs_u0: vec![[0.0; 6]; nb],
+            gs_v0: vec![Vec3::zeros(); nb],
+            gs_w0: vec![Vec3::zeros(); nb],
             gs_lambda: vec![0.0; n_rows],
             gs_g: vec![[0.0; 6]; nb],
             gs_step: vec![[0.0; 6]; nb],
@@ -848,6 +850,27 @@ impl Island {
 
     /// `out = A p = J M^-1 J^T p` for the current linearization, without the Tikhonov term.
     pub(super) fn multiply_a(&mut self, p: &[f64], out: &mut [f64]) {
+        self.body_velocity_change(p);
+        let n = self.n_rows;
+        let dv = |s: Side| match s {
+            Side::Dyn(l) => self.body_dv[l as usize],
+            _ => [0.0; 6],
+        };
+        for ij in &self.joints {
+            let (da, db) = (dv(ij.a), dv(ij.b));
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                out[r] = row_times(&self.rows[r].j, &da, &db);
+            }
+        }
+        for (i, &r) in self.lim.active.iter().enumerate() {
+            let info = &self.lim.info[r as usize];
+            out[n + i] = row_times(&self.lim.rows[r as usize].j, &dv(info.a), &dv(info.b));
+        }
+    }
+
+    /// `body_dv = M^-1 J^T p` per body for the current linearization and the appended limit
+    /// rows (`wrows`, so with the masses `A` was assembled with).
+    pub(super) fn body_velocity_change(&mut self, p: &[f64]) {
         for d in &mut self.body_dv {
             *d = [0.0; 6];
         }
@@ -870,20 +893,6 @@ impl Island {
         for (i, &r) in self.lim.active.iter().enumerate() {
             let info = &self.lim.info[r as usize];
             add([info.a, info.b], &self.lim.wrows[r as usize], p[n + i]);
-        }
-        let dv = |s: Side| match s {
-            Side::Dyn(l) => self.body_dv[l as usize],
-            _ => [0.0; 6],
-        };
-        for ij in &self.joints {
-            let (da, db) = (dv(ij.a), dv(ij.b));
-            for r in ij.off as usize..(ij.off + ij.n) as usize {
-                out[r] = row_times(&self.rows[r].j, &da, &db);
-            }
-        }
-        for (i, &r) in self.lim.active.iter().enumerate() {
-            let info = &self.lim.info[r as usize];
-            out[n + i] = row_times(&self.lim.rows[r as usize].j, &dv(info.a), &dv(info.b));
         }
     }
 

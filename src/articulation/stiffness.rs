@@ -24,8 +24,8 @@
 
 use super::IslandReport;
 use super::correction::SubstepResult;
-use super::correction::{MAX_CORRECTION_TURN, MERIT_GROWTH};
-use super::island::{Island, Side};
+use super::correction::{MAX_CORRECTION_TURN, MERIT_GROWTH, shortened};
+use super::island::{Island, Side, row_times};
 use crate::arena::Arena;
 use crate::body::Body;
 use crate::math::{Mat3, Vec3};
@@ -90,8 +90,7 @@ impl Island {
     /// correction). Where the iteration makes no progress (`MAX_IDLE`) or turns a body too far,
     /// the velocities are put back where it began, the trial rows are evaluated there again,
     /// and `Err` says how many iterations it spent: the plain iteration goes on from there (on
-    /// the whipping chain of the tests it then needs 8 substeps where giving up the substep
-    /// needed 64).
+    /// the whipping chain of the tests, failing the substep instead ran up to 64 substeps).
     pub(super) fn stiff_correction(
         &mut self,
         s: &WorldSettings,
@@ -102,16 +101,8 @@ impl Island {
     ) -> Result<SubstepResult, u32> {
         let (dt, tau1) = (h.dt, h.tau1);
         self.flush_impulses();
-        for l in 0..self.v.len() {
-            self.gs_u0[l] = [
-                self.v[l].x,
-                self.v[l].y,
-                self.v[l].z,
-                self.w[l].x,
-                self.w[l].y,
-                self.w[l].z,
-            ];
-        }
+        self.gs_v0.copy_from_slice(&self.v);
+        self.gs_w0.copy_from_slice(&self.w);
         self.gs_lambda.fill(0.0);
         let (mut r, mut merit, mut best) = (h.r, h.merit, h.best);
         let mut merit_prev = f64::INFINITY;
@@ -129,14 +120,7 @@ impl Island {
                 // the line search of the plain iteration, on the last step (u and Lambda)
                 let mut fraction = 1.0;
                 while (merit >= MERIT_GROWTH * merit_prev || merit.is_nan()) && fraction > 0.05 {
-                    let k =
-                        (merit - merit_prev + 2.0 * merit_prev * fraction) / (fraction * fraction);
-                    let f_new = if k.is_finite() && k > 0.0 {
-                        merit_prev / k
-                    } else {
-                        0.5 * fraction
-                    };
-                    let f_new = f_new.clamp(0.1 * fraction, 0.5 * fraction);
+                    let f_new = shortened(merit, merit_prev, fraction);
                     self.shift_last_step(f_new - fraction);
                     fraction = f_new;
                     self.preview(dt);
@@ -162,7 +146,7 @@ impl Island {
                 last: r,
                 best,
             };
-            // progress: the violation or the momentum residual halved since the best so far
+            // progress: the violation or the momentum residual 10 % below the best so far
             if r < 0.9 * best_r || g < 0.9 * best_g {
                 idle = 0;
             } else {
@@ -173,49 +157,32 @@ impl Island {
             if idle > MAX_IDLE || !r.is_finite() || r > 1e6 * h.r_first.max(s.eps_p) {
                 return Err(self.give_up(bodies, joints, dt, tau1, it - h.it));
             }
-            if result.converged
-                || it == s.max_iterations
-                || !r.is_finite()
-                || r > 1e6 * h.r_first.max(s.eps_p)
-            {
+            if result.converged || it == s.max_iterations {
                 break;
             }
             self.factor_with_stiffness(s, joints, dt);
             rep.refactorizations += 1;
             // J (M+K)^-1 J^T dLambda = -c / dt + J (M+K)^-1 g
+            let mg = |side: Side| match side {
+                Side::Dyn(l) => self.gs_g[l as usize],
+                _ => [0.0; 6],
+            };
             for ij in &self.joints {
+                let (ga, gb) = (mg(ij.a), mg(ij.b));
                 for k in ij.off as usize..(ij.off + ij.n) as usize {
                     let row = &self.rows[k];
-                    let mut b = -row.c / dt;
-                    for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
-                        if let Side::Dyn(l) = side {
-                            let mg = &self.gs_g[l as usize];
-                            for c in 0..6 {
-                                b += row.j[sd][c] * mg[c];
-                            }
-                        }
-                    }
-                    self.rhs[k] = b;
+                    self.rhs[k] = -row.c / dt + row_times(&row.j, &ga, &gb);
                 }
             }
             let mut x = std::mem::take(&mut self.rhs);
             self.solve_constrained(&mut x);
-            // du = (M+K)^-1 (J^T dLambda - g)
-            for (d, mg) in self.gs_step.iter_mut().zip(&self.gs_g) {
-                *d = mg.map(|v| -v);
+            // du = (M+K)^-1 (J^T dLambda - g): `wrows` hold (M+K)^-1 J^T
+            self.body_velocity_change(&x);
+            for ((d, dv), mg) in self.gs_step.iter_mut().zip(&self.body_dv).zip(&self.gs_g) {
+                *d = std::array::from_fn(|c| dv[c] - mg[c]);
             }
-            for ij in &self.joints {
-                for k in ij.off as usize..(ij.off + ij.n) as usize {
-                    self.gs_lambda[k] += x[k];
-                    for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
-                        if let Side::Dyn(l) = side {
-                            let (d, w) = (&mut self.gs_step[l as usize], &self.wrows[k][sd]);
-                            for c in 0..6 {
-                                d[c] += w[c] * x[k];
-                            }
-                        }
-                    }
-                }
+            for (l, dx) in self.gs_lambda.iter_mut().zip(&x) {
+                *l += dx;
             }
             self.rhs = x;
             self.shift_last_step(1.0);
@@ -240,11 +207,8 @@ impl Island {
         tau1: f64,
         spent: u32,
     ) -> u32 {
-        for l in 0..self.v.len() {
-            let u0 = &self.gs_u0[l];
-            self.v[l] = Vec3::new(u0[0], u0[1], u0[2]);
-            self.w[l] = Vec3::new(u0[3], u0[4], u0[5]);
-        }
+        self.v.copy_from_slice(&self.gs_v0);
+        self.w.copy_from_slice(&self.gs_w0);
         self.gs_lambda.fill(0.0);
         self.preview(dt);
         self.eval_rows(bodies, joints, tau1, true, true);
@@ -278,9 +242,7 @@ impl Island {
     /// would cause over `dt` (`dt |M^-1 g|`, m and rad).
     fn momentum_residual(&mut self, dt: f64) -> f64 {
         for l in 0..self.v.len() {
-            let u0 = &self.gs_u0[l];
-            let dv = self.v[l] - Vec3::new(u0[0], u0[1], u0[2]);
-            let dw = self.w[l] - Vec3::new(u0[3], u0[4], u0[5]);
+            let (dv, dw) = (self.v[l] - self.gs_v0[l], self.w[l] - self.gs_w0[l]);
             let m = if self.inv_mass[l] > 0.0 {
                 1.0 / self.inv_mass[l]
             } else {
