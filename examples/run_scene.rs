@@ -17,6 +17,16 @@
 use std::time::Instant;
 use tenon::{World, scenes};
 
+/// Prints a line; a closed pipe (`| head`) ends the program quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let scene = args.first().map(String::as_str).unwrap_or("heavy_chain");
@@ -181,7 +191,7 @@ fn main() {
                 })
                 .map(|(_, b)| (b.position(), (b.rotation() * tenon::Vec3::z()).z))
                 .unwrap_or_default();
-            println!(
+            out!(
                 "t {:.3} heaviest body at {:.3} {:.3} {:.3} up.z {up:.3}, {} points, penetration {:.1e}, {} sweeps, {} rounds, {} iterations, {} refactorizations, violation {:.1e}",
                 world.time(),
                 x.x,
@@ -205,13 +215,13 @@ fn main() {
     let (rows, parts, nnz_a, nnz_l) = r.islands.iter().fold((0, 0, 0, 0), |(n, p, a, l), i| {
         (n + i.rows, p + i.split_parts, a + i.nnz_a, l + i.nnz_l)
     });
-    println!(
+    out!(
         "{scene} {size}: {steps} steps, {:.1} us/step, {:.2} iterations/step, {:.2} refactorizations/step, max substeps {subs}, max violation {worst:.1e}",
         1e6 * t / steps as f64,
         iters as f64 / steps as f64,
         refs as f64 / steps as f64,
     );
-    println!(
+    out!(
         "  rows {rows}, parts added by splitting {parts}, nnz(A) {nnz_a}, nnz(L) {nnz_l}, contact points {:.1}/step (most {most_points}), max penetration {penetration:.1e} m, {:.1} contact sweeps/step, {:.2} rounds/step",
         points as f64 / steps as f64,
         sweeps as f64 / steps as f64,
@@ -219,7 +229,7 @@ fn main() {
     );
     if points > 0 {
         let per = |ns: u64| 1e-3 * ns as f64 / steps as f64;
-        println!(
+        out!(
             "  collisions {:.1}/step ({:.1} sweeps), resting {:.1}/step; detection {:.1} us, collision phase {:.1} us, contact phase {:.1} us per step",
             collisions as f64 / steps as f64,
             col_sweeps as f64 / steps as f64,
