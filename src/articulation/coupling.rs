@@ -45,6 +45,8 @@ impl Island {
     /// are done once per factorization instead of one per Gauss-Seidel visit (on the walking
     /// Strandbeest, a contact is visited about 50 times per factorization).
     pub fn contact_border(&mut self, sides: &[ContactSide], u: &mut [f64]) -> Mat3 {
+        // (geometric stiffness, which leaves the factor stale, never runs on islands with shapes)
+        debug_assert!(!self.factor_stale);
         let n = self.n_rows;
         if n == 0 {
             return Mat3::zeros();

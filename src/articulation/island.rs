@@ -233,6 +233,12 @@ pub(crate) struct Island {
     pub pending: Option<(f64, f64)>,
     /// Numeric factorizations so far (coupled contacts recompute their border when it changes).
     pub factor_version: u64,
+    /// The factor does not hold `A` of the current rows (the joint correction with geometric
+    /// stiffness ended on `J (M+K)^-1 J^T`); refactored when next needed.
+    pub factor_stale: bool,
+    /// The last joint correction ended with geometric stiffness (the next one re-linearizes
+    /// before its first step).
+    pub gs_recent: u32,
     /// Scratch of a coupled contact's joint impulses (`n_rows`).
     pub contact_scratch: Vec<f64>,
     /// `contact_scratch` holds joint impulses of coupled contacts not yet applied to the
@@ -243,12 +249,15 @@ pub(crate) struct Island {
     pub body_ptr: Vec<u32>,
     pub body_joints: Vec<(u32, u8)>,
     /// The joint correction with geometric stiffness (`stiffness.rs`): velocities where it
-    /// began, its impulses along the current rows, the momentum residual (then `(M+K)^-1 g`),
-    /// the last step's velocity change, and per body `K` (then `(M+K)^-1`, angular part).
+    /// began, its impulses along the current rows, the impulses `K` is taken from, the momentum
+    /// residual `g` and `(M+K)^-1 g`, the last step's velocity change, and per body `K` (then
+    /// `(M+K)^-1`, angular part).
     pub gs_v0: Vec<Vec3>,
     pub gs_w0: Vec<Vec3>,
     pub gs_lambda: Vec<f64>,
+    pub gs_ahead: Vec<f64>,
     pub gs_g: Vec<[f64; 6]>,
+    pub gs_mg: Vec<[f64; 6]>,
     pub gs_step: Vec<[f64; 6]>,
     pub gs_k: Vec<Mat3>,
     /// Some body of the island has a shape (it may touch others).
@@ -257,7 +266,7 @@ pub(crate) struct Island {
     /// substep (see `assemble_and_factor`).
     pub norm1: f64,
     pub norm1_fresh: bool,
-    /// Heaviest over lightest body of the island (parts of split bodies counted as bodies).
+    /// Heaviest over lightest body of the island (split bodies counted whole).
     pub mass_ratio: f64,
 }
 
@@ -381,6 +390,8 @@ impl Island {
             frame_h: 0.0,
             pending: None,
             factor_version: 0,
+            factor_stale: false,
+            gs_recent: super::correction::GS_RECENT,
             contact_scratch: vec![0.0; n_rows],
             contact_pending: false,
             body_ptr,
@@ -388,7 +399,9 @@ impl Island {
             gs_v0: vec![Vec3::zeros(); nb],
             gs_w0: vec![Vec3::zeros(); nb],
             gs_lambda: vec![0.0; n_rows],
+            gs_ahead: vec![0.0; n_rows],
             gs_g: vec![[0.0; 6]; nb],
+            gs_mg: vec![[0.0; 6]; nb],
             gs_step: vec![[0.0; 6]; nb],
             gs_k: vec![Mat3::zeros(); nb],
             collides: false,
@@ -424,12 +437,14 @@ impl Island {
             self.acc[l] = gravity * b.gravity_scale + b.force / b.mass;
             self.torque[l] = b.torque / np;
         }
-        let (lightest, heaviest) = self
-            .inv_mass
-            .iter()
-            .fold((f64::INFINITY, 0.0f64), |(lo, hi), &im| {
-                (lo.min(1.0 / im), hi.max(1.0 / im))
-            });
+        // whole bodies: splitting does not change whether geometric stiffness applies
+        let (lightest, heaviest) = self.inv_mass.iter().zip(&self.parts).fold(
+            (f64::INFINITY, 0.0f64),
+            |(lo, hi), (&im, &np)| {
+                let m = f64::from(np) / im;
+                (lo.min(m), hi.max(m))
+            },
+        );
         self.mass_ratio = heaviest / lightest;
         self.collides = self.body_slots.iter().any(|&b| bodies.slot(b).shapes > 0);
         for info in &mut self.lim.info {
@@ -694,6 +709,7 @@ impl Island {
     /// section 4, eq. 8) and factors it. Returns alpha.
     pub fn assemble_and_factor(&mut self, eps_t: f64) -> f64 {
         self.factor_version += 1;
+        self.factor_stale = false;
         self.compute_wrows();
         self.assemble();
         // A tree's norm only sets the floor below which a pivot counts as singular: the
