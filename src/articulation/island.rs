@@ -249,13 +249,15 @@ pub(crate) struct Island {
     pub body_ptr: Vec<u32>,
     pub body_joints: Vec<(u32, u8)>,
     /// The joint correction with geometric stiffness (`stiffness.rs`): velocities where it
-    /// began, its impulses along the current rows, the impulses `K` is taken from, the momentum
-    /// residual `g` and `(M+K)^-1 g`, the last step's velocity change, and per body `K` (then
-    /// `(M+K)^-1`, angular part).
+    /// began, its impulses along the current rows, the impulses `K` is taken from, those the
+    /// last correction ended with and its step, the momentum residual `g` and `(M+K)^-1 g`, the
+    /// last step's velocity change, and per body `K` (then `(M+K)^-1`, angular part).
     pub gs_v0: Vec<Vec3>,
     pub gs_w0: Vec<Vec3>,
     pub gs_lambda: Vec<f64>,
     pub gs_ahead: Vec<f64>,
+    pub gs_prev: Vec<f64>,
+    pub gs_prev_dt: f64,
     pub gs_g: Vec<[f64; 6]>,
     pub gs_mg: Vec<[f64; 6]>,
     pub gs_step: Vec<[f64; 6]>,
@@ -400,6 +402,8 @@ impl Island {
             gs_w0: vec![Vec3::zeros(); nb],
             gs_lambda: vec![0.0; n_rows],
             gs_ahead: vec![0.0; n_rows],
+            gs_prev: vec![0.0; n_rows],
+            gs_prev_dt: 0.0,
             gs_g: vec![[0.0; 6]; nb],
             gs_mg: vec![[0.0; 6]; nb],
             gs_step: vec![[0.0; 6]; nb],
