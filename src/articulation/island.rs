@@ -236,8 +236,8 @@ pub(crate) struct Island {
     /// The factor does not hold `A` of the current rows (the joint correction with geometric
     /// stiffness ended on `J (M+K)^-1 J^T`); refactored when next needed.
     pub factor_stale: bool,
-    /// The last joint correction ended with geometric stiffness (the next one re-linearizes
-    /// before its first step).
+    /// Joint corrections left in which a tree re-linearizes before its first step (set to
+    /// `GS_RECENT` when the island is built and whenever geometric stiffness was taken).
     pub gs_recent: u32,
     /// Scratch of a coupled contact's joint impulses (`n_rows`).
     pub contact_scratch: Vec<f64>,

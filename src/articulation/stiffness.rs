@@ -51,10 +51,13 @@ const MOMENTUM_TOLERANCE: f64 = 1e3;
 /// of the tests: 3.5e-3 m forever).
 const MAX_IDLE: u32 = 4;
 
-/// Geometric stiffness is used on trees with at least this ratio of heaviest to lightest body.
-/// On the uniform chains the plain iteration is cheaper: 100 links 2.15 M instructions per step
-/// without it, 2.92 M with it (fewer iterations, 2.3 times the refactorizations); at 1:10^3 and
-/// above it wins (heavy chain, 1:10^4: 3.6 M -> 1.7 M; 1:10^5: 10.8 M -> 3.4 M).
+/// Geometric stiffness is used on trees with at least this ratio of heaviest to lightest body
+/// (split bodies counted whole). On uniform chains over 10 s of their swing, with it: 10 links
+/// the same, 100 links 2.81 M instructions per step instead of 2.07 M (4.9 iterations and 3.1
+/// refactorizations per step instead of 6.3 and 1.2), but 1000 links 41.1 M instead of 47.6 M
+/// (5.9 iterations instead of 11.7, no substep instead of 2). At 1:10^3 and above it wins
+/// (heavy chain, 1:10^4: 3.6 M -> 1.05 M; 1:10^5: 10.8 M -> 1.3 M). A choice by measured cost
+/// per island would take the long chains too.
 const MIN_MASS_RATIO: f64 = 10.0;
 
 /// Where the iteration is when it hands over to [`Island::stiff_correction`].
@@ -92,10 +95,11 @@ impl Island {
     /// trial rows hold the rows at the current previews. Returns as the joint correction does;
     /// the correction's impulses are added to the joints' impulses, and the factor is marked
     /// stale: whatever solves with `A` next factors it with the true masses first (the next
-    /// substep factors at its start anyway). Where the iteration makes no progress (`MAX_IDLE`) or turns a body too far,
-    /// the velocities are put back where it began, the trial rows are evaluated there again,
-    /// and `Err` says how many iterations it spent: the plain iteration goes on from there (on
-    /// the whipping chain of the tests, failing the substep instead ran up to 64 substeps).
+    /// substep factors at its start anyway). Where the iteration makes no progress
+    /// (`MAX_IDLE`) or turns a body too far, the velocities are put back where it began, the
+    /// trial rows are evaluated there again, and `Err` says how many iterations it spent: the
+    /// plain iteration goes on from there (on the whipping chain of the tests, failing the
+    /// substep instead ran up to 64 substeps).
     pub(super) fn stiff_correction(
         &mut self,
         s: &WorldSettings,
