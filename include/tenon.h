@@ -1671,10 +1671,9 @@ tenon_result tenon_world_get_geometric_stiffness(tenon_world_id world, uint32_t 
  * value is `TENON_RESULT_INVALID_ARGUMENT` and changes nothing. A correction that stalls twice
  * goes on with its joints' impulses along the rows at the end poses and Newton's matrix
  * carrying their tension's stiffness (fewer iterations and substeps at large mass ratios).
- * Only trees without joint limits and none of whose bodies has a shape use it: those whose
- * heaviest body is at least 10 times their lightest, and any other for a while after its plain
- * correction re-linearized 5 times (a long chain's whip). At equal steps it keeps angular
- * momentum less well than the plain correction.
+ * Only trees without joint limits, none of whose bodies has a shape, whose heaviest body is at
+ * least 10 times their lightest use it. At equal steps it keeps angular momentum less well than
+ * the plain correction.
  */
 tenon_result tenon_world_set_geometric_stiffness(tenon_world_id world, uint32_t on);
 

@@ -64,9 +64,8 @@ pub struct WorldSettings {
     /// Teichmann, Kry 2017): its impulses act along the rows at the end poses, and Newton's
     /// matrix carries the stiffness of the joints' tension. Default on: the 20-link chain with
     /// a 10^5 kg load needs 9.3 iterations per frame step and no substep instead of 103 and 16.
-    /// Only on trees (no closed loop) without joint limits, none of whose bodies has a shape:
-    /// those whose heaviest body is at least 10 times their lightest (split bodies counted
-    /// whole), and any other for a while after its plain correction re-linearized 5 times. At
+    /// Only on trees (no closed loop) without joint limits, none of whose bodies has a shape,
+    /// whose heaviest body is at least 10 times their lightest (split bodies counted whole). At
     /// equal steps it keeps angular momentum less well (impulses at the end anchors): a whipping
     /// chain at 1/960 s drifts 5.3e-3 in 2 s with it, 1.05e-3 without.
     pub geometric_stiffness: bool,

@@ -74,17 +74,6 @@ const MIN_EPS_T: f64 = 1e-16;
 /// throws, against 30-38 and 8.
 pub(super) const GS_RECENT: u32 = 10;
 
-/// A joint correction that re-linearized this many times lets geometric stiffness in on a
-/// tree of any mass ratio for the next `STRUGGLE_CORRECTIONS` corrections (and again whenever it
-/// is taken). The whip of a long uniform chain stalls the plain iteration as a heavy load does:
-/// over 10 s of the 1000-link chain, 40.1 M instructions per step instead of 47.6 M (6.1
-/// iterations and no substep instead of 11.7 and 2; +14 % in the calmer first 5 s, -31 % in the
-/// whip of the last 5 s); the 100-link chain never stalls this often
-/// and runs as before (2.07 M; with geometric stiffness there from the start, 2.81 M). From 4
-/// stalls, the 100-link chain took it too: 2.49 M.
-const STRUGGLE_STALLS: u32 = 5;
-const STRUGGLE_CORRECTIONS: u32 = 60;
-
 /// The fraction of a Newton step that raised the merit from `merit_prev` to `merit` at
 /// `fraction` of its length: the minimum of the quadratic `m(f) = m0 - 2 m0 f + k f^2` through
 /// `m(fraction) = merit`, kept within a tenth and a half of `fraction`.
@@ -468,7 +457,6 @@ impl Island {
                     match self.stiff_correction(s, bodies, joints, rep, h) {
                         Ok(done) => {
                             self.gs_recent = GS_RECENT;
-                            self.struggle = STRUGGLE_CORRECTIONS;
                             result = done;
                             break;
                         }
@@ -510,13 +498,6 @@ impl Island {
             merit_prev = merit;
         }
         self.flush_impulses();
-        // A correction that stalled this often lets geometric stiffness in whatever the mass
-        // ratio (`stiffness_applies`), for the next `STRUGGLE_CORRECTIONS` corrections
-        if stalls >= STRUGGLE_STALLS {
-            self.struggle = STRUGGLE_CORRECTIONS;
-        } else {
-            self.struggle = self.struggle.saturating_sub(1);
-        }
         if level > 0 {
             // what follows (coupled contacts, the next correction) expects `A + eps_t I`
             self.assemble_and_factor(s.eps_t);

@@ -239,9 +239,6 @@ pub(crate) struct Island {
     /// Joint corrections left in which a tree re-linearizes before its first step (set to
     /// `GS_RECENT` when the island is built and whenever geometric stiffness was taken).
     pub gs_recent: u32,
-    /// Joint corrections left in which geometric stiffness may apply whatever the mass ratio
-    /// (`STRUGGLE_STALLS`).
-    pub struggle: u32,
     /// Scratch of a coupled contact's joint impulses (`n_rows`).
     pub contact_scratch: Vec<f64>,
     /// `contact_scratch` holds joint impulses of coupled contacts not yet applied to the
@@ -397,7 +394,6 @@ impl Island {
             factor_version: 0,
             factor_stale: false,
             gs_recent: super::correction::GS_RECENT,
-            struggle: 0,
             contact_scratch: vec![0.0; n_rows],
             contact_pending: false,
             body_ptr,

@@ -56,8 +56,9 @@ const MAX_IDLE: u32 = 4;
 /// the same, 100 links 2.81 M instructions per step instead of 2.07 M (4.9 iterations and 3.1
 /// refactorizations per step instead of 6.3 and 1.2), but 1000 links 41.1 M instead of 47.6 M
 /// (5.9 iterations instead of 11.7, no substep instead of 2). At 1:10^3 and above it wins
-/// (heavy chain, 1:10^4: 3.6 M -> 1.05 M; 1:10^5: 10.8 M -> 1.3 M). The long chains take it
-/// when their plain iteration struggles (`STRUGGLE_STALLS` in correction.rs).
+/// (heavy chain, 1:10^4: 3.6 M -> 1.05 M; 1:10^5: 10.8 M -> 1.3 M). Letting uniform chains
+/// take it after a correction that re-linearized 5 times: 200 and 300 links +23 % and +21 %,
+/// 1000 links -16 % (docs/BENCHMARKS.md); not kept.
 const MIN_MASS_RATIO: f64 = 10.0;
 
 /// Where the iteration is when it hands over to [`Island::stiff_correction`].
@@ -76,8 +77,7 @@ impl Island {
     /// Whether the joint correction may continue with geometric stiffness: a tree (no Tikhonov
     /// term, whose lowering the loops' stall handling needs) without limit rows, whose heaviest
     /// body is at least `MIN_MASS_RATIO` times its lightest (light bodies carrying the tension
-    /// of heavy ones) or whose plain iteration struggled lately (`STRUGGLE_STALLS` in
-    /// correction.rs), and none of whose bodies has a shape.
+    /// of heavy ones), and none of whose bodies has a shape.
     ///
     /// Not with shapes: the heavy chain dropped onto the ground (the contact tests) went 8.2 cm
     /// deep in one of its 12 configurations (1.8 mm without), and 2 of the 36 configurations of
@@ -88,7 +88,7 @@ impl Island {
     pub(super) fn stiffness_applies(&self) -> bool {
         self.loop_free
             && self.lim.info.is_empty()
-            && (self.mass_ratio >= MIN_MASS_RATIO || self.struggle > 0)
+            && self.mass_ratio >= MIN_MASS_RATIO
             && !self.collides
     }
 
