@@ -432,8 +432,9 @@ impl Island {
             // its first step (the step along the start-of-step rows mostly raised the
             // heavy chain's violation), so this counts as its first stall and geometric
             // stiffness comes one iteration sooner. Heavy chain, 600 frames at each of 8 loads
-            // from 300 kg to 10^5 kg: 4 % fewer instructions than a first step along the start
-            // rows, 26 % fewer than geometric stiffness from the first iteration. Not on every
+            // from 300 kg to 10^5 kg: 25 % fewer instructions than geometric stiffness from the
+            // first iteration, 4 % fewer than a first step along the start rows (measured with
+            // the first `K` from a `K = 0` step, stiffness.rs). Not on every
             // tree it may apply to: without geometric stiffness following, the early
             // re-linearization costs 18-20 % more, on uniform chains and the spider 1-15 % more.
             let first = it == 0 && stiff_tree && recent;
