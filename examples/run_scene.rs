@@ -103,21 +103,17 @@ fn main() {
             world.set_body_split_parts(b, k).expect("valid part count");
         }
     }
+    let mut settings = *world.settings();
     if let Some(m) = std::env::var("MAX_ITER").ok().and_then(|s| s.parse().ok()) {
-        let mut settings = *world.settings();
         settings.max_iterations = m;
-        world.set_settings(settings).expect("valid settings");
     }
     if std::env::var("GS").as_deref() == Ok("0") {
-        let mut settings = *world.settings();
         settings.geometric_stiffness = false;
-        world.set_settings(settings).expect("valid settings");
     }
     if let Some(e) = std::env::var("EPS_T").ok().and_then(|s| s.parse().ok()) {
-        let mut settings = *world.settings();
         settings.eps_t = e;
-        world.set_settings(settings).expect("valid eps_t");
     }
+    world.set_settings(settings).expect("valid MAX_ITER, EPS_T");
     if let Some(t) = std::env::var("TOL").ok().and_then(|s| s.parse().ok()) {
         let mut cs = *world.contact_settings();
         cs.tolerance = t;

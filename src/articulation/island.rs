@@ -872,16 +872,8 @@ impl Island {
     pub(super) fn multiply_a(&mut self, p: &[f64], out: &mut [f64]) {
         self.body_velocity_change(p);
         let n = self.n_rows;
-        let dv = |s: Side| match s {
-            Side::Dyn(l) => self.body_dv[l as usize],
-            _ => [0.0; 6],
-        };
-        for ij in &self.joints {
-            let (da, db) = (dv(ij.a), dv(ij.b));
-            for r in ij.off as usize..(ij.off + ij.n) as usize {
-                out[r] = row_times(&self.rows[r].j, &da, &db);
-            }
-        }
+        joint_rows_times(&self.joints, &self.rows, &self.body_dv, out);
+        let dv = |s: Side| side_vec(s, &self.body_dv);
         for (i, &r) in self.lim.active.iter().enumerate() {
             let info = &self.lim.info[r as usize];
             out[n + i] = row_times(&self.lim.rows[r as usize].j, &dv(info.a), &dv(info.b));
@@ -1079,6 +1071,30 @@ pub(crate) fn row_times(j: &[[f64; 6]; 2], ua: &[f64; 6], ub: &[f64; 6]) -> f64 
         v += j[0][c] * ua[c] + j[1][c] * ub[c];
     }
     v
+}
+
+/// A side's entry of a per-local-body 6-vector (zero for the world and external bodies).
+#[inline]
+fn side_vec(side: Side, u: &[[f64; 6]]) -> [f64; 6] {
+    match side {
+        Side::Dyn(l) => u[l as usize],
+        _ => [0.0; 6],
+    }
+}
+
+/// `out[r] = J_r (u_a, u_b)` for every joint row, `u` per local body.
+pub(super) fn joint_rows_times(
+    joints: &[IslandJoint],
+    rows: &[Row],
+    u: &[[f64; 6]],
+    out: &mut [f64],
+) {
+    for ij in joints {
+        let (ua, ub) = (side_vec(ij.a, u), side_vec(ij.b, u));
+        for r in ij.off as usize..(ij.off + ij.n) as usize {
+            out[r] = row_times(&rows[r].j, &ua, &ub);
+        }
+    }
 }
 
 /// Adds `p` times a row's `M^-1 J^T` (`w`, per side) to the velocities of its dynamic sides.

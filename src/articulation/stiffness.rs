@@ -31,7 +31,7 @@
 use super::IslandReport;
 use super::correction::SubstepResult;
 use super::correction::{MAX_CORRECTION_TURN, MERIT_GROWTH, shortened};
-use super::island::{Island, Side, row_times};
+use super::island::{Island, Side, joint_rows_times};
 use crate::arena::Arena;
 use crate::body::Body;
 use crate::math::{Mat3, Vec3};
@@ -186,11 +186,7 @@ impl Island {
                 self.gs_ahead.copy_from_slice(&self.gs_prev);
             } else if it == h.it {
                 self.gs_ahead.fill(0.0);
-                self.factor_with_stiffness(s, joints, dt);
-                rep.refactorizations += 1;
-                self.stiff_rhs(dt);
-                let mut x = std::mem::take(&mut self.rhs);
-                self.solve_constrained(&mut x);
+                let x = self.stiff_solve(s, joints, dt, rep);
                 self.gs_ahead.copy_from_slice(&x[..self.n_rows]);
                 self.rhs = x;
             } else {
@@ -198,11 +194,7 @@ impl Island {
                     *a = l + d;
                 }
             }
-            self.factor_with_stiffness(s, joints, dt);
-            rep.refactorizations += 1;
-            self.stiff_rhs(dt);
-            let mut x = std::mem::take(&mut self.rhs);
-            self.solve_constrained(&mut x);
+            let x = self.stiff_solve(s, joints, dt, rep);
             // du = (M+K)^-1 (J^T dLambda - g): `wrows` hold (M+K)^-1 J^T
             self.body_velocity_change(&x);
             for ((d, dv), mg) in self.gs_step.iter_mut().zip(&self.body_dv).zip(&self.gs_mg) {
@@ -371,18 +363,23 @@ impl Island {
         }
     }
 
-    /// The right-hand side of a step, `-c / dt + J (M+K)^-1 g`, into `rhs`.
-    fn stiff_rhs(&mut self, dt: f64) {
-        let mg = |side: Side| match side {
-            Side::Dyn(l) => self.gs_mg[l as usize],
-            _ => [0.0; 6],
-        };
-        for ij in &self.joints {
-            let (ga, gb) = (mg(ij.a), mg(ij.b));
-            for k in ij.off as usize..(ij.off + ij.n) as usize {
-                let row = &self.rows[k];
-                self.rhs[k] = -row.c / dt + row_times(&row.j, &ga, &gb);
-            }
+    /// One step's impulses `dLambda` with `K` from `gs_ahead`: factors `J (M+K)^-1 J^T` and
+    /// solves it for `-c / dt + J (M+K)^-1 g`. The caller puts the vector back into `rhs`.
+    fn stiff_solve(
+        &mut self,
+        s: &WorldSettings,
+        joints: &Arena<Joint>,
+        dt: f64,
+        rep: &mut IslandReport,
+    ) -> Vec<f64> {
+        self.factor_with_stiffness(s, joints, dt);
+        rep.refactorizations += 1;
+        joint_rows_times(&self.joints, &self.rows, &self.gs_mg, &mut self.rhs);
+        for (b, row) in self.rhs.iter_mut().zip(&self.rows[..self.n_rows]) {
+            *b -= row.c / dt;
         }
+        let mut x = std::mem::take(&mut self.rhs);
+        self.solve_constrained(&mut x);
+        x
     }
 }
