@@ -211,6 +211,7 @@ fn main() {
     let (rows, parts, nnz_a, nnz_l) = r.islands.iter().fold((0, 0, 0, 0), |(n, p, a, l), i| {
         (n + i.rows, p + i.split_parts, a + i.nnz_a, l + i.nnz_l)
     });
+    let madds: u64 = r.islands.iter().map(|i| i.factor_madds).sum();
     out!(
         "{scene} {size}: {steps} steps, {:.1} us/step, {:.2} iterations/step, {:.2} refactorizations/step, max substeps {subs}, max violation {worst:.1e}",
         1e6 * t / steps as f64,
@@ -218,7 +219,7 @@ fn main() {
         refs as f64 / steps as f64,
     );
     out!(
-        "  rows {rows}, parts added by splitting {parts}, nnz(A) {nnz_a}, nnz(L) {nnz_l}, contact points {:.1}/step (most {most_points}), max penetration {penetration:.1e} m, {:.1} contact sweeps/step, {:.2} rounds/step",
+        "  rows {rows}, parts added by splitting {parts}, nnz(A) {nnz_a}, nnz(L) {nnz_l}, factorization {madds} multiply-adds, contact points {:.1}/step (most {most_points}), max penetration {penetration:.1e} m, {:.1} contact sweeps/step, {:.2} rounds/step",
         points as f64 / steps as f64,
         sweeps as f64 / steps as f64,
         rounds as f64 / steps as f64,

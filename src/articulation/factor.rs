@@ -56,6 +56,8 @@ pub(crate) struct BlockCholesky {
     /// Elimination position -> start of its panel in `values`, and the panel's row count.
     p_ptr: Vec<usize>,
     p_ld: Vec<u32>,
+    /// Elimination position -> rows of its diagonal block.
+    p_r: Vec<u32>,
     /// Elimination position -> start of its rows' vector indices in `p_idx` (`p_ld` entries).
     i_ptr: Vec<usize>,
     /// Vector index of every panel row (the gather/scatter map of the solves).
@@ -70,6 +72,8 @@ pub(crate) struct BlockCholesky {
     pub values: Vec<f64>,
     nnz_l: u64,
     nnz_a: u64,
+    /// Multiply-adds of one numeric factorization (the panels' Cholesky and Schur updates).
+    madds: u64,
     /// Set while the island runs inside the solver's own thread pool: only then may a large
     /// factorization use threads (never the caller's or rayon's global pool).
     pub threaded: bool,
@@ -172,8 +176,15 @@ impl BlockCholesky {
             f.s_ptr.push(f.s_pos.len() as u32);
             f.p_ptr.push(total);
             f.p_ld.push(row);
+            f.p_r.push(r);
             total += (row * r) as usize;
             f.nnz_l += (r * (r + 1) / 2 + (row - r) * r) as u64;
+            // panel_cholesky: column c takes c multiply-adds for each of its ld - c rows;
+            // schur_update: each of the r columns updates the lower triangle of the m x m
+            // trailing block
+            let (r, ld) = (r as u64, row as u64);
+            let m = ld - r;
+            f.madds += (0..r).map(|c| c * (ld - c)).sum::<u64>() + r * m * (m + 1) / 2;
         }
         f.values = vec![0.0; total];
         for k in 0..n {
@@ -215,6 +226,12 @@ impl BlockCholesky {
             }
         }
         f
+    }
+
+    /// Multiply-adds of one numeric factorization (a solve, forward and backward, takes
+    /// `2 nnz(L)`).
+    pub fn madds(&self) -> u64 {
+        self.madds
     }
 
     /// Scalar nonzeros in the lower triangle of `A` and of `L`.
@@ -407,9 +424,9 @@ impl BlockCholesky {
     }
 
     /// Rows of the diagonal block, the panel and its rows' vector indices.
-    #[inline]
+    #[inline(always)]
     fn panel(&self, k: usize) -> (usize, &[f64], &[u32]) {
-        let r = self.size[self.order[k] as usize] as usize;
+        let r = self.p_r[k] as usize;
         let ld = self.p_ld[k] as usize;
         let i0 = self.i_ptr[k];
         (
@@ -437,6 +454,12 @@ macro_rules! by_size {
 }
 use by_size;
 
+/// Rows the kernels below take at a time: a chunk's sums sit in registers and the loads along
+/// a column of the panel are contiguous (vectorized), where a row's sum over the columns would
+/// stride by `ld`. Each entry's sum still runs over the columns in order, so the results are
+/// the same as the row-by-row loops'.
+const CHUNK: usize = 8;
+
 /// Dense Cholesky of one panel (its `r x r` diagonal block and the rows below it, column-major
 /// with leading dimension `ld`); the diagonal receives the reciprocals of the pivots.
 #[inline(always)]
@@ -449,9 +472,11 @@ fn panel_cholesky(
     counts: &mut (u32, u32),
 ) {
     for c in 0..r {
-        let mut d = p[c + c * ld];
+        let (done, rest) = p.split_at_mut(c * ld);
+        let col = &mut rest[..ld];
+        let mut d = col[c];
         for t in 0..c {
-            d -= p[c + t * ld] * p[c + t * ld];
+            d -= done[c + t * ld] * done[c + t * ld];
         }
         if d.is_nan() || d <= min_pivot {
             d = min_pivot;
@@ -461,13 +486,29 @@ fn panel_cholesky(
             counts.1 += 1;
         }
         let inv = 1.0 / d.sqrt();
-        p[c + c * ld] = inv;
-        for i in c + 1..ld {
-            let mut s = p[i + c * ld];
+        col[c] = inv;
+        let mut i = c + 1;
+        while i + CHUNK <= ld {
+            let mut acc = [0.0; CHUNK];
+            acc.copy_from_slice(&col[i..i + CHUNK]);
             for t in 0..c {
-                s -= p[i + t * ld] * p[c + t * ld];
+                let lct = done[c + t * ld];
+                let src = &done[i + t * ld..i + t * ld + CHUNK];
+                for k in 0..CHUNK {
+                    acc[k] -= src[k] * lct;
+                }
             }
-            p[i + c * ld] = s * inv;
+            for k in 0..CHUNK {
+                col[i + k] = acc[k] * inv;
+            }
+            i += CHUNK;
+        }
+        for i in i..ld {
+            let mut s = col[i];
+            for t in 0..c {
+                s -= done[i + t * ld] * done[c + t * ld];
+            }
+            col[i] = s * inv;
         }
     }
 }
@@ -486,20 +527,29 @@ fn schur_update(
     pj: &mut [f64],
     ldj: usize,
 ) {
-    let mut w = [0.0; 8];
     for c in 0..rj {
-        if r <= 8 {
+        let dst = &mut pj[c * ldj..(c + 1) * ldj];
+        let mut i = oe + c;
+        while i + CHUNK <= ld {
+            let mut acc = [0.0; CHUNK];
             for t in 0..r {
-                w[t] = pk[oe + c + t * ld];
+                let wt = pk[oe + c + t * ld];
+                let src = &pk[i + t * ld..i + t * ld + CHUNK];
+                for k in 0..CHUNK {
+                    acc[k] += src[k] * wt;
+                }
             }
+            for (k, &m) in map[i - oe..i - oe + CHUNK].iter().enumerate() {
+                dst[m as usize] -= acc[k];
+            }
+            i += CHUNK;
         }
-        for i in oe + c..ld {
+        for i in i..ld {
             let mut s = 0.0;
             for t in 0..r {
-                let wt = if r <= 8 { w[t] } else { pk[oe + c + t * ld] };
-                s += pk[i + t * ld] * wt;
+                s += pk[i + t * ld] * pk[oe + c + t * ld];
             }
-            pj[map[i - oe] as usize + c * ldj] -= s;
+            dst[map[i - oe] as usize] -= s;
         }
     }
 }
@@ -538,17 +588,32 @@ fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
 }
 
 /// Backward substitution through one panel: the rows below the diagonal block, then the block.
+/// The rows below are read once each, for all `r` columns (one gather per row instead of `r`;
+/// each column's sum runs over the rows in the same order, so the result is the same).
 #[inline(always)]
 fn backward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     let ld = idx.len();
     let o = idx[0] as usize;
-    for c in 0..r {
-        let col = &p[c * ld + r..(c + 1) * ld];
-        let mut s = 0.0;
-        for (v, &i) in col.iter().zip(&idx[r..]) {
-            s += v * x[i as usize];
+    if r <= 8 {
+        let mut s = [0.0; 8];
+        for (i, &xi) in idx.iter().enumerate().skip(r) {
+            let v = x[xi as usize];
+            for c in 0..r {
+                s[c] += p[i + c * ld] * v;
+            }
         }
-        x[o + c] -= s;
+        for c in 0..r {
+            x[o + c] -= s[c];
+        }
+    } else {
+        for c in 0..r {
+            let col = &p[c * ld + r..(c + 1) * ld];
+            let mut s = 0.0;
+            for (v, &i) in col.iter().zip(&idx[r..]) {
+                s += v * x[i as usize];
+            }
+            x[o + c] -= s;
+        }
     }
     let y = &mut x[o..o + r];
     for c in (0..r).rev() {
@@ -566,18 +631,37 @@ fn backward3(r: usize, p: &[f64], idx: &[u32], x: [&mut [f64]; 3]) {
     let ld = idx.len();
     let o = idx[0] as usize;
     let [x0, x1, x2] = x;
-    for c in 0..r {
-        let col = &p[c * ld + r..(c + 1) * ld];
-        let (mut s0, mut s1, mut s2) = (0.0, 0.0, 0.0);
-        for (v, &i) in col.iter().zip(&idx[r..]) {
-            let i = i as usize;
-            s0 += v * x0[i];
-            s1 += v * x1[i];
-            s2 += v * x2[i];
+    if r <= 8 {
+        let mut s = [[0.0; 3]; 8];
+        for (i, &xi) in idx.iter().enumerate().skip(r) {
+            let xi = xi as usize;
+            let v = [x0[xi], x1[xi], x2[xi]];
+            for c in 0..r {
+                let l = p[i + c * ld];
+                s[c][0] += l * v[0];
+                s[c][1] += l * v[1];
+                s[c][2] += l * v[2];
+            }
         }
-        x0[o + c] -= s0;
-        x1[o + c] -= s1;
-        x2[o + c] -= s2;
+        for c in 0..r {
+            x0[o + c] -= s[c][0];
+            x1[o + c] -= s[c][1];
+            x2[o + c] -= s[c][2];
+        }
+    } else {
+        for c in 0..r {
+            let col = &p[c * ld + r..(c + 1) * ld];
+            let (mut s0, mut s1, mut s2) = (0.0, 0.0, 0.0);
+            for (v, &i) in col.iter().zip(&idx[r..]) {
+                let i = i as usize;
+                s0 += v * x0[i];
+                s1 += v * x1[i];
+                s2 += v * x2[i];
+            }
+            x0[o + c] -= s0;
+            x1[o + c] -= s1;
+            x2[o + c] -= s2;
+        }
     }
     for y in [x0, x1, x2] {
         let y = &mut y[o..o + r];

@@ -68,6 +68,9 @@ pub struct IslandReport {
     pub nnz_a: u64,
     /// See `nnz_a`.
     pub nnz_l: u64,
+    /// Multiply-adds of one numeric factorization of `A` (its floor in arithmetic; a solve with
+    /// the factor, forward and backward, takes `2 nnz_l`).
+    pub factor_madds: u64,
     /// Time assembling and factoring `A` (ns).
     pub time_factor_ns: u64,
     /// Time in the velocity corrections (ns).
