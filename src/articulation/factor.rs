@@ -74,6 +74,8 @@ pub(crate) struct BlockCholesky {
     nnz_a: u64,
     /// Multiply-adds of one numeric factorization (the panels' Cholesky and Schur updates).
     madds: u64,
+    /// Rows of the system (every vector index in `p_idx` is below it).
+    dim: usize,
     /// Set while the island runs inside the solver's own thread pool: only then may a large
     /// factorization use threads (never the caller's or rayon's global pool).
     pub threaded: bool,
@@ -161,6 +163,7 @@ impl BlockCholesky {
             pos,
             size: sizes.iter().map(|&s| s as u32).collect(),
             xoff,
+            dim: acc as usize,
             ..Default::default()
         };
         let mut total = 0usize;
@@ -215,6 +218,16 @@ impl BlockCholesky {
             }
         }
         f.u_ptr.push(f.u_map.len());
+        // The substitutions read and write through these indices without bounds checks.
+        assert!(f.p_idx.iter().all(|&i| (i as usize) < f.dim));
+        // The Schur update writes through these maps without bounds checks: every entry must
+        // address a row of its target panel.
+        for k in 0..n {
+            for q in f.s_ptr[k] as usize..f.s_ptr[k + 1] as usize {
+                let ldj = f.p_ld[f.s_pos[q] as usize];
+                assert!(f.u_map[f.u_ptr[q]..f.u_ptr[q + 1]].iter().all(|&m| m < ldj));
+            }
+        }
         // nnz of the lower triangle of A: diagonal blocks plus each coupled pair once.
         for (b, nbs) in adj.iter().enumerate() {
             let r = sizes[b] as u64;
@@ -392,6 +405,13 @@ impl BlockCholesky {
     /// `x` stays indexed by the rows of `A`, so products like `y . (L^-1 a)` need no permuting
     /// (Tomcin Appendix C, "Permutation").
     pub fn forward(&self, x: &mut [f64]) {
+        // the substitutions index `x` through `p_idx` unchecked
+        assert!(
+            x.len() >= self.dim,
+            "a vector of {} rows for {}",
+            x.len(),
+            self.dim
+        );
         for k in 0..self.order.len() {
             let (r, p, idx) = self.panel(k);
             by_size!(r, forward, p, idx, x);
@@ -400,6 +420,12 @@ impl BlockCholesky {
 
     /// Back substitution `x = L^-T y` in place (the counterpart of [`BlockCholesky::forward`]).
     pub fn backward(&self, x: &mut [f64]) {
+        assert!(
+            x.len() >= self.dim,
+            "a vector of {} rows for {}",
+            x.len(),
+            self.dim
+        );
         for k in (0..self.order.len()).rev() {
             let (r, p, idx) = self.panel(k);
             by_size!(r, backward, p, idx, x);
@@ -409,6 +435,11 @@ impl BlockCholesky {
     /// Back substitution of three right-hand sides at once, `x = [x0 | x1 | x2]` with columns
     /// of `n` (one pass over `L` instead of three).
     pub fn backward3(&self, x: &mut [f64], n: usize) {
+        assert!(
+            n >= self.dim && x.len() >= 3 * n,
+            "columns of {n} rows for {}",
+            self.dim
+        );
         let (x0, rest) = x.split_at_mut(n);
         let (x1, x2) = rest.split_at_mut(n);
         for k in (0..self.order.len()).rev() {
@@ -487,13 +518,16 @@ fn panel_cholesky(
         }
         let inv = 1.0 / d.sqrt();
         col[c] = inv;
+        // `done` holds the c finished columns of ld rows, `col` has ld rows
+        assert!(done.len() == c * ld && col.len() == ld);
         let mut i = c + 1;
         while i + CHUNK <= ld {
             let mut acc = [0.0; CHUNK];
             acc.copy_from_slice(&col[i..i + CHUNK]);
             for t in 0..c {
-                let lct = done[c + t * ld];
-                let src = &done[i + t * ld..i + t * ld + CHUNK];
+                // SAFETY: c + t ld and i + CHUNK - 1 + t ld are below (t + 1) ld <= c ld
+                let lct = unsafe { *done.get_unchecked(c + t * ld) };
+                let src = unsafe { done.get_unchecked(i + t * ld..i + t * ld + CHUNK) };
                 for k in 0..CHUNK {
                     acc[k] -= src[k] * lct;
                 }
@@ -506,7 +540,8 @@ fn panel_cholesky(
         for i in i..ld {
             let mut s = col[i];
             for t in 0..c {
-                s -= done[i + t * ld] * done[c + t * ld];
+                // SAFETY: as above
+                s -= unsafe { done.get_unchecked(i + t * ld) * done.get_unchecked(c + t * ld) };
             }
             col[i] = s * inv;
         }
@@ -527,29 +562,47 @@ fn schur_update(
     pj: &mut [f64],
     ldj: usize,
 ) {
+    // The bounds the loops below rely on, checked once: panel k holds `r` columns of `ld` rows,
+    // the map has an entry for each of its rows from `oe` on, and the block has `rj` rows.
+    // That every mapped row lies in panel j (`map[i] < ldj`) is checked when the map is built
+    // (`BlockCholesky::new`).
+    assert!(pk.len() >= r * ld && oe + rj <= ld && map.len() >= ld - oe && pj.len() >= rj * ldj);
     for c in 0..rj {
         let dst = &mut pj[c * ldj..(c + 1) * ldj];
         let mut i = oe + c;
         while i + CHUNK <= ld {
             let mut acc = [0.0; CHUNK];
             for t in 0..r {
-                let wt = pk[oe + c + t * ld];
-                let src = &pk[i + t * ld..i + t * ld + CHUNK];
+                // SAFETY: oe + c + t ld < r ld and i + CHUNK + t ld <= ld + t ld <= r ld
+                let wt = unsafe { *pk.get_unchecked(oe + c + t * ld) };
+                let src = unsafe { pk.get_unchecked(i + t * ld..i + t * ld + CHUNK) };
                 for k in 0..CHUNK {
                     acc[k] += src[k] * wt;
                 }
             }
-            for (k, &m) in map[i - oe..i - oe + CHUNK].iter().enumerate() {
-                dst[m as usize] -= acc[k];
+            for (k, a) in acc.iter().enumerate() {
+                // SAFETY: i + k - oe < ld - oe <= map.len(); map entries < ldj (checked at
+                // construction)
+                unsafe {
+                    let m = *map.get_unchecked(i + k - oe) as usize;
+                    *dst.get_unchecked_mut(m) -= a;
+                }
             }
             i += CHUNK;
         }
         for i in i..ld {
             let mut s = 0.0;
             for t in 0..r {
-                s += pk[i + t * ld] * pk[oe + c + t * ld];
+                // SAFETY: as above
+                unsafe {
+                    s += pk.get_unchecked(i + t * ld) * pk.get_unchecked(oe + c + t * ld);
+                }
             }
-            dst[map[i - oe] as usize] -= s;
+            // SAFETY: as above
+            unsafe {
+                let m = *map.get_unchecked(i - oe) as usize;
+                *dst.get_unchecked_mut(m) -= s;
+            }
         }
     }
 }
@@ -577,13 +630,19 @@ fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     if r <= 8 {
         yc[..r].copy_from_slice(&x[o..o + r]);
     }
+    assert!(p.len() >= r * ld);
     for i in r..ld {
         let mut s = 0.0;
         for c in 0..r {
             let v = if r <= 8 { yc[c] } else { x[o + c] };
-            s += p[i + c * ld] * v;
+            // SAFETY: i + c ld < ld + (r - 1) ld = r ld <= p.len()
+            s += unsafe { p.get_unchecked(i + c * ld) } * v;
         }
-        x[idx[i] as usize] -= s;
+        // SAFETY: the panel's indices are below the system's rows, and `x` has at least as
+        // many (asserted by `BlockCholesky::forward`)
+        unsafe {
+            *x.get_unchecked_mut(*idx.get_unchecked(i) as usize) -= s;
+        }
     }
 }
 
@@ -595,11 +654,14 @@ fn backward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     let ld = idx.len();
     let o = idx[0] as usize;
     if r <= 8 {
+        assert!(p.len() >= r * ld);
         let mut s = [0.0; 8];
         for (i, &xi) in idx.iter().enumerate().skip(r) {
-            let v = x[xi as usize];
+            // SAFETY: indices below the system's rows, `x` long enough (asserted by
+            // `BlockCholesky::backward`); i + c ld < r ld <= p.len()
+            let v = unsafe { *x.get_unchecked(xi as usize) };
             for c in 0..r {
-                s[c] += p[i + c * ld] * v;
+                s[c] += unsafe { p.get_unchecked(i + c * ld) } * v;
             }
         }
         for c in 0..r {
@@ -632,12 +694,21 @@ fn backward3(r: usize, p: &[f64], idx: &[u32], x: [&mut [f64]; 3]) {
     let o = idx[0] as usize;
     let [x0, x1, x2] = x;
     if r <= 8 {
+        assert!(p.len() >= r * ld);
         let mut s = [[0.0; 3]; 8];
         for (i, &xi) in idx.iter().enumerate().skip(r) {
             let xi = xi as usize;
-            let v = [x0[xi], x1[xi], x2[xi]];
+            // SAFETY: indices below the system's rows, each column long enough (asserted by
+            // `BlockCholesky::backward3`); i + c ld < r ld <= p.len()
+            let v = unsafe {
+                [
+                    *x0.get_unchecked(xi),
+                    *x1.get_unchecked(xi),
+                    *x2.get_unchecked(xi),
+                ]
+            };
             for c in 0..r {
-                let l = p[i + c * ld];
+                let l = unsafe { *p.get_unchecked(i + c * ld) };
                 s[c][0] += l * v[0];
                 s[c][1] += l * v[1];
                 s[c][2] += l * v[2];
