@@ -330,6 +330,25 @@ impl BlockCholesky {
         if self.threaded && self.nnz_l >= PARALLEL_MIN_NNZ_L && rayon::current_num_threads() > 1 {
             return self.factor_parallel(min_pivot, small);
         }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2
+            return unsafe { self.factor_avx2(min_pivot, small) };
+        }
+        self.factor_serial(min_pivot, small)
+    }
+
+    /// [`BlockCholesky::factor`] compiled for AVX2 (wider vectors in the kernels; no fused
+    /// multiply-add, so the same roundings and the same factor as the baseline build). Safety:
+    /// the CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn factor_avx2(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
+        self.factor_serial(min_pivot, small)
+    }
+
+    #[inline(always)]
+    fn factor_serial(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
         let mut counts = (0, 0);
         for k in 0..self.order.len() {
             let r = self.size[self.order[k] as usize] as usize;
@@ -412,6 +431,24 @@ impl BlockCholesky {
             x.len(),
             self.dim
         );
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2
+            return unsafe { self.forward_avx2(x) };
+        }
+        self.forward_all(x);
+    }
+
+    /// [`BlockCholesky::forward`] compiled for AVX2 (as `factor_avx2`). Safety: the CPU must
+    /// have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn forward_avx2(&self, x: &mut [f64]) {
+        self.forward_all(x);
+    }
+
+    #[inline(always)]
+    fn forward_all(&self, x: &mut [f64]) {
         for k in 0..self.order.len() {
             let (r, p, idx) = self.panel(k);
             by_size!(r, forward, p, idx, x);
@@ -426,6 +463,24 @@ impl BlockCholesky {
             x.len(),
             self.dim
         );
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2
+            return unsafe { self.backward_avx2(x) };
+        }
+        self.backward_all(x);
+    }
+
+    /// [`BlockCholesky::backward`] compiled for AVX2 (as `factor_avx2`). Safety: the CPU must
+    /// have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn backward_avx2(&self, x: &mut [f64]) {
+        self.backward_all(x);
+    }
+
+    #[inline(always)]
+    fn backward_all(&self, x: &mut [f64]) {
         for k in (0..self.order.len()).rev() {
             let (r, p, idx) = self.panel(k);
             by_size!(r, backward, p, idx, x);
