@@ -39,6 +39,12 @@ pub(crate) struct Contacts {
     contacts: Vec<Contact>,
     states: Vec<MotionState>,
     involved: Vec<u32>,
+    /// Per body slot: its state's velocities lag behind its island's pending joint impulses
+    /// (`push` refreshes the contact's own bodies at once and marks the island's other
+    /// involved bodies; `fresh` and `refresh_all` catch them up before they are read). And
+    /// whether any is marked.
+    stale: Vec<bool>,
+    any_stale: bool,
     mark: Vec<u64>,
     stamp: u64,
     level: Vec<u32>,
@@ -300,6 +306,9 @@ impl Contacts {
                 .map_or(0, |m| m as usize + 1),
         );
         self.states.resize(n, MotionState::default());
+        self.stale.clear();
+        self.stale.resize(n, false);
+        self.any_stale = false;
         self.mark.resize(n, 0);
         self.level.resize(n, 0);
         self.involved.clear();
@@ -415,6 +424,7 @@ impl Contacts {
             iterations += 1;
             let mut changed = false;
             for k in 0..self.contacts.len() {
+                self.fresh_pair(k, solver.as_deref());
                 let c = &self.contacts[k];
                 let mine = if later {
                     bounces_on_island(c)
@@ -528,6 +538,7 @@ impl Contacts {
                 break;
             }
         }
+        self.refresh_all(solver.as_deref());
         iterations
     }
 
@@ -634,16 +645,59 @@ impl Contacts {
         if c.b != WORLD && bd.side[1].is_none() {
             self.states[c.b as usize].apply(p, rb);
         }
+        // The contact's own bodies are read again at once; the other involved bodies of the
+        // islands it touches are marked and caught up when read (their versions change now,
+        // so the visits that depend on them are not skipped).
         for &slot in &self.involved {
             if let Some((i, l)) = sv.island_of(slot)
                 && bd.island[..bd.n as usize].contains(&(i as u32))
             {
-                let (v, w) = sv.island_velocity(i, l);
                 let s = &mut self.states[slot as usize];
-                s.v = v;
-                s.w = w;
                 s.ver = s.ver.wrapping_add(1);
+                if slot == c.a || slot == c.b {
+                    (s.v, s.w) = sv.island_velocity(i, l);
+                    self.stale[slot as usize] = false;
+                } else {
+                    self.stale[slot as usize] = true;
+                    self.any_stale = true;
+                }
             }
+        }
+    }
+
+    /// Catches up the state of body slot `i` if `push` marked it.
+    #[inline]
+    fn fresh(&mut self, i: u32, sv: &Solver) {
+        if i != WORLD && self.stale[i as usize] {
+            self.stale[i as usize] = false;
+            if let Some((isl, l)) = sv.island_of(i) {
+                let s = &mut self.states[i as usize];
+                (s.v, s.w) = sv.island_velocity(isl, l);
+            }
+        }
+    }
+
+    /// Catches up every marked state (before anything reads states other than a visited
+    /// contact's own).
+    fn refresh_all(&mut self, solver: Option<&Solver>) {
+        let Some(sv) = solver.filter(|_| self.any_stale) else {
+            return;
+        };
+        for x in 0..self.involved.len() {
+            let slot = self.involved[x];
+            self.fresh(slot, sv);
+        }
+        self.any_stale = false;
+    }
+
+    /// Catches up the states of contact `k`'s two bodies.
+    #[inline]
+    fn fresh_pair(&mut self, k: usize, solver: Option<&Solver>) {
+        if let Some(sv) = solver.filter(|_| self.any_stale) {
+            let c = &self.contacts[k];
+            let (a, b) = (c.a, c.b);
+            self.fresh(a, sv);
+            self.fresh(b, sv);
         }
     }
 
@@ -802,6 +856,7 @@ impl Contacts {
                 let mut largest: f64 = 0.0;
                 for x in 0..self.active.len() {
                     let k = self.active[x] as usize;
+                    self.fresh_pair(k, solver.as_deref());
                     let c = &self.contacts[k];
                     // nothing changed for this (uncoupled) point since its last visit
                     if c.seen == versions(&self.states, c) {
@@ -824,6 +879,7 @@ impl Contacts {
                     break;
                 }
             }
+            self.refresh_all(solver.as_deref());
             let mut again = false;
             for x in 0..self.active.len() {
                 let k = self.active[x] as usize;
@@ -921,6 +977,7 @@ impl Contacts {
             c.p = p;
             self.push(k, &ra, &rb, &p, solver.as_deref_mut());
         }
+        self.refresh_all(solver.as_deref());
     }
 
     /// The linear model's previewed offset `pb - pa` of contact `k` at the current velocities,
