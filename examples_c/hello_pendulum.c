@@ -1,8 +1,10 @@
 /* hello_pendulum.c - the smallest Tenon program: a 1 kg bob on a 1 m rod, released horizontal.
  *
- * Prints once per simulated second: time, mean step time, largest joint error, energy drift.
- * Exits non-zero if the rod stretches beyond the world's tolerance eps_p, or if the energy error
- * (which oscillates at this 60 Hz step, but must not grow) exceeds 5% of m g L. */
+ * Prints once per simulated second: time, mean step time, largest joint error, rod length error,
+ * energy drift. Exits non-zero if a joint row is violated beyond the world's tolerance eps_p, if
+ * the rod's length is off by more than sqrt(3) eps_p (the ball joint's three rows hold each
+ * coordinate of the anchor within eps_p), or if the energy error (which oscillates at this 60 Hz
+ * step, but must not grow) exceeds 5% of m g L. */
 #include <math.h>
 #include <stdio.h>
 
@@ -44,11 +46,11 @@ int main(void) {
   CHECK(tenon_world_get_eps_p(world, &eps_p));
   const double dt = 1.0 / 60.0, mgl = 1.0 * 9.81 * 1.0;
   const double e0 = total_energy(world);
-  double worst_error = 0.0, worst_drift = 0.0;
+  double worst_error = 0.0, worst_length = 0.0, worst_drift = 0.0;
   int ok = 1;
 
   for (int second = 1; second <= 10; ++second) {
-    double error = 0.0;
+    double error = 0.0, length = 0.0;
     unsigned long long ns = 0;
     for (int k = 0; k < 60; ++k) {
       tenon_step_report report;
@@ -59,26 +61,31 @@ int main(void) {
       if (joint_error > error) error = joint_error;
       if (!report.converged) ok = 0;
       ns += report.time_total_ns;
+      tenon_vec3 p;
+      CHECK(tenon_body_get_position(bob, &p));
+      double length_error = fabs(sqrt(p.x * p.x + p.y * p.y + p.z * p.z) - 1.0);
+      if (length_error > length) length = length_error;
     }
     double t, drift = fabs(total_energy(world) - e0) / mgl;
     CHECK(tenon_world_get_time(world, &t));
-    tenon_vec3 p;
-    CHECK(tenon_body_get_position(bob, &p));
-    double length_error = fabs(sqrt(p.x * p.x + p.y * p.y + p.z * p.z) - 1.0);
-    if (length_error > error) error = length_error;
-    printf("t = %5.2f s   step %7.3f us   max joint error %.2e m   energy drift %.2e m g L\n", t,
-           (double)ns / 60.0 / 1000.0, error, drift);
+    printf("t = %5.2f s   step %6.3f us   joint error %.2e m   rod length %.2e m   energy drift "
+           "%.2e m g L\n",
+           t, (double)ns / 60.0 / 1000.0, error, length, drift);
     if (error > worst_error) worst_error = error;
+    if (length > worst_length) worst_length = length;
     if (drift > worst_drift) worst_drift = drift;
   }
 
   CHECK(tenon_world_destroy(world));
-  if (worst_error > eps_p || worst_drift > 0.05 || !ok) {
-    fprintf(stderr, "FAILED: joint error %.3e (tolerance %.1e), energy drift %.3e (bound 0.05)\n",
-            worst_error, eps_p, worst_drift);
+  if (worst_error > eps_p || worst_length > sqrt(3.0) * eps_p || worst_drift > 0.05 || !ok) {
+    fprintf(stderr,
+            "FAILED: joint error %.3e (tolerance %.1e), rod length %.3e (bound %.2e), energy "
+            "drift %.3e (bound 0.05)\n",
+            worst_error, eps_p, worst_length, sqrt(3.0) * eps_p, worst_drift);
     return 1;
   }
-  printf("OK: joint error <= %.1e m at every step, energy within %.2e m g L\n", eps_p,
-         worst_drift);
+  printf("OK: joint error <= %.1e m and rod length within %.2e m at every step, energy within "
+         "%.2e m g L\n",
+         eps_p, sqrt(3.0) * eps_p, worst_drift);
   return 0;
 }
