@@ -1098,6 +1098,12 @@ impl World {
             n *= grow;
             grew = true;
         }
+        // An island whose state became NaN or infinite in one of the world's substeps is
+        // rolled back to that substep's start, which earlier substeps of the frame may already
+        // have driven far off: its bodies go back to the frame start, as the report says.
+        if may_redo && n > 1 && self.report.islands.iter().any(|r| r.rolled_back) {
+            self.restore_rolled_back_islands();
+        }
         // fewer substeps after a calm second
         if grew || n > self.frame_substeps {
             self.calm_frames = 0;
@@ -1222,6 +1228,35 @@ impl World {
             j.motor_target = m;
         }
         self.contacts.restore_frame();
+    }
+
+    /// Puts the bodies of every island the last frame step rolled back, and their joints'
+    /// coordinates and motor targets, back to the state [`World::save_frame`] kept.
+    fn restore_rolled_back_islands(&mut self) {
+        let mut back = vec![false; self.bodies.capacity_slots()];
+        for (i, r) in self.report.islands.iter().enumerate() {
+            if r.rolled_back {
+                for slot in self.solver.island_body_slots(i) {
+                    back[slot as usize] = true;
+                }
+            }
+        }
+        for &(slot, x, q, v, w) in &self.saved_bodies {
+            if back[slot as usize] {
+                let b = self.bodies.slot_mut(slot);
+                b.position = x;
+                b.rotation = q;
+                b.linear_velocity = v;
+                b.angular_velocity = w;
+            }
+        }
+        for &(slot, c, m) in &self.saved_joints {
+            let j = self.joints.slot_mut(slot);
+            if back[j.body_b as usize] || j.body_a.is_some_and(|a| back[a as usize]) {
+                j.coordinate = c;
+                j.motor_target = m;
+            }
+        }
     }
 
     /// The report of the last step.
