@@ -501,6 +501,9 @@ impl Island {
             // Limits violated at the previews (or pushing) are appended to the factored system.
             self.select_position_limits(dt, r);
             let mut x = std::mem::take(&mut self.rhs);
+            // Not on islands with shapes (as geometric stiffness): with coupled contacts the
+            // mixed steps changed rounding-driven penetrations past a test's bound and made the
+            // ragdoll's contact rounds costlier or cheaper at random (docs/BENCHMARKS.md).
             let accelerate = self.lim.active.is_empty() && !self.collides;
             if accelerate {
                 let n = self.n_rows;
