@@ -1215,48 +1215,32 @@ impl World {
 
     /// Back to the state [`World::save_frame`] kept.
     fn restore_frame(&mut self) {
-        for &(slot, x, q, v, w) in &self.saved_bodies {
-            let b = self.bodies.slot_mut(slot);
-            b.position = x;
-            b.rotation = q;
-            b.linear_velocity = v;
-            b.angular_velocity = w;
-        }
-        for &(slot, c, m) in &self.saved_joints {
-            let j = self.joints.slot_mut(slot);
-            j.coordinate = c;
-            j.motor_target = m;
-        }
+        restore_saved(
+            &mut self.bodies,
+            &mut self.joints,
+            &self.saved_bodies,
+            &self.saved_joints,
+            |_| true,
+        );
         self.contacts.restore_frame();
     }
 
     /// Puts the bodies of every island the last frame step rolled back, and their joints'
     /// coordinates and motor targets, back to the state [`World::save_frame`] kept.
     fn restore_rolled_back_islands(&mut self) {
-        let mut back = vec![false; self.bodies.capacity_slots()];
-        for (i, r) in self.report.islands.iter().enumerate() {
-            if r.rolled_back {
-                for slot in self.solver.island_body_slots(i) {
-                    back[slot as usize] = true;
-                }
-            }
-        }
-        for &(slot, x, q, v, w) in &self.saved_bodies {
-            if back[slot as usize] {
-                let b = self.bodies.slot_mut(slot);
-                b.position = x;
-                b.rotation = q;
-                b.linear_velocity = v;
-                b.angular_velocity = w;
-            }
-        }
-        for &(slot, c, m) in &self.saved_joints {
-            let j = self.joints.slot_mut(slot);
-            if back[j.body_b as usize] || j.body_a.is_some_and(|a| back[a as usize]) {
-                j.coordinate = c;
-                j.motor_target = m;
-            }
-        }
+        let (solver, report) = (&self.solver, &self.report);
+        let rolled_back = |slot: u32| {
+            solver
+                .island_of(slot)
+                .is_some_and(|(i, _)| report.islands[i].rolled_back)
+        };
+        restore_saved(
+            &mut self.bodies,
+            &mut self.joints,
+            &self.saved_bodies,
+            &self.saved_joints,
+            rolled_back,
+        );
     }
 
     /// The report of the last step.
@@ -1300,4 +1284,31 @@ fn stale(what: &str, index: u32, generation: impl std::fmt::Display) -> Error {
         ErrorKind::InvalidHandle,
         format!("{what} handle {index}:{generation} is stale or invalid"),
     )
+}
+
+/// Puts the saved poses and velocities back on the bodies `back` selects (by slot), and the
+/// saved coordinates and motor targets on the joints of those bodies.
+fn restore_saved(
+    bodies: &mut Arena<Body>,
+    joints: &mut Arena<Joint>,
+    saved_bodies: &[(u32, Vec3, Quat, Vec3, Vec3)],
+    saved_joints: &[(u32, f64, f64)],
+    back: impl Fn(u32) -> bool,
+) {
+    for &(slot, x, q, v, w) in saved_bodies {
+        if back(slot) {
+            let b = bodies.slot_mut(slot);
+            b.position = x;
+            b.rotation = q;
+            b.linear_velocity = v;
+            b.angular_velocity = w;
+        }
+    }
+    for &(slot, c, m) in saved_joints {
+        let j = joints.slot_mut(slot);
+        if back(j.body_b) || j.body_a.is_some_and(&back) {
+            j.coordinate = c;
+            j.motor_target = m;
+        }
+    }
 }

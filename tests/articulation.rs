@@ -743,16 +743,20 @@ fn anderson_acceleration_cuts_the_iterations_of_trees() {
     // The factor-once iteration mixed with its last two steps (correction.rs, AA_DEPTH).
     // Measured: the 100-link chain falling from horizontal, 2 s, 3.87 iterations per step
     // (4.94 without the mixing); the 100-leg spider, 200 steps, 3.32 (4.40).
-    let mut world = World::default();
-    scenes::chain(&mut world, 100);
-    let (iterations, worst) = iterations_over(&mut world, 120);
-    eprintln!("chain of 100: {iterations} iterations per step, worst {worst:e}");
-    assert!(worst < 1e-9, "chain joint error {worst}");
-    assert!(iterations < 4.4, "chain: {iterations} iterations per step");
-    let mut world = World::default();
-    scenes::spider(&mut world, 100);
-    let (iterations, worst) = iterations_over(&mut world, 200);
-    eprintln!("spider of 100 legs: {iterations} iterations per step, worst {worst:e}");
-    assert!(worst < 1e-9, "spider joint error {worst}");
-    assert!(iterations < 3.9, "spider: {iterations} iterations per step");
+    type Build = fn(&mut World) -> scenes::Scene;
+    let cases: [(&str, Build, u32, f64); 2] = [
+        ("chain of 100", |w| scenes::chain(w, 100), 120, 4.4),
+        ("spider of 100 legs", |w| scenes::spider(w, 100), 200, 3.9),
+    ];
+    for (name, build, steps, bound) in cases {
+        let mut world = World::default();
+        build(&mut world);
+        let (iterations, worst) = iterations_over(&mut world, steps);
+        eprintln!("{name}: {iterations} iterations per step, worst {worst:e}");
+        assert!(worst < 1e-9, "{name}: joint error {worst}");
+        assert!(
+            iterations < bound,
+            "{name}: {iterations} iterations per step"
+        );
+    }
 }

@@ -655,5 +655,11 @@ fn a_rolled_back_frame_leaves_its_island_at_the_frame_start() {
             assert!(x.norm() < 100.0, "a body at {x:?}");
         }
     }
+    // measured 4 of 96; a fix of the blow-up itself calls for another scene that overflows
+    // within a frame the world splits
     eprintln!("{rolled_back} frames rolled back");
+    assert!(
+        rolled_back > 0,
+        "no frame rolled back: the test checks nothing"
+    );
 }

@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::IslandReport;
-use super::island::{Island, row_times};
+use super::island::{Island, dot, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic};
 use crate::math::integrate_rotation;
@@ -361,7 +361,7 @@ impl Island {
             best,
         };
         let mut pre = self.warm_start(s, bodies, joints, dt, tau1);
-        self.aa_valid = false;
+        self.aa_steps = 0;
         let stiff_tree = s.geometric_stiffness && self.stiffness_applies();
         let recent = self.gs_recent > 0;
         self.gs_recent = self.gs_recent.saturating_sub(1);
@@ -390,7 +390,7 @@ impl Island {
                 r = self.eval_rows(bodies, joints, tau1, true, true);
                 merit = self.trial_merit();
                 rep.backtracks += 1;
-                self.aa_valid = false;
+                self.aa_steps = 0;
             }
             let mut undone = false;
             if it > 0 && level > 0 && (merit >= merit_prev || merit.is_nan()) {
@@ -407,7 +407,7 @@ impl Island {
                 self.assemble_and_factor(s.eps_t);
                 rep.refactorizations += 1;
                 undone = true;
-                self.aa_valid = false;
+                self.aa_steps = 0;
             }
             best = best.min(r);
             if it == 0 {
@@ -479,7 +479,7 @@ impl Island {
                     }
                 }
                 // Stalled: re-linearize at the previewed poses (Jacobian and impulse directions).
-                self.aa_valid = false;
+                self.aa_steps = 0;
                 self.flush_impulses();
                 std::mem::swap(&mut self.rows, &mut self.trial);
                 std::mem::swap(&mut self.lim.rows, &mut self.lim.trial);
@@ -514,7 +514,7 @@ impl Island {
             if accelerate {
                 self.anderson_step(&mut x);
             } else {
-                self.aa_valid = false;
+                self.aa_steps = 0;
             }
             self.apply_impulses(&x, 1.0);
             self.rhs = x;
@@ -545,9 +545,6 @@ impl Island {
     fn anderson_step(&mut self, x: &mut [f64]) {
         let n = self.n_rows;
         let x = &mut x[..n];
-        if !self.aa_valid {
-            self.aa_len = 0;
-        }
         let [s_prev, b_cur, b_prev, dx_prev] = &mut self.aa;
         let (s_prev, b_cur, b_prev, dx_prev) = (
             &mut s_prev[..n],
@@ -555,7 +552,7 @@ impl Island {
             &b_prev[..n],
             &mut dx_prev[..n],
         );
-        if self.aa_valid {
+        if self.aa_steps > 0 {
             // the newest differences (df, db, dx) go to the head of the ring
             let h = self.aa_head;
             let [df, db, dxh] = &mut self.aa_hist[h];
@@ -570,26 +567,22 @@ impl Island {
             }
             dxh[..n].copy_from_slice(dx_prev);
             self.aa_head = (h + 1) % AA_DEPTH;
-            self.aa_len = (self.aa_len + 1).min(AA_DEPTH);
         }
-        let m = self.aa_len;
+        // differences held: one per step after the first since the restart
+        let m = self.aa_steps.min(AA_DEPTH);
         let slots: [usize; AA_DEPTH] =
             std::array::from_fn(|k| (self.aa_head + AA_DEPTH - 1 - k) % AA_DEPTH);
         let mut gamma = [0.0; AA_DEPTH];
         if m > 0 {
-            let dot = |u: &[f64], v: &[f64]| -> f64 {
-                u[..n].iter().zip(&v[..n]).map(|(a, b)| a * b).sum()
-            };
             let mut g = [[0.0; AA_DEPTH]; AA_DEPTH];
             let mut rhs = [0.0; AA_DEPTH];
             for a in 0..m {
-                let dfa = &self.aa_hist[slots[a]][0];
+                let [dfa, dba, _] = &self.aa_hist[slots[a]];
                 rhs[a] = dot(dfa, b_cur);
                 for c in 0..=a {
+                    let [dfc, dbc, _] = &self.aa_hist[slots[c]];
                     // symmetric in exact arithmetic (df = A0^-1 db)
-                    let v = 0.5
-                        * (dot(dfa, &self.aa_hist[slots[c]][1])
-                            + dot(&self.aa_hist[slots[c]][0], &self.aa_hist[slots[a]][1]));
+                    let v = 0.5 * (dot(dfa, dbc) + dot(dfc, dba));
                     g[a][c] = v;
                     g[c][a] = v;
                 }
@@ -635,7 +628,7 @@ impl Island {
         dx_prev.copy_from_slice(x);
         let [_, b_cur, b_prev, _] = &mut self.aa;
         b_prev[..n].copy_from_slice(&b_cur[..n]);
-        self.aa_valid = true;
+        self.aa_steps = self.aa_steps.saturating_add(1);
     }
 
     /// Warm start (not in the paper) of the joint correction that follows a velocity-level

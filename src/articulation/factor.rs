@@ -81,6 +81,13 @@ pub(crate) struct BlockCholesky {
     pub threaded: bool,
 }
 
+/// A substitution pass through `L`.
+#[derive(Clone, Copy)]
+enum Pass {
+    Forward,
+    Backward,
+}
+
 /// Factors with fewer scalar nonzeros in `L` are not worth threads.
 const PARALLEL_MIN_NNZ_L: u64 = 200_000;
 /// A panel's updates run in parallel only if it has this many off-diagonal blocks ...
@@ -424,6 +431,16 @@ impl BlockCholesky {
     /// `x` stays indexed by the rows of `A`, so products like `y . (L^-1 a)` need no permuting
     /// (Tomcin Appendix C, "Permutation").
     pub fn forward(&self, x: &mut [f64]) {
+        self.substitute(x, Pass::Forward);
+    }
+
+    /// Back substitution `x = L^-T y` in place (the counterpart of [`BlockCholesky::forward`]).
+    pub fn backward(&self, x: &mut [f64]) {
+        self.substitute(x, Pass::Backward);
+    }
+
+    /// One substitution pass, in the AVX2 build when the CPU has it.
+    fn substitute(&self, x: &mut [f64], pass: Pass) {
         // the substitutions index `x` through `p_idx` unchecked
         assert!(
             x.len() >= self.dim,
@@ -434,56 +451,34 @@ impl BlockCholesky {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2
-            return unsafe { self.forward_avx2(x) };
+            return unsafe { self.substitute_avx2(x, pass) };
         }
-        self.forward_all(x);
+        self.substitute_all(x, pass);
     }
 
-    /// [`BlockCholesky::forward`] compiled for AVX2 (as `factor_avx2`). Safety: the CPU must
+    /// [`BlockCholesky::substitute`] compiled for AVX2 (as `factor_avx2`). Safety: the CPU must
     /// have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn forward_avx2(&self, x: &mut [f64]) {
-        self.forward_all(x);
+    unsafe fn substitute_avx2(&self, x: &mut [f64], pass: Pass) {
+        self.substitute_all(x, pass);
     }
 
     #[inline(always)]
-    fn forward_all(&self, x: &mut [f64]) {
-        for k in 0..self.order.len() {
-            let (r, p, idx) = self.panel(k);
-            by_size!(r, forward, p, idx, x);
-        }
-    }
-
-    /// Back substitution `x = L^-T y` in place (the counterpart of [`BlockCholesky::forward`]).
-    pub fn backward(&self, x: &mut [f64]) {
-        assert!(
-            x.len() >= self.dim,
-            "a vector of {} rows for {}",
-            x.len(),
-            self.dim
-        );
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2
-            return unsafe { self.backward_avx2(x) };
-        }
-        self.backward_all(x);
-    }
-
-    /// [`BlockCholesky::backward`] compiled for AVX2 (as `factor_avx2`). Safety: the CPU must
-    /// have AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn backward_avx2(&self, x: &mut [f64]) {
-        self.backward_all(x);
-    }
-
-    #[inline(always)]
-    fn backward_all(&self, x: &mut [f64]) {
-        for k in (0..self.order.len()).rev() {
-            let (r, p, idx) = self.panel(k);
-            by_size!(r, backward, p, idx, x);
+    fn substitute_all(&self, x: &mut [f64], pass: Pass) {
+        match pass {
+            Pass::Forward => {
+                for k in 0..self.order.len() {
+                    let (r, p, idx) = self.panel(k);
+                    by_size!(r, forward, p, idx, x);
+                }
+            }
+            Pass::Backward => {
+                for k in (0..self.order.len()).rev() {
+                    let (r, p, idx) = self.panel(k);
+                    by_size!(r, backward, p, idx, x);
+                }
+            }
         }
     }
 

@@ -206,15 +206,16 @@ pub(crate) struct Island {
     pub wrows: Vec<[[f64; 6]; 2]>,
     pub rhs: Vec<f64>,
     /// Anderson acceleration of the joint correction (correction.rs, `anderson_step`): the
-    /// last Newton step as solved, the right-hand sides of this and of the last iteration, the
-    /// last step as applied, and whether they belong to the current linearization.
+    /// last Newton step as solved, the right-hand sides of this and of the last iteration, and
+    /// the last step as applied.
     pub aa: [Vec<f64>; 4],
-    pub aa_valid: bool,
     /// Its history: per entry the differences of steps, of right-hand sides and the applied
-    /// step (a ring of `AA_DEPTH` entries from `aa_head` back), and how many entries hold.
+    /// step (a ring of `AA_DEPTH` entries from `aa_head` back).
     pub aa_hist: Vec<[Vec<f64>; 3]>,
-    pub aa_len: usize,
     pub aa_head: usize,
+    /// Steps mixed since the history last restarted (0: `aa` holds nothing of the current
+    /// linearization; the ring holds `min(aa_steps, AA_DEPTH)` differences).
+    pub aa_steps: usize,
     pub colsum: Vec<f64>,
     /// Scratch of the refinement (`solve_refined`): residual, preconditioned residual,
     /// direction, `A p`, and per body `M^-1 J^T p`.
@@ -386,12 +387,11 @@ impl Island {
             wrows: vec![[[0.0; 6]; 2]; n_rows],
             rhs: vec![0.0; n_rows + n_lim],
             aa: std::array::from_fn(|_| vec![0.0; n_rows]),
-            aa_valid: false,
             aa_hist: (0..super::correction::AA_DEPTH)
                 .map(|_| std::array::from_fn(|_| vec![0.0; n_rows]))
                 .collect(),
-            aa_len: 0,
             aa_head: 0,
+            aa_steps: 0,
             colsum: vec![0.0; n_rows],
             cg: std::array::from_fn(|_| vec![0.0; n_rows + n_lim]),
             body_dv: vec![[0.0; 6]; nb],
@@ -1072,7 +1072,7 @@ impl Island {
     }
 }
 
-fn dot(a: &[f64], b: &[f64]) -> f64 {
+pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
