@@ -300,17 +300,23 @@ impl BlockCholesky {
     /// `colsum` is scratch of one entry per row.
     pub fn norm1(&self, colsum: &mut [f64]) -> f64 {
         colsum.fill(0.0);
+        // every panel index is below `dim` (asserted at construction)
+        assert!(colsum.len() >= self.dim);
         for k in 0..self.order.len() {
             let (r, p, idx) = self.panel(k);
             let ld = idx.len();
             for c in 0..r {
+                let col = &p[c * ld..(c + 1) * ld];
                 let oc = idx[c] as usize;
-                colsum[oc] += p[c + c * ld].abs();
-                for i in c + 1..ld {
-                    let v = p[i + c * ld].abs();
-                    colsum[oc] += v;
-                    colsum[idx[i] as usize] += v;
+                // the column's own sum in a register: a panel's rows are distinct, so the
+                // other rows' sums never alias it and every sum adds the same terms in order
+                let mut own = colsum[oc] + col[c].abs();
+                for (v, &row) in col[c + 1..].iter().zip(&idx[c + 1..]) {
+                    let v = v.abs();
+                    own += v;
+                    unsafe { *colsum.get_unchecked_mut(row as usize) += v };
                 }
+                colsum[oc] = own;
             }
         }
         colsum.iter().fold(0.0, |m, &v| m.max(v))

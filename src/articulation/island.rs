@@ -778,26 +778,28 @@ impl Island {
     /// The lower triangle of `A = J M^-1 J^T` into the factor's storage (Tomcin eq. 3).
     fn assemble(&mut self) {
         self.factor.values.fill(0.0);
-        let values = &mut self.factor.values;
+        let values = &mut self.factor.values[..];
         for c in &self.couplings {
             let (ji, jj) = (&self.joints[c.i as usize], &self.joints[c.j as usize]);
-            let wa_rows = &self.wrows[ji.off as usize..(ji.off + ji.n) as usize];
-            let jb_rows = &self.rows[jj.off as usize..(jj.off + jj.n) as usize];
-            let (si, sj, loc) = (c.si as usize, c.sj as usize, c.loc);
-            for (a, wa) in wa_rows.iter().enumerate() {
-                let wa = &wa[si];
-                let end = if c.diag { a + 1 } else { jb_rows.len() };
-                let at = loc.base + a * loc.rs;
-                for (b, jb) in jb_rows[..end].iter().enumerate() {
-                    let jb = &jb.j[sj];
-                    let v = wa[0] * jb[0]
-                        + wa[1] * jb[1]
-                        + wa[2] * jb[2]
-                        + wa[3] * jb[3]
-                        + wa[4] * jb[4]
-                        + wa[5] * jb[5];
-                    values[at + b * loc.cs] += v;
-                }
+            let wa = &self.wrows[ji.off as usize..(ji.off + ji.n) as usize];
+            let jb = &self.rows[jj.off as usize..(jj.off + jj.n) as usize];
+            // each pair of joint sizes (1-6 rows) gets its own copy with fixed trip counts
+            macro_rules! by_rows {
+                ($na:literal: $($nb:literal)*) => {
+                    match jb.len() {
+                        $($nb => couple($na, $nb, values, wa, jb, c),)*
+                        nb => couple($na, nb, values, wa, jb, c),
+                    }
+                };
+            }
+            match wa.len() {
+                1 => by_rows!(1: 1 2 3 4 5 6),
+                2 => by_rows!(2: 1 2 3 4 5 6),
+                3 => by_rows!(3: 1 2 3 4 5 6),
+                4 => by_rows!(4: 1 2 3 4 5 6),
+                5 => by_rows!(5: 1 2 3 4 5 6),
+                6 => by_rows!(6: 1 2 3 4 5 6),
+                na => couple(na, jb.len(), values, wa, jb, c),
             }
         }
     }
@@ -858,10 +860,29 @@ impl Island {
 
     fn apply_row_impulses(&mut self, x: &[f64], scale: f64) {
         for ij in &self.joints {
-            for r in ij.off as usize..(ij.off + ij.n) as usize {
-                let p = scale * x[r];
-                self.lambda[r] += p;
-                kick(&mut self.v, &mut self.w, [ij.a, ij.b], &self.wrows[r], p);
+            let range = ij.off as usize..(ij.off + ij.n) as usize;
+            let (lambda, wrows, x) = (
+                &mut self.lambda[range.clone()],
+                &self.wrows[range.clone()],
+                &x[range],
+            );
+            for (l, p) in lambda.iter_mut().zip(x) {
+                *l += scale * p;
+            }
+            // a joint's rows are consecutive and its two sides distinct bodies: each side's
+            // velocity is summed in registers over the rows, in the rows' order
+            for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                if let Side::Dyn(l) = side {
+                    let l = l as usize;
+                    let (mut v, mut w) = (self.v[l], self.w[l]);
+                    for (c, p) in wrows.iter().zip(x) {
+                        let (c, p) = (&c[s], scale * p);
+                        v += Vec3::new(c[0], c[1], c[2]) * p;
+                        w += Vec3::new(c[3], c[4], c[5]) * p;
+                    }
+                    self.v[l] = v;
+                    self.w[l] = w;
+                }
             }
         }
     }
@@ -1088,6 +1109,42 @@ pub(crate) fn row_times(j: &[[f64; 6]; 2], ua: &[f64; 6], ub: &[f64; 6]) -> f64 
         v += j[0][c] * ua[c] + j[1][c] * ub[c];
     }
     v
+}
+
+/// Adds coupling `c`'s block of `A = J M^-1 J^T` (joint `i`'s rows `M^-1 J^T` in `wa`, joint
+/// `j`'s rows in `jb`, both `na`/`nb` long; only the lower triangle of a diagonal block) to the
+/// factor's values. Called with literal sizes, so the loops unroll; the block's last entry is
+/// checked once against `values`, every entry before it lies inside.
+#[inline(always)]
+fn couple(
+    na: usize,
+    nb: usize,
+    values: &mut [f64],
+    wa: &[[[f64; 6]; 2]],
+    jb: &[Row],
+    c: &Coupling,
+) {
+    let (wa, jb) = (&wa[..na], &jb[..nb]);
+    let (si, sj, loc) = (c.si as usize, c.sj as usize, c.loc);
+    if na == 0 || nb == 0 {
+        return;
+    }
+    // the entries grow with `a` and `b`: the largest is the last one written
+    let last_b = if c.diag { (na - 1).min(nb - 1) } else { nb - 1 };
+    assert!(loc.base + (na - 1) * loc.rs + last_b * loc.cs < values.len());
+    assert!(!c.diag || na <= nb);
+    for (a, wa) in wa.iter().enumerate() {
+        let w = &wa[si];
+        let end = if c.diag { a + 1 } else { nb };
+        let at = loc.base + a * loc.rs;
+        for (b, jb) in jb[..end].iter().enumerate() {
+            let j = &jb.j[sj];
+            let v =
+                w[0] * j[0] + w[1] * j[1] + w[2] * j[2] + w[3] * j[3] + w[4] * j[4] + w[5] * j[5];
+            // SAFETY: at + b cs <= base + (na - 1) rs + last_b cs, asserted above
+            unsafe { *values.get_unchecked_mut(at + b * loc.cs) += v };
+        }
+    }
 }
 
 /// A side's entry of a per-local-body 6-vector (zero for the world and external bodies).
