@@ -217,6 +217,11 @@ pub(crate) struct Island {
     /// linearization; the ring holds `min(aa_steps, AA_DEPTH)` differences).
     pub aa_steps: usize,
     pub colsum: Vec<f64>,
+    /// A residual the refinement need not go below, besides its relative tolerance: the joint
+    /// correction sets it while it solves (`correction.rs`, `SOLVE_FLOOR`); 0 otherwise.
+    pub solve_floor: f64,
+    /// The current factor replaced a pivot (it is not of `A + alpha_t I`).
+    pub factor_clamped: bool,
     /// Scratch of the refinement (`solve_refined`): residual, preconditioned residual,
     /// direction, `A p`, and per body `M^-1 J^T p`.
     pub cg: [Vec<f64>; 4],
@@ -393,6 +398,8 @@ impl Island {
             aa_head: 0,
             aa_steps: 0,
             colsum: vec![0.0; n_rows],
+            solve_floor: 0.0,
+            factor_clamped: false,
             cg: std::array::from_fn(|_| vec![0.0; n_rows + n_lim]),
             body_dv: vec![[0.0; 6]; nb],
             coord: vec![0.0; nj],
@@ -768,6 +775,7 @@ impl Island {
         };
         let (clamped, regularized) = self.factor.factor(min_pivot, 4.0 * alpha);
         self.clamped_pivots += clamped;
+        self.factor_clamped = clamped > 0;
         self.regularized_pivots = regularized;
         self.alpha_t = alpha;
         self.exact_factor = false;
@@ -1015,7 +1023,14 @@ impl Island {
             Some(x0) => x.copy_from_slice(&x0[..m]),
             None => self.precondition(x),
         }
-        if max_steps > 0 && b_norm > 0.0 {
+        // The factor of `A + alpha I` leaves the residual `b - A x = alpha x`, plus its own
+        // rounding (backward error about `m eps ||A||_1 |x|`): if that is within the tolerance
+        // the refinement would stop at once, its product with `A` is skipped.
+        let sure = initial.is_none() && m == self.n_rows && !self.factor_clamped && {
+            let bound = (self.alpha_t + m as f64 * f64::EPSILON * self.norm1) * max_abs(x);
+            bound <= 0.5 * (rel * b_norm).max(self.solve_floor)
+        };
+        if max_steps > 0 && b_norm > 0.0 && !sure {
             self.multiply_a(x, q);
             for (ri, qi) in r.iter_mut().zip(q.iter()) {
                 *ri -= qi;
@@ -1023,7 +1038,7 @@ impl Island {
             self.mask_fixed(r);
             let mut r_norm = max_abs(r);
             // converged checks come before a preconditioning whose result would go unused
-            let tol = rel * b_norm;
+            let tol = (rel * b_norm).max(self.solve_floor);
             let mut rz = 0.0;
             if r_norm > tol {
                 z.copy_from_slice(r);
