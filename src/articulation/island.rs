@@ -933,24 +933,35 @@ impl Island {
             *d = [0.0; 6];
         }
         let body_dv = &mut self.body_dv;
-        let mut add = |sides: [Side; 2], w: &[[f64; 6]; 2], p: f64| {
-            for (s, side) in sides.into_iter().enumerate() {
-                if let Side::Dyn(l) = side {
-                    for (dc, wc) in body_dv[l as usize].iter_mut().zip(&w[s]) {
-                        *dc += wc * p;
-                    }
-                }
-            }
-        };
         for ij in &self.joints {
-            for r in ij.off as usize..(ij.off + ij.n) as usize {
-                add([ij.a, ij.b], &self.wrows[r], p[r]);
+            let range = ij.off as usize..(ij.off + ij.n) as usize;
+            let (wrows, p) = (&self.wrows[range.clone()], &p[range]);
+            // each side's sum in registers over the joint's rows, in the rows' order (a
+            // joint's two sides are distinct bodies)
+            for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
+                if let Side::Dyn(l) = side {
+                    let dv = &mut body_dv[l as usize];
+                    let mut acc = *dv;
+                    for (w, &pr) in wrows.iter().zip(p) {
+                        for (a, wc) in acc.iter_mut().zip(&w[s]) {
+                            *a += wc * pr;
+                        }
+                    }
+                    *dv = acc;
+                }
             }
         }
         let n = self.n_rows;
         for (i, &r) in self.lim.active.iter().enumerate() {
             let info = &self.lim.info[r as usize];
-            add([info.a, info.b], &self.lim.wrows[r as usize], p[n + i]);
+            let w = &self.lim.wrows[r as usize];
+            for (s, side) in [info.a, info.b].into_iter().enumerate() {
+                if let Side::Dyn(l) = side {
+                    for (dc, wc) in body_dv[l as usize].iter_mut().zip(&w[s]) {
+                        *dc += wc * p[n + i];
+                    }
+                }
+            }
         }
     }
 
