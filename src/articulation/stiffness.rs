@@ -277,15 +277,20 @@ impl Island {
             self.gs_g[l] = [m * dv.x, m * dv.y, m * dv.z, p.x, p.y, p.z];
         }
         for ij in &self.joints {
-            for k in ij.off as usize..(ij.off + ij.n) as usize {
-                let lam = self.gs_lambda[k];
-                for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
-                    if let Side::Dyn(l) = side {
-                        let (g, j) = (&mut self.gs_g[l as usize], &self.rows[k].j[sd]);
-                        for c in 0..6 {
-                            g[c] -= j[c] * lam;
+            let range = ij.off as usize..(ij.off + ij.n) as usize;
+            let (rows, lam) = (&self.rows[range.clone()], &self.gs_lambda[range]);
+            // each side's sum in registers over the joint's rows, in the rows' order (a
+            // joint's two sides are distinct bodies)
+            for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
+                if let Side::Dyn(l) = side {
+                    let g = &mut self.gs_g[l as usize];
+                    let mut acc = *g;
+                    for (row, &lam) in rows.iter().zip(lam) {
+                        for (a, j) in acc.iter_mut().zip(&row.j[sd]) {
+                            *a -= j * lam;
                         }
                     }
+                    *g = acc;
                 }
             }
         }
