@@ -222,6 +222,9 @@ pub(crate) struct Island {
     pub solve_floor: f64,
     /// The current factor replaced a pivot (it is not of `A + alpha_t I`).
     pub factor_clamped: bool,
+    /// A refinement with the current factor found its first conjugate-gradient step too long
+    /// (`REFINE_MAX_STEP`): the residual lay in directions the regularization holds.
+    pub refine_futile: bool,
     /// Scratch of the refinement (`solve_refined`): residual, preconditioned residual,
     /// direction, `A p`, and per body `M^-1 J^T p`.
     pub cg: [Vec<f64>; 4],
@@ -400,6 +403,7 @@ impl Island {
             colsum: vec![0.0; n_rows],
             solve_floor: 0.0,
             factor_clamped: false,
+            refine_futile: false,
             cg: std::array::from_fn(|_| vec![0.0; n_rows + n_lim]),
             body_dv: vec![[0.0; 6]; nb],
             coord: vec![0.0; nj],
@@ -776,6 +780,7 @@ impl Island {
         let (clamped, regularized) = self.factor.factor(min_pivot, 4.0 * alpha);
         self.clamped_pivots += clamped;
         self.factor_clamped = clamped > 0;
+        self.refine_futile = false;
         self.regularized_pivots = regularized;
         self.alpha_t = alpha;
         self.exact_factor = false;
@@ -1057,7 +1062,7 @@ impl Island {
                 p.copy_from_slice(z);
                 rz = dot(r, z);
             }
-            for _ in 0..max_steps {
+            for step in 0..max_steps {
                 if r_norm <= tol || rz.is_nan() || rz <= 0.0 {
                     break;
                 }
@@ -1071,6 +1076,7 @@ impl Island {
                 // would resolve directions the regularization treats as redundant (below
                 // alpha / REFINE_MAX_STEP), where the linearization is meaningless.
                 if a > super::correction::REFINE_MAX_STEP {
+                    self.refine_futile |= step == 0;
                     break;
                 }
                 for i in 0..x.len() {
