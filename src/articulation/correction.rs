@@ -284,6 +284,7 @@ impl Island {
         self.norm1_fresh = false;
         self.assemble_and_factor(s.eps_t);
         self.start_factor = self.factor_version;
+        self.start_saved = false;
     }
 
     /// Returns the pending substep (if any) to where its velocity correction left it
@@ -318,7 +319,7 @@ impl Island {
         self.v.copy_from_slice(&self.v_vel);
         self.w.copy_from_slice(&self.w_vel);
         self.impulse.copy_from_slice(&self.impulse_vel);
-        if self.factor_version != self.start_factor {
+        if self.factor_version != self.start_factor && !self.restore_start() {
             self.factor_at_start(s, bodies, joints, tau1 - dt);
         }
     }
@@ -494,8 +495,15 @@ impl Island {
                 // Stalled: re-linearize at the previewed poses (Jacobian and impulse directions).
                 self.aa_steps = 0;
                 self.flush_impulses();
+                // (an island with shapes keeps the start linearization for its contacts)
+                self.keep_start();
                 std::mem::swap(&mut self.rows, &mut self.trial);
                 std::mem::swap(&mut self.lim.rows, &mut self.lim.trial);
+                // the limit candidates below are chosen from the previews' violations, which
+                // are now in `lim.rows` (the trial rows hold an older linearization's)
+                for (t, r) in self.lim.trial.iter_mut().zip(&self.lim.rows) {
+                    t.c = r.c;
+                }
                 self.pull_back_rows(dt);
                 // A stall that re-linearizing did not cure may be a soft mode the Tikhonov term
                 // damps: each further one lowers eps_t 100-fold (STALL_EPS_T_FACTOR), as long

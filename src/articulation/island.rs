@@ -132,6 +132,19 @@ pub(crate) struct Saved {
     pub w: Vec<Vec3>,
 }
 
+/// The scalars that go with a factor of `A` (`Island::assemble_and_factor`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct FactorScalars {
+    alpha_t: f64,
+    pivot_floor: f64,
+    norm1: f64,
+    norm1_fresh: bool,
+    exact_factor: bool,
+    factor_clamped: bool,
+    refine_futile: bool,
+    regularized_pivots: u32,
+}
+
 pub(crate) struct Island {
     /// Arena slot of each local body; the parts of a split body (Tomcin section 5) are
     /// consecutive local bodies with the same slot.
@@ -222,6 +235,21 @@ pub(crate) struct Island {
     pub solve_floor: f64,
     /// The current factor replaced a pivot (it is not of `A + alpha_t I`).
     pub factor_clamped: bool,
+    /// The start linearization of the pending substep, kept aside by an island with shapes at
+    /// its first re-linearization (`keep_start`) so that the contact phase's return to the
+    /// velocity level puts it back instead of factoring again (`restore_start`): the factor's
+    /// values, the joint and limit rows with their `M^-1 J^T`, and the factor's scalars.
+    /// Allocated once, when the island first has shapes.
+    pub start_values: Vec<f64>,
+    pub start_rows: Vec<Row>,
+    pub start_wrows: Vec<[[f64; 6]; 2]>,
+    pub start_lim_rows: Vec<Row>,
+    pub start_lim_wrows: Vec<[[f64; 6]; 2]>,
+    pub start_scalars: FactorScalars,
+    pub start_saved: bool,
+    /// Source of `factor_version`: a factorization takes the next value, a restored one its
+    /// own again, so a version names one factor's contents.
+    pub version_counter: u64,
     /// A refinement with the current factor found its first conjugate-gradient step too long
     /// (`REFINE_MAX_STEP`): the residual lay in directions the regularization holds.
     pub refine_futile: bool,
@@ -404,6 +432,14 @@ impl Island {
             solve_floor: 0.0,
             factor_clamped: false,
             refine_futile: false,
+            start_values: Vec::new(),
+            start_rows: Vec::new(),
+            start_wrows: Vec::new(),
+            start_lim_rows: Vec::new(),
+            start_lim_wrows: Vec::new(),
+            start_scalars: FactorScalars::default(),
+            start_saved: false,
+            version_counter: 0,
             cg: std::array::from_fn(|_| vec![0.0; n_rows + n_lim]),
             body_dv: vec![[0.0; 6]; nb],
             coord: vec![0.0; nj],
@@ -479,6 +515,13 @@ impl Island {
         );
         self.mass_ratio = heaviest / lightest;
         self.collides = self.body_slots.iter().any(|&b| bodies.slot(b).shapes > 0);
+        if self.collides && self.start_values.len() != self.factor.values.len() {
+            self.start_values = vec![0.0; self.factor.values.len()];
+            self.start_rows = vec![Row::default(); self.rows.len()];
+            self.start_wrows = vec![[[0.0; 6]; 2]; self.wrows.len()];
+            self.start_lim_rows = vec![Row::default(); self.lim.rows.len()];
+            self.start_lim_wrows = vec![[[0.0; 6]; 2]; self.lim.wrows.len()];
+        }
         for info in &mut self.lim.info {
             let l = joints
                 .slot(self.joints[info.joint as usize].slot)
@@ -740,7 +783,7 @@ impl Island {
     /// Assembles `A = J M^-1 J^T`, adds `alpha = eps_t ||A||_1` to its diagonal (Tomcin
     /// section 4, eq. 8) and factors it. Returns alpha.
     pub fn assemble_and_factor(&mut self, eps_t: f64) -> f64 {
-        self.factor_version += 1;
+        self.new_factor_version();
         self.factor_stale = false;
         self.compute_wrows();
         self.assemble();
@@ -1113,6 +1156,68 @@ impl Island {
             m += v * v;
         }
         if m.is_nan() { f64::INFINITY } else { m }
+    }
+
+    /// A new factorization's version.
+    pub fn new_factor_version(&mut self) {
+        self.version_counter += 1;
+        self.factor_version = self.version_counter;
+    }
+
+    /// Sets the start linearization aside (see `start_values`) before the first
+    /// re-linearization of a substep replaces it; the buffers it leaves in place are all
+    /// overwritten by that re-linearization (rows swapped in, `M^-1 J^T` and values computed).
+    pub fn keep_start(&mut self) {
+        if !self.collides
+            || self.start_saved
+            || self.factor_version != self.start_factor
+            || self.start_values.len() != self.factor.values.len()
+        {
+            return;
+        }
+        self.swap_start();
+        self.start_scalars = FactorScalars {
+            alpha_t: self.alpha_t,
+            pivot_floor: self.pivot_floor,
+            norm1: self.norm1,
+            norm1_fresh: self.norm1_fresh,
+            exact_factor: self.exact_factor,
+            factor_clamped: self.factor_clamped,
+            refine_futile: self.refine_futile,
+            regularized_pivots: self.regularized_pivots,
+        };
+        self.start_saved = true;
+    }
+
+    /// Puts back the start linearization set aside by `keep_start`, if it was; returns whether
+    /// it did. The same values a new factorization at the start poses would compute.
+    pub fn restore_start(&mut self) -> bool {
+        if !self.start_saved {
+            return false;
+        }
+        self.swap_start();
+        let f = self.start_scalars;
+        self.alpha_t = f.alpha_t;
+        self.pivot_floor = f.pivot_floor;
+        self.norm1 = f.norm1;
+        self.norm1_fresh = f.norm1_fresh;
+        self.exact_factor = f.exact_factor;
+        self.factor_clamped = f.factor_clamped;
+        self.refine_futile = f.refine_futile;
+        self.regularized_pivots = f.regularized_pivots;
+        self.lim.border_ok = false;
+        self.factor_stale = false;
+        self.factor_version = self.start_factor;
+        self.start_saved = false;
+        true
+    }
+
+    fn swap_start(&mut self) {
+        std::mem::swap(&mut self.factor.values, &mut self.start_values);
+        std::mem::swap(&mut self.rows, &mut self.start_rows);
+        std::mem::swap(&mut self.wrows, &mut self.start_wrows);
+        std::mem::swap(&mut self.lim.rows, &mut self.start_lim_rows);
+        std::mem::swap(&mut self.lim.wrows, &mut self.start_lim_wrows);
     }
 
     /// World inertias at the current orientations.

@@ -217,7 +217,7 @@ impl Island {
         // `W = M^-1 J^T` again; the factor of `A` itself waits until something solves with it
         // (the next substep factors at its start anyway): one factorization per step saved
         self.compute_wrows();
-        self.factor_version += 1;
+        self.new_factor_version();
         self.factor_stale = true;
         Ok(result)
     }
