@@ -254,7 +254,7 @@ impl Island {
         // Limits the velocities would violate are appended (bordered solve), with restitution.
         self.select_velocity_limits(bodies, dt);
         let mut x = std::mem::take(&mut self.rhs);
-        self.solve_constrained(&mut x);
+        self.solve_constrained(&mut x, 0.0);
         self.apply_impulses(&x, 1.0);
         self.rhs = x;
         rep.active_limits = rep.active_limits.max(self.pushing_limits());
@@ -450,6 +450,9 @@ impl Island {
             for (dst, row) in self.rhs.iter_mut().zip(&self.trial) {
                 *dst = -row.c / dt;
             }
+            // Limits violated at the previews (or pushing) are appended to the factored system;
+            // chosen before a re-linearization below swaps the previews' rows out of `trial`.
+            self.select_position_limits(dt, r);
             // (right after an undo the residual is the previous one, and `A` was just factored
             // at these rows)
             // A tree that took geometric stiffness lately (`GS_RECENT`) re-linearizes before
@@ -499,11 +502,6 @@ impl Island {
                 self.keep_start();
                 std::mem::swap(&mut self.rows, &mut self.trial);
                 std::mem::swap(&mut self.lim.rows, &mut self.lim.trial);
-                // the limit candidates below are chosen from the previews' violations, which
-                // are now in `lim.rows` (the trial rows hold an older linearization's)
-                for (t, r) in self.lim.trial.iter_mut().zip(&self.lim.rows) {
-                    t.c = r.c;
-                }
                 self.pull_back_rows(dt);
                 // A stall that re-linearizing did not cure may be a soft mode the Tikhonov term
                 // damps: each further one lowers eps_t 100-fold (STALL_EPS_T_FACTOR), as long
@@ -519,8 +517,6 @@ impl Island {
                 stalls += 1;
                 rep.refactorizations += 1;
             }
-            // Limits violated at the previews (or pushing) are appended to the factored system.
-            self.select_position_limits(dt, r);
             let mut x = std::mem::take(&mut self.rhs);
             // Not on islands with shapes (as geometric stiffness): with coupled contacts the
             // mixed steps changed rounding-driven penetrations past a test's bound and made the
@@ -532,13 +528,12 @@ impl Island {
             }
             // (a refinement with this factor whose first step was already too long, its
             // residual in the directions the regularization holds, is not tried again)
-            self.solve_floor = if self.refine_futile {
+            let floor = if self.refine_futile {
                 f64::INFINITY
             } else {
                 SOLVE_FLOOR * s.eps_p / dt
             };
-            self.solve_constrained(&mut x);
-            self.solve_floor = 0.0;
+            self.solve_constrained(&mut x, floor);
             rep.active_limits = rep.active_limits.max(self.pushing_limits());
             if accelerate {
                 self.anderson_step(&mut x);

@@ -230,9 +230,6 @@ pub(crate) struct Island {
     /// linearization; the ring holds `min(aa_steps, AA_DEPTH)` differences).
     pub aa_steps: usize,
     pub colsum: Vec<f64>,
-    /// A residual the refinement need not go below, besides its relative tolerance: the joint
-    /// correction sets it while it solves (`correction.rs`, `SOLVE_FLOOR`); 0 otherwise.
-    pub solve_floor: f64,
     /// The current factor replaced a pivot (it is not of `A + alpha_t I`).
     pub factor_clamped: bool,
     /// The start linearization of the pending substep, kept aside by an island with shapes at
@@ -429,7 +426,6 @@ impl Island {
             aa_head: 0,
             aa_steps: 0,
             colsum: vec![0.0; n_rows],
-            solve_floor: 0.0,
             factor_clamped: false,
             refine_futile: false,
             start_values: Vec::new(),
@@ -925,19 +921,14 @@ impl Island {
             for (l, p) in lambda.iter_mut().zip(x) {
                 *l += scale * p;
             }
-            // a joint's rows are consecutive and its two sides distinct bodies: each side's
-            // velocity is summed in registers over the rows, in the rows' order
             for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
                 if let Side::Dyn(l) = side {
                     let l = l as usize;
-                    let (mut v, mut w) = (self.v[l], self.w[l]);
-                    for (c, p) in wrows.iter().zip(x) {
-                        let (c, p) = (&c[s], scale * p);
-                        v += Vec3::new(c[0], c[1], c[2]) * p;
-                        w += Vec3::new(c[3], c[4], c[5]) * p;
-                    }
-                    self.v[l] = v;
-                    self.w[l] = w;
+                    let (v, w) = (self.v[l], self.w[l]);
+                    let mut u = [v.x, v.y, v.z, w.x, w.y, w.z];
+                    add_rows(&mut u, wrows.iter().zip(x).map(|(c, p)| (&c[s], scale * p)));
+                    self.v[l] = Vec3::new(u[0], u[1], u[2]);
+                    self.w[l] = Vec3::new(u[3], u[4], u[5]);
                 }
             }
         }
@@ -984,18 +975,10 @@ impl Island {
         for ij in &self.joints {
             let range = ij.off as usize..(ij.off + ij.n) as usize;
             let (wrows, p) = (&self.wrows[range.clone()], &p[range]);
-            // each side's sum in registers over the joint's rows, in the rows' order (a
-            // joint's two sides are distinct bodies)
             for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
                 if let Side::Dyn(l) = side {
-                    let dv = &mut body_dv[l as usize];
-                    let mut acc = *dv;
-                    for (w, &pr) in wrows.iter().zip(p) {
-                        for (a, wc) in acc.iter_mut().zip(&w[s]) {
-                            *a += wc * pr;
-                        }
-                    }
-                    *dv = acc;
+                    let rows = wrows.iter().zip(p).map(|(w, &pr)| (&w[s], pr));
+                    add_rows(&mut body_dv[l as usize], rows);
                 }
             }
         }
@@ -1005,9 +988,7 @@ impl Island {
             let w = &self.lim.wrows[r as usize];
             for (s, side) in [info.a, info.b].into_iter().enumerate() {
                 if let Side::Dyn(l) = side {
-                    for (dc, wc) in body_dv[l as usize].iter_mut().zip(&w[s]) {
-                        *dc += wc * p[n + i];
-                    }
+                    add_rows(&mut body_dv[l as usize], std::iter::once((&w[s], p[n + i])));
                 }
             }
         }
@@ -1046,18 +1027,21 @@ impl Island {
     /// the Strandbeest blew up at touchdown). With the preconditioner, `a` is a weighted mean of
     /// `(sigma + alpha) / sigma` over the residual (the scissor lift needs 1.4, the triangle
     /// 30 to 1e16), so a step longer than `REFINE_MAX_STEP` ends the refinement.
-    pub fn solve_refined(&mut self, x: &mut [f64], max_steps: u32, rel: f64) {
-        self.solve_refined_from(x, None, max_steps, rel);
+    pub fn solve_refined(&mut self, x: &mut [f64], max_steps: u32, rel: f64, floor: f64) {
+        self.solve_refined_from(x, None, max_steps, rel, floor);
     }
 
     /// [`Island::solve_refined`] starting from `initial`, a solution of the preconditioning
     /// system for the right-hand side in `x` computed by the caller, instead of solving it again.
+    /// The refinement stops at a residual of `rel |b|` or `floor`, whichever is larger (the
+    /// joint correction's inexact Newton steps, `correction.rs`, `SOLVE_FLOOR`).
     pub(super) fn solve_refined_from(
         &mut self,
         x: &mut [f64],
         initial: Option<&[f64]>,
         max_steps: u32,
         rel: f64,
+        floor: f64,
     ) {
         let m = self.n_rows + self.lim.active.len();
         let x = &mut x[..m];
@@ -1087,7 +1071,7 @@ impl Island {
         // the refinement would stop at once, its product with `A` is skipped.
         let sure = initial.is_none() && m == self.n_rows && !self.factor_clamped && {
             let bound = (self.alpha_t + m as f64 * f64::EPSILON * self.norm1) * max_abs(x);
-            bound <= 0.5 * (rel * b_norm).max(self.solve_floor)
+            bound <= 0.5 * (rel * b_norm).max(floor)
         };
         if max_steps > 0 && b_norm > 0.0 && !sure {
             self.multiply_a(x, q);
@@ -1097,7 +1081,7 @@ impl Island {
             self.mask_fixed(r);
             let mut r_norm = max_abs(r);
             // converged checks come before a preconditioning whose result would go unused
-            let tol = (rel * b_norm).max(self.solve_floor);
+            let tol = (rel * b_norm).max(floor);
             let mut rz = 0.0;
             if r_norm > tol {
                 z.copy_from_slice(r);
@@ -1246,6 +1230,21 @@ pub(crate) fn row_times(j: &[[f64; 6]; 2], ua: &[f64; 6], ub: &[f64; 6]) -> f64 
         v += j[0][c] * ua[c] + j[1][c] * ub[c];
     }
     v
+}
+
+/// `acc += sum_r w_r p_r` over one joint's rows `(w_r, p_r)`, in the rows' order, with the sum
+/// kept in registers: a joint's rows are consecutive and its two sides distinct bodies, so no
+/// other row touches `acc` meanwhile and every component adds the same terms in the same order
+/// as a row-by-row update of the body would.
+#[inline(always)]
+pub(super) fn add_rows<'a>(acc: &mut [f64; 6], rows: impl Iterator<Item = (&'a [f64; 6], f64)>) {
+    let mut a = *acc;
+    for (w, p) in rows {
+        for (ac, wc) in a.iter_mut().zip(w) {
+            *ac += wc * p;
+        }
+    }
+    *acc = a;
 }
 
 /// Adds coupling `c`'s block of `A = J M^-1 J^T` (joint `i`'s rows `M^-1 J^T` in `wa`, joint

@@ -105,12 +105,13 @@ impl Island {
     /// exactly for this linearization by the LCP on the Schur complement of the appended rows
     /// (`lcp`); the others are released (their impulse in this pass goes back to zero). The LCP's
     /// impulses finish the bordered solve (Appendix C steps 1-3, step 2 being the LCP), which
-    /// the refinement then starts from. On return `x[n_rows + i]` is the impulse of candidate `i`.
-    pub(super) fn solve_constrained(&mut self, x: &mut [f64]) {
+    /// the refinement then starts from, down to `floor` (see `Island::solve_refined_from`). On
+    /// return `x[n_rows + i]` is the impulse of candidate `i`.
+    pub(super) fn solve_constrained(&mut self, x: &mut [f64], floor: f64) {
         let n = self.n_rows;
         let na = self.lim.active.len();
         if na == 0 {
-            self.solve_refined(x, REFINE_STEPS, REFINE_TOL);
+            self.solve_refined(x, REFINE_STEPS, REFINE_TOL, floor);
             return;
         }
         if !self.lim.border_ok {
@@ -147,7 +148,7 @@ impl Island {
             };
         }
         self.clamped_pivots += lim.border.set_fixed(&lim.fixed[..na]);
-        self.solve_refined_from(x, Some(&sol), REFINE_STEPS, REFINE_TOL);
+        self.solve_refined_from(x, Some(&sol), REFINE_STEPS, REFINE_TOL, floor);
         self.lim.b = sol;
     }
 

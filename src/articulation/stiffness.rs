@@ -31,7 +31,7 @@
 use super::IslandReport;
 use super::correction::SubstepResult;
 use super::correction::{MAX_CORRECTION_TURN, MERIT_GROWTH, shortened};
-use super::island::{Island, Side, joint_rows_times};
+use super::island::{Island, Side, add_rows, joint_rows_times};
 use crate::arena::Arena;
 use crate::body::Body;
 use crate::math::{Mat3, Vec3};
@@ -279,18 +279,11 @@ impl Island {
         for ij in &self.joints {
             let range = ij.off as usize..(ij.off + ij.n) as usize;
             let (rows, lam) = (&self.rows[range.clone()], &self.gs_lambda[range]);
-            // each side's sum in registers over the joint's rows, in the rows' order (a
-            // joint's two sides are distinct bodies)
+            // g -= J^T Lambda (j * (-lam) is -(j * lam) exactly)
             for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
                 if let Side::Dyn(l) = side {
-                    let g = &mut self.gs_g[l as usize];
-                    let mut acc = *g;
-                    for (row, &lam) in rows.iter().zip(lam) {
-                        for (a, j) in acc.iter_mut().zip(&row.j[sd]) {
-                            *a -= j * lam;
-                        }
-                    }
-                    *g = acc;
+                    let rows = rows.iter().zip(lam).map(|(row, &lam)| (&row.j[sd], -lam));
+                    add_rows(&mut self.gs_g[l as usize], rows);
                 }
             }
         }
@@ -384,7 +377,7 @@ impl Island {
             *b -= row.c / dt;
         }
         let mut x = std::mem::take(&mut self.rhs);
-        self.solve_constrained(&mut x);
+        self.solve_constrained(&mut x, 0.0);
         x
     }
 }
