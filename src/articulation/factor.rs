@@ -496,6 +496,24 @@ impl BlockCholesky {
             "columns of {n} rows for {}",
             self.dim
         );
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2
+            return unsafe { self.backward3_avx2(x, n) };
+        }
+        self.backward3_all(x, n);
+    }
+
+    /// [`BlockCholesky::backward3`] compiled for AVX2 (as `factor_avx2`). Safety: the CPU must
+    /// have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn backward3_avx2(&self, x: &mut [f64], n: usize) {
+        self.backward3_all(x, n);
+    }
+
+    #[inline(always)]
+    fn backward3_all(&self, x: &mut [f64], n: usize) {
         let (x0, rest) = x.split_at_mut(n);
         let (x1, x2) = rest.split_at_mut(n);
         for k in (0..self.order.len()).rev() {
