@@ -64,8 +64,8 @@ impl Island {
                 [dv.x, dv.y, dv.z, dw.x, dw.y, dw.z]
             });
             let (a, b) = (self.body_ptr[l] as usize, self.body_ptr[l + 1] as usize);
-            for &(k, side) in &self.body_joints[a..b] {
-                let ij = &self.joints[k as usize];
+            for &(j, side) in &self.body_joints[a..b] {
+                let ij = &self.joints[j as usize];
                 let on_a = side == 0;
                 for r in ij.off as usize..(ij.off + ij.n) as usize {
                     for (k, dk) in d.iter().enumerate() {
@@ -159,6 +159,7 @@ fn sub_border_times_all(y: &mut [f64], g: &[f64], p: &Vec3) {
 #[cfg(test)]
 mod tests {
     use super::ContactSide;
+    use crate::articulation::island::Side;
     use crate::contact::impulse::k_matrix;
     use crate::math::{Mat3, Vec3};
     use crate::{World, scenes};
@@ -224,8 +225,8 @@ mod tests {
                         .iter()
                         .find(|j| (j.off..j.off + j.n).contains(&(r as u32)));
                     let ij = ij.unwrap();
-                    let side = |sd: crate::articulation::island::Side| match sd {
-                        crate::articulation::island::Side::Dyn(b) => {
+                    let side = |sd: Side| match sd {
+                        Side::Dyn(b) => {
                             let (v, w) = isl.current_velocity(b as usize);
                             [v.x, v.y, v.z, w.x, w.y, w.z]
                         }
