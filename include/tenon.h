@@ -78,7 +78,8 @@
 
 /**
  * `tenon_contact_settings::coupling`: contact rows appended to the mechanism's factored
- * system, a sliding contact's dynamic friction in its normal row (default).
+ * system, a sliding contact's dynamic friction in its normal row (default; points sharing
+ * their two bodies with another touching point take it as a separate impulse).
  */
 #define TENON_CONTACT_COUPLING_ASYMMETRIC 0
 
@@ -772,7 +773,7 @@ typedef struct {
   /**
    * How contacts touching jointed bodies are resolved: TENON_CONTACT_COUPLING_ASYMMETRIC
    * (0, default: appended to the mechanism's factored system, dynamic friction in the
-   * normal row), TENON_CONTACT_COUPLING_SYMMETRIC (1: appended, dynamic friction as a separate
+   * normal row of a point alone on its two bodies), TENON_CONTACT_COUPLING_SYMMETRIC (1: appended, dynamic friction as a separate
    * impulse) or TENON_CONTACT_COUPLING_ITERATIVE (2: not appended, joints restored after).
    */
   uint32_t coupling;

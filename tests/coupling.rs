@@ -618,16 +618,17 @@ fn a_struck_ball_passes_its_impulse_on_to_a_pendulum_bob() {
     assert!((b - v).abs() < 0.02 * v, "bob leaves at {b}");
 }
 
-/// The 1:10^5 heavy chain swung onto a rough ground (mu 0.5, 7.99 m below the pivot): at 1.55 s
-/// its contact phase drives the light links to 1e10 m/s and the island's state overflows.
-/// The island is rolled back, and with the frame split into the world's substeps that must
-/// mean back to the frame start, not to the last substep's start (which had thrown the load
-/// 342 km away). Every step that rolls back leaves the bodies exactly where they were; no
-/// body ever leaves the scene's neighbourhood.
+/// The 1:10^4 heavy chain swung onto a rough ground (mu 0.5, 7.978 m below the pivot): at
+/// 2.53 s, the load spinning as it lands, its contact phase drives the light links off and the
+/// island's state overflows, in a frame the world splits into 163 substeps. The island is
+/// rolled back, and that must mean back to the frame start, not to the last substep's start
+/// (which had thrown the load of the 1:10^5 chain 342 km away, docs/BENCHMARKS.md). Every step
+/// that rolls back leaves the bodies exactly where they were; no body ever leaves the scene's
+/// neighbourhood.
 #[test]
 fn a_rolled_back_frame_leaves_its_island_at_the_frame_start() {
     let mut world = World::default();
-    let s = scenes::heavy_chain_on_ground(&mut world, 1e5, 0.5, 7.99);
+    let s = scenes::heavy_chain_on_ground(&mut world, 1e4, 0.5, 7.978);
     let state = |world: &World| -> Vec<(Vec3, Quat, Vec3, Vec3)> {
         s.bodies
             .iter()
@@ -639,7 +640,7 @@ fn a_rolled_back_frame_leaves_its_island_at_the_frame_start() {
             .collect()
     };
     let mut rolled_back = 0;
-    for _ in 0..96 {
+    for _ in 0..156 {
         let before = state(&world);
         let r = world.step(1.0 / 60.0).unwrap().clone();
         if r.islands.iter().any(|i| i.rolled_back) {
@@ -655,8 +656,9 @@ fn a_rolled_back_frame_leaves_its_island_at_the_frame_start() {
             assert!(x.norm() < 100.0, "a body at {x:?}");
         }
     }
-    // measured 4 of 96; a fix of the blow-up itself calls for another scene that overflows
-    // within a frame the world splits
+    // measured 1 of 156 (frame 152); a fix of the blow-up itself calls for another scene that
+    // overflows within a frame the world splits (the 1:10^5 chain at 7.99 m of earlier
+    // revisions no longer does since points sharing their bodies take friction separately)
     eprintln!("{rolled_back} frames rolled back");
     assert!(
         rolled_back > 0,

@@ -348,6 +348,8 @@ pub(crate) struct Contact {
     /// Collision target of the normal velocity (NaN: not colliding).
     pub target: f64,
     pub sliding: bool,
+    /// Another active point of the contact phase's pass touches the same two bodies.
+    pub shared: bool,
     /// The point slid at the start of the step.
     pub sliding_at_start: bool,
     /// Last previewed separation.
@@ -436,6 +438,7 @@ impl Contact {
             target: f64::NAN,
             sliding: false,
             sliding_at_start: false,
+            shared: false,
             sep: s0,
             collided: false,
             coupled_impact: false,

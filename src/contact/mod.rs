@@ -292,7 +292,10 @@ pub enum ContactCoupling {
     /// its impulse sees the whole mechanism and comes with the joint impulses that keep the
     /// joints' velocities. A sliding contact's normal row carries its dynamic friction
     /// (`n - mu_d t`: the asymmetric block of Appendix C), so one solve meets the normal target
-    /// with the friction it causes.
+    /// with the friction it causes. Points that share their two bodies with another touching
+    /// point (the corners of a face) take dynamic friction as a separate impulse, as
+    /// [`ContactCoupling::Symmetric`] does: their nearly dependent asymmetric rows made the
+    /// Gauss-Seidel sweeps cycle.
     #[default]
     Asymmetric,
     /// Coupled like [`ContactCoupling::Asymmetric`], but dynamic friction is a separate

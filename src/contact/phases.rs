@@ -50,6 +50,8 @@ pub(crate) struct Contacts {
     level: Vec<u32>,
     order: Vec<u32>,
     active: Vec<u32>,
+    /// Scratch: the active points by body pair, to find the pairs with more than one point.
+    pairs: Vec<(u32, u32, u32)>,
     islands: Vec<bool>,
     pub reports: Vec<ContactReport>,
     pub events: Vec<ContactEvent>,
@@ -707,6 +709,25 @@ impl Contacts {
         point_velocity(&self.states, c.b, &c.wb) - point_velocity(&self.states, c.a, &c.wa)
     }
 
+    /// Marks the active points that share their body pair with another active point (sorting a
+    /// reused list of the pairs: no allocation once it has grown).
+    fn mark_shared_pairs(&mut self) {
+        self.pairs.clear();
+        for &k in &self.active {
+            let c = &mut self.contacts[k as usize];
+            c.shared = false;
+            self.pairs.push((c.a, c.b, k));
+        }
+        self.pairs.sort_unstable();
+        for x in 1..self.pairs.len() {
+            let (p, q) = (self.pairs[x - 1], self.pairs[x]);
+            if (p.0, p.1) == (q.0, q.1) {
+                self.contacts[p.2 as usize].shared = true;
+                self.contacts[q.2 as usize].shared = true;
+            }
+        }
+    }
+
     /// One Gauss-Seidel visit of a contact in the contact phase (eq. 8 and the `d_t` impulse).
     /// With `solver`, a contact touching an island is coupled to it (Tomcin section 7): its
     /// `K` is the Schur complement of the island's factored system and its impulses come with
@@ -740,11 +761,20 @@ impl Contacts {
             let kn = kdir(&n, &n);
             // A sliding coupled contact carries its dynamic friction in the normal row: the
             // impulse per unit normal impulse is n - mu_d t (t the slip), so the row's column
-            // differs from its row (the asymmetric block of Tomcin Appendix C).
+            // differs from its row (the asymmetric block of Tomcin Appendix C). Not a point
+            // that shares its two bodies with another active point (a face's corners): their
+            // normal rows are nearly dependent (four coplanar points, three directions), and
+            // Gauss-Seidel on the asymmetric rows converges only while each row outweighs its
+            // couplings, so there the sweeps cycled (period of about 8 sweeps, the largest
+            // change 1e-4 m against the tolerance 1e-5 m: a link folded onto the heavy load it
+            // is jointed to, docs/BENCHMARKS.md). Those points take dynamic friction as a
+            // separate impulse after the normal row, as the symmetric coupling does: the same
+            // complementarity problem, a different iteration.
             let mut dir = n;
             let mut kd = kn;
             if coupled
                 && c.sliding
+                && !c.shared
                 && c.mu_d > 0.0
                 && self.settings.coupling == ContactCoupling::Asymmetric
             {
@@ -851,6 +881,7 @@ impl Contacts {
             }
         }
         for _pass in 0..8 {
+            self.mark_shared_pairs();
             for _ in 0..self.settings.max_iterations {
                 sweeps += 1;
                 let mut largest: f64 = 0.0;

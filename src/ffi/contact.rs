@@ -97,7 +97,7 @@ pub struct tenon_contact_settings {
     pub shock_propagation: u32,
     /// How contacts touching jointed bodies are resolved: TENON_CONTACT_COUPLING_ASYMMETRIC
     /// (0, default: appended to the mechanism's factored system, dynamic friction in the
-    /// normal row), TENON_CONTACT_COUPLING_SYMMETRIC (1: appended, dynamic friction as a separate
+    /// normal row of a point alone on its two bodies), TENON_CONTACT_COUPLING_SYMMETRIC (1: appended, dynamic friction as a separate
     /// impulse) or TENON_CONTACT_COUPLING_ITERATIVE (2: not appended, joints restored after).
     pub coupling: u32,
     /// 1: each step's contact phase starts from the impulses the same contact points (the same
@@ -109,7 +109,8 @@ pub struct tenon_contact_settings {
 }
 
 /// `tenon_contact_settings::coupling`: contact rows appended to the mechanism's factored
-/// system, a sliding contact's dynamic friction in its normal row (default).
+/// system, a sliding contact's dynamic friction in its normal row (default; points sharing
+/// their two bodies with another touching point take it as a separate impulse).
 pub const TENON_CONTACT_COUPLING_ASYMMETRIC: u32 = 0;
 /// `tenon_contact_settings::coupling`: appended, dynamic friction a separate impulse.
 pub const TENON_CONTACT_COUPLING_SYMMETRIC: u32 = 1;
