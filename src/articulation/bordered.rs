@@ -127,6 +127,11 @@ impl Bordered {
         self.factor_small()
     }
 
+    /// Column `j` of `U12 = G^-1 A12` (after [`Bordered::factor`]).
+    pub fn u12(&self, j: usize) -> &[f64] {
+        &self.u[j * self.n..(j + 1) * self.n]
+    }
+
     /// Entry `(i, j)` of the Schur complement `D22 = A22 - G21^T U12` of the appended rows.
     pub fn schur(&self, i: usize, j: usize) -> f64 {
         self.s[i + j * self.cap]

@@ -32,18 +32,26 @@ pub(crate) struct ContactSide {
     pub sign: f64,
 }
 
-impl Island {
-    /// Factorizations so far: a contact's border is valid while this has not changed.
-    pub fn factor_version(&self) -> u64 {
-        self.factor_version
-    }
+/// Most pushing limit rows a coupled contact holds (a ragdoll's joints at their limits).
+const MAX_HELD: usize = 16;
 
+impl Island {
     /// Computes `U = L^-1 A12` into `u[..3 n]` (three columns of `n_rows`, one per world axis)
     /// for a contact whose sides on this island are `sides`, and `G = L^-T U` into
     /// `u[3 n..6 n]`, and returns `U^T U` (less the extra `K` of a split body's part). With `G`
     /// the joint impulses of a contact impulse `p` are `x = -G p`: the three back substitutions
     /// are done once per factorization instead of one per Gauss-Seidel visit (on the walking
     /// Strandbeest, a contact is visited about 50 times per factorization).
+    ///
+    /// Limit rows that push are held as well (they are appended to the system as the joint
+    /// correction appends them, Appendix C): with `V = L^-1 B` their border on `A`, `S` their
+    /// Schur complement and `Z = A_lc - V^T U` the contact's coupling to them after the joints,
+    /// the contact's `K` loses `Z^T S^-1 Z` more, and an impulse `p` comes with the limit
+    /// impulses `-S^-1 Z p` and the joint impulses `-G p + H (S^-1 Z p)`, `H = L^-T V`.
+    /// `W = S^-1 Z` goes to `u[6 n..]` (3 columns of the held rows), and `G - H W` replaces `G`. Without this a ragdoll
+    /// lying on stairs, its joints at their limits, spent all 8 rounds of every step's contact
+    /// phase: each round's contact impulses were undone by the limits in the joint correction
+    /// after it.
     pub fn contact_border(&mut self, sides: &[ContactSide], u: &mut [f64]) -> Mat3 {
         // (geometric stiffness, which leaves the factor stale, never runs on islands with shapes)
         debug_assert!(!self.factor_stale);
@@ -51,7 +59,11 @@ impl Island {
         if n == 0 {
             return Mat3::zeros();
         }
-        let (u, g) = u[..6 * n].split_at_mut(3 * n);
+        if self.lim_coupled_version != self.coupling_version() {
+            self.prepare_limit_coupling();
+        }
+        let (u, rest) = u.split_at_mut(3 * n);
+        let (g, wl) = rest.split_at_mut(3 * n);
         u.fill(0.0);
         let zero = [0.0; 6];
         for s in sides {
@@ -103,7 +115,159 @@ impl Island {
                 }
             }
         }
+        let np = self.lim_coupled.len();
+        if np > 0 {
+            s += self.held_limits_border(sides, u, &mut wl[..3 * np]);
+            // the joint impulses of the held rows' impulses go into G: -G p - H (-W p)
+            // = -(G - H W) p
+            for k in 0..3 {
+                let gk = &mut g[k * n..(k + 1) * n];
+                for h in 0..np {
+                    let whk = wl[k * np + h];
+                    for (gr, hr) in gk.iter_mut().zip(&self.lim_h[h * n..(h + 1) * n]) {
+                        *gr -= hr * whk;
+                    }
+                }
+            }
+        }
         s
+    }
+
+    /// The held limit rows' part of a contact's border (see [`Island::contact_border`]): writes
+    /// `W = S^-1 Z` (column `k` for world axis `k`, `np` rows each) and returns `Z^T W`.
+    fn held_limits_border(&self, sides: &[ContactSide], u: &[f64], w: &mut [f64]) -> Mat3 {
+        let (n, np) = (self.n_rows, self.lim_coupled.len());
+        // Z = A_lc - V^T U: A_lc from the held rows of the joints on the contact's bodies
+        w.fill(0.0);
+        let zero = [0.0; 6];
+        for side in sides {
+            let l = side.l as usize;
+            let d: [[f64; 6]; 3] = std::array::from_fn(|k| {
+                let mut e = Vec3::zeros();
+                e[k] = side.sign;
+                let (dv, dw) = (self.inv_mass[l] * e, self.iinv[l] * side.r.cross(&e));
+                [dv.x, dv.y, dv.z, dw.x, dw.y, dw.z]
+            });
+            let (a, b) = (self.body_ptr[l] as usize, self.body_ptr[l + 1] as usize);
+            for &(j, on) in &self.body_joints[a..b] {
+                let ij = &self.joints[j as usize];
+                for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
+                    let Some(h) = self
+                        .lim_coupled
+                        .iter()
+                        .position(|&(_, lr)| lr as usize == r)
+                    else {
+                        continue;
+                    };
+                    for (k, dk) in d.iter().enumerate() {
+                        let (da, db) = if on == 0 { (dk, &zero) } else { (&zero, dk) };
+                        w[k * np + h] += row_times(&self.lim.rows[r].j, da, db);
+                    }
+                }
+            }
+        }
+        for (h, &(i, _)) in self.lim_coupled.iter().enumerate() {
+            let v = self.lim.border.u12(i as usize);
+            for k in 0..3 {
+                let uk = &u[k * n..(k + 1) * n];
+                w[k * np + h] -= v.iter().zip(uk).map(|(a, b)| a * b).sum::<f64>();
+            }
+        }
+        let z: [[f64; MAX_HELD]; 3] = std::array::from_fn(|k| {
+            std::array::from_fn(|h| if h < np { w[k * np + h] } else { 0.0 })
+        });
+        // W = S^-1 Z by Gaussian elimination with partial pivoting on S of the held rows
+        let mut m = [[0.0; MAX_HELD]; MAX_HELD];
+        for (a, &(i, _)) in self.lim_coupled.iter().enumerate() {
+            for (b, &(j, _)) in self.lim_coupled.iter().enumerate() {
+                m[a][b] = self.lim.border.schur(i as usize, j as usize);
+            }
+        }
+        let mut rhs = z;
+        for c in 0..np {
+            let mut piv = c;
+            for r in c + 1..np {
+                if m[r][c].abs() > m[piv][c].abs() {
+                    piv = r;
+                }
+            }
+            m.swap(c, piv);
+            for col in &mut rhs {
+                col.swap(c, piv);
+            }
+            let d = m[c][c];
+            if d == 0.0 || d.is_nan() {
+                continue;
+            }
+            for r in c + 1..np {
+                let f = m[r][c] / d;
+                for cc in c..np {
+                    m[r][cc] -= f * m[c][cc];
+                }
+                for col in &mut rhs {
+                    col[r] -= f * col[c];
+                }
+            }
+        }
+        for col in &mut rhs {
+            for r in (0..np).rev() {
+                let mut v = col[r];
+                for cc in r + 1..np {
+                    v -= m[r][cc] * col[cc];
+                }
+                col[r] = if m[r][r].abs() > 0.0 {
+                    v / m[r][r]
+                } else {
+                    0.0
+                };
+            }
+        }
+        let mut out = Mat3::zeros();
+        for k in 0..3 {
+            for h in 0..np {
+                w[k * np + h] = rhs[k][h];
+            }
+        }
+        for a in 0..3 {
+            for b in 0..3 {
+                out[(a, b)] = (0..np).map(|h| z[a][h] * rhs[b][h]).sum();
+            }
+        }
+        // symmetric in exact arithmetic
+        (out + out.transpose()) * 0.5
+    }
+
+    /// Chooses the pushing limit rows coupled contacts hold (those of the last limit solve that
+    /// push and do not depend on the joint rows, at most [`MAX_HELD`]) and computes
+    /// `H = L^-T V` for them, for the current factor and linearization.
+    fn prepare_limit_coupling(&mut self) {
+        self.flush_contact_impulses();
+        self.lim_coupled.clear();
+        self.lim_coupled_version = self.coupling_version();
+        let na = self.lim.active.len();
+        if na == 0 || !self.lim.push[..na].iter().any(|&p| p) {
+            return;
+        }
+        if !self.lim.border_ok {
+            self.build_border();
+        }
+        for i in 0..na {
+            if self.lim.push[i]
+                && !self.lim.border.dependent(i)
+                && self.lim_coupled.len() < MAX_HELD
+            {
+                self.lim_coupled.push((i as u32, self.lim.active[i]));
+            }
+        }
+        let n = self.n_rows;
+        for h in 0..self.lim_coupled.len() {
+            let i = self.lim_coupled[h].0 as usize;
+            let col = &mut self.lim_h[h * n..(h + 1) * n];
+            col.copy_from_slice(self.lim.border.u12(i));
+            self.factor.backward(col);
+        }
+        // (building the border may have counted a new version)
+        self.lim_coupled_version = self.coupling_version();
     }
 
     /// Applies the world impulse `p` at the contact's `sides` (the border `u` from
@@ -115,6 +279,13 @@ impl Island {
     pub fn apply_contact_impulse(&mut self, sides: &[ContactSide], u: &[f64], p: &Vec3) {
         let n = self.n_rows;
         sub_border_times(&mut self.contact_scratch[..n], &u[3 * n..6 * n], p);
+        // the held limit rows' impulses -W p (their joint impulses are in G)
+        let np = self.lim_coupled.len();
+        let w = &u[6 * n..6 * n + 3 * np];
+        for (h, &(_, r)) in self.lim_coupled.iter().enumerate() {
+            self.contact_lim_scratch[r as usize] -=
+                w[h] * p.x + w[np + h] * p.y + w[2 * np + h] * p.z;
+        }
         if n > 0 {
             self.contact_pending = true;
         }
@@ -182,7 +353,7 @@ mod tests {
         let (i, l) = sv.island_of(slot).unwrap();
         let m = sv.motion_state(&world.bodies, slot, 1.0 / 60.0);
         let r = Vec3::new(0.1, 0.04, -0.03);
-        let mut u = vec![0.0; 6 * sv.island_rows(i)];
+        let mut u = vec![0.0; sv.island_border_len(i)];
         let side = ContactSide {
             l: l as u32,
             r,
@@ -202,6 +373,88 @@ mod tests {
             let rel = (split - whole).norm() / whole.norm();
             assert!(rel < 1e-10, "{parts} parts: {rel:e}\n{whole}\n{split}");
         }
+    }
+
+    /// A coupled contact holds the limit rows that push as it holds the joints (Appendix C with
+    /// the limit rows appended): on the ragdoll lying on the stairs, its joints at their limits,
+    /// a contact impulse on each body leaves the velocities of every joint row and of every
+    /// held limit row unchanged, and its limit impulses are pending like its joint impulses.
+    #[test]
+    fn contact_impulses_hold_the_pushing_limit_rows() {
+        let mut world = World::default();
+        let s = scenes::ragdoll_on_stairs(&mut world);
+        for _ in 0..240 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        let sv = &mut world.solver;
+        let (i, _) = sv.island_of(s.bodies[0].index).unwrap();
+        let isl = &mut sv.islands[i];
+        let n = isl.n_rows;
+        let side_velocity = |isl: &crate::articulation::island::Island, sd: Side| match sd {
+            Side::Dyn(b) => {
+                let (v, w) = isl.current_velocity(b as usize);
+                [v.x, v.y, v.z, w.x, w.y, w.z]
+            }
+            _ => [0.0; 6],
+        };
+        // velocities of the joint rows, then of the limit rows
+        let ju = |isl: &crate::articulation::island::Island| -> Vec<f64> {
+            let mut out = vec![0.0; n + isl.lim.info.len()];
+            for ij in &isl.joints {
+                let (ua, ub) = (side_velocity(isl, ij.a), side_velocity(isl, ij.b));
+                for r in ij.off as usize..(ij.off + ij.n) as usize {
+                    out[r] = super::row_times(&isl.rows[r].j, &ua, &ub);
+                }
+                for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
+                    out[n + r] = super::row_times(&isl.lim.rows[r].j, &ua, &ub);
+                }
+            }
+            out
+        };
+        let mut held_somewhere = 0;
+        for l in 0..isl.v.len() {
+            let side = ContactSide {
+                l: l as u32,
+                r: Vec3::new(0.05, 0.02, -0.03),
+                sign: 1.0,
+            };
+            let mut u = vec![0.0; 6 * n + 3 * isl.lim.info.len()];
+            isl.flush_contact_impulses();
+            let s_held = isl.contact_border(&[side], &mut u);
+            let held: Vec<usize> = isl.lim_coupled.iter().map(|&(_, r)| r as usize).collect();
+            assert!(!held.is_empty(), "no limit pushes: the test checks nothing");
+            let before = ju(isl);
+            let point = |isl: &crate::articulation::island::Island| {
+                let (v, w) = isl.current_velocity(l);
+                v + w.cross(&side.r)
+            };
+            let p0 = point(isl);
+            let p = Vec3::new(0.3, -2.0, 0.7);
+            isl.apply_contact_impulse(&[side], &u, &p);
+            let after = ju(isl);
+            // the point moves as the coupled K = own K - U^T U - Z^T S^-1 Z says
+            let rx = crate::math::skew(&side.r);
+            let own = Mat3::identity() * isl.inv_mass[l] - rx * isl.iinv[l] * rx;
+            let expected = (own - s_held) * p;
+            let moved = point(isl) - p0;
+            assert!(
+                (moved - expected).norm() < 1e-8 * expected.norm().max(1.0),
+                "body {l}: the point moved {moved:?}, K says {expected:?}"
+            );
+            let pending: f64 = held.iter().map(|&r| isl.contact_lim_scratch[r].abs()).sum();
+            held_somewhere += usize::from(pending > 0.0);
+            for r in (0..n).chain(held.iter().map(|&r| n + r)) {
+                let (a, b) = (before[r], after[r]);
+                assert!(
+                    (a - b).abs() < 1e-8,
+                    "body {l}, row {r}: J u moved from {a} to {b}"
+                );
+            }
+        }
+        assert!(
+            held_somewhere > 0,
+            "no contact impulse needed a limit impulse"
+        );
     }
 
     /// A coupled contact impulse's joint impulses are only accumulated: every body's
@@ -237,7 +490,7 @@ mod tests {
                 .collect()
         };
         let before = ju(isl);
-        let mut u = vec![0.0; 6 * n];
+        let mut u = vec![0.0; 6 * n + 3 * isl.lim.info.len()];
         let side = ContactSide {
             l: l as u32,
             r: Vec3::new(0.1, 0.04, -0.03),

@@ -288,6 +288,18 @@ pub(crate) struct Island {
     /// `contact_scratch` holds joint impulses of coupled contacts not yet applied to the
     /// bodies (see [`Island::flush_contact_impulses`]).
     pub contact_pending: bool,
+    /// Limit-row impulses of coupled contacts not yet applied, per limit row (as
+    /// `contact_scratch`).
+    pub contact_lim_scratch: Vec<f64>,
+    /// The pushing limit rows coupled contacts see as held (index into `lim.active` when
+    /// prepared, limit row), the
+    /// columns `H = L^-T L^-1 B` of their couplings `B = J M^-1 J_lim^T` (`n_rows` each), and
+    /// the coupling version (`Island::coupling_version`) they were prepared for.
+    pub lim_coupled: Vec<(u32, u32)>,
+    pub lim_h: Vec<f64>,
+    pub lim_coupled_version: u64,
+    /// Bumped whenever the candidate limit rows or which of them push may have changed.
+    pub lim_serial: u64,
     /// The joints (index, side) incident to each local body: `body_joints[body_ptr[l]..
     /// body_ptr[l + 1]]`.
     pub body_ptr: Vec<u32>,
@@ -456,6 +468,11 @@ impl Island {
             gs_recent: super::correction::GS_RECENT,
             contact_scratch: vec![0.0; n_rows],
             contact_pending: false,
+            contact_lim_scratch: vec![0.0; n_lim],
+            lim_coupled: Vec::with_capacity(n_lim),
+            lim_h: vec![0.0; n_rows * n_lim],
+            lim_coupled_version: u64::MAX,
+            lim_serial: 0,
             body_ptr,
             body_joints,
             gs_v0: vec![Vec3::zeros(); nb],
@@ -889,6 +906,23 @@ impl Island {
         self.apply_row_impulses(&y[..n], 1.0);
         y.fill(0.0);
         self.contact_scratch = y;
+        // the held limit rows' impulses (counted as pushing in this substep)
+        for &(_, r) in &self.lim_coupled {
+            let r = r as usize;
+            let p = std::mem::take(&mut self.contact_lim_scratch[r]);
+            if p != 0.0 {
+                self.lim.lambda[r] += p;
+                self.lim.lam_pos[r] += p;
+                let info = &self.lim.info[r];
+                kick(
+                    &mut self.v,
+                    &mut self.w,
+                    [info.a, info.b],
+                    &self.lim.wrows[r],
+                    p,
+                );
+            }
+        }
         self.contact_pending = false;
     }
 
@@ -904,6 +938,16 @@ impl Island {
                     let (c, p) = (&self.wrows[r][s as usize], self.contact_scratch[r]);
                     v += Vec3::new(c[0], c[1], c[2]) * p;
                     w += Vec3::new(c[3], c[4], c[5]) * p;
+                }
+                if !self.lim_coupled.is_empty() {
+                    for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
+                        let p = self.contact_lim_scratch[r];
+                        if p != 0.0 {
+                            let c = &self.lim.wrows[r][s as usize];
+                            v += Vec3::new(c[0], c[1], c[2]) * p;
+                            w += Vec3::new(c[3], c[4], c[5]) * p;
+                        }
+                    }
                 }
             }
         }
@@ -1148,6 +1192,22 @@ impl Island {
         self.factor_version = self.version_counter;
     }
 
+    /// Counts a possible change of the limit rows that push (none on an island without limits,
+    /// whose coupled contacts' borders then depend on the factor alone).
+    pub fn bump_lim_serial(&mut self) {
+        if !self.lim.info.is_empty() {
+            self.lim_serial += 1;
+        }
+    }
+
+    /// What a coupled contact's border depends on: the factor, and the limit rows that push
+    /// (`lim_serial`). Equal versions mean equal borders.
+    pub fn coupling_version(&self) -> u64 {
+        self.factor_version
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(self.lim_serial)
+    }
+
     /// Sets the start linearization aside (see `start_values`) before the first
     /// re-linearization of a substep replaces it; the buffers it leaves in place are all
     /// overwritten by that re-linearization (rows swapped in, `M^-1 J^T` and values computed).
@@ -1190,6 +1250,7 @@ impl Island {
         self.refine_futile = f.refine_futile;
         self.regularized_pivots = f.regularized_pivots;
         self.lim.border_ok = false;
+        self.bump_lim_serial();
         self.factor_stale = false;
         self.factor_version = self.start_factor;
         self.start_saved = false;

@@ -14,6 +14,7 @@ impl Island {
     /// with the target velocity of Newton's impact law (`-e` times the approach speed), or the
     /// velocity that just closes the gap when `e = 0`.
     pub(super) fn select_velocity_limits(&mut self, bodies: &Arena<Body>, dt: f64) {
+        self.bump_lim_serial();
         self.lim.active.clear();
         self.lim.lam_pos.fill(0.0);
         for r in 0..self.lim.info.len() {
@@ -45,6 +46,7 @@ impl Island {
     /// already push in this substep, locked ranges, and rows within `margin` of their limit
     /// (the step may reach them); `rhs = -g/dt` (eq. 3).
     pub(super) fn select_position_limits(&mut self, dt: f64, margin: f64) {
+        self.bump_lim_serial();
         let mut changed = false;
         let mut k = 0;
         for r in 0..self.lim.info.len() {
@@ -75,7 +77,7 @@ impl Island {
     /// `J M^-1 J^T` applied to the unit vector of candidate `i` (`multiply_a`), plus `alpha` on
     /// the diagonal of `A22`; then the forward substitutions and the small dense block (the
     /// Schur complement the LCP works on).
-    fn build_border(&mut self) {
+    pub(super) fn build_border(&mut self) {
         let (n, na) = (self.n_rows, self.lim.active.len());
         self.lim.border.begin(na, true);
         let [mut e, mut col, z, p] = std::mem::take(&mut self.cg);
@@ -117,6 +119,8 @@ impl Island {
         if !self.lim.border_ok {
             self.build_border();
         }
+        // (which rows push may change: coupled contacts prepare their limits again)
+        self.bump_lim_serial();
         // step 1: y1 = G^-1 b1 (in lim.b), y2 = b2 - G21^T y1
         let mut sol = std::mem::take(&mut self.lim.b);
         sol[..n].copy_from_slice(&x[..n]);

@@ -357,15 +357,16 @@ impl Solver {
         self.islands.len()
     }
 
-    /// Constraint rows of island `i` (the length of a coupled contact's border columns).
-    pub fn island_rows(&self, i: usize) -> usize {
-        self.islands[i].n_rows
-    }
-
     /// Numeric factorizations of island `i` so far (a coupled contact's border is valid while
     /// this has not changed).
     pub fn island_factor_version(&self, i: usize) -> u64 {
-        self.islands[i].factor_version()
+        self.islands[i].coupling_version()
+    }
+
+    /// Length of a coupled contact's border buffer on island `i` ([`Solver::contact_border`]).
+    pub fn island_border_len(&self, i: usize) -> usize {
+        let isl = &self.islands[i];
+        6 * isl.n_rows + 3 * isl.lim.info.len()
     }
 
     /// The border of a contact on island `i` (Tomcin Appendix C): `U = L^-1 A12` and

@@ -567,7 +567,7 @@ impl Contacts {
                         let j = bd.n as usize;
                         bd.island[j] = i as u32;
                         bd.off[j] = len;
-                        len += 6 * solver.island_rows(i);
+                        len += solver.island_border_len(i);
                         bd.n += 1;
                         j
                     }
@@ -613,7 +613,7 @@ impl Contacts {
             let version = sv.island_factor_version(i);
             if bd.version[j] != version {
                 let (sides, ns) = self.sides(k, j, ra, rb);
-                let n = 6 * sv.island_rows(i);
+                let n = sv.island_border_len(i);
                 let u = &mut self.border_buf[bd.off[j]..bd.off[j] + n];
                 self.borders[k].s[j] = sv.contact_border(i, &sides[..ns], u);
                 self.borders[k].version[j] = version;
@@ -636,7 +636,7 @@ impl Contacts {
         for j in 0..bd.n as usize {
             let i = bd.island[j] as usize;
             let (sides, ns) = self.sides(k, j, ra, rb);
-            let n = 6 * sv.island_rows(i);
+            let n = sv.island_border_len(i);
             let u = &self.border_buf[bd.off[j]..bd.off[j] + n];
             sv.apply_contact_impulse(i, &sides[..ns], u, p);
         }
