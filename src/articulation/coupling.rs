@@ -32,8 +32,10 @@ pub(crate) struct ContactSide {
     pub sign: f64,
 }
 
-/// Most pushing limit rows a coupled contact holds (a ragdoll's joints at their limits).
-const MAX_HELD: usize = 16;
+/// Most pushing limit rows coupled contacts hold per island (a ragdoll has 22 limit rows, a few
+/// of which push at a time); beyond these, pushing rows are left to the joint correction after
+/// the contact phase, as all were before contacts held any.
+const MAX_HELD: usize = 32;
 
 impl Island {
     /// Computes `U = L^-1 A12` into `u[..3 n]` (three columns of `n_rows`, one per world axis)
