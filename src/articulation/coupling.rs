@@ -50,10 +50,10 @@ impl Island {
     /// Schur complement and `Z = A_lc - V^T U` the contact's coupling to them after the joints,
     /// the contact's `K` loses `Z^T S^-1 Z` more, and an impulse `p` comes with the limit
     /// impulses `-S^-1 Z p` and the joint impulses `-G p + H (S^-1 Z p)`, `H = L^-T V`.
-    /// `W = S^-1 Z` goes to `u[6 n..]` (3 columns of the held rows), and `G - H W` replaces `G`. Without this a ragdoll
-    /// lying on stairs, its joints at their limits, spent all 8 rounds of every step's contact
-    /// phase: each round's contact impulses were undone by the limits in the joint correction
-    /// after it.
+    /// `W = S^-1 Z` goes to `u[6 n..]` (3 columns of the held rows), and `G - H W` replaces
+    /// `G`. Without this a ragdoll lying on stairs, its joints at their limits, spent all 8
+    /// rounds of every step's contact phase: each round's contact impulses were undone by the
+    /// limits in the joint correction after it.
     pub fn contact_border(&mut self, sides: &[ContactSide], u: &mut [f64]) -> Mat3 {
         // (geometric stiffness, which leaves the factor stale, never runs on islands with shapes)
         debug_assert!(!self.factor_stale);
