@@ -225,19 +225,11 @@ impl Bordered {
         l.backward(x1);
     }
 
-    /// The three-step solve of Appendix C: `y1 = G^-1 b1`, `x2 = D22^-1 (b2 - G21^T y1)`,
-    /// `x1 = G^-T (y1 - U12 x2)`. `x1` (n) holds `b1` and `x2` (na) holds `b2` on entry. Rows
-    /// set by [`Bordered::set_fixed`] come out as `x2_i = b2_i`.
-    pub fn solve(&mut self, l: &BlockCholesky, x1: &mut [f64], x2: &mut [f64]) {
+    /// `y = D22^-1 y` by the LU factors of the small block (rows set by
+    /// [`Bordered::set_fixed`] are the identity): `y` has the appended rows' length.
+    pub fn solve_small(&self, y: &mut [f64]) {
         let (na, cap) = (self.na, self.cap);
-        let mut y = std::mem::take(&mut self.y2);
-        self.forward_part(l, x1, x2, &mut y[..na]);
-        for i in 0..na {
-            if self.fixed[i] {
-                y[i] = x2[i];
-            }
-        }
-        // LU solve: permute, L (unit) forward, U backward
+        // permute, L (unit) forward, U backward
         for k in 0..na {
             y.swap(k, self.piv[k]);
         }
@@ -253,6 +245,21 @@ impl Bordered {
             }
             y[k] = s / self.d[k + k * cap];
         }
+    }
+
+    /// The three-step solve of Appendix C: `y1 = G^-1 b1`, `x2 = D22^-1 (b2 - G21^T y1)`,
+    /// `x1 = G^-T (y1 - U12 x2)`. `x1` (n) holds `b1` and `x2` (na) holds `b2` on entry. Rows
+    /// set by [`Bordered::set_fixed`] come out as `x2_i = b2_i`.
+    pub fn solve(&mut self, l: &BlockCholesky, x1: &mut [f64], x2: &mut [f64]) {
+        let na = self.na;
+        let mut y = std::mem::take(&mut self.y2);
+        self.forward_part(l, x1, x2, &mut y[..na]);
+        for i in 0..na {
+            if self.fixed[i] {
+                y[i] = x2[i];
+            }
+        }
+        self.solve_small(&mut y[..na]);
         x2[..na].copy_from_slice(&y[..na]);
         self.y2 = y;
         self.back_part(l, x1, x2);

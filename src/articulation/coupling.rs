@@ -32,10 +32,8 @@ pub(crate) struct ContactSide {
     pub sign: f64,
 }
 
-/// Most pushing limit rows coupled contacts hold per island (a ragdoll has 22 limit rows, a few
-/// of which push at a time); beyond these, pushing rows are left to the joint correction after
-/// the contact phase, as all were before contacts held any.
-const MAX_HELD: usize = 32;
+/// `Island::lim_held` of a limit row coupled contacts do not hold.
+pub(super) const NOT_HELD: u32 = u32::MAX;
 
 impl Island {
     /// Computes `U = L^-1 A12` into `u[..3 n]` (three columns of `n_rows`, one per world axis)
@@ -64,9 +62,13 @@ impl Island {
         if self.lim_coupled_version != self.coupling_version() {
             self.prepare_limit_coupling();
         }
+        let np = self.lim_coupled.len();
         let (u, rest) = u.split_at_mut(3 * n);
-        let (g, wl) = rest.split_at_mut(3 * n);
+        let (g, rest) = rest.split_at_mut(3 * n);
+        // A12 of the joint rows into `u`, and A_lc of the held limit rows into `wl`
+        let wl = &mut rest[..3 * np];
         u.fill(0.0);
+        wl.fill(0.0);
         let zero = [0.0; 6];
         for s in sides {
             let l = s.l as usize;
@@ -81,10 +83,18 @@ impl Island {
             for &(j, side) in &self.body_joints[a..b] {
                 let ij = &self.joints[j as usize];
                 let on_a = side == 0;
-                for r in ij.off as usize..(ij.off + ij.n) as usize {
-                    for (k, dk) in d.iter().enumerate() {
-                        let (da, db) = if on_a { (dk, &zero) } else { (&zero, dk) };
+                for (k, dk) in d.iter().enumerate() {
+                    let (da, db) = if on_a { (dk, &zero) } else { (&zero, dk) };
+                    for r in ij.off as usize..(ij.off + ij.n) as usize {
                         u[k * n + r] += row_times(&self.rows[r].j, da, db);
+                    }
+                    if np > 0 {
+                        for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
+                            let h = self.lim_held[r];
+                            if h != NOT_HELD {
+                                wl[k * np + h as usize] += row_times(&self.lim.rows[r].j, da, db);
+                            }
+                        }
                     }
                 }
             }
@@ -117,9 +127,8 @@ impl Island {
                 }
             }
         }
-        let np = self.lim_coupled.len();
         if np > 0 {
-            s += self.held_limits_border(sides, u, &mut wl[..3 * np]);
+            s += self.held_limits_border(u, wl);
             // the joint impulses of the held rows' impulses go into G: -G p - H (-W p)
             // = -(G - H W) p
             for k in 0..3 {
@@ -135,39 +144,13 @@ impl Island {
         s
     }
 
-    /// The held limit rows' part of a contact's border (see [`Island::contact_border`]): writes
-    /// `W = S^-1 Z` (column `k` for world axis `k`, `np` rows each) and returns `Z^T W`.
-    fn held_limits_border(&self, sides: &[ContactSide], u: &[f64], w: &mut [f64]) -> Mat3 {
-        let (n, np) = (self.n_rows, self.lim_coupled.len());
-        // Z = A_lc - V^T U: A_lc from the held rows of the joints on the contact's bodies
-        w.fill(0.0);
-        let zero = [0.0; 6];
-        for side in sides {
-            let l = side.l as usize;
-            let d: [[f64; 6]; 3] = std::array::from_fn(|k| {
-                let mut e = Vec3::zeros();
-                e[k] = side.sign;
-                let (dv, dw) = (self.inv_mass[l] * e, self.iinv[l] * side.r.cross(&e));
-                [dv.x, dv.y, dv.z, dw.x, dw.y, dw.z]
-            });
-            let (a, b) = (self.body_ptr[l] as usize, self.body_ptr[l + 1] as usize);
-            for &(j, on) in &self.body_joints[a..b] {
-                let ij = &self.joints[j as usize];
-                for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
-                    let Some(h) = self
-                        .lim_coupled
-                        .iter()
-                        .position(|&(_, lr)| lr as usize == r)
-                    else {
-                        continue;
-                    };
-                    for (k, dk) in d.iter().enumerate() {
-                        let (da, db) = if on == 0 { (dk, &zero) } else { (&zero, dk) };
-                        w[k * np + h] += row_times(&self.lim.rows[r].j, da, db);
-                    }
-                }
-            }
-        }
+    /// The held limit rows' part of a contact's border (see [`Island::contact_border`]): `w`
+    /// holds `A_lc` of the held rows (column `k` for world axis `k`, `np` rows each); makes it
+    /// `Z = A_lc - V^T U`, then `W = S^-1 Z` by the factored small block of the limit border
+    /// (whose rows not held are the identity, [`Island::prepare_limit_coupling`]), and returns
+    /// `Z^T W`.
+    fn held_limits_border(&mut self, u: &[f64], w: &mut [f64]) -> Mat3 {
+        let (n, np, na) = (self.n_rows, self.lim_coupled.len(), self.lim.active.len());
         for (h, &(i, _)) in self.lim_coupled.iter().enumerate() {
             let v = self.lim.border.u12(i as usize);
             for k in 0..3 {
@@ -175,75 +158,38 @@ impl Island {
                 w[k * np + h] -= v.iter().zip(uk).map(|(a, b)| a * b).sum::<f64>();
             }
         }
-        let z: [[f64; MAX_HELD]; 3] = std::array::from_fn(|k| {
-            std::array::from_fn(|h| if h < np { w[k * np + h] } else { 0.0 })
-        });
-        // W = S^-1 Z by Gaussian elimination with partial pivoting on S of the held rows
-        let mut m = [[0.0; MAX_HELD]; MAX_HELD];
-        for (a, &(i, _)) in self.lim_coupled.iter().enumerate() {
-            for (b, &(j, _)) in self.lim_coupled.iter().enumerate() {
-                m[a][b] = self.lim.border.schur(i as usize, j as usize);
-            }
-        }
-        let mut rhs = z;
-        for c in 0..np {
-            let mut piv = c;
-            for r in c + 1..np {
-                if m[r][c].abs() > m[piv][c].abs() {
-                    piv = r;
-                }
-            }
-            m.swap(c, piv);
-            for col in &mut rhs {
-                col.swap(c, piv);
-            }
-            let d = m[c][c];
-            if d == 0.0 || d.is_nan() {
-                continue;
-            }
-            for r in c + 1..np {
-                let f = m[r][c] / d;
-                for cc in c..np {
-                    m[r][cc] -= f * m[c][cc];
-                }
-                for col in &mut rhs {
-                    col[r] -= f * col[c];
-                }
-            }
-        }
-        for col in &mut rhs {
-            for r in (0..np).rev() {
-                let mut v = col[r];
-                for cc in r + 1..np {
-                    v -= m[r][cc] * col[cc];
-                }
-                col[r] = if m[r][r].abs() > 0.0 {
-                    v / m[r][r]
-                } else {
-                    0.0
-                };
-            }
-        }
         let mut out = Mat3::zeros();
+        let y = &mut self.lim.x2;
         for k in 0..3 {
-            for h in 0..np {
-                w[k * np + h] = rhs[k][h];
+            y[..na].fill(0.0);
+            for (h, &(i, _)) in self.lim_coupled.iter().enumerate() {
+                y[i as usize] = w[k * np + h];
+            }
+            self.lim.border.solve_small(&mut y[..na]);
+            for (h, &(i, _)) in self.lim_coupled.iter().enumerate() {
+                let whk = y[i as usize];
+                for a in 0..3 {
+                    out[(a, k)] += w[a * np + h] * whk;
+                }
+            }
+            for (h, &(i, _)) in self.lim_coupled.iter().enumerate() {
+                self.lim_zw[k * np + h] = y[i as usize];
             }
         }
-        for a in 0..3 {
-            for b in 0..3 {
-                out[(a, b)] = (0..np).map(|h| z[a][h] * rhs[b][h]).sum();
-            }
-        }
+        w.copy_from_slice(&self.lim_zw[..3 * np]);
         // symmetric in exact arithmetic
         (out + out.transpose()) * 0.5
     }
 
-    /// Chooses the pushing limit rows coupled contacts hold (those of the last limit solve that
-    /// push and do not depend on the joint rows, at most [`MAX_HELD`]) and computes
-    /// `H = L^-T V` for them, for the current factor and linearization.
+    /// Chooses the limit rows coupled contacts hold (those that pushed in the last limit solve
+    /// and do not depend on the joint rows), makes the rows not held the identity in the limit
+    /// border's small block (as the limit solve does for released rows) and computes
+    /// `H = L^-T V` for the held ones, for the current factor and linearization.
     fn prepare_limit_coupling(&mut self) {
         self.flush_contact_impulses();
+        for &(_, r) in &self.lim_coupled {
+            self.lim_held[r as usize] = NOT_HELD;
+        }
         self.lim_coupled.clear();
         self.lim_coupled_version = self.coupling_version();
         let na = self.lim.active.len();
@@ -254,13 +200,15 @@ impl Island {
             self.build_border();
         }
         for i in 0..na {
-            if self.lim.push[i]
-                && !self.lim.border.dependent(i)
-                && self.lim_coupled.len() < MAX_HELD
-            {
-                self.lim_coupled.push((i as u32, self.lim.active[i]));
+            let held = self.lim.push[i] && !self.lim.border.dependent(i);
+            self.lim.fixed[i] = !held;
+            if held {
+                let r = self.lim.active[i];
+                self.lim_held[r as usize] = self.lim_coupled.len() as u32;
+                self.lim_coupled.push((i as u32, r));
             }
         }
+        self.clamped_pivots += self.lim.border.set_fixed(&self.lim.fixed[..na]);
         let n = self.n_rows;
         for h in 0..self.lim_coupled.len() {
             let i = self.lim_coupled[h].0 as usize;

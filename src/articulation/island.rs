@@ -296,6 +296,10 @@ pub(crate) struct Island {
     /// columns `H = L^-T L^-1 B` of their couplings `B = J M^-1 J_lim^T` (`n_rows` each), and
     /// the coupling version (`Island::coupling_version`) they were prepared for.
     pub lim_coupled: Vec<(u32, u32)>,
+    /// Per limit row, its index in `lim_coupled` (`coupling::NOT_HELD` if not held), and
+    /// scratch for the held rows' `W = S^-1 Z` (3 columns).
+    pub lim_held: Vec<u32>,
+    pub lim_zw: Vec<f64>,
     pub lim_h: Vec<f64>,
     pub lim_coupled_version: u64,
     /// Bumped whenever the candidate limit rows or which of them push may have changed.
@@ -470,6 +474,8 @@ impl Island {
             contact_pending: false,
             contact_lim_scratch: vec![0.0; n_lim],
             lim_coupled: Vec::with_capacity(n_lim),
+            lim_held: vec![super::coupling::NOT_HELD; n_lim],
+            lim_zw: vec![0.0; 3 * n_lim],
             lim_h: vec![0.0; n_rows * n_lim],
             lim_coupled_version: u64::MAX,
             lim_serial: 0,
@@ -878,20 +884,24 @@ impl Island {
     pub fn apply_impulses(&mut self, x: &[f64], scale: f64) {
         self.apply_row_impulses(x, scale);
         // the appended limit rows: x[n_rows + i] for active row i
-        for (i, &r) in self.lim.active.iter().enumerate() {
-            let r = r as usize;
-            let p = scale * x[self.n_rows + i];
-            self.lim.lambda[r] += p;
-            self.lim.lam_pos[r] += p;
-            let info = &self.lim.info[r];
-            kick(
-                &mut self.v,
-                &mut self.w,
-                [info.a, info.b],
-                &self.lim.wrows[r],
-                p,
-            );
+        for i in 0..self.lim.active.len() {
+            let r = self.lim.active[i] as usize;
+            self.apply_limit_impulse(r, scale * x[self.n_rows + i]);
         }
+    }
+
+    /// Applies impulse `p` of limit row `r` (counted as pushing in this substep).
+    fn apply_limit_impulse(&mut self, r: usize, p: f64) {
+        self.lim.lambda[r] += p;
+        self.lim.lam_pos[r] += p;
+        let info = &self.lim.info[r];
+        kick(
+            &mut self.v,
+            &mut self.w,
+            [info.a, info.b],
+            &self.lim.wrows[r],
+            p,
+        );
     }
 
     /// Applies the joint impulses that coupled contacts left pending (their sum, to every body
@@ -906,21 +916,12 @@ impl Island {
         self.apply_row_impulses(&y[..n], 1.0);
         y.fill(0.0);
         self.contact_scratch = y;
-        // the held limit rows' impulses (counted as pushing in this substep)
-        for &(_, r) in &self.lim_coupled {
-            let r = r as usize;
+        // the held limit rows' impulses
+        for h in 0..self.lim_coupled.len() {
+            let r = self.lim_coupled[h].1 as usize;
             let p = std::mem::take(&mut self.contact_lim_scratch[r]);
             if p != 0.0 {
-                self.lim.lambda[r] += p;
-                self.lim.lam_pos[r] += p;
-                let info = &self.lim.info[r];
-                kick(
-                    &mut self.v,
-                    &mut self.w,
-                    [info.a, info.b],
-                    &self.lim.wrows[r],
-                    p,
-                );
+                self.apply_limit_impulse(r, p);
             }
         }
         self.contact_pending = false;

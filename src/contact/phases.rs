@@ -880,8 +880,12 @@ impl Contacts {
                 self.active.push(k as u32);
             }
         }
+        // (only the coupled visits of the asymmetric coupling read `shared`)
+        let asymmetric = solver.is_some() && self.settings.coupling == ContactCoupling::Asymmetric;
         for _pass in 0..8 {
-            self.mark_shared_pairs();
+            if asymmetric {
+                self.mark_shared_pairs();
+            }
             for _ in 0..self.settings.max_iterations {
                 sweeps += 1;
                 let mut largest: f64 = 0.0;
