@@ -15,7 +15,7 @@ use super::IslandReport;
 use super::island::{Island, dot, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic};
-use crate::math::integrate_rotation;
+use crate::math::{Quat, Vec3, integrate_rotation};
 use crate::world::{Joint, WorldSettings};
 
 /// The factor-once iteration is kept while the residual shrinks at least by this factor per
@@ -104,6 +104,23 @@ pub(super) fn shortened(merit: f64, merit_prev: f64, fraction: f64) -> f64 {
         0.5 * fraction
     };
     f_new.clamp(0.1 * fraction, 0.5 * fraction)
+}
+
+/// Whether two vector lists hold the same bits (a zero's sign included).
+fn same_bits(a: &[Vec3], b: &[Vec3]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(u, v)| (0..3).all(|c| u[c].to_bits() == v[c].to_bits()))
+}
+
+/// [`same_bits`] for orientations.
+fn same_quats(a: &[Quat], b: &[Quat]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(u, v)| {
+            let (u, v) = (u.as_ref().coords, v.as_ref().coords);
+            (0..4).all(|c| u[c].to_bits() == v[c].to_bits())
+        })
 }
 
 /// Outcome of one substep.
@@ -207,6 +224,10 @@ impl Island {
     /// Previews the poses at the end of a substep of length `dt` from the current velocities
     /// (Tomcin Appendix A eq. 13: torque-free gyroscopic term only).
     pub(crate) fn preview(&mut self, dt: f64) {
+        self.preview_v.copy_from_slice(&self.v);
+        self.preview_w.copy_from_slice(&self.w);
+        self.preview_dt = dt;
+        self.preview_fresh = true;
         for l in 0..self.x.len() {
             self.xp[l] = self.x[l] + dt * self.v[l];
             let omega = self.w[l] - 0.5 * dt * self.alpha[l];
@@ -268,7 +289,7 @@ impl Island {
         self.w_vel.copy_from_slice(&self.w);
         self.flush_impulses();
         self.impulse_vel.copy_from_slice(&self.impulse);
-        self.joint_correction(s, bodies, joints, dt, tau1, rep)
+        self.joint_correction(s, bodies, joints, (dt, tau1), rep, t2)
     }
 
     /// Evaluates the rows at the substep's start poses (time `tau0`) and factors `A` there.
@@ -280,7 +301,18 @@ impl Island {
         tau0: f64,
     ) {
         self.flush_impulses();
-        self.eval_rows(bodies, joints, tau0, false, false);
+        if self.pose_rows
+            && self.trial_fresh
+            && same_bits(&self.trial_x, &self.x)
+            && same_quats(&self.trial_q, &self.q)
+        {
+            // the rows at these poses were evaluated already (the last joint correction ended
+            // at them): the same rows, bit for bit
+            std::mem::swap(&mut self.rows, &mut self.trial);
+            self.trial_fresh = false;
+        } else {
+            self.eval_rows(bodies, joints, tau0, false, false);
+        }
         self.norm1_fresh = false;
         self.assemble_and_factor(s.eps_t);
         self.start_factor = self.factor_version;
@@ -337,21 +369,22 @@ impl Island {
         let Some((dt, tau1)) = self.pending else {
             return;
         };
-        let r = self.joint_correction(s, bodies, joints, dt, tau1, rep);
+        let r = self.joint_correction(s, bodies, joints, (dt, tau1), rep, Instant::now());
         rep.max_violation = r.last;
         rep.converged = r.converged;
     }
 
+    /// The joint correction of the pending substep (`dt`, its end time `tau1`), timed from
+    /// `t2` (the caller's last clock read).
     fn joint_correction(
         &mut self,
         s: &WorldSettings,
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
-        dt: f64,
-        tau1: f64,
+        (dt, tau1): (f64, f64),
         rep: &mut IslandReport,
+        t2: Instant,
     ) -> SubstepResult {
-        let t2 = Instant::now();
         if self.factor_stale {
             self.assemble_and_factor(s.eps_t);
             rep.refactorizations += 1;
@@ -501,6 +534,7 @@ impl Island {
                 // (an island with shapes keeps the start linearization for its contacts)
                 self.keep_start();
                 std::mem::swap(&mut self.rows, &mut self.trial);
+                self.trial_fresh = false;
                 std::mem::swap(&mut self.lim.rows, &mut self.lim.trial);
                 self.pull_back_rows(dt);
                 // A stall that re-linearizing did not cure may be a soft mode the Tikhonov term
@@ -725,7 +759,14 @@ impl Island {
         let Some((dt, tau1)) = self.pending.take() else {
             return;
         };
-        self.preview(dt);
+        // (the joint correction's last preview, if the velocities are still the same)
+        if !(self.preview_fresh
+            && self.preview_dt == dt
+            && same_bits(&self.preview_v, &self.v)
+            && same_bits(&self.preview_w, &self.w))
+        {
+            self.preview(dt);
+        }
         for l in 0..self.x.len() {
             self.w[l] = end_of_step_angular_velocity(
                 &self.w[l],
@@ -740,6 +781,7 @@ impl Island {
         }
         self.x.copy_from_slice(&self.xp);
         self.q.copy_from_slice(&self.qp);
+        self.preview_fresh = false;
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
             let model = ij.model(joints);

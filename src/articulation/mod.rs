@@ -321,7 +321,8 @@ impl Solver {
             self.report.islands = Vec::with_capacity(self.islands.len());
             self.valid = true;
         }
-        let t1 = Instant::now();
+        // (no topology to build: no second clock read)
+        let t1 = if rebuilt { Instant::now() } else { t0 };
         self.report
             .islands
             .resize(self.islands.len(), IslandReport::default());

@@ -147,6 +147,7 @@ impl Island {
             // chain of the tests 59.6 iterations per frame instead of 38.7; on the heavy chain,
             // which swings in a plane, nothing changes.)
             std::mem::swap(&mut self.rows, &mut self.trial);
+            self.trial_fresh = false;
             let g = self.momentum_residual(dt);
             self.pull_back_rows(dt);
             if it > h.it && self.correction_turn(dt) > MAX_CORRECTION_TURN {
@@ -210,6 +211,7 @@ impl Island {
         }
         // the correction's impulses, along the final rows, join the joints' impulses
         self.lambda.copy_from_slice(&self.gs_lambda);
+        self.lambda_pending = true;
         // (the next correction's first `K`)
         self.gs_prev.copy_from_slice(&self.gs_lambda);
         self.gs_prev_dt = dt;

@@ -518,6 +518,16 @@ impl Detector {
         l + a * s.radius
     }
 
+    /// Forgets every pair and clears `out`: what [`Detector::detect`] ends with when there
+    /// are no shapes, without its pass over the bodies.
+    pub(crate) fn forget_all(&mut self, out: &mut Vec<Contact>) {
+        self.stamp += 1;
+        out.clear();
+        self.produced.clear();
+        self.pairs.clear();
+        self.cache.clear();
+    }
+
     /// Detects the contact points of the step into `out`. `gravity` and `h` bound how far each
     /// body moves; `collide(shape_a, shape_b)` filters pairs (bodies, groups, joints); `frame`
     /// numbers the frame step the (sub)step belongs to.

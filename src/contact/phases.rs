@@ -213,6 +213,12 @@ impl Contacts {
                 c.frame_impulse = Vec3::zeros();
             }
         }
+        if self.detector.shapes.len() == 0 && self.frame_registered.is_empty() {
+            // a world without geometry (mechanisms only): nothing to detect or collide, and no
+            // clock read for it
+            self.detector.forget_all(&mut self.contacts);
+            return;
+        }
         let t0 = Instant::now();
         let collide = |s1: &super::detection::Shape, s2: &super::detection::Shape| {
             if !s1.filter.allows(&s2.filter) {
