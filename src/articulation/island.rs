@@ -1168,7 +1168,7 @@ impl Island {
         };
         if max_steps > 0 && b_norm > 0.0 && !sure {
             // On a small system that rounding is below a hundredth of `alpha x`, which is then
-            // the residual, without the product with `A` (20 % of the four-bar's solve).
+            // the residual, without the product with `A`.
             let known = initial.is_none()
                 && m == self.n_rows
                 && !self.factor_clamped
@@ -1198,7 +1198,15 @@ impl Island {
                 if r_norm <= tol || rz.is_nan() || rz <= 0.0 {
                     break;
                 }
-                self.multiply_a(p, q);
+                if step == 0 && known {
+                    // the first direction is `(A + alpha I)^-1 r`, so `A p = r - alpha p`
+                    // (iterated Tikhonov), with the same rounding as `alpha x` above
+                    for ((qi, ri), pi) in q.iter_mut().zip(r.iter()).zip(p.iter()) {
+                        *qi = ri - self.alpha_t * pi;
+                    }
+                } else {
+                    self.multiply_a(p, q);
+                }
                 let pq = dot(p, q);
                 if pq.is_nan() || pq <= 0.0 {
                     break;
