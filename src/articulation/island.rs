@@ -680,7 +680,7 @@ impl Island {
 
     /// The pose of a side at time `tau` into the frame; dynamic sides use the current poses or
     /// the previews.
-    #[inline]
+    #[inline(always)]
     pub fn side_pose(&self, s: Side, bodies: &Arena<Body>, tau: f64, preview: bool) -> Pose {
         match s {
             Side::Dyn(l) => {

@@ -243,6 +243,13 @@ impl JointModel {
         coord_ref: f64,
         out: &mut [Row],
     ) -> usize {
+        if self.kind == JointKind::Ball {
+            // the anchors alone, as `FramePair::new` computes them, without the frames
+            let ra = a.q * self.frame_a.anchor;
+            let rb = b.q * self.frame_b.anchor;
+            let d = (b.x + rb) - (a.x + ra);
+            return rows::point_rows(&ra, &rb, &d, out);
+        }
         let orientations = !matches!(self.kind, JointKind::Ball | JointKind::Distance);
         let f = FramePair::new(a, b, &self.frame_a, &self.frame_b, orientations);
         let n = match self.kind {

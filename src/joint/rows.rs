@@ -88,15 +88,7 @@ impl FramePair {
 
     /// Three rows making the anchors coincide, along the world axes.
     pub fn point_rows(&self, out: &mut [Row]) -> usize {
-        let d = self.pb - self.pa;
-        for (k, row) in out.iter_mut().take(3).enumerate() {
-            let e = Vec3::ith(k, 1.0);
-            *row = Row {
-                c: d[k],
-                j: [pack(-e, e.cross(&self.ra)), pack(e, self.rb.cross(&e))],
-            };
-        }
-        3
+        point_rows(&self.ra, &self.rb, &(self.pb - self.pa), out)
     }
 
     /// A row keeping `n . (pB - pA)` at `target`, with `n` fixed in frame A.
@@ -150,6 +142,19 @@ impl FramePair {
         let g_local = (m.row(0).transpose() * s + v * v.x) / n2;
         (angle, self.ma * g_local)
     }
+}
+
+/// Three rows making two anchors coincide, along the world axes: `ra`, `rb` the anchors'
+/// offsets from the centres of mass, `d = pB - pA`. Written in place.
+#[inline]
+pub(super) fn point_rows(ra: &Vec3, rb: &Vec3, d: &Vec3, out: &mut [Row]) -> usize {
+    for (k, row) in out.iter_mut().take(3).enumerate() {
+        let e = Vec3::ith(k, 1.0);
+        row.c = d[k];
+        row.j[0] = pack(-e, e.cross(ra));
+        row.j[1] = pack(e, rb.cross(&e));
+    }
+    3
 }
 
 /// Wraps an angle to (-pi, pi].
