@@ -367,29 +367,6 @@ impl BlockCholesky {
             let r = self.size[self.order[k] as usize] as usize;
             let ld = self.p_ld[k] as usize;
             let base = self.p_ptr[k];
-            if ld <= 8 {
-                match r {
-                    1 => self.small_panel::<1, 8>(k, min_pivot, small, &mut counts),
-                    2 => self.small_panel::<2, 8>(k, min_pivot, small, &mut counts),
-                    3 => self.small_panel::<3, 8>(k, min_pivot, small, &mut counts),
-                    4 => self.small_panel::<4, 8>(k, min_pivot, small, &mut counts),
-                    5 => self.small_panel::<5, 8>(k, min_pivot, small, &mut counts),
-                    6 => self.small_panel::<6, 8>(k, min_pivot, small, &mut counts),
-                    _ => unreachable!("a panel of {r} columns has more than 8 rows"),
-                }
-                continue;
-            }
-            if ld <= SMALL_LD && r <= 6 {
-                match r {
-                    1 => self.small_panel::<1, SMALL_LD>(k, min_pivot, small, &mut counts),
-                    2 => self.small_panel::<2, SMALL_LD>(k, min_pivot, small, &mut counts),
-                    3 => self.small_panel::<3, SMALL_LD>(k, min_pivot, small, &mut counts),
-                    4 => self.small_panel::<4, SMALL_LD>(k, min_pivot, small, &mut counts),
-                    5 => self.small_panel::<5, SMALL_LD>(k, min_pivot, small, &mut counts),
-                    _ => self.small_panel::<6, SMALL_LD>(k, min_pivot, small, &mut counts),
-                }
-                continue;
-            }
             let panel = &mut self.values[base..base + ld * r];
             by_size!(r, panel_cholesky, panel, ld, min_pivot, small, &mut counts);
             // Right-looking update of the later panels: L_fj -= L_fk L_ek^T for blocks f >= e.
@@ -406,89 +383,6 @@ impl BlockCholesky {
             }
         }
         counts
-    }
-
-    /// Factors panel `k` of `R` columns and at most `SMALL_LD` rows in registers, padded with
-    /// zero rows to `SMALL_LD` so that every loop has a fixed trip count, and applies its
-    /// updates of the later panels from there. The same operations in the same order as
-    /// `panel_cholesky` and `schur_update` (the padding rows are computed and dropped).
-    #[inline(always)]
-    fn small_panel<const R: usize, const LD: usize>(
-        &mut self,
-        k: usize,
-        min_pivot: f64,
-        small: f64,
-        counts: &mut (u32, u32),
-    ) {
-        let ld = self.p_ld[k] as usize;
-        let base = self.p_ptr[k];
-        assert!(ld <= LD && ld >= R);
-        let mut m = [[0.0; LD]; R];
-        {
-            let panel = &self.values[base..base + ld * R];
-            for (c, col) in m.iter_mut().enumerate() {
-                col[..ld].copy_from_slice(&panel[c * ld..(c + 1) * ld]);
-            }
-        }
-        for c in 0..R {
-            let mut d = m[c][c];
-            for t in 0..c {
-                d -= m[t][c] * m[t][c];
-            }
-            if d.is_nan() || d <= min_pivot {
-                d = min_pivot;
-                counts.0 += 1;
-            }
-            if d < small {
-                counts.1 += 1;
-            }
-            let inv = 1.0 / d.sqrt();
-            let mut acc = m[c];
-            for t in 0..c {
-                let lct = m[t][c];
-                for i in 0..LD {
-                    acc[i] -= m[t][i] * lct;
-                }
-            }
-            for i in c + 1..LD {
-                m[c][i] = acc[i] * inv;
-            }
-            m[c][c] = inv;
-        }
-        {
-            let panel = &mut self.values[base..base + ld * R];
-            for (c, col) in m.iter().enumerate() {
-                panel[c * ld..(c + 1) * ld].copy_from_slice(&col[..ld]);
-            }
-        }
-        // Right-looking update of the later panels (`schur_update`, from the registers).
-        for q in self.s_ptr[k] as usize..self.s_ptr[k + 1] as usize {
-            let j = self.s_pos[q] as usize;
-            let rj = self.size[self.order[j] as usize] as usize;
-            let ldj = self.p_ld[j] as usize;
-            let map = &self.u_map[self.u_ptr[q]..self.u_ptr[q + 1]];
-            let oe = self.s_row[q] as usize;
-            assert!(oe + rj <= ld && map.len() >= ld - oe);
-            let pj = &mut self.values[self.p_ptr[j]..self.p_ptr[j] + rj * ldj];
-            for c in 0..rj {
-                let mut acc = [0.0; LD];
-                for col in &m {
-                    let wt = col[oe + c];
-                    for i in 0..LD {
-                        acc[i] += col[i] * wt;
-                    }
-                }
-                let dst = &mut pj[c * ldj..(c + 1) * ldj];
-                for i in oe + c..ld {
-                    // SAFETY: i - oe < ld - oe <= map.len(); map entries < ldj (checked at
-                    // construction)
-                    unsafe {
-                        let t = *map.get_unchecked(i - oe) as usize;
-                        *dst.get_unchecked_mut(t) -= acc[i];
-                    }
-                }
-            }
-        }
     }
 
     /// [`BlockCholesky::factor`] on the threads of the current rayon pool. The panels are
@@ -670,9 +564,6 @@ use by_size;
 /// stride by `ld`. Each entry's sum still runs over the columns in order, so the results are
 /// the same as the row-by-row loops'.
 const CHUNK: usize = 8;
-
-/// Panels of at most this many rows are factored in registers (`BlockCholesky::small_panel`).
-const SMALL_LD: usize = 16;
 
 /// Dense Cholesky of one panel (its `r x r` diagonal block and the rows below it, column-major
 /// with leading dimension `ld`); the diagonal receives the reciprocals of the pivots.
