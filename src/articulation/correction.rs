@@ -856,4 +856,59 @@ mod tests {
         }
         assert!(worst < 1e-5, "worst mismatch {worst}");
     }
+
+    /// A substep's start rows are taken from the last joint correction's evaluation only at
+    /// the poses it was made at: then they are the rows a new evaluation gives, bit for bit;
+    /// after the user moved a body they are evaluated anew.
+    #[test]
+    fn start_rows_are_reused_only_at_the_poses_they_were_evaluated_at() {
+        let mut world = World::default();
+        let s = scenes::chain(&mut world, 5);
+        let h = 1.0 / 60.0;
+        for _ in 0..20 {
+            world.step(h).unwrap();
+        }
+        let fresh_rows = |world: &mut World| {
+            let island = &mut world.solver.islands[0];
+            let saved = island.rows.clone();
+            island.eval_rows(&world.bodies, &world.joints, 0.0, false, false);
+            std::mem::replace(&mut island.rows, saved)
+        };
+        let bits = |rows: &[crate::joint::Row]| -> Vec<u64> {
+            rows.iter()
+                .flat_map(|r| std::iter::once(r.c).chain(r.j.iter().flatten().copied()))
+                .map(f64::to_bits)
+                .collect()
+        };
+        // the last step's correction ended at the poses the next step starts from
+        let settings = world.settings;
+        let island = &mut world.solver.islands[0];
+        assert!(island.pose_rows);
+        island.gather(&world.bodies, &world.joints, &settings.gravity, h, h);
+        island.restore();
+        island.update_inertias();
+        assert!(island.trial_fresh, "the last correction left its rows");
+        island.factor_at_start(&settings, &world.bodies, &world.joints, 0.0);
+        assert!(!island.trial_fresh, "taken as the start rows");
+        let reused = bits(&world.solver.islands[0].rows);
+        assert_eq!(reused, bits(&fresh_rows(&mut world)));
+        // a body moved by the user: the trial rows are not taken
+        world.step(h).unwrap();
+        let b = world.body(s.bodies[2]).unwrap();
+        let (x, q) = (b.position + Vec3::new(0.0, 0.01, 0.0), b.rotation);
+        world.set_body_pose(s.bodies[2], x, q).unwrap();
+        let island = &mut world.solver.islands[0];
+        island.gather(&world.bodies, &world.joints, &settings.gravity, h, h);
+        island.restore();
+        island.update_inertias();
+        assert!(island.trial_fresh);
+        let stale = bits(&island.trial);
+        island.factor_at_start(&settings, &world.bodies, &world.joints, 0.0);
+        let now = bits(&world.solver.islands[0].rows);
+        assert_ne!(
+            now, stale,
+            "the rows at the moved pose differ from the last ones"
+        );
+        assert_eq!(now, bits(&fresh_rows(&mut world)));
+    }
 }
