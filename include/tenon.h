@@ -773,8 +773,9 @@ typedef struct {
   /**
    * How contacts touching jointed bodies are resolved: TENON_CONTACT_COUPLING_ASYMMETRIC
    * (0, default: appended to the mechanism's factored system, dynamic friction in the
-   * normal row of a point alone on its two bodies), TENON_CONTACT_COUPLING_SYMMETRIC (1: appended, dynamic friction as a separate
-   * impulse) or TENON_CONTACT_COUPLING_ITERATIVE (2: not appended, joints restored after).
+   * normal row of a point alone on its two bodies), TENON_CONTACT_COUPLING_SYMMETRIC (1:
+   * appended, dynamic friction as a separate impulse) or TENON_CONTACT_COUPLING_ITERATIVE
+   * (2: not appended, joints restored after).
    */
   uint32_t coupling;
   /**

@@ -106,21 +106,22 @@ pub(super) fn shortened(merit: f64, merit_prev: f64, fraction: f64) -> f64 {
     f_new.clamp(0.1 * fraction, 0.5 * fraction)
 }
 
-/// Whether two vector lists hold the same bits (a zero's sign included).
-fn same_bits(a: &[Vec3], b: &[Vec3]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(u, v)| (0..3).all(|c| u[c].to_bits() == v[c].to_bits()))
-}
-
-/// [`same_bits`] for orientations.
-fn same_quats(a: &[Quat], b: &[Quat]) -> bool {
+/// Whether two lists hold the same bits (a zero's sign included), each item's numbers given
+/// by `parts`.
+fn same_bits<T>(a: &[T], b: &[T], parts: impl Fn(&T) -> &[f64]) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|(u, v)| {
-            let (u, v) = (u.as_ref().coords, v.as_ref().coords);
-            (0..4).all(|c| u[c].to_bits() == v[c].to_bits())
+            let (u, v) = (parts(u), parts(v));
+            u.iter().zip(v).all(|(x, y)| x.to_bits() == y.to_bits())
         })
+}
+
+/// The numbers of a vector and of an orientation, for [`same_bits`].
+fn vec_parts(v: &Vec3) -> &[f64] {
+    v.as_slice()
+}
+fn quat_parts(q: &Quat) -> &[f64] {
+    q.as_ref().coords.as_slice()
 }
 
 /// Outcome of one substep.
@@ -228,6 +229,7 @@ impl Island {
         self.preview_w.copy_from_slice(&self.w);
         self.preview_dt = dt;
         self.preview_fresh = true;
+        self.trial_at_previews = false;
         for l in 0..self.x.len() {
             self.xp[l] = self.x[l] + dt * self.v[l];
             let omega = self.w[l] - 0.5 * dt * self.alpha[l];
@@ -301,10 +303,9 @@ impl Island {
         tau0: f64,
     ) {
         self.flush_impulses();
-        if self.pose_rows
-            && self.trial_fresh
-            && same_bits(&self.trial_x, &self.x)
-            && same_quats(&self.trial_q, &self.q)
+        if self.trial_fresh
+            && same_bits(&self.trial_x, &self.x, vec_parts)
+            && same_bits(&self.trial_q, &self.q, quat_parts)
         {
             // the rows at these poses were evaluated already (the last joint correction ended
             // at them): the same rows, bit for bit
@@ -534,7 +535,7 @@ impl Island {
                 // (an island with shapes keeps the start linearization for its contacts)
                 self.keep_start();
                 std::mem::swap(&mut self.rows, &mut self.trial);
-                self.trial_fresh = false;
+                (self.trial_fresh, self.trial_at_previews) = (false, false);
                 std::mem::swap(&mut self.lim.rows, &mut self.lim.trial);
                 self.pull_back_rows(dt);
                 // A stall that re-linearizing did not cure may be a soft mode the Tikhonov term
@@ -762,8 +763,8 @@ impl Island {
         // (the joint correction's last preview, if the velocities are still the same)
         if !(self.preview_fresh
             && self.preview_dt == dt
-            && same_bits(&self.preview_v, &self.v)
-            && same_bits(&self.preview_w, &self.w))
+            && same_bits(&self.preview_v, &self.v, vec_parts)
+            && same_bits(&self.preview_w, &self.w, vec_parts))
         {
             self.preview(dt);
         }
@@ -782,6 +783,12 @@ impl Island {
         self.x.copy_from_slice(&self.xp);
         self.q.copy_from_slice(&self.qp);
         self.preview_fresh = false;
+        // the trial rows are those of the end poses: the next substep may start from them
+        self.trial_fresh = std::mem::take(&mut self.trial_at_previews);
+        if self.trial_fresh {
+            self.trial_x.copy_from_slice(&self.x);
+            self.trial_q.copy_from_slice(&self.q);
+        }
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
             let model = ij.model(joints);

@@ -368,7 +368,7 @@ mod tests {
                 r: Vec3::new(0.05, 0.02, -0.03),
                 sign: 1.0,
             };
-            let mut u = vec![0.0; 6 * n + 3 * isl.lim.info.len()];
+            let mut u = vec![0.0; isl.border_len()];
             isl.flush_contact_impulses();
             let s_held = isl.contact_border(&[side], &mut u);
             let held: Vec<usize> = isl.lim_coupled.iter().map(|&(_, r)| r as usize).collect();
@@ -440,7 +440,7 @@ mod tests {
                 .collect()
         };
         let before = ju(isl);
-        let mut u = vec![0.0; 6 * n + 3 * isl.lim.info.len()];
+        let mut u = vec![0.0; isl.border_len()];
         let side = ContactSide {
             l: l as u32,
             r: Vec3::new(0.1, 0.04, -0.03),

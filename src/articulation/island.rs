@@ -225,11 +225,15 @@ pub(crate) struct Island {
     /// Whether the rows depend on the bodies' poses alone (no motor, whose target moves with
     /// time; no limit rows, unwrapped about the joint's coordinate; no static or kinematic
     /// side, which the user may move): then the next substep's start rows are the trial rows,
-    /// when they were evaluated at its start poses (`trial_x`, `trial_q`, `trial_fresh`).
+    /// when they were evaluated at its start poses.
     pub pose_rows: bool,
+    /// The trial rows are those of the current previews (of an island with `pose_rows`).
+    pub trial_at_previews: bool,
+    /// The trial rows are those of the poses `trial_x`, `trial_q`: the end poses of the last
+    /// substep, recorded when it ended at the previews of its last evaluation.
+    pub trial_fresh: bool,
     pub trial_x: Vec<Vec3>,
     pub trial_q: Vec<Quat>,
-    pub trial_fresh: bool,
     /// `M^-1 J^T` per row and side.
     pub wrows: Vec<[[f64; 6]; 2]>,
     pub rhs: Vec<f64>,
@@ -319,7 +323,7 @@ pub(crate) struct Island {
     pub lim_held: Vec<u32>,
     pub lim_zw: Vec<f64>,
     pub lim_h: Vec<f64>,
-    pub lim_coupled_version: u64,
+    pub lim_coupled_version: (u64, u64),
     /// Bumped whenever the candidate limit rows or which of them push may have changed.
     pub lim_serial: u64,
     /// The joints (index, side) incident to each local body: `body_joints[body_ptr[l]..
@@ -460,9 +464,10 @@ impl Island {
             rows: vec![Row::default(); n_rows],
             trial: vec![Row::default(); n_rows],
             pose_rows,
+            trial_at_previews: false,
+            trial_fresh: false,
             trial_x: vec![Vec3::zeros(); if pose_rows { nb } else { 0 }],
             trial_q: vec![Quat::identity(); if pose_rows { nb } else { 0 }],
-            trial_fresh: false,
             wrows: vec![[[0.0; 6]; 2]; n_rows],
             rhs: vec![0.0; n_rows + n_lim],
             aa: std::array::from_fn(|_| vec![0.0; n_rows]),
@@ -508,7 +513,7 @@ impl Island {
             lim_held: vec![super::coupling::NOT_HELD; n_lim],
             lim_zw: vec![0.0; 3 * n_lim],
             lim_h: vec![0.0; n_rows * n_lim],
-            lim_coupled_version: u64::MAX,
+            lim_coupled_version: (u64::MAX, u64::MAX),
             lim_serial: 0,
             body_ptr,
             body_joints,
@@ -731,15 +736,9 @@ impl Island {
         into_trial: bool,
     ) -> f64 {
         let mut worst: f64 = 0.0;
-        if into_trial && self.pose_rows {
-            let (x, q) = if preview {
-                (&self.xp, &self.qp)
-            } else {
-                (&self.x, &self.q)
-            };
-            self.trial_x.copy_from_slice(x);
-            self.trial_q.copy_from_slice(q);
-            self.trial_fresh = true;
+        if into_trial {
+            self.trial_fresh = false;
+            self.trial_at_previews = preview && self.pose_rows;
         }
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
@@ -1271,10 +1270,14 @@ impl Island {
 
     /// What a coupled contact's border depends on: the factor, and the limit rows that push
     /// (`lim_serial`). Equal versions mean equal borders.
-    pub fn coupling_version(&self) -> u64 {
-        self.factor_version
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(self.lim_serial)
+    pub fn coupling_version(&self) -> (u64, u64) {
+        (self.factor_version, self.lim_serial)
+    }
+
+    /// Length of a coupled contact's border buffer (`contact_border`): `U` and `G` of the joint
+    /// rows (three columns each), and `W` of the limit rows it may hold.
+    pub fn border_len(&self) -> usize {
+        6 * self.n_rows + 3 * self.lim.info.len()
     }
 
     /// Sets the start linearization aside (see `start_values`) before the first

@@ -358,16 +358,15 @@ impl Solver {
         self.islands.len()
     }
 
-    /// Numeric factorizations of island `i` so far (a coupled contact's border is valid while
-    /// this has not changed).
-    pub fn island_factor_version(&self, i: usize) -> u64 {
+    /// What a coupled contact's border on island `i` depends on (its factor and the limit rows
+    /// that push): the border is valid while this has not changed.
+    pub fn island_coupling_version(&self, i: usize) -> (u64, u64) {
         self.islands[i].coupling_version()
     }
 
     /// Length of a coupled contact's border buffer on island `i` ([`Solver::contact_border`]).
     pub fn island_border_len(&self, i: usize) -> usize {
-        let isl = &self.islands[i];
-        6 * isl.n_rows + 3 * isl.lim.info.len()
+        self.islands[i].border_len()
     }
 
     /// The border of a contact on island `i` (Tomcin Appendix C): `U = L^-1 A12` and

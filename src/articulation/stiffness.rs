@@ -147,7 +147,7 @@ impl Island {
             // chain of the tests 59.6 iterations per frame instead of 38.7; on the heavy chain,
             // which swings in a plane, nothing changes.)
             std::mem::swap(&mut self.rows, &mut self.trial);
-            self.trial_fresh = false;
+            (self.trial_fresh, self.trial_at_previews) = (false, false);
             let g = self.momentum_residual(dt);
             self.pull_back_rows(dt);
             if it > h.it && self.correction_turn(dt) > MAX_CORRECTION_TURN {

@@ -97,14 +97,14 @@ struct Kept {
 
 /// A contact's coupling to the (at most two) islands its bodies belong to: for each island its
 /// index, the offset of its border columns `U` and `G = L^-T U` in `border_buf`, the
-/// factorization they were computed for, and `U^T U`; for each side, which of the two islands
-/// it is in and its local body index.
+/// island's coupling version they were computed for (factor and pushing limit rows), and
+/// `U^T U`; for each side, which of the two islands it is in and its local body index.
 #[derive(Clone, Copy, Debug, Default)]
 struct Border {
     n: u8,
     island: [u32; 2],
     off: [usize; 2],
-    version: [u64; 2],
+    version: [(u64, u64); 2],
     s: [Mat3; 2],
     /// Side A and B: (island slot 0/1, local body), `None` outside an island.
     side: [Option<(u8, u32)>; 2],
@@ -616,7 +616,7 @@ impl Contacts {
         let bd = self.borders[k];
         for j in 0..bd.n as usize {
             let i = bd.island[j] as usize;
-            let version = sv.island_factor_version(i);
+            let version = sv.island_coupling_version(i);
             if bd.version[j] != version {
                 let (sides, ns) = self.sides(k, j, ra, rb);
                 let n = sv.island_border_len(i);

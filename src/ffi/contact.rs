@@ -97,8 +97,9 @@ pub struct tenon_contact_settings {
     pub shock_propagation: u32,
     /// How contacts touching jointed bodies are resolved: TENON_CONTACT_COUPLING_ASYMMETRIC
     /// (0, default: appended to the mechanism's factored system, dynamic friction in the
-    /// normal row of a point alone on its two bodies), TENON_CONTACT_COUPLING_SYMMETRIC (1: appended, dynamic friction as a separate
-    /// impulse) or TENON_CONTACT_COUPLING_ITERATIVE (2: not appended, joints restored after).
+    /// normal row of a point alone on its two bodies), TENON_CONTACT_COUPLING_SYMMETRIC (1:
+    /// appended, dynamic friction as a separate impulse) or TENON_CONTACT_COUPLING_ITERATIVE
+    /// (2: not appended, joints restored after).
     pub coupling: u32,
     /// 1: each step's contact phase starts from the impulses the same contact points (the same
     /// features of the same shapes) took in the previous step, scaled to the step; 0: from
