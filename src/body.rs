@@ -308,24 +308,19 @@ pub(crate) fn world_inertias(q: &Quat, inertia: &Mat3, inv_inertia: &Mat3) -> (M
 
 /// The end-of-step angular velocity of Tomcin Appendix A step 3:
 /// `w_-(l+1) = w_+(l) + h/2 (sigma*(l) + sigma*(l+1))`, `sigma*(l+1)` found by fixed-point
-/// iteration at the new orientation `q1`.
-#[allow(clippy::too_many_arguments)] // the quantities of Appendix A step 3, named as there
+/// iteration at the new orientation, whose world inertia and inverse are `iw1`, `iinv1`.
 pub(crate) fn end_of_step_angular_velocity(
     w_plus: &Vec3,
     alpha_ext: &Vec3,
-    iw0: &Mat3,
-    iinv0: &Mat3,
-    q1: &Quat,
-    inertia: &Mat3,
-    inv_inertia: &Mat3,
+    (iw0, iinv0): (&Mat3, &Mat3),
+    (iw1, iinv1): (&Mat3, &Mat3),
     h: f64,
 ) -> Vec3 {
     let omega0 = w_plus - 0.5 * h * alpha_ext;
     let s0 = gyroscopic(iw0, iinv0, &omega0);
-    let (iw1, iinv1) = world_inertias(q1, inertia, inv_inertia);
     let mut w = w_plus + h * s0;
     for _ in 0..3 {
-        let s1 = gyroscopic(&iw1, &iinv1, &w);
+        let s1 = gyroscopic(iw1, iinv1, &w);
         w = w_plus + 0.5 * h * (s0 + s1);
     }
     w
@@ -359,16 +354,9 @@ pub(crate) fn free_finish(b: &mut Body, alpha: &Vec3, h: f64) {
         &b.rotation,
         &(h * b.angular_velocity + 0.5 * h * h * sigma),
     );
-    b.angular_velocity = end_of_step_angular_velocity(
-        &b.angular_velocity,
-        alpha,
-        &iw,
-        &iinv,
-        &q1,
-        &b.inertia,
-        &b.inv_inertia,
-        h,
-    );
+    let (iw1, iinv1) = world_inertias(&q1, &b.inertia, &b.inv_inertia);
+    b.angular_velocity =
+        end_of_step_angular_velocity(&b.angular_velocity, alpha, (&iw, &iinv), (&iw1, &iinv1), h);
     b.rotation = q1;
 }
 

@@ -14,7 +14,7 @@ use std::time::Instant;
 use super::IslandReport;
 use super::island::{Island, dot, row_times};
 use crate::arena::Arena;
-use crate::body::{Body, end_of_step_angular_velocity, gyroscopic};
+use crate::body::{Body, end_of_step_angular_velocity, gyroscopic, world_inertias};
 use crate::math::{Quat, Vec3, integrate_rotation};
 use crate::world::{Joint, WorldSettings};
 
@@ -769,17 +769,19 @@ impl Island {
             self.preview(dt);
         }
         for l in 0..self.x.len() {
+            let (iw1, iinv1) = world_inertias(&self.qp[l], &self.inertia[l], &self.inv_inertia[l]);
             self.w[l] = end_of_step_angular_velocity(
                 &self.w[l],
                 &self.alpha[l],
-                &self.iw[l],
-                &self.iinv[l],
-                &self.qp[l],
-                &self.inertia[l],
-                &self.inv_inertia[l],
+                (&self.iw[l], &self.iinv[l]),
+                (&iw1, &iinv1),
                 dt,
             );
+            // the next substep starts at these orientations (update_inertias)
+            (self.iw_end[l], self.iinv_end[l]) = (iw1, iinv1);
         }
+        self.q_end.copy_from_slice(&self.qp);
+        self.ends_valid = true;
         self.x.copy_from_slice(&self.xp);
         self.q.copy_from_slice(&self.qp);
         self.preview_fresh = false;
@@ -917,5 +919,47 @@ mod tests {
             "the rows at the moved pose differ from the last ones"
         );
         assert_eq!(now, bits(&fresh_rows(&mut world)));
+    }
+
+    /// A substep's start inertias are the last substep's end inertias only where the
+    /// orientation and the mass properties are still theirs; everywhere they equal a fresh
+    /// evaluation bit for bit.
+    #[test]
+    fn start_inertias_are_the_end_ones_only_while_they_apply() {
+        use crate::body::{MassProperties, world_inertias};
+        let mut world = World::default();
+        let s = scenes::chain(&mut world, 5);
+        let h = 1.0 / 60.0;
+        for _ in 0..20 {
+            world.step(h).unwrap();
+        }
+        let bits = |m: &crate::math::Mat3| m.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let check = |world: &mut World, reused: bool| {
+            let settings = world.settings;
+            let island = &mut world.solver.islands[0];
+            island.gather(&world.bodies, &world.joints, &settings.gravity, h, h);
+            island.restore();
+            assert_eq!(island.ends_valid, reused);
+            island.update_inertias();
+            for l in 0..island.q.len() {
+                let (iw, iinv) =
+                    world_inertias(&island.q[l], &island.inertia[l], &island.inv_inertia[l]);
+                assert_eq!(bits(&island.iw[l]), bits(&iw), "body {l}");
+                assert_eq!(bits(&island.iinv[l]), bits(&iinv), "body {l}");
+            }
+        };
+        check(&mut world, true);
+        // new mass properties on one link: its end inertias are stale
+        world.step(h).unwrap();
+        let mp = MassProperties::solid_box(2.0, Vec3::new(0.5, 0.1, 0.2));
+        world.set_body_mass_properties(s.bodies[2], mp).unwrap();
+        check(&mut world, false);
+        // a link turned by the user: its orientation is not the end one
+        world.step(h).unwrap();
+        let b = world.body(s.bodies[3]).unwrap();
+        let turn = crate::math::Quat::from_axis_angle(&Vec3::z_axis(), 0.3);
+        let (x, q) = (b.position, turn * b.rotation);
+        world.set_body_pose(s.bodies[3], x, q).unwrap();
+        check(&mut world, true);
     }
 }

@@ -1159,6 +1159,23 @@ pub(crate) mod tests {
         }
     }
 
+    /// `||A||_1` from the stored lower triangle equals the dense matrix's largest column sum.
+    #[test]
+    fn norm1_is_the_dense_one_norm() {
+        for ordering in [Ordering::Amd, Ordering::Colamd, Ordering::NestedDissection] {
+            let (f, a, n) = random_system_with(777, ordering);
+            let dense = (0..n)
+                .map(|c| (0..n).map(|r| a[r * n + c].abs()).sum::<f64>())
+                .fold(0.0, f64::max);
+            let mut scratch = vec![f64::NAN; n];
+            let norm = f.norm1(&mut scratch);
+            assert!(
+                (norm - dense).abs() <= 1e-12 * dense,
+                "{ordering:?}: {norm} vs {dense}"
+            );
+        }
+    }
+
     #[test]
     fn chain_has_no_fill() {
         let n = 50;

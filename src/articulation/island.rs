@@ -182,6 +182,13 @@ pub(crate) struct Island {
     /// World inertia and inverse at the start of the current substep.
     pub iw: Vec<Mat3>,
     pub iinv: Vec<Mat3>,
+    /// World inertia and inverse at the orientations `q_end` the last substep ended with (its
+    /// end-of-step angular velocity computed them), valid while `ends_valid`: the next
+    /// substep takes them where its orientations are still those, bit for bit.
+    pub iw_end: Vec<Mat3>,
+    pub iinv_end: Vec<Mat3>,
+    pub q_end: Vec<Quat>,
+    pub ends_valid: bool,
     /// External linear acceleration (gravity + force/m) and torque, constant over the step.
     pub acc: Vec<Vec3>,
     pub torque: Vec<Vec3>,
@@ -435,6 +442,10 @@ impl Island {
             inv_inertia: vec![Mat3::zeros(); nb],
             iw: vec![Mat3::zeros(); nb],
             iinv: vec![Mat3::zeros(); nb],
+            iw_end: vec![Mat3::zeros(); nb],
+            iinv_end: vec![Mat3::zeros(); nb],
+            q_end: vec![Quat::identity(); nb],
+            ends_valid: false,
             acc: vec![Vec3::zeros(); nb],
             torque: vec![Vec3::zeros(); nb],
             alpha: vec![Vec3::zeros(); nb],
@@ -555,8 +566,18 @@ impl Island {
             self.start.v[l] = b.linear_velocity;
             self.start.w[l] = b.angular_velocity;
             self.inv_mass[l] = np / b.mass;
-            self.inertia[l] = b.inertia / np;
-            self.inv_inertia[l] = b.inv_inertia * np;
+            let (inertia, inv_inertia) = (b.inertia / np, b.inv_inertia * np);
+            // (new mass properties: the last substep's end inertias are not theirs)
+            let same = |a: &Mat3, b: &Mat3| {
+                a.iter()
+                    .zip(b.iter())
+                    .all(|(x, y)| x.to_bits() == y.to_bits())
+            };
+            if !(same(&inertia, &self.inertia[l]) && same(&inv_inertia, &self.inv_inertia[l])) {
+                self.ends_valid = false;
+            }
+            self.inertia[l] = inertia;
+            self.inv_inertia[l] = inv_inertia;
             self.acc[l] = gravity * b.gravity_scale + b.force / b.mass;
             self.torque[l] = b.torque / np;
         }
@@ -1341,6 +1362,18 @@ impl Island {
     pub fn update_inertias(&mut self) {
         self.preview_fresh = false;
         for l in 0..self.x.len() {
+            let q = self.q[l].as_ref().coords;
+            let qe = self.q_end[l].as_ref().coords;
+            if self.ends_valid
+                && q.iter()
+                    .zip(qe.iter())
+                    .all(|(a, b)| a.to_bits() == b.to_bits())
+            {
+                // (the same function of the same numbers)
+                self.iw[l] = self.iw_end[l];
+                self.iinv[l] = self.iinv_end[l];
+                continue;
+            }
             let (iw, iinv) = world_inertias(&self.q[l], &self.inertia[l], &self.inv_inertia[l]);
             self.iw[l] = iw;
             self.iinv[l] = iinv;

@@ -276,6 +276,14 @@ impl JointModel {
 
     /// The joint coordinate (hinge angle unwrapped around `coord_ref`, slider position), or 0.
     pub fn coordinate(&self, a: &Pose, b: &Pose, coord_ref: f64) -> f64 {
+        if self.kind == JointKind::Hinge {
+            // the frames' orientations alone, as `FramePair::new` computes them (the same angle
+            // bit for bit, without the anchors and frame A's matrix)
+            let qa = a.q * self.frame_a.rotation;
+            let qb = b.q * self.frame_b.rotation;
+            let raw = rows::twist_of(&rows::relative_rotation(&qa, &qb));
+            return coord_ref + rows::wrap_angle(raw - coord_ref);
+        }
         let f = FramePair::new(a, b, &self.frame_a, &self.frame_b, true);
         match self.kind {
             JointKind::Hinge => hinge::angle(&f, coord_ref).0,

@@ -105,8 +105,7 @@ impl FramePair {
 
     /// The relative rotation of frame B in frame A, with a non-negative scalar part.
     pub fn relative_rotation(&self) -> nalgebra::Quaternion<f64> {
-        let r = (self.qa.inverse() * self.qb).into_inner();
-        if r.w < 0.0 { -r } else { r }
+        relative_rotation(&self.qa, &self.qb)
     }
 
     /// Angular rows `2 vec(q_rel)_k = 0` for the listed components `k` of frame A; with all three
@@ -133,7 +132,7 @@ impl FramePair {
         let v = r.imag();
         let s = r.w;
         let n2 = s * s + v.x * v.x;
-        let angle = 2.0 * v.x.atan2(s);
+        let angle = twist_of(&r);
         if n2 < 1e-300 {
             return (angle, self.axis_a(0));
         }
@@ -155,6 +154,20 @@ pub(super) fn point_rows(ra: &Vec3, rb: &Vec3, d: &Vec3, out: &mut [Row]) -> usi
         row.j[1] = pack(e, rb.cross(&e));
     }
     3
+}
+
+/// The rotation of frame B (`qb`) in frame A (`qa`), with a non-negative scalar part.
+#[inline]
+pub(crate) fn relative_rotation(qa: &Quat, qb: &Quat) -> nalgebra::Quaternion<f64> {
+    let r = (qa.inverse() * qb).into_inner();
+    if r.w < 0.0 { -r } else { r }
+}
+
+/// The twist of a relative rotation `r` (non-negative scalar part) about frame A's x axis,
+/// radians in (-pi, pi].
+#[inline]
+pub(crate) fn twist_of(r: &nalgebra::Quaternion<f64>) -> f64 {
+    2.0 * r.imag().x.atan2(r.w)
 }
 
 /// Wraps an angle to (-pi, pi].
