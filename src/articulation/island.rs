@@ -54,6 +54,10 @@ pub(crate) struct IslandJoint {
     /// First limit row and limit row count (`LimitRows`).
     pub loff: u32,
     pub ln: u32,
+    /// The rows are three point rows (`rows::point_rows`: linear parts `-e_k` on side A and
+    /// `e_k` on side B, row `k`) followed by rows without linear parts: ball, hinge (its motor
+    /// row included), fixed and universal joints. The assembly skips the known zeros.
+    pub point_first: bool,
 }
 
 impl IslandJoint {
@@ -924,9 +928,10 @@ impl Island {
             // each pair of joint sizes (1-6 rows) gets its own copy with fixed trip counts
             macro_rules! by_rows {
                 ($na:literal: $($nb:literal)*) => {
-                    match jb.len() {
-                        $($nb => couple($na, $nb, values, wa, jb, c),)*
-                        nb => couple($na, nb, values, wa, jb, c),
+                    match (jb.len(), jj.point_first) {
+                        $(($nb, true) => couple::<true>($na, $nb, values, wa, jb, c),)*
+                        $(($nb, false) => couple::<false>($na, $nb, values, wa, jb, c),)*
+                        (nb, _) => couple::<false>($na, nb, values, wa, jb, c),
                     }
                 };
             }
@@ -937,7 +942,7 @@ impl Island {
                 4 => by_rows!(4: 1 2 3 4 5 6),
                 5 => by_rows!(5: 1 2 3 4 5 6),
                 6 => by_rows!(6: 1 2 3 4 5 6),
-                na => couple(na, jb.len(), values, wa, jb, c),
+                na => couple::<false>(na, jb.len(), values, wa, jb, c),
             }
         }
     }
@@ -1419,7 +1424,7 @@ pub(super) fn add_rows<'a>(acc: &mut [f64; 6], rows: impl Iterator<Item = (&'a [
 /// factor's values. Called with literal sizes, so the loops unroll; the block's last entry is
 /// checked once against `values`, every entry before it lies inside.
 #[inline(always)]
-fn couple(
+fn couple<const POINT_FIRST: bool>(
     na: usize,
     nb: usize,
     values: &mut [f64],
@@ -1442,8 +1447,14 @@ fn couple(
         let at = loc.base + a * loc.rs;
         for (b, jb) in jb[..end].iter().enumerate() {
             let j = &jb.j[sj];
-            let v =
-                w[0] * j[0] + w[1] * j[1] + w[2] * j[2] + w[3] * j[3] + w[4] * j[4] + w[5] * j[5];
+            let v = if POINT_FIRST {
+                // the linear part of row b is +-e_b (b < 3) or zero: the product of the other
+                // terms is an exact zero, so the sum is the full one's
+                let lin = if b < 3 { w[b] * j[b] } else { 0.0 };
+                lin + w[3] * j[3] + w[4] * j[4] + w[5] * j[5]
+            } else {
+                w[0] * j[0] + w[1] * j[1] + w[2] * j[2] + w[3] * j[3] + w[4] * j[4] + w[5] * j[5]
+            };
             // SAFETY: at + b cs <= base + (na - 1) rs + last_b cs, asserted above
             unsafe { *values.get_unchecked_mut(at + b * loc.cs) += v };
         }

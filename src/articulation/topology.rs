@@ -108,7 +108,7 @@ pub(crate) fn build(
         island_parts[isl].extend(std::iter::repeat_n(np, np as usize));
     }
     let mut island_joints: Vec<Vec<IslandJoint>> = vec![Vec::new(); island_bodies.len()];
-    let push = |list: &mut Vec<IslandJoint>, slot, a, b, n, motor, ln| {
+    let push = |list: &mut Vec<IslandJoint>, slot, a, b, n, motor, ln, point_first| {
         let off = list.last().map_or(0, |l: &IslandJoint| l.off + l.n);
         let loff = list.last().map_or(0, |l: &IslandJoint| l.loff + l.ln);
         list.push(IslandJoint {
@@ -120,6 +120,7 @@ pub(crate) fn build(
             motor,
             loff,
             ln,
+            point_first,
         });
     };
     for (jslot, j) in joints.iter() {
@@ -143,6 +144,7 @@ pub(crate) fn build(
             j.model.row_count(j.motor_on()) as u32,
             j.motor_on(),
             j.model.limit_count() as u32,
+            j.model.kind.point_rows_first(),
         );
     }
     // The fixed joints that hold a split body's parts together, in a chain (Fig. 4).
@@ -151,7 +153,7 @@ pub(crate) fn build(
         for l in 1..ps.len() {
             if ps[l] > 1 && island_bodies[isl][l] == island_bodies[isl][l - 1] {
                 let (a, b) = (Side::Dyn(l as u32 - 1), Side::Dyn(l as u32));
-                push(list, SPLIT_JOINT, a, b, 6, false, 0);
+                push(list, SPLIT_JOINT, a, b, 6, false, 0, true);
             }
         }
     }

@@ -59,6 +59,15 @@ impl JointKind {
     pub fn has_coordinate(self) -> bool {
         matches!(self, JointKind::Hinge | JointKind::Slider)
     }
+
+    /// True for the joints whose rows are three point rows (`rows::point_rows`) followed by
+    /// rows without linear parts (a hinge's motor row included).
+    pub(crate) fn point_rows_first(self) -> bool {
+        matches!(
+            self,
+            JointKind::Ball | JointKind::Hinge | JointKind::Fixed | JointKind::Universal
+        )
+    }
 }
 
 /// A joint frame in a body's local frame (or in the world for a joint to the world).
@@ -289,6 +298,71 @@ impl JointModel {
             JointKind::Hinge => hinge::angle(&f, coord_ref).0,
             JointKind::Slider => slider::position(&f),
             _ => 0.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Quat;
+
+    /// The joints flagged `point_rows_first` have the row layout the assembly relies on
+    /// (`Island::assemble`): rows 0-2 with linear parts exactly `-e_k` and `e_k`, the rest with
+    /// none; the others are not flagged because they lack it.
+    #[test]
+    fn point_rows_first_is_the_rows_layout() {
+        let kinds = [
+            JointKind::Ball,
+            JointKind::Hinge,
+            JointKind::Slider,
+            JointKind::Fixed,
+            JointKind::Universal,
+            JointKind::Cylindrical,
+            JointKind::Distance,
+        ];
+        let frame = |anchor: Vec3, axis: Vec3, angle: f64| JointFrame {
+            anchor,
+            rotation: Quat::from_axis_angle(&nalgebra::Unit::new_normalize(axis), angle),
+        };
+        let a = Pose {
+            x: Vec3::new(0.3, -0.2, 1.0),
+            q: Quat::from_axis_angle(
+                &nalgebra::Unit::new_normalize(Vec3::new(1.0, 2.0, 3.0)),
+                0.7,
+            ),
+        };
+        let b = Pose {
+            x: Vec3::new(1.1, 0.4, 0.9),
+            q: Quat::from_axis_angle(
+                &nalgebra::Unit::new_normalize(Vec3::new(-2.0, 1.0, 0.5)),
+                1.9,
+            ),
+        };
+        for kind in kinds {
+            let model = JointModel {
+                kind,
+                frame_a: frame(Vec3::new(0.5, 0.1, -0.2), Vec3::new(0.0, 1.0, 1.0), 0.4),
+                frame_b: frame(Vec3::new(-0.4, 0.2, 0.3), Vec3::new(1.0, 0.0, 1.0), -0.3),
+                distance: 1.0,
+                limits: JointLimits::NONE,
+            };
+            let motor = kind.has_coordinate().then_some(0.2);
+            let mut out = [Row::default(); 7];
+            let n = model.eval(&a, &b, motor, 0.0, &mut out);
+            let layout = out[..n].iter().enumerate().all(|(r, row)| {
+                let lin = |s: usize| [row.j[s][0], row.j[s][1], row.j[s][2]];
+                let (la, lb) = (lin(0), lin(1));
+                if r < 3 {
+                    (0..3).all(|k| {
+                        let e = if k == r { 1.0 } else { 0.0 };
+                        la[k] == -e && lb[k] == e
+                    })
+                } else {
+                    la == [0.0; 3] && lb == [0.0; 3]
+                }
+            });
+            assert_eq!(layout, kind.point_rows_first(), "{kind:?}");
         }
     }
 }
