@@ -1041,7 +1041,12 @@ impl Island {
                     let l = l as usize;
                     let (v, w) = (self.v[l], self.w[l]);
                     let mut u = [v.x, v.y, v.z, w.x, w.y, w.z];
-                    add_rows(&mut u, wrows.iter().zip(x).map(|(c, p)| (&c[s], scale * p)));
+                    let rows = wrows.iter().zip(x).map(|(c, p)| (&c[s], scale * p));
+                    if ij.point_first {
+                        add_rows_point_first(&mut u, rows);
+                    } else {
+                        add_rows(&mut u, rows);
+                    }
                     self.v[l] = Vec3::new(u[0], u[1], u[2]);
                     self.w[l] = Vec3::new(u[3], u[4], u[5]);
                 }
@@ -1056,11 +1061,15 @@ impl Island {
             return;
         }
         for (k, ij) in self.joints.iter().enumerate() {
-            for r in ij.off as usize..(ij.off + ij.n) as usize {
-                let p = std::mem::take(&mut self.lambda[r]);
-                for (acc, &v) in self.impulse[k].iter_mut().zip(&self.rows[r].j[1]) {
-                    *acc += v * p;
-                }
+            let range = ij.off as usize..(ij.off + ij.n) as usize;
+            let rows = self.rows[range.clone()].iter().map(|row| &row.j[1]);
+            let impulses = self.lambda[range].iter_mut().map(std::mem::take);
+            // (the rows of body B: their linear parts are those of `M^-1 J^T` up to a
+            // positive factor, so they have the same zeros)
+            if ij.point_first {
+                add_rows_point_first(&mut self.impulse[k], rows.zip(impulses));
+            } else {
+                add_rows(&mut self.impulse[k], rows.zip(impulses));
             }
             for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
                 let p = std::mem::take(&mut self.lim.lambda[r]);
@@ -1414,6 +1423,26 @@ pub(super) fn add_rows<'a>(acc: &mut [f64; 6], rows: impl Iterator<Item = (&'a [
     for (w, p) in rows {
         for (ac, wc) in a.iter_mut().zip(w) {
             *ac += wc * p;
+        }
+    }
+    *acc = a;
+}
+
+/// [`add_rows`] for a joint whose rows are `point_first` (`IslandJoint`): the linear part of
+/// row `k`'s `M^-1 J^T` is zero but for component `k` (`k < 3`), or zero (`k >= 3`). The terms
+/// left out are exact zeros, so the sums are the same.
+#[inline(always)]
+pub(super) fn add_rows_point_first<'a>(
+    acc: &mut [f64; 6],
+    rows: impl Iterator<Item = (&'a [f64; 6], f64)>,
+) {
+    let mut a = *acc;
+    for (k, (w, p)) in rows.enumerate() {
+        if k < 3 {
+            a[k] += w[k] * p;
+        }
+        for c in 3..6 {
+            a[c] += w[c] * p;
         }
     }
     *acc = a;
