@@ -62,6 +62,10 @@ pub(crate) struct BlockCholesky {
     i_ptr: Vec<usize>,
     /// Vector index of every panel row (the gather/scatter map of the solves).
     p_idx: Vec<u32>,
+    /// Elimination position -> vector offset of its one off-diagonal block when it has exactly
+    /// one and both blocks have at most 6 rows (the substitutions then take literal sizes and
+    /// the block's rows, consecutive in the vector, without `p_idx`), else `u32::MAX`.
+    p_one: Vec<u32>,
     /// Per off-diagonal block `q` (in `s_*` order): range in `u_map` that maps the rows of its
     /// panel from the block's first row on to the rows of the panel of that block (the scatter
     /// map of the Schur update, so the factorization never searches).
@@ -197,6 +201,17 @@ impl BlockCholesky {
             f.madds += (0..r).map(|c| c * (ld - c)).sum::<u64>() + r * m * (m + 1) / 2;
         }
         f.values = vec![0.0; total];
+        f.p_one = (0..n)
+            .map(|k| {
+                let (q0, q1) = (f.s_ptr[k] as usize, f.s_ptr[k + 1] as usize);
+                let b = f.order[f.s_pos.get(q0).copied().unwrap_or(0) as usize] as usize;
+                if q1 == q0 + 1 && f.p_r[k] <= 6 && f.size[b] <= 6 {
+                    f.xoff[b]
+                } else {
+                    u32::MAX
+                }
+            })
+            .collect();
         for k in 0..n {
             f.i_ptr.push(f.p_idx.len());
             let b = f.order[k] as usize;
@@ -367,6 +382,27 @@ impl BlockCholesky {
             let r = self.size[self.order[k] as usize] as usize;
             let ld = self.p_ld[k] as usize;
             let base = self.p_ptr[k];
+            if self.p_one[k] != u32::MAX {
+                // One off-diagonal block (a joint eliminated before its only coupled neighbour:
+                // the links of chains and of trees' branches), both sizes literal.
+                let j = self.s_pos[self.s_ptr[k] as usize] as usize;
+                let ldj = self.p_ld[j] as usize;
+                let (lo, hi) = self.values.split_at_mut(self.p_ptr[j]);
+                let pk = &mut lo[base..base + ld * r];
+                let pj = &mut hi[..ldj * (ld - r)];
+                by_pair!(
+                    r,
+                    ld - r,
+                    panel_one,
+                    pk,
+                    pj,
+                    ldj,
+                    min_pivot,
+                    small,
+                    &mut counts
+                );
+                continue;
+            }
             let panel = &mut self.values[base..base + ld * r];
             by_size!(r, panel_cholesky, panel, ld, min_pivot, small, &mut counts);
             // Right-looking update of the later panels: L_fj -= L_fk L_ek^T for blocks f >= e.
@@ -476,13 +512,25 @@ impl BlockCholesky {
             Pass::Forward => {
                 for k in 0..self.order.len() {
                     let (r, p, idx) = self.panel(k);
-                    by_size!(r, forward, p, idx, x);
+                    match self.p_one[k] {
+                        u32::MAX => by_size!(r, forward, p, idx, x),
+                        xo => {
+                            let (o, xo) = (idx[0] as usize, xo as usize);
+                            by_pair!(r, idx.len() - r, forward_one, p, o, xo, x)
+                        }
+                    }
                 }
             }
             Pass::Backward => {
                 for k in (0..self.order.len()).rev() {
                     let (r, p, idx) = self.panel(k);
-                    by_size!(r, backward, p, idx, x);
+                    match self.p_one[k] {
+                        u32::MAX => by_size!(r, backward, p, idx, x),
+                        xo => {
+                            let (o, xo) = (idx[0] as usize, xo as usize);
+                            by_pair!(r, idx.len() - r, backward_one, p, o, xo, x)
+                        }
+                    }
                 }
             }
         }
@@ -559,6 +607,33 @@ macro_rules! by_size {
 }
 use by_size;
 
+/// Calls `$f(r, rb, args..)` with both sizes literals (1-6), as [`by_size`].
+macro_rules! by_pair {
+    ($r:expr, $rb:expr, $f:ident, $($arg:expr),*) => {
+        match $r {
+            1 => by_pair!(@rb 1, $rb, $f, $($arg),*),
+            2 => by_pair!(@rb 2, $rb, $f, $($arg),*),
+            3 => by_pair!(@rb 3, $rb, $f, $($arg),*),
+            4 => by_pair!(@rb 4, $rb, $f, $($arg),*),
+            5 => by_pair!(@rb 5, $rb, $f, $($arg),*),
+            6 => by_pair!(@rb 6, $rb, $f, $($arg),*),
+            r => $f(r, $rb, $($arg),*),
+        }
+    };
+    (@rb $r:literal, $rb:expr, $f:ident, $($arg:expr),*) => {
+        match $rb {
+            1 => $f($r, 1, $($arg),*),
+            2 => $f($r, 2, $($arg),*),
+            3 => $f($r, 3, $($arg),*),
+            4 => $f($r, 4, $($arg),*),
+            5 => $f($r, 5, $($arg),*),
+            6 => $f($r, 6, $($arg),*),
+            rb => $f($r, rb, $($arg),*),
+        }
+    };
+}
+use by_pair;
+
 /// Rows the kernels below take at a time: a chunk's sums sit in registers and the loads along
 /// a column of the panel are contiguous (vectorized), where a row's sum over the columns would
 /// stride by `ld`. Each entry's sum still runs over the columns in order, so the results are
@@ -618,6 +693,38 @@ fn panel_cholesky(
                 s -= unsafe { done.get_unchecked(i + t * ld) * done.get_unchecked(c + t * ld) };
             }
             col[i] = s * inv;
+        }
+    }
+}
+
+/// A panel of `r` columns with one off-diagonal block of `rb` rows below its diagonal block:
+/// [`panel_cholesky`], then the Schur update of the one block it couples, which is the diagonal
+/// block of panel `pj` (leading dimension `ldj`), so the update's map is the identity. Each
+/// entry's sum runs over the same terms in the same order as in [`schur_update`]: the same
+/// factor, with literal trip counts.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // panel_cholesky's and schur_update's arguments
+fn panel_one(
+    r: usize,
+    rb: usize,
+    p: &mut [f64],
+    pj: &mut [f64],
+    ldj: usize,
+    min_pivot: f64,
+    small: f64,
+    counts: &mut (u32, u32),
+) {
+    let ld = r + rb;
+    panel_cholesky(r, p, ld, min_pivot, small, counts);
+    let (p, pj) = (&p[..r * ld], &mut pj[..rb * ldj]);
+    assert!(rb <= ldj);
+    for c in 0..rb {
+        for i in c..rb {
+            let mut s = 0.0;
+            for t in 0..r {
+                s += p[r + i + t * ld] * p[r + c + t * ld];
+            }
+            pj[c * ldj + i] -= s;
         }
     }
 }
@@ -717,6 +824,64 @@ fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
         unsafe {
             *x.get_unchecked_mut(*idx.get_unchecked(i) as usize) -= s;
         }
+    }
+}
+
+/// [`forward`] through a panel of `r` columns with one off-diagonal block of `rb` rows, at
+/// `xo` in the vector (its rows are consecutive there): literal sizes, no index map, the same
+/// sums in the same order.
+#[inline(always)]
+fn forward_one(r: usize, rb: usize, p: &[f64], o: usize, xo: usize, x: &mut [f64]) {
+    let ld = r + rb;
+    let p = &p[..r * ld];
+    let mut y = [0.0; 6];
+    y[..r].copy_from_slice(&x[o..o + r]);
+    // (a zero block stays zero and updates nothing, as in `forward`)
+    if y[..r].iter().all(|&v| v == 0.0) {
+        return;
+    }
+    for c in 0..r {
+        let mut s = y[c];
+        for t in 0..c {
+            s -= p[c + t * ld] * y[t];
+        }
+        y[c] = s * p[c + c * ld];
+    }
+    x[o..o + r].copy_from_slice(&y[..r]);
+    let xs = &mut x[xo..xo + rb];
+    for i in 0..rb {
+        let mut s = 0.0;
+        for c in 0..r {
+            s += p[r + i + c * ld] * y[c];
+        }
+        xs[i] -= s;
+    }
+}
+
+/// [`backward`] through a panel of `r` columns with one off-diagonal block of `rb` rows (as
+/// [`forward_one`]).
+#[inline(always)]
+fn backward_one(r: usize, rb: usize, p: &[f64], o: usize, xo: usize, x: &mut [f64]) {
+    let ld = r + rb;
+    let p = &p[..r * ld];
+    let mut v = [0.0; 6];
+    v[..rb].copy_from_slice(&x[xo..xo + rb]);
+    let mut s = [0.0; 6];
+    for i in 0..rb {
+        for c in 0..r {
+            s[c] += p[r + i + c * ld] * v[i];
+        }
+    }
+    let y = &mut x[o..o + r];
+    for c in 0..r {
+        y[c] -= s[c];
+    }
+    for c in (0..r).rev() {
+        let mut s = y[c];
+        for t in c + 1..r {
+            s -= p[t + c * ld] * y[t];
+        }
+        y[c] = s * p[c + c * ld];
     }
 }
 
@@ -1137,6 +1302,54 @@ pub(crate) mod tests {
             }
         }
         (f, a, n)
+    }
+
+    /// Panels with one off-diagonal block (every panel of a chain but the last) take the
+    /// literal-size kernels (`panel_one`, `forward_one`, `backward_one`). For every pair of
+    /// block sizes they compute what the general kernels compute, bit for bit: the panel, the
+    /// Schur update of the block it couples (into a zero target, so the update's sums
+    /// themselves are compared) and both substitutions.
+    #[test]
+    fn one_block_kernels_match_the_general_ones_bit_for_bit() {
+        let mut seed = 12345u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for r in 1..=6 {
+            for rb in 1..=6 {
+                let ld = r + rb;
+                let mut p: Vec<f64> = (0..r * ld).map(|_| rnd()).collect();
+                for c in 0..r {
+                    p[c + c * ld] += 4.0;
+                }
+                let ldj = rb + 2;
+                let (mut p1, mut pj1) = (p.clone(), vec![0.0; rb * ldj]);
+                let (mut p2, mut pj2) = (p.clone(), vec![0.0; rb * ldj]);
+                let (mut n1, mut n2) = ((0, 0), (0, 0));
+                by_pair!(
+                    r, rb, panel_one, &mut p1, &mut pj1, ldj, 1e-300, 0.0, &mut n1
+                );
+                panel_cholesky(r, &mut p2, ld, 1e-300, 0.0, &mut n2);
+                let map: Vec<u32> = (0..rb as u32).collect();
+                schur_update(r, &p2, ld, r, rb, &map, &mut pj2, ldj);
+                assert_eq!(bits(&p1), bits(&p2), "panel {r} x {rb}");
+                assert_eq!(bits(&pj1), bits(&pj2), "update {r} x {rb}");
+                // the panel's rows at 2..2+r, its block's at 10..10+rb of a vector of 20
+                let idx: Vec<u32> = (2..2 + r as u32).chain(10..10 + rb as u32).collect();
+                let x: Vec<f64> = (0..20).map(|_| rnd()).collect();
+                let (mut x1, mut x2) = (x.clone(), x.clone());
+                by_pair!(r, rb, forward_one, &p1, 2, 10, &mut x1);
+                forward(r, &p2, &idx, &mut x2);
+                assert_eq!(bits(&x1), bits(&x2), "forward {r} x {rb}");
+                by_pair!(r, rb, backward_one, &p1, 2, 10, &mut x1);
+                backward(r, &p2, &idx, &mut x2);
+                assert_eq!(bits(&x1), bits(&x2), "backward {r} x {rb}");
+            }
+        }
     }
 
     /// A random SPD block matrix with a given block graph; compare the solve to a dense one.
