@@ -63,8 +63,9 @@ pub(crate) struct BlockCholesky {
     /// Vector index of every panel row (the gather/scatter map of the solves).
     p_idx: Vec<u32>,
     /// Elimination position -> vector offset of its one off-diagonal block when it has exactly
-    /// one and both blocks have at most 6 rows (the substitutions then take literal sizes and
-    /// the block's rows, consecutive in the vector, without `p_idx`), else `u32::MAX`.
+    /// one and both blocks have at most 6 rows, else `u32::MAX`. Such a panel is factored by
+    /// `panel_one` and substituted by `forward_one` / `backward_one`: literal sizes, the Schur
+    /// update's map the identity, the block's rows (consecutive in the vector) without `p_idx`.
     p_one: Vec<u32>,
     /// Per off-diagonal block `q` (in `s_*` order): range in `u_map` that maps the rows of its
     /// panel from the block's first row on to the rows of the panel of that block (the scatter
@@ -203,9 +204,12 @@ impl BlockCholesky {
         f.values = vec![0.0; total];
         f.p_one = (0..n)
             .map(|k| {
-                let (q0, q1) = (f.s_ptr[k] as usize, f.s_ptr[k + 1] as usize);
-                let b = f.order[f.s_pos.get(q0).copied().unwrap_or(0) as usize] as usize;
-                if q1 == q0 + 1 && f.p_r[k] <= 6 && f.size[b] <= 6 {
+                let q = f.s_ptr[k] as usize;
+                if f.s_ptr[k + 1] as usize != q + 1 {
+                    return u32::MAX;
+                }
+                let b = f.order[f.s_pos[q] as usize] as usize;
+                if f.p_r[k] <= 6 && f.size[b] <= 6 {
                     f.xoff[b]
                 } else {
                     u32::MAX
@@ -788,6 +792,30 @@ fn schur_update(
     }
 }
 
+/// `y = L_kk^-1 y` through a panel's diagonal block (its diagonal holds the reciprocals).
+#[inline(always)]
+fn diagonal_forward(r: usize, p: &[f64], ld: usize, y: &mut [f64]) {
+    for c in 0..r {
+        let mut s = y[c];
+        for t in 0..c {
+            s -= p[c + t * ld] * y[t];
+        }
+        y[c] = s * p[c + c * ld];
+    }
+}
+
+/// `y = L_kk^-T y` through a panel's diagonal block.
+#[inline(always)]
+fn diagonal_backward(r: usize, p: &[f64], ld: usize, y: &mut [f64]) {
+    for c in (0..r).rev() {
+        let mut s = y[c];
+        for t in c + 1..r {
+            s -= p[t + c * ld] * y[t];
+        }
+        y[c] = s * p[c + c * ld];
+    }
+}
+
 /// Forward substitution through one panel: the diagonal block, then the rows below it.
 #[inline(always)]
 fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
@@ -800,13 +828,7 @@ fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     if y.iter().all(|&v| v == 0.0) {
         return;
     }
-    for c in 0..r {
-        let mut s = y[c];
-        for t in 0..c {
-            s -= p[c + t * ld] * y[t];
-        }
-        y[c] = s * p[c + c * ld];
-    }
+    diagonal_forward(r, p, ld, y);
     let mut yc = [0.0; 8];
     if r <= 8 {
         yc[..r].copy_from_slice(&x[o..o + r]);
@@ -840,13 +862,7 @@ fn forward_one(r: usize, rb: usize, p: &[f64], o: usize, xo: usize, x: &mut [f64
     if y[..r].iter().all(|&v| v == 0.0) {
         return;
     }
-    for c in 0..r {
-        let mut s = y[c];
-        for t in 0..c {
-            s -= p[c + t * ld] * y[t];
-        }
-        y[c] = s * p[c + c * ld];
-    }
+    diagonal_forward(r, p, ld, &mut y[..r]);
     x[o..o + r].copy_from_slice(&y[..r]);
     let xs = &mut x[xo..xo + rb];
     for i in 0..rb {
@@ -876,13 +892,7 @@ fn backward_one(r: usize, rb: usize, p: &[f64], o: usize, xo: usize, x: &mut [f6
     for c in 0..r {
         y[c] -= s[c];
     }
-    for c in (0..r).rev() {
-        let mut s = y[c];
-        for t in c + 1..r {
-            s -= p[t + c * ld] * y[t];
-        }
-        y[c] = s * p[c + c * ld];
-    }
+    diagonal_backward(r, p, ld, y);
 }
 
 /// Backward substitution through one panel: the rows below the diagonal block, then the block.
@@ -917,13 +927,7 @@ fn backward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
         }
     }
     let y = &mut x[o..o + r];
-    for c in (0..r).rev() {
-        let mut s = y[c];
-        for t in c + 1..r {
-            s -= p[t + c * ld] * y[t];
-        }
-        y[c] = s * p[c + c * ld];
-    }
+    diagonal_backward(r, p, ld, y);
 }
 
 /// [`backward`] of three columns in one pass over the panel.
@@ -975,13 +979,7 @@ fn backward3(r: usize, p: &[f64], idx: &[u32], x: [&mut [f64]; 3]) {
     }
     for y in [x0, x1, x2] {
         let y = &mut y[o..o + r];
-        for c in (0..r).rev() {
-            let mut s = y[c];
-            for t in c + 1..r {
-                s -= p[t + c * ld] * y[t];
-            }
-            y[c] = s * p[c + c * ld];
-        }
+        diagonal_backward(r, p, ld, y);
     }
 }
 
@@ -1319,6 +1317,7 @@ pub(crate) mod tests {
             (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
         };
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let mut small = 0;
         for r in 1..=6 {
             for rb in 1..=6 {
                 let ld = r + rb;
@@ -1330,12 +1329,15 @@ pub(crate) mod tests {
                 let (mut p1, mut pj1) = (p.clone(), vec![0.0; rb * ldj]);
                 let (mut p2, mut pj2) = (p.clone(), vec![0.0; rb * ldj]);
                 let (mut n1, mut n2) = ((0, 0), (0, 0));
+                // (pivots below 4 count as small: both kernels must count them alike)
                 by_pair!(
-                    r, rb, panel_one, &mut p1, &mut pj1, ldj, 1e-300, 0.0, &mut n1
+                    r, rb, panel_one, &mut p1, &mut pj1, ldj, 1e-300, 4.0, &mut n1
                 );
-                panel_cholesky(r, &mut p2, ld, 1e-300, 0.0, &mut n2);
+                panel_cholesky(r, &mut p2, ld, 1e-300, 4.0, &mut n2);
                 let map: Vec<u32> = (0..rb as u32).collect();
                 schur_update(r, &p2, ld, r, rb, &map, &mut pj2, ldj);
+                assert_eq!(n1, n2, "pivot counts {r} x {rb}");
+                small += n1.1;
                 assert_eq!(bits(&p1), bits(&p2), "panel {r} x {rb}");
                 assert_eq!(bits(&pj1), bits(&pj2), "update {r} x {rb}");
                 // the panel's rows at 2..2+r, its block's at 10..10+rb of a vector of 20
@@ -1350,6 +1352,10 @@ pub(crate) mod tests {
                 assert_eq!(bits(&x1), bits(&x2), "backward {r} x {rb}");
             }
         }
+        assert!(
+            small > 0,
+            "no pivot counted as small: the counts were not compared"
+        );
     }
 
     /// A random SPD block matrix with a given block graph; compare the solve to a dense one.
