@@ -324,7 +324,11 @@ pub(crate) fn end_of_step_angular_velocity(
         let next = w_plus + 0.5 * h * (s0 + s1);
         // at a fixed point in floating point the remaining iterations would return it again
         // (bodies turning about a principal axis, whose gyroscopic term is zero)
-        if next.iter().zip(w.iter()).all(|(a, b)| a.to_bits() == b.to_bits()) {
+        if next
+            .iter()
+            .zip(w.iter())
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+        {
             break;
         }
         w = next;

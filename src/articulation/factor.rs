@@ -323,20 +323,7 @@ impl BlockCholesky {
         assert!(colsum.len() >= self.dim);
         for k in 0..self.order.len() {
             let (r, p, idx) = self.panel(k);
-            let ld = idx.len();
-            for c in 0..r {
-                let col = &p[c * ld..(c + 1) * ld];
-                let oc = idx[c] as usize;
-                // the column's own sum in a register: a panel's rows are distinct, so the
-                // other rows' sums never alias it and every sum adds the same terms in order
-                let mut own = colsum[oc] + col[c].abs();
-                for (v, &row) in col[c + 1..].iter().zip(&idx[c + 1..]) {
-                    let v = v.abs();
-                    own += v;
-                    unsafe { *colsum.get_unchecked_mut(row as usize) += v };
-                }
-                colsum[oc] = own;
-            }
+            by_size!(r, norm1_panel, p, idx, colsum);
         }
         colsum.iter().fold(0.0, |m, &v| m.max(v))
     }
@@ -643,6 +630,55 @@ use by_pair;
 /// stride by `ld`. Each entry's sum still runs over the columns in order, so the results are
 /// the same as the row-by-row loops'.
 const CHUNK: usize = 8;
+
+/// Adds the absolute values of a panel's entries (`r` columns of `A`, column-major with `idx`
+/// the rows' vector indices) to the column sums of `A`, each entry to its row's and to its
+/// column's. Every sum adds its terms in the order of the column-by-column loop: a column's
+/// terms from the top down, a row's from the left; the rows below the diagonal block are taken
+/// a row at a time with the `r` column sums in registers, so the sums run side by side.
+#[inline(always)]
+fn norm1_panel(r: usize, p: &[f64], idx: &[u32], colsum: &mut [f64]) {
+    let ld = idx.len();
+    assert!(r <= ld && p.len() >= r * ld);
+    if r > 6 {
+        // (no joint has more rows; the same sums column by column)
+        for c in 0..r {
+            let mut s = colsum[idx[c] as usize] + p[c * ld + c].abs();
+            for i in c + 1..ld {
+                let v = p[c * ld + i].abs();
+                s += v;
+                colsum[idx[i] as usize] += v;
+            }
+            colsum[idx[c] as usize] = s;
+        }
+        return;
+    }
+    let mut own = [0.0; 6];
+    // the diagonal block: its rows are the columns themselves (distinct from the rows below)
+    for c in 0..r {
+        let oc = idx[c] as usize;
+        let mut s = colsum[oc] + p[c * ld + c].abs();
+        for i in c + 1..r {
+            let v = p[c * ld + i].abs();
+            s += v;
+            colsum[idx[i] as usize] += v;
+        }
+        own[c] = s;
+    }
+    for i in r..ld {
+        let row = idx[i] as usize;
+        let mut t = colsum[row];
+        for c in 0..r {
+            let v = p[c * ld + i].abs();
+            own[c] += v;
+            t += v;
+        }
+        colsum[row] = t;
+    }
+    for c in 0..r {
+        colsum[idx[c] as usize] = own[c];
+    }
+}
 
 /// Dense Cholesky of one panel (its `r x r` diagonal block and the rows below it, column-major
 /// with leading dimension `ld`); the diagonal receives the reciprocals of the pivots.
@@ -1392,6 +1428,36 @@ pub(crate) mod tests {
                 (norm - dense).abs() <= 1e-12 * dense,
                 "{ordering:?}: {norm} vs {dense}"
             );
+            // and every column sum the same bits as the plain column-by-column loop's (a
+            // column's terms from the top down, a row's from the left), which the
+            // row-at-a-time kernel only reorders across independent sums
+            // (on entries of magnitudes 1e-8 to 1e8, so that sums in another order round
+            // differently)
+            let mut f = f;
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            for v in &mut f.values {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let u = (seed >> 11) as f64 / (1u64 << 53) as f64;
+                *v = (u - 0.5) * 10f64.powf(16.0 * u - 8.0);
+            }
+            f.norm1(&mut scratch);
+            let mut plain = vec![0.0; n];
+            for k in 0..f.order.len() {
+                let (r, p, idx) = f.panel(k);
+                let ld = idx.len();
+                for c in 0..r {
+                    let mut s = plain[idx[c] as usize] + p[c * ld + c].abs();
+                    for i in c + 1..ld {
+                        s += p[c * ld + i].abs();
+                        plain[idx[i] as usize] += p[c * ld + i].abs();
+                    }
+                    plain[idx[c] as usize] = s;
+                }
+            }
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&scratch), bits(&plain), "{ordering:?}");
         }
     }
 
