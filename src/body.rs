@@ -395,20 +395,30 @@ pub(crate) struct MotionState {
 
 impl Default for MotionState {
     fn default() -> Self {
+        MotionState::STATIC
+    }
+}
+
+impl MotionState {
+    /// The static world at the origin (what `Default` gives), as a constant that can be
+    /// borrowed.
+    pub(crate) const STATIC: MotionState = {
+        const ZERO: Vec3 = Vec3::new(0.0, 0.0, 0.0);
+        const ZERO3: Mat3 = Mat3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
         MotionState {
-            x: Vec3::zeros(),
-            q: Quat::identity(),
-            v: Vec3::zeros(),
-            w: Vec3::zeros(),
+            x: ZERO,
+            q: Quat::new_unchecked(nalgebra::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
+            v: ZERO,
+            w: ZERO,
             inv_mass: 0.0,
-            iinv: Mat3::zeros(),
-            iw: Mat3::zeros(),
-            alpha: Vec3::zeros(),
+            iinv: ZERO3,
+            iw: ZERO3,
+            alpha: ZERO,
             dt: 0.0,
             dynamic: false,
             ver: 0,
         }
-    }
+    };
 }
 
 impl MotionState {

@@ -352,10 +352,10 @@ impl Contacts {
         for c in &mut self.contacts {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             let (ra, rb, n) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
-            let u = relative_velocity(&a, &ra, &b, &rb);
+            let u = relative_velocity(a, &ra, b, &rb);
             c.sliding_at_start = (u - u.dot(&n) * n).norm() > self.settings.tolerance / h;
             (c.wa, c.wb, c.wn) = (ra, rb, n);
-            c.kn = k_along(&a, &ra, &b, &rb, &n);
+            c.kn = k_along(a, &ra, b, &rb, &n);
             c.an = -(acc(c.b) - acc(c.a)).dot(&n);
             c.coupled_impact = defer && (in_island(c.a) || in_island(c.b));
             c.seen = [u32::MAX; 2];
@@ -373,7 +373,7 @@ impl Contacts {
             // struck by another onto a pendulum brings its new speed, not an acceleration)
             if bounces_on_island(c) {
                 let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-                c.un_pre = relative_velocity(&a, &c.wa, &b, &c.wb).dot(&c.wn);
+                c.un_pre = relative_velocity(a, &c.wa, b, &c.wb).dot(&c.wn);
             }
             c.pn_total = c.pn;
             c.p_total = c.p;
@@ -402,7 +402,7 @@ impl Contacts {
         for c in self.contacts.iter_mut().filter(|c| bounces_on_island(c)) {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             (c.wa, c.wb, c.wn) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
-            let un = relative_velocity(&a, &c.wa, &b, &c.wb).dot(&c.wn);
+            let un = relative_velocity(a, &c.wa, b, &c.wb).dot(&c.wn);
             c.an = (c.un_pre - un) / h;
             c.seen = [u32::MAX; 2];
         }
@@ -500,7 +500,7 @@ impl Contacts {
                     Some((free, m)) => coupled_along(free, m, d, d),
                     None => {
                         let (a, b) = (state(&s.states, c.a), state(&s.states, c.b));
-                        k_along(&a, &ra, &b, &rb, d)
+                        k_along(a, &ra, b, &rb, d)
                     }
                 };
                 let kn = if later { kdir(self, &n) } else { c.kn };
@@ -611,7 +611,7 @@ impl Contacts {
     fn coupled_k(&mut self, k: usize, ra: &Vec3, rb: &Vec3, sv: &mut Solver) -> (Mat3, Mat3) {
         let c = &self.contacts[k];
         let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-        let free = k_matrix(&a, ra) + k_matrix(&b, rb);
+        let free = k_matrix(a, ra) + k_matrix(b, rb);
         let mut m = free;
         let bd = self.borders[k];
         for j in 0..bd.n as usize {
@@ -876,10 +876,14 @@ impl Contacts {
             // the pair's K with the masses of this solve (shock propagation freezes bodies)
             let c = self.contacts[k];
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+            // (from the states before `separation`, which may catch stale ones up)
+            let (kf, im) = (
+                k_matrix(a, &c.wa) + k_matrix(b, &c.wb),
+                a.inv_mass + b.inv_mass,
+            );
             let touching = c.pn > 0.0 || c.pt != Vec3::zeros() || self.separation(k) < near;
             let c = &mut self.contacts[k];
-            c.kf = k_matrix(&a, &c.wa) + k_matrix(&b, &c.wb);
-            c.im = a.inv_mass + b.inv_mass;
+            (c.kf, c.im) = (kf, im);
             c.active = touching;
             c.seen = [u32::MAX; 2];
             if touching {
@@ -962,18 +966,18 @@ impl Contacts {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             let (ra, rb, n0) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
             if at_start_poses {
-                c.d0 = (b.x + rb) - (a.x + ra)
-                    + contact_dt(&a, &b) * relative_velocity(&a, &ra, &b, &rb);
+                c.d0 =
+                    (b.x + rb) - (a.x + ra) + contact_dt(a, b) * relative_velocity(a, &ra, b, &rb);
                 c.nl = n0;
             } else {
-                let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
+                let (pa, pb, n) = previewed(a, &c.ra, b, &c.rb, &c.n);
                 c.d0 = pb - pa;
                 c.nl = n;
             }
-            c.u0 = relative_velocity(&a, &ra, &b, &rb);
+            c.u0 = relative_velocity(a, &ra, b, &rb);
             c.sep = c.d0.dot(&c.nl);
             (c.wa, c.wb) = (ra, rb);
-            c.dt = contact_dt(&a, &b);
+            c.dt = contact_dt(a, b);
         }
     }
 
@@ -1045,7 +1049,7 @@ impl Contacts {
             if !(a.dynamic || b.dynamic) {
                 continue;
             }
-            let (pa, pb, n) = previewed(&a, &c.ra, &b, &c.rb, &c.n);
+            let (pa, pb, n) = previewed(a, &c.ra, b, &c.rb, &c.n);
             c.sep = (pb - pa).dot(&n);
             worst = worst.max(-c.sep);
             beyond = beyond.max(c.floor - c.sep);
