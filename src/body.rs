@@ -195,6 +195,10 @@ pub struct Body {
     pub(crate) split_parts: u32,
     /// Shapes attached to the body.
     pub(crate) shapes: u32,
+    /// The world inertia and its inverse at the orientation they were computed at (the end of
+    /// the body's last free flight); valid for the body's rotation while its bits are those.
+    /// Cleared when the mass properties change.
+    pub(crate) inertias_at: Option<(Quat, Mat3, Mat3)>,
 }
 
 impl Body {
@@ -215,6 +219,7 @@ impl Body {
             user_data: d.user_data,
             split_parts: 0,
             shapes: 0,
+            inertias_at: None,
         }
     }
 
@@ -272,8 +277,30 @@ impl Body {
     }
     /// Inverse world inertia `R I^-1 R^T` at the current orientation.
     pub(crate) fn world_inv_inertia(&self) -> Mat3 {
+        if let Some((_, iinv)) = self.cached_inertias() {
+            return iinv;
+        }
         let r = self.rotation.to_rotation_matrix().into_inner();
         r * self.inv_inertia * r.transpose()
+    }
+    /// `world_inertias` at the current orientation: from `inertias_at` when it holds them for
+    /// these bits of the rotation (the same values: the same function of the same inputs).
+    pub(crate) fn world_inertias_now(&self) -> (Mat3, Mat3) {
+        self.cached_inertias()
+            .unwrap_or_else(|| world_inertias(&self.rotation, &self.inertia, &self.inv_inertia))
+    }
+    fn cached_inertias(&self) -> Option<(Mat3, Mat3)> {
+        match &self.inertias_at {
+            Some((q, iw, iinv))
+                if q.coords
+                    .iter()
+                    .zip(self.rotation.coords.iter())
+                    .all(|(a, b)| a.to_bits() == b.to_bits()) =>
+            {
+                Some((*iw, *iinv))
+            }
+            _ => None,
+        }
     }
     /// World inertia `R I R^T` at the current orientation.
     pub(crate) fn world_inertia(&self) -> Mat3 {
@@ -346,7 +373,7 @@ pub(crate) fn integrate_free(b: &mut Body, gravity: &Vec3, h: f64) {
 /// Step 1 of Appendix A for a body without joints: `v+ = v- + h a`, `w+ = w- + h I^-1 tau`.
 /// Returns `I^-1 tau` (world), which [`free_finish`] needs.
 pub(crate) fn free_external_impulse(b: &mut Body, gravity: &Vec3, h: f64) -> Vec3 {
-    let (_, iinv) = world_inertias(&b.rotation, &b.inertia, &b.inv_inertia);
+    let (_, iinv) = b.world_inertias_now();
     let alpha = iinv * b.torque;
     b.linear_velocity += h * (gravity * b.gravity_scale + b.force / b.mass);
     b.angular_velocity += h * alpha;
@@ -356,7 +383,7 @@ pub(crate) fn free_external_impulse(b: &mut Body, gravity: &Vec3, h: f64) -> Vec
 /// Steps 2-3 of Appendix A for a body without joints: position update (eq. 13) from the current
 /// velocities and the end-of-step angular velocity update.
 pub(crate) fn free_finish(b: &mut Body, alpha: &Vec3, h: f64) {
-    let (iw, iinv) = world_inertias(&b.rotation, &b.inertia, &b.inv_inertia);
+    let (iw, iinv) = b.world_inertias_now();
     let omega = b.angular_velocity - 0.5 * h * alpha;
     let sigma = gyroscopic(&iw, &iinv, &omega);
     b.position += h * b.linear_velocity;
@@ -368,6 +395,8 @@ pub(crate) fn free_finish(b: &mut Body, alpha: &Vec3, h: f64) {
     b.angular_velocity =
         end_of_step_angular_velocity(&b.angular_velocity, alpha, (&iw, &iinv), (&iw1, &iinv1), h);
     b.rotation = q1;
+    // (the next step starts at this orientation)
+    b.inertias_at = Some((q1, iw1, iinv1));
 }
 
 /// The motion of one body as the contact phases see it during a step: pose at the start of the
@@ -445,7 +474,7 @@ impl MotionState {
 
     /// A dynamic body stored in the arena (no joints), after its external impulses.
     pub(crate) fn free(b: &Body, alpha: &Vec3, h: f64) -> Self {
-        let (iw, iinv) = world_inertias(&b.rotation, &b.inertia, &b.inv_inertia);
+        let (iw, iinv) = b.world_inertias_now();
         MotionState {
             x: b.position,
             q: b.rotation,

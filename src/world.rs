@@ -378,6 +378,7 @@ impl World {
         b.mass = mp.mass;
         b.inertia = mp.inertia;
         b.inv_inertia = mp.inertia.try_inverse().unwrap_or_default();
+        b.inertias_at = None;
         Ok(())
     }
 
