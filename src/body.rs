@@ -1,7 +1,7 @@
 //! Rigid bodies: kind, mass properties, state (pose and velocity), force accumulators.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::math::{Mat3, Quat, Vec3, vec_finite};
+use crate::math::{Mat3, Quat, Vec3, same_bits, vec_finite};
 
 /// How the solver treats a body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -292,10 +292,7 @@ impl Body {
     fn cached_inertias(&self) -> Option<(Mat3, Mat3)> {
         match &self.inertias_at {
             Some((q, iw, iinv))
-                if q.coords
-                    .iter()
-                    .zip(self.rotation.coords.iter())
-                    .all(|(a, b)| a.to_bits() == b.to_bits()) =>
+                if same_bits(q.coords.as_slice(), self.rotation.coords.as_slice()) =>
             {
                 Some((*iw, *iinv))
             }
@@ -351,11 +348,7 @@ pub(crate) fn end_of_step_angular_velocity(
         let next = w_plus + 0.5 * h * (s0 + s1);
         // at a fixed point in floating point the remaining iterations would return it again
         // (bodies turning about a principal axis, whose gyroscopic term is zero)
-        if next
-            .iter()
-            .zip(w.iter())
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-        {
+        if same_bits(next.as_slice(), w.as_slice()) {
             break;
         }
         w = next;

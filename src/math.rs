@@ -49,6 +49,13 @@ pub fn rotation_from_x_axis(axis: &Vec3) -> Quat {
     Quat::rotation_between(&x, &a).unwrap_or_else(Quat::identity)
 }
 
+/// Whether two lists of numbers hold the same bits (a zero's sign included): a value computed
+/// from them again would be the same, so a kept one may stand for it.
+#[inline]
+pub(crate) fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
 /// True if every component is finite.
 #[inline]
 pub fn vec_finite(v: &Vec3) -> bool {

@@ -15,7 +15,7 @@ use super::IslandReport;
 use super::island::{Island, dot, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic, world_inertias};
-use crate::math::{Quat, Vec3, integrate_rotation};
+use crate::math::{self, Quat, Vec3, integrate_rotation};
 use crate::world::{Joint, WorldSettings};
 
 /// The factor-once iteration is kept while the residual shrinks at least by this factor per
@@ -110,10 +110,9 @@ pub(super) fn shortened(merit: f64, merit_prev: f64, fraction: f64) -> f64 {
 /// by `parts`.
 fn same_bits<T>(a: &[T], b: &[T], parts: impl Fn(&T) -> &[f64]) -> bool {
     a.len() == b.len()
-        && a.iter().zip(b).all(|(u, v)| {
-            let (u, v) = (parts(u), parts(v));
-            u.iter().zip(v).all(|(x, y)| x.to_bits() == y.to_bits())
-        })
+        && a.iter()
+            .zip(b)
+            .all(|(u, v)| math::same_bits(parts(u), parts(v)))
 }
 
 /// The numbers of a vector and of an orientation, for [`same_bits`].

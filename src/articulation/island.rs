@@ -8,7 +8,7 @@ use super::factor::{BlockCholesky, BlockLoc};
 use crate::arena::Arena;
 use crate::body::{Body, BodyKind, world_inertias};
 use crate::joint::{JointFrame, JointKind, JointLimits, JointModel, Pose, Row};
-use crate::math::{Mat3, Quat, Vec3};
+use crate::math::{Mat3, Quat, Vec3, same_bits};
 use crate::world::Joint;
 
 /// What a joint's side is attached to.
@@ -572,12 +572,9 @@ impl Island {
             self.inv_mass[l] = np / b.mass;
             let (inertia, inv_inertia) = (b.inertia / np, b.inv_inertia * np);
             // (new mass properties: the last substep's end inertias are not theirs)
-            let same = |a: &Mat3, b: &Mat3| {
-                a.iter()
-                    .zip(b.iter())
-                    .all(|(x, y)| x.to_bits() == y.to_bits())
-            };
-            if !(same(&inertia, &self.inertia[l]) && same(&inv_inertia, &self.inv_inertia[l])) {
+            if !(same_bits(inertia.as_slice(), self.inertia[l].as_slice())
+                && same_bits(inv_inertia.as_slice(), self.inv_inertia[l].as_slice()))
+            {
                 self.ends_valid = false;
             }
             self.inertia[l] = inertia;
@@ -1376,13 +1373,8 @@ impl Island {
     pub fn update_inertias(&mut self) {
         self.preview_fresh = false;
         for l in 0..self.x.len() {
-            let q = self.q[l].as_ref().coords;
-            let qe = self.q_end[l].as_ref().coords;
-            if self.ends_valid
-                && q.iter()
-                    .zip(qe.iter())
-                    .all(|(a, b)| a.to_bits() == b.to_bits())
-            {
+            let (q, qe) = (&self.q[l].as_ref().coords, &self.q_end[l].as_ref().coords);
+            if self.ends_valid && same_bits(q.as_slice(), qe.as_slice()) {
                 // (the same function of the same numbers)
                 self.iw[l] = self.iw_end[l];
                 self.iinv[l] = self.iinv_end[l];
