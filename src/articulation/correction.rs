@@ -533,10 +533,7 @@ impl Island {
                 self.flush_impulses();
                 // (an island with shapes keeps the start linearization for its contacts)
                 self.keep_start();
-                std::mem::swap(&mut self.rows, &mut self.trial);
-                (self.trial_fresh, self.trial_at_previews) = (false, false);
-                std::mem::swap(&mut self.lim.rows, &mut self.lim.trial);
-                self.pull_back_rows(dt);
+                self.linearize_at_previews(dt);
                 // A stall that re-linearizing did not cure may be a soft mode the Tikhonov term
                 // damps: each further one lowers eps_t 100-fold (STALL_EPS_T_FACTOR), as long
                 // as the lowered steps lower the merit (a tree has no Tikhonov term to lower).
@@ -589,6 +586,15 @@ impl Island {
         let t3 = Instant::now();
         rep.time_joint_ns += (t3 - t2).as_nanos() as u64;
         result
+    }
+
+    /// Makes the rows evaluated at the previews (`trial`, limit rows too) the linearization:
+    /// pulled back to the velocities, they are the derivative of the previewed violations.
+    pub(super) fn linearize_at_previews(&mut self, dt: f64) {
+        std::mem::swap(&mut self.rows, &mut self.trial);
+        (self.trial_fresh, self.trial_at_previews) = (false, false);
+        std::mem::swap(&mut self.lim.rows, &mut self.lim.trial);
+        self.pull_back_rows(dt);
     }
 
     /// Anderson acceleration (not in the paper; Walker and Ni 2011) of the factor-once

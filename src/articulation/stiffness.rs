@@ -171,9 +171,7 @@ impl Island {
             let chord =
                 it > h.it + 1 && r <= CHORD_CONTRACTION * r_last && g <= CHORD_CONTRACTION * g_last;
             if !chord {
-                std::mem::swap(&mut self.rows, &mut self.trial);
-                (self.trial_fresh, self.trial_at_previews) = (false, false);
-                self.pull_back_rows(dt);
+                self.linearize_at_previews(dt);
             }
             (last_chord, r_last, g_last) = (chord, r, g);
             if it > h.it && self.correction_turn(dt) > MAX_CORRECTION_TURN {
@@ -213,7 +211,9 @@ impl Island {
                 self.gs_ahead.copy_from_slice(&self.gs_prev);
             } else if it == h.it {
                 self.gs_ahead.fill(0.0);
-                let x = self.stiff_solve(s, joints, dt, rep);
+                self.factor_with_stiffness(s, joints, dt);
+                rep.refactorizations += 1;
+                let x = self.step_impulses(dt, false);
                 self.gs_ahead.copy_from_slice(&x[..self.n_rows]);
                 self.rhs = x;
             } else {
@@ -221,11 +221,11 @@ impl Island {
                     *a = l + d;
                 }
             }
-            let x = if chord {
-                self.chord_solve(dt)
-            } else {
-                self.stiff_solve(s, joints, dt, rep)
-            };
+            if !chord {
+                self.factor_with_stiffness(s, joints, dt);
+                rep.refactorizations += 1;
+            }
+            let x = self.step_impulses(dt, chord);
             // du = (M+K)^-1 (J^T dLambda - g): `wrows` hold (M+K)^-1 J^T
             self.body_velocity_change(&x);
             for ((d, dv), mg) in self.gs_step.iter_mut().zip(&self.body_dv).zip(&self.gs_mg) {
@@ -241,9 +241,7 @@ impl Island {
         }
         if last_chord {
             // the final rows, as after a factored step
-            std::mem::swap(&mut self.rows, &mut self.trial);
-            (self.trial_fresh, self.trial_at_previews) = (false, false);
-            self.pull_back_rows(dt);
+            self.linearize_at_previews(dt);
         }
         // the correction's impulses, along the final rows, join the joints' impulses
         self.lambda.copy_from_slice(&self.gs_lambda);
@@ -337,8 +335,7 @@ impl Island {
     }
 
     /// Factors `J (M+K)^-1 J^T` at the current rows, with `K` the geometric stiffness of the
-    /// impulses `gs_ahead` per body, and leaves `(M+K)^-1 g` in `gs_mg` and the angular part of
-    /// `(M+K)^-1` in `gs_k`.
+    /// impulses `gs_ahead` per body, and leaves the angular part of `(M+K)^-1` in `gs_k`.
     ///
     /// For a point row pair of a joint whose force on a body is `F`, applied at `r` from its
     /// centre of mass, `d^2 (F . R r) / d theta^2 = (r F^T + F r^T) / 2 - (r . F) I`: the
@@ -386,7 +383,6 @@ impl Island {
         std::mem::swap(&mut self.iinv, &mut self.gs_k);
         self.assemble_and_factor(s.eps_t);
         std::mem::swap(&mut self.iinv, &mut self.gs_k);
-        self.scale_momentum_residual();
     }
 
     /// `gs_mg = (M+K)^-1 gs_g` with the `K` of the last factorization (`gs_k` holds the
@@ -400,33 +396,15 @@ impl Island {
         }
     }
 
-    /// One step's impulses `dLambda` with the last factorization of `J (M+K)^-1 J^T` (its
-    /// rows, `K` and factor) for the violations and the momentum residual at the current
-    /// previews (`trial`).
-    fn chord_solve(&mut self, dt: f64) -> Vec<f64> {
+    /// One step's impulses `dLambda`: solves the last factorization of `J (M+K)^-1 J^T` for
+    /// `-c / dt + J (M+K)^-1 g` with its own rows `J` and `K`, and `g` and `c` at the current
+    /// previews (`c` in `rows` after a factorization there, in `trial` for a chord step). The
+    /// caller puts the vector back into `rhs`.
+    fn step_impulses(&mut self, dt: f64, chord: bool) -> Vec<f64> {
         self.scale_momentum_residual();
         joint_rows_times(&self.joints, &self.rows, &self.gs_mg, &mut self.rhs);
-        for (b, row) in self.rhs.iter_mut().zip(&self.trial[..self.n_rows]) {
-            *b -= row.c / dt;
-        }
-        let mut x = std::mem::take(&mut self.rhs);
-        self.solve_constrained(&mut x, 0.0);
-        x
-    }
-
-    /// One step's impulses `dLambda` with `K` from `gs_ahead`: factors `J (M+K)^-1 J^T` and
-    /// solves it for `-c / dt + J (M+K)^-1 g`. The caller puts the vector back into `rhs`.
-    fn stiff_solve(
-        &mut self,
-        s: &WorldSettings,
-        joints: &Arena<Joint>,
-        dt: f64,
-        rep: &mut IslandReport,
-    ) -> Vec<f64> {
-        self.factor_with_stiffness(s, joints, dt);
-        rep.refactorizations += 1;
-        joint_rows_times(&self.joints, &self.rows, &self.gs_mg, &mut self.rhs);
-        for (b, row) in self.rhs.iter_mut().zip(&self.rows[..self.n_rows]) {
+        let at_previews = if chord { &self.trial } else { &self.rows };
+        for (b, row) in self.rhs.iter_mut().zip(&at_previews[..self.n_rows]) {
             *b -= row.c / dt;
         }
         let mut x = std::mem::take(&mut self.rhs);
