@@ -175,6 +175,9 @@ pub struct World {
     /// target).
     saved_bodies: Vec<(u32, Vec3, Quat, Vec3, Vec3)>,
     saved_joints: Vec<(u32, f64, f64)>,
+    /// The blow-up [`World::inject_blow_up`] asked for in the next frame step: its substeps,
+    /// and the substep whose islands turn NaN.
+    blow_up: Option<(u32, u32)>,
 }
 
 impl Default for World {
@@ -200,6 +203,7 @@ impl World {
             calm_frames: 0,
             saved_bodies: Vec::new(),
             saved_joints: Vec::new(),
+            blow_up: None,
         })
     }
 
@@ -1074,19 +1078,26 @@ impl World {
         }
         let t0 = std::time::Instant::now();
         let max = self.settings.max_substeps.max(1);
-        let mut n = self.frame_substeps.clamp(1, max);
         self.contacts.begin_frame(&self.bodies);
         // Redoing the frame needs its start state; only an island (joints) touched by contacts
         // can ask for it.
         let may_redo = self.joints.len() > 0
             && (self.contacts.detector.shapes.len() > 0 || self.contacts.has_registered());
-        if may_redo {
+        // (a world whose last shape went away no longer keeps the substeps it needed)
+        let blow_up = self.blow_up.take();
+        let mut n = match blow_up {
+            Some((n, _)) => n.min(max),
+            None if may_redo => self.frame_substeps.clamp(1, max),
+            None => 1,
+        };
+        // (rolling an island back from a later substep needs the frame start too)
+        if may_redo || n > 1 {
             self.save_frame();
         }
         let mut grew = false;
         let mut rebuilt = false;
         loop {
-            let need = self.substeps(h, n, max);
+            let need = self.substeps(h, n, max, blow_up.map(|(_, at)| at));
             rebuilt |= self.report.topology_rebuilt;
             if need <= 1 || n >= max || !may_redo {
                 break;
@@ -1102,7 +1113,7 @@ impl World {
         // An island whose state became NaN or infinite in one of the world's substeps is
         // rolled back to that substep's start, which earlier substeps of the frame may already
         // have driven far off: its bodies go back to the frame start, as the report says.
-        if may_redo && n > 1 && self.report.islands.iter().any(|r| r.rolled_back) {
+        if n > 1 && self.report.islands.iter().any(|r| r.rolled_back) {
             self.restore_rolled_back_islands();
         }
         // fewer substeps after a calm second
@@ -1129,12 +1140,33 @@ impl World {
         Ok(&self.report)
     }
 
+    /// Test hook, not part of the API: the next frame step runs as `substeps` substeps of the
+    /// world (a power of two up to `max_substeps`, as if the contacts had asked for them), and
+    /// before the position update of substep `at` (from 0) the velocities of every island turn
+    /// NaN, as a blow-up leaves them. A blow-up is rare and chaotic; this makes the rollback
+    /// that must follow it testable.
+    #[doc(hidden)]
+    pub fn inject_blow_up(&mut self, substeps: u32, at: u32) -> Result<()> {
+        let max = self.settings.max_substeps.max(1);
+        if !(substeps.is_power_of_two() && substeps <= max && at < substeps) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "a blow-up needs a power of two of substeps up to {max} and a substep below \
+                     it, got {substeps} and {at}"
+                ),
+            ));
+        }
+        self.blow_up = Some((substeps, at));
+        Ok(())
+    }
+
     /// Runs the frame step `h` as `n` substeps, each the whole step of the world (detection,
     /// collision phase, articulation, contact phase, position update). Returns the most
     /// substeps an island the contacts touched needed within a substep (1: none needed more),
     /// stopping at the first such substep if the frame may still be redone with more (`n`
-    /// below `max`).
-    fn substeps(&mut self, h: f64, n: u32, max: u32) -> u32 {
+    /// below `max`). `blow_up`: the substep whose islands turn NaN ([`World::inject_blow_up`]).
+    fn substeps(&mut self, h: f64, n: u32, max: u32, blow_up: Option<u32>) -> u32 {
         let dt = h / f64::from(n);
         let mut need = 1;
         for k in 0..n {
@@ -1159,6 +1191,9 @@ impl World {
                 dt,
                 n > 1,
             );
+            if blow_up == Some(k) {
+                self.solver.poison_islands();
+            }
             self.solver
                 .finish(&mut self.bodies, &mut self.joints, dt, first);
             self.contacts.position_only(&mut self.bodies, &self.solver);

@@ -1016,6 +1016,53 @@ fn a_panic_in_a_step_poisons_the_world_but_not_the_others() {
     assert_eq!(tenon_world_destroy(other), R_OK);
 }
 
+/// A blow-up inside a step (forced by a test hook) is rolled back: the step succeeds, its report
+/// says not converged with an infinite violation, the warning counter counts it, and the bodies
+/// are where the step found them; the next step goes on normally.
+#[test]
+fn a_blown_up_step_is_rolled_back_and_reported() {
+    let w = world();
+    let b = body_at(w, v(1.0, 0.0, 0.0));
+    joint(
+        w,
+        tenon_joint_type::Ball,
+        tenon_body_id::default(),
+        b,
+        v(0.0, 0.0, 0.0),
+        v(1.0, 0.0, 0.0),
+    );
+    let mut r = tenon_step_report::default();
+    for _ in 0..10 {
+        assert_eq!(unsafe { tenon_world_step(w, 1.0 / 60.0, &mut r) }, R_OK);
+        assert!(r.converged == 1 && r.max_violation <= 1e-9, "{r:?}");
+    }
+    assert_eq!(
+        tenon::ffi::testing::blow_up_in_next_step(w, 3, 0),
+        tenon_result::InvalidArgument
+    );
+    let before = position(b);
+    for (substeps, at) in [(1, 0), (4, 3)] {
+        assert_eq!(
+            tenon::ffi::testing::blow_up_in_next_step(w, substeps, at),
+            R_OK
+        );
+        assert_eq!(unsafe { tenon_world_step(w, 1.0 / 60.0, &mut r) }, R_OK);
+        assert!(
+            r.converged == 0 && r.max_violation == f64::INFINITY,
+            "{r:?}"
+        );
+        let p = position(b);
+        assert_eq!((p.x, p.y, p.z), (before.x, before.y, before.z));
+    }
+    let mut warn = tenon_warnings::default();
+    assert_eq!(unsafe { tenon_world_get_warnings(w, &mut warn) }, R_OK);
+    assert_eq!(warn.non_finite, 2);
+    assert_eq!(unsafe { tenon_world_step(w, 1.0 / 60.0, &mut r) }, R_OK);
+    assert!(r.converged == 1 && r.max_violation <= 1e-9, "{r:?}");
+    assert!(position(b).z < before.z);
+    assert_eq!(tenon_world_destroy(w), R_OK);
+}
+
 #[test]
 fn worlds_on_many_threads_do_not_interfere() {
     let handles: Vec<_> = (0..4)

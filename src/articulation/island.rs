@@ -646,6 +646,13 @@ impl Island {
         self.lim.lam_pos.fill(0.0);
     }
 
+    /// Test hook ([`crate::World::inject_blow_up`]): the velocities turn NaN, as a blow-up
+    /// leaves them.
+    pub fn poison(&mut self) {
+        self.v.fill(Vec3::repeat(f64::NAN));
+        self.w.fill(Vec3::repeat(f64::NAN));
+    }
+
     pub fn finite(&self) -> bool {
         self.x
             .iter()

@@ -344,6 +344,11 @@ impl Solver {
         self.rebuilt = rebuilt;
     }
 
+    /// Test hook ([`crate::World::inject_blow_up`]): every island's velocities turn NaN.
+    pub fn poison_islands(&mut self) {
+        self.islands.iter_mut().for_each(Island::poison);
+    }
+
     /// Island and local index of a body slot, if it is in an island.
     #[inline]
     pub fn island_of(&self, slot: u32) -> Option<(usize, usize)> {

@@ -25,3 +25,15 @@ pub fn while_world_in_use(world: tenon_world_id, f: impl FnOnce()) -> tenon_resu
         })
     })
 }
+
+/// Makes the next `tenon_world_step()` of this world run as `substeps` substeps and turn its
+/// islands' velocities NaN before the position update of substep `at`, as a blow-up would
+/// (`World::inject_blow_up`), to test the rollback the C caller sees.
+pub fn blow_up_in_next_step(world: tenon_world_id, substeps: u32, at: u32) -> tenon_result {
+    boundary(|| {
+        with_world(world, |wb| {
+            wb.world.inject_blow_up(substeps, at)?;
+            Ok(())
+        })
+    })
+}
