@@ -48,6 +48,7 @@ typedef struct {
   double half[3]; /* box half extents; half[1] < 0: a sphere of radius half[0] */
   double pos[3];
   double q[4]; /* w x y z */
+  double v[3], w[3]; /* start velocities (linear at the centre of mass, angular) */
 } body_desc;
 
 typedef struct {
@@ -84,7 +85,8 @@ static int add_body(scene *s, double mass, double hx, double hy, double hz, cons
                     const double q[4]) {
   s->bodies = grow(s->bodies, &s->cap_b, s->nb, sizeof(body_desc));
   body_desc *b = &s->bodies[s->nb];
-  *b = (body_desc){mass, {hx, hy, hz}, {pos[0], pos[1], pos[2]}, {q[0], q[1], q[2], q[3]}};
+  *b = (body_desc){mass, {hx, hy, hz}, {pos[0], pos[1], pos[2]}, {q[0], q[1], q[2], q[3]},
+                   {0, 0, 0}, {0, 0, 0}};
   return s->nb++;
 }
 
@@ -141,6 +143,9 @@ static scene heavy_chain(void) {
   return s;
 }
 
+/* The crank turns at 2 rad/s about +y at the start; the bars stand up, so the coupler
+ * translates with the crank tip (2 m/s along x) and the rocker turns at 2 / 1.5 rad/s (the
+ * library's scenes::four_bar). */
 static scene four_bar(void) {
   scene s = {"four-bar", 120, 0, 0, 0, 0, NULL, NULL};
   const double p[4][3] = {{0, 0, 0}, {0, 0, 1}, {2, 0, 1.5}, {2, 0, 0}};
@@ -149,6 +154,13 @@ static scene four_bar(void) {
   add_joint(&s, HINGE, 0, 1, p[1], Y, 0);
   add_joint(&s, HINGE, 1, 2, p[2], Y, 0);
   add_joint(&s, HINGE, -1, 2, p[3], Y, 0);
+  const double wc = 2.0, wr = 2.0 * (1.0 / 1.5);
+  /* v = w x (x - pivot) with w along y and x - pivot along z: v_x = w (x - pivot)_z */
+  s.bodies[0].w[1] = wc;
+  s.bodies[0].v[0] = wc * s.bodies[0].pos[2];
+  s.bodies[1].v[0] = wc * 1.0;
+  s.bodies[2].w[1] = wr;
+  s.bodies[2].v[0] = wr * s.bodies[2].pos[2];
   return s;
 }
 
@@ -346,6 +358,8 @@ static run tenon_run(const scene *s, int frames) {
       TRY(tenon_mass_solid_box(b->mass, (tenon_vec3){b->half[0], b->half[1], b->half[2]},
                                  &bd.mass_properties));
     TRY(tenon_body_create(world, &bd, &ids[i]));
+    TRY(tenon_body_set_velocity(ids[i], (tenon_vec3){b->v[0], b->v[1], b->v[2]},
+                                (tenon_vec3){b->w[0], b->w[1], b->w[2]}));
   }
   const tenon_body_id none = {0, 0, 0};
   for (int j = 0; j < s->nj; ++j) {
@@ -405,6 +419,8 @@ static run ode_run(const scene *s, int frames, int quick_iterations) {
     dBodySetPosition(ids[i], b->pos[0], b->pos[1], b->pos[2]);
     dQuaternion q = {b->q[0], b->q[1], b->q[2], b->q[3]};
     dBodySetQuaternion(ids[i], q);
+    dBodySetLinearVel(ids[i], b->v[0], b->v[1], b->v[2]);
+    dBodySetAngularVel(ids[i], b->w[0], b->w[1], b->w[2]);
   }
   for (int j = 0; j < s->nj; ++j) {
     const joint_desc *jd = &s->joints[j];

@@ -223,13 +223,33 @@ pub fn double_pendulum_at(world: &mut World, angle: f64) -> Scene {
 }
 
 /// A planar four-bar linkage of 4 hinges about y (2 redundant rows): ground pivots at (0,0,0)
-/// and (`ground`,0,0), crank of length `crank`, coupler, rocker. Bars are 1 kg. Returns bodies
-/// [crank, coupler, rocker] and joints [ground-crank, crank-coupler, coupler-rocker, rocker-ground].
+/// and (2,0,0), a crank of 1 m standing up, a rocker of 1.5 m standing up, and the coupler
+/// between their tips (a Grashof crank-rocker). Bars are 1 kg. The crank starts turning at
+/// 2 rad/s about +y with the velocities of the other bars consistent with it (the upright start
+/// is an equilibrium: at rest it would stand there until rounding tips it over). Returns bodies
+/// [crank, coupler, rocker] and joints [ground-crank, crank-coupler, coupler-rocker,
+/// rocker-ground].
 pub fn four_bar(world: &mut World) -> Scene {
     let (o1, o2) = (Vec3::zeros(), Vec3::new(2.0, 0.0, 0.0));
     let p1 = Vec3::new(0.0, 0.0, 1.0); // crank tip
     let p2 = Vec3::new(2.0, 0.0, 1.5); // rocker tip
-    bars_with_hinges(world, &[o1, p1, p2, o2], true)
+    let s = bars_with_hinges(world, &[o1, p1, p2, o2], true);
+    // Both tips move along x (the bars stand up), so the coupler translates with the crank tip's
+    // velocity and the rocker turns at the crank's rate times 1 / 1.5.
+    let w_crank = Vec3::new(0.0, 2.0, 0.0);
+    let v_tip = w_crank.cross(&(p1 - o1));
+    let w_rocker = w_crank * ((p1 - o1).norm() / (p2 - o2).norm());
+    let spins = [(o1, w_crank), (p1, Vec3::zeros()), (o2, w_rocker)];
+    for (&b, (pivot, w)) in s.bodies.iter().zip(spins) {
+        let x = world.body(b).expect("live body").position();
+        let v = if w == Vec3::zeros() {
+            v_tip
+        } else {
+            w.cross(&(x - pivot))
+        };
+        world.set_body_velocity(b, v, w).expect("finite velocity");
+    }
+    s
 }
 
 /// Bars between consecutive points joined by hinges about y; the first and last points are
