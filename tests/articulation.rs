@@ -340,6 +340,53 @@ fn rod_with_heavy_block_is_stable_at_large_steps() {
     }
 }
 
+/// A motor fighting a mechanism: a velocity motor on the world pin of the 10-segment scissor
+/// lift, whose actuator holds it still. The constraints conflict, and every frame reports it
+/// (not converged, by how much, finite). Once a frame has found the conflict (smaller substeps
+/// did not help), the frames that follow take one attempt of at most 16 idle iterations each
+/// instead of doubling their substeps (before: 4 attempts, 200 iterations and 196
+/// refactorizations per frame, 100 times a converging frame's cost). Substeps are tried again
+/// every 30 frames. With the motor off, the next frame converges.
+#[test]
+fn a_motor_fighting_a_mechanism_is_reported_at_a_bounded_cost() {
+    let mut world = World::default();
+    let s = scenes::scissor_lift(&mut world, 10);
+    let motor = |v| Motor {
+        mode: MotorMode::Velocity,
+        target_position: 0.0,
+        target_velocity: v,
+    };
+    world.set_joint_motor(s.joints[1], motor(0.01)).unwrap();
+    let (mut probes, mut iterations) = (0, 0);
+    for k in 0..60 {
+        let r = world.step(1.0 / 60.0).unwrap().clone();
+        assert!(
+            !r.converged && r.max_violation > 1e-9 && r.max_violation < 1e-2,
+            "frame {k}: {r:?}"
+        );
+        let isl = &r.islands[0];
+        if isl.attempts > 1 {
+            probes += 1;
+        } else {
+            assert!(
+                isl.substeps == 1 && isl.iterations <= 20,
+                "frame {k}: {isl:?}"
+            );
+            iterations += isl.iterations;
+        }
+    }
+    // frames 0 and 1 (the first ran to 64 substeps: each halving of the step halved the
+    // residual), then frame 31
+    assert!((2..=3).contains(&probes), "{probes} frames tried substeps");
+    eprintln!("{probes} probing frames, {iterations} iterations in the others");
+    assert_eq!(world.warnings().not_converged, 60);
+    world
+        .set_joint_motor(s.joints[1], Motor::default())
+        .unwrap();
+    let r = world.step(1.0 / 60.0).unwrap();
+    assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
+}
+
 #[test]
 fn conflicting_constraints_are_reported_and_state_stays_finite() {
     let mut world = World::default();

@@ -302,6 +302,9 @@ pub(crate) struct Island {
     // adaptivity and statistics
     pub substep_hint: u32,
     pub calm_frames: u32,
+    /// Frames in a row the island ended conflicting (`CONFLICT_PROBE`, correction.rs); 0 when
+    /// its last frame converged or failed for want of substeps.
+    pub conflicting: u32,
     pub clamped_pivots: u32,
     pub regularized_pivots: u32,
     /// The frame step being solved.
@@ -514,6 +517,7 @@ impl Island {
             violation: vec![0.0; nj],
             substep_hint: 1,
             calm_frames: 0,
+            conflicting: 0,
             clamped_pivots: 0,
             regularized_pivots: 0,
             frame_h: 0.0,
