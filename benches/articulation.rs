@@ -53,6 +53,34 @@ fn benches(c: &mut Criterion) {
             scenes::scissor_lift(w, n);
         });
     }
+    // the same lifts moving: the actuator drives the carriage at 3 mm/s, turning every 2 s so
+    // the lift goes up and down by 6 mm of carriage travel (the top of the 50-segment lift by
+    // 0.6 m) however long criterion steps it
+    for n in [10usize, 50, 220] {
+        let mut world = World::default();
+        let s = scenes::scissor_lift_raising(&mut world, n, 0.003);
+        let mut speed = -0.003;
+        let mut steps = 30u32;
+        warm(&mut world, &format!("scissor_lift_moving/{n}"), h);
+        let mut g = c.benchmark_group("scissor_lift_moving");
+        g.sample_size(20);
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                steps += 1;
+                if steps % 120 == 0 {
+                    speed = -speed;
+                    let m = tenon::Motor {
+                        mode: tenon::MotorMode::Velocity,
+                        target_position: 0.0,
+                        target_velocity: speed,
+                    };
+                    world.set_joint_motor(s.joints[2], m).unwrap();
+                }
+                black_box(world.step(h).unwrap().iterations)
+            })
+        });
+        g.finish();
+    }
     // Tomcin Fig. 5c: the hub split automatically (Appendix B) and kept whole
     for k in [10usize, 100, 300, 1000, 2000] {
         bench_scene(c, "spider", k.to_string(), h, |w| {

@@ -55,6 +55,14 @@ fn main() {
         }
         "four_bar" => drop(scenes::four_bar(&mut world)),
         "scissor_lift" => drop(scenes::scissor_lift(&mut world, size.max(1.0) as usize)),
+        "scissor_lift_raising" => drop(scenes::scissor_lift_raising(
+            &mut world,
+            size.max(1.0) as usize,
+            std::env::var("SPEED")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0.01),
+        )),
         "spider" => drop(scenes::spider(&mut world, size.max(1.0) as usize)),
         "spiders" => {
             // independent islands: N spiders of 100 legs

@@ -612,6 +612,25 @@ pub fn scissor_lift(world: &mut World, segments: usize) -> Scene {
     s
 }
 
+/// The scissor lift of [`scissor_lift`] rising: its actuator is a hard velocity motor that
+/// drives the carriage toward the fixed pivot at `speed` (m/s) from the first step on, so every
+/// segment grows taller (the top of a 50-segment lift rises at 100 `speed` at the start).
+/// Returns the lift (its joint 2 is the actuator).
+pub fn scissor_lift_raising(world: &mut World, segments: usize, speed: f64) -> Scene {
+    let s = scissor_lift(world, segments);
+    world
+        .set_joint_motor(
+            s.joints[2],
+            Motor {
+                mode: MotorMode::Velocity,
+                target_position: 0.0,
+                target_velocity: -speed,
+            },
+        )
+        .expect("the actuator is a slider");
+    s
+}
+
 /// A spider (Tomcin Fig. 5a): a 10 kg hub held by a ball joint to the world above it, with
 /// `legs` legs of two 0.5 kg links each, ball-jointed to the hub (one dense clique of rows).
 pub fn spider(world: &mut World, legs: usize) -> Scene {
