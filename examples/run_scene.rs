@@ -2,8 +2,9 @@
 //! (`perf record`, `valgrind --tool=callgrind`) and quick comparisons.
 //!
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
-//! heavy_chain LOAD, heavy_chain_on_ground LOAD (`MU=`, `GROUND=` m below the pivot), four_bar, scissor_lift N, spider K, spiders N (N islands), grid N (N x N
-//! spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
+//! heavy_chain LOAD, heavy_chain_on_ground LOAD (`MU=`, `GROUND=` m below the pivot), four_bar,
+//! scissor_lift N, scissor_lift_raising N (`SPEED=` of the carriage, default 0.01 m/s), spider
+//! K, spiders N (N islands), grid N (N x N spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in
 //! Tomcin's drop test), rod MU (Tomcin Fig. 1d), funnel (Bender-Schmitt's 1000 cubes), pile
 //! (1000 mixed shapes). `H=` sets the step (default 1/60 s), `SKIP=n` steps first without
