@@ -237,16 +237,15 @@ pub fn four_bar(world: &mut World) -> Scene {
     // Both tips move along x (the bars stand up), so the coupler translates with the crank tip's
     // velocity and the rocker turns at the crank's rate times 1 / 1.5.
     let w_crank = Vec3::new(0.0, 2.0, 0.0);
-    let v_tip = w_crank.cross(&(p1 - o1));
     let w_rocker = w_crank * ((p1 - o1).norm() / (p2 - o2).norm());
-    let spins = [(o1, w_crank), (p1, Vec3::zeros()), (o2, w_rocker)];
-    for (&b, (pivot, w)) in s.bodies.iter().zip(spins) {
-        let x = world.body(b).expect("live body").position();
-        let v = if w == Vec3::zeros() {
-            v_tip
-        } else {
-            w.cross(&(x - pivot))
-        };
+    let centre = |b: BodyHandle| world.body(b).expect("live body").position();
+    let (crank, coupler, rocker) = (s.bodies[0], s.bodies[1], s.bodies[2]);
+    let velocities = [
+        (crank, w_crank.cross(&(centre(crank) - o1)), w_crank),
+        (coupler, w_crank.cross(&(p1 - o1)), Vec3::zeros()),
+        (rocker, w_rocker.cross(&(centre(rocker) - o2)), w_rocker),
+    ];
+    for (b, v, w) in velocities {
         world.set_body_velocity(b, v, w).expect("finite velocity");
     }
     s

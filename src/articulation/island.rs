@@ -302,8 +302,9 @@ pub(crate) struct Island {
     // adaptivity and statistics
     pub substep_hint: u32,
     pub calm_frames: u32,
-    /// Frames in a row the island ended conflicting (`CONFLICT_PROBE`, correction.rs); 0 when
-    /// its last frame converged or failed for want of substeps.
+    /// Steps in a row (frame steps, or the world's substeps when it splits a frame) the island
+    /// ended conflicting (`CONFLICT_PROBE`, correction.rs); 0 when its last step converged or
+    /// failed for want of substeps.
     pub conflicting: u32,
     pub clamped_pivots: u32,
     pub regularized_pivots: u32,
