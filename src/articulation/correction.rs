@@ -101,7 +101,7 @@ pub(super) const SOLVE_FLOOR: f64 = 0.1;
 /// chains (1:10^3 to 1:10^5), the ragdoll, the scissor lifts, the Strandbeest, the chain of 1000
 /// links, the grid, the spider and the four-bar, but 13 on the 1:10^4 heavy chain dropped on
 /// rough ground, and applied everywhere the rule sent the 1:10^5 chain 10.7 cm into that ground
-/// (3.5 cm without).
+/// (1.5 cm without; mu 0.5, the ground 7.987 m below the pivot).
 const MAX_IDLE_ITERATIONS: u32 = 16;
 
 /// An island whose frame ended conflicting (smaller substeps did not bring the residual down,
