@@ -1212,7 +1212,9 @@ typedef struct {
    */
   uint32_t attempts;
   /**
-   * 1 if every row ended within eps_p, else 0.
+   * 1 if every row ended within eps_p, else 0. An island whose constraints conflict (its
+   * residual did not fall with smaller substeps) is then solved with one attempt and no
+   * substeps per step, trying substeps again every 30 steps, until a step converges.
    */
   uint32_t converged;
   /**

@@ -54,7 +54,11 @@ pub struct IslandReport {
     pub attempts: u32,
     /// Largest row violation at the end of the step (m or rad); infinite when rolled back.
     pub max_violation: f64,
-    /// True if every row ended within `eps_p` (false when rolled back).
+    /// True if every row ended within `eps_p` (false when rolled back). An island whose
+    /// constraints conflict (its residual did not fall with smaller substeps, Tomcin section 4)
+    /// is then solved with one attempt and no substeps per step, trying substeps again every 30
+    /// steps, until a step converges: the report goes on saying by how much it fails, and each
+    /// such step ends after at most 16 iterations without progress.
     pub converged: bool,
     /// The island's state became NaN or infinite: its bodies were left as they were at the start
     /// of the step (velocities included) and the step counts as not converged.

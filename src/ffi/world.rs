@@ -122,7 +122,9 @@ pub struct tenon_island_report {
     pub substeps: u32,
     /// 1 plus the number of times the step was redone with more substeps.
     pub attempts: u32,
-    /// 1 if every row ended within eps_p, else 0.
+    /// 1 if every row ended within eps_p, else 0. An island whose constraints conflict (its
+    /// residual did not fall with smaller substeps) is then solved with one attempt and no
+    /// substeps per step, trying substeps again every 30 steps, until a step converges.
     pub converged: u32,
     /// Pivots held up by the regularization (redundant rows) in the last factorization.
     pub regularized_pivots: u32,
