@@ -113,10 +113,14 @@ impl FramePair {
     pub fn angular_rows(&self, comps: &[usize], out: &mut [Row]) -> usize {
         let r = self.relative_rotation();
         let v = r.imag();
-        // d(2 vec(q_rel))/dt = (s I - [v]x) R_A^T (w_B - w_A)
-        let g = (Mat3::identity() * r.w - skew(&v)) * self.ma.transpose();
+        // d(2 vec(q_rel))/dt = (s I - [v]x) R_A^T (w_B - w_A): only the listed rows of the
+        // product, each entry summed as the matrix product sums it
+        let m = Mat3::identity() * r.w - skew(&v);
+        let a = &self.ma;
         for (row, &k) in out.iter_mut().zip(comps) {
-            let gk = g.row(k).transpose();
+            let e =
+                |j: usize| m[(k, 0)] * a[(j, 0)] + m[(k, 1)] * a[(j, 1)] + m[(k, 2)] * a[(j, 2)];
+            let gk = Vec3::new(e(0), e(1), e(2));
             *row = Row {
                 c: 2.0 * v[k],
                 j: [pack(Vec3::zeros(), -gk), pack(Vec3::zeros(), gk)],
