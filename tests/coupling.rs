@@ -618,6 +618,22 @@ fn a_struck_ball_passes_its_impulse_on_to_a_pendulum_bob() {
     assert!((b - v).abs() < 0.02 * v, "bob leaves at {b}");
 }
 
+/// Position, orientation and velocities of `bodies`, to compare states bit for bit.
+fn bodies_state(world: &World, bodies: &[BodyHandle]) -> Vec<(Vec3, Quat, Vec3, Vec3)> {
+    bodies
+        .iter()
+        .map(|&b| {
+            let b = world.body(b).unwrap();
+            (
+                b.position(),
+                b.rotation(),
+                b.linear_velocity(),
+                b.angular_velocity(),
+            )
+        })
+        .collect()
+}
+
 /// A blow-up in a later substep of a frame the world splits (forced through the test hook
 /// `World::inject_blow_up`: the islands' velocities turn NaN before the position update, as an
 /// overflow leaves them) rolls the island back to the frame start, bit for bit, not to that
@@ -636,16 +652,7 @@ fn a_blow_up_rolls_its_island_back_to_the_frame_start() {
         Geometry::Sphere { radius: 0.5 },
         Material::coulomb(0.5),
     );
-    let state = |world: &World| -> Vec<(Vec3, Quat, Vec3, Vec3)> {
-        s.bodies
-            .iter()
-            .map(|&b| {
-                let b = world.body(b).unwrap();
-                let (x, q) = (b.position(), b.rotation());
-                (x, q, b.linear_velocity(), b.angular_velocity())
-            })
-            .collect()
-    };
+    let state = |world: &World| bodies_state(world, &s.bodies);
     let h = 1.0 / 60.0;
     assert!(world.inject_blow_up(3, 0).is_err());
     assert!(world.inject_blow_up(4, 4).is_err());
@@ -688,16 +695,7 @@ fn a_blow_up_rolls_its_island_back_to_the_frame_start() {
 fn a_heavy_chain_landing_spinning_stays_in_its_neighbourhood() {
     let mut world = World::default();
     let s = scenes::heavy_chain_on_ground(&mut world, 1e4, 0.5, 7.978);
-    let state = |world: &World| -> Vec<(Vec3, Quat, Vec3, Vec3)> {
-        s.bodies
-            .iter()
-            .map(|&b| {
-                let b = world.body(b).unwrap();
-                let (x, q) = (b.position(), b.rotation());
-                (x, q, b.linear_velocity(), b.angular_velocity())
-            })
-            .collect()
-    };
+    let state = |world: &World| bodies_state(world, &s.bodies);
     let mut rolled_back = 0;
     for _ in 0..156 {
         let before = state(&world);
