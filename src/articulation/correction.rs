@@ -349,6 +349,7 @@ impl Island {
         self.assemble_and_factor(s.eps_t);
         self.start_factor = self.factor_version;
         self.start_saved = false;
+        self.last_saved = false;
     }
 
     /// Returns the pending substep (if any) to where its velocity correction left it
@@ -440,6 +441,16 @@ impl Island {
             best,
         };
         let mut pre = self.warm_start(s, bodies, joints, dt, tau1);
+        // After a contact round whose warm start was kept (the contacts changed the first
+        // correction's result little), the iteration starts from that correction's last
+        // linearization instead of the start one, whose first step on the walking 50-leg
+        // Strandbeest only halved the violation and re-linearized. 50 legs: 8.20 -> 7.02
+        // iterations and 1.57 -> 0.98 refactorizations per step, -10.5 % instructions. Not after
+        // a rejected warm start: there the 1:10^5 chain whipped onto rough ground (0.6 m of
+        // violation after the contacts) failed its correction and blew up a frame.
+        if pre.is_some() {
+            self.resume_last();
+        }
         self.aa_steps = 0;
         let stiff_tree = s.geometric_stiffness && self.stiffness_applies();
         // the residual of the last 10 % progress, and the iterations since (MAX_IDLE_ITERATIONS)

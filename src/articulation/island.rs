@@ -274,6 +274,10 @@ pub(crate) struct Island {
     pub start_lim_wrows: Vec<[[f64; 6]; 2]>,
     pub start_scalars: FactorScalars,
     pub start_saved: bool,
+    /// After `restore_start`, the buffers above hold the linearization it replaced (the last
+    /// one of the pending substep's joint correction) and these its scalars (`resume_last`).
+    pub last_scalars: FactorScalars,
+    pub last_saved: bool,
     /// Source of `factor_version`: a factorization takes the next value, a restored one its
     /// own again, so a version names one factor's contents.
     pub version_counter: u64,
@@ -505,6 +509,8 @@ impl Island {
             start_lim_wrows: Vec::new(),
             start_scalars: FactorScalars::default(),
             start_saved: false,
+            last_scalars: FactorScalars::default(),
+            last_saved: false,
             version_counter: 0,
             cg: std::array::from_fn(|_| vec![0.0; n_rows + n_lim]),
             body_dv: vec![[0.0; 6]; nb],
@@ -1336,7 +1342,50 @@ impl Island {
             return;
         }
         self.swap_start();
-        self.start_scalars = FactorScalars {
+        self.start_scalars = self.factor_scalars();
+        self.start_saved = true;
+        self.last_saved = false;
+    }
+
+    /// Puts back the start linearization set aside by `keep_start`, if it was; returns whether
+    /// it did. The same values a new factorization at the start poses would compute. The
+    /// linearization it replaces is set aside in turn (`resume_last`).
+    pub fn restore_start(&mut self) -> bool {
+        if !self.start_saved {
+            return false;
+        }
+        self.swap_start();
+        self.last_scalars = self.factor_scalars();
+        self.last_saved = true;
+        let f = self.start_scalars;
+        self.set_factor_scalars(f);
+        self.factor_version = self.start_factor;
+        self.start_saved = false;
+        true
+    }
+
+    /// Puts back the last linearization of the pending substep's joint correction, which
+    /// `restore_start` set aside, in place of the start one (set aside again); returns whether
+    /// it did. The correction after a velocity-level contact round starts from it: its rows were
+    /// evaluated at previews of the same substep, near the ones the contacts leave.
+    pub fn resume_last(&mut self) -> bool {
+        if !self.last_saved || self.start_saved || self.factor_version != self.start_factor {
+            return false;
+        }
+        self.flush_impulses();
+        self.swap_start();
+        self.start_scalars = self.factor_scalars();
+        self.start_saved = true;
+        self.last_saved = false;
+        let f = self.last_scalars;
+        self.set_factor_scalars(f);
+        // (a version of its own: no border of a coupled contact was computed with it)
+        self.new_factor_version();
+        true
+    }
+
+    fn factor_scalars(&self) -> FactorScalars {
+        FactorScalars {
             alpha_t: self.alpha_t,
             pivot_floor: self.pivot_floor,
             norm1: self.norm1,
@@ -1345,18 +1394,10 @@ impl Island {
             factor_clamped: self.factor_clamped,
             refine_futile: self.refine_futile,
             regularized_pivots: self.regularized_pivots,
-        };
-        self.start_saved = true;
+        }
     }
 
-    /// Puts back the start linearization set aside by `keep_start`, if it was; returns whether
-    /// it did. The same values a new factorization at the start poses would compute.
-    pub fn restore_start(&mut self) -> bool {
-        if !self.start_saved {
-            return false;
-        }
-        self.swap_start();
-        let f = self.start_scalars;
+    fn set_factor_scalars(&mut self, f: FactorScalars) {
         self.alpha_t = f.alpha_t;
         self.pivot_floor = f.pivot_floor;
         self.norm1 = f.norm1;
@@ -1368,9 +1409,6 @@ impl Island {
         self.lim.border_ok = false;
         self.bump_lim_serial();
         self.factor_stale = false;
-        self.factor_version = self.start_factor;
-        self.start_saved = false;
-        true
     }
 
     fn swap_start(&mut self) {
