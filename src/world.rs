@@ -1180,8 +1180,14 @@ impl World {
                 first,
             );
             let left = h - f64::from(k) * dt;
-            self.solver
-                .begin(&self.settings, &mut self.bodies, &self.joints, dt, left);
+            self.solver.begin(
+                &self.settings,
+                &mut self.bodies,
+                &self.joints,
+                dt,
+                left,
+                self.contacts.touched_bodies(),
+            );
             let joints_held = self.solver.report.islands.iter().all(|r| r.converged);
             self.contacts.during(
                 &self.settings,

@@ -297,9 +297,10 @@ fn twelve_legs_walk_forward_on_hard_contacts() {
     // the ideal is the no-slip kinematics of a level frame; the feet vault a little beyond it
     assert!(walked >= 0.5 * ideal && walked <= 1.2 * ideal, "{summary}");
     // The joint correction after each contact round starts from the last linearization of the
-    // one before it (`Island::resume_last`): measured 7.76 iterations and 0.93
-    // refactorizations per step; 10.88 and 1.22 when it started from the start linearization.
-    assert!(iterations as f64 <= 9.0 * steps as f64, "{summary}");
+    // one before it (`Island::resume_last`), and the one before the contacts ends early
+    // (`LOOSE_FIRST`): measured 7.10 iterations and 0.93 refactorizations per step; 7.76 and
+    // 0.93 with the first alone, 10.88 and 1.22 with neither.
+    assert!(iterations as f64 <= 7.5 * steps as f64, "{summary}");
     assert!(refactorizations as f64 <= 1.05 * steps as f64, "{summary}");
 }
 

@@ -113,6 +113,14 @@ const MAX_IDLE_ITERATIONS: u32 = 16;
 /// `max_iterations` each (100-200 times the cost of a frame that converges).
 const CONFLICT_PROBE: u32 = 30;
 
+/// The joint correction before a contact phase that touches the island (the contacts go back
+/// to the velocity level and a second correction follows, warm-started from the first) ends
+/// once its violation is below `LOOSE_FIRST` times its first and its last step contracted it
+/// at least `1 / LOOSE_CONTRACTION`-fold: a tight correction would follow at once, and its
+/// last digits are lost anyway, the contacts change the violation by far more.
+const LOOSE_FIRST: f64 = 1e-3;
+const LOOSE_CONTRACTION: f64 = 0.01;
+
 /// The fraction of a Newton step that raised the merit from `merit_prev` to `merit` at
 /// `fraction` of its length: the minimum of the quadratic `m(f) = m0 - 2 m0 f + k f^2` through
 /// `m(fraction) = merit`, kept within a tenth and a half of `fraction`.
@@ -198,7 +206,9 @@ impl Island {
                 if k > 0 {
                     self.finish_substep(joints, bodies);
                 }
-                result = self.substep(s, bodies, joints, dt, k as f64 * dt, &mut rep);
+                // (the last substep's correction is the one the contact phase takes up again)
+                let loose = self.contacts_follow && k + 1 == n;
+                result = self.substep(s, bodies, joints, dt, k as f64 * dt, loose, &mut rep);
                 worst = worst.max(result.last);
                 if !result.converged {
                     ok = false;
@@ -270,6 +280,7 @@ impl Island {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn substep(
         &mut self,
         s: &WorldSettings,
@@ -277,6 +288,7 @@ impl Island {
         joints: &Arena<Joint>,
         dt: f64,
         tau0: f64,
+        loose: bool,
         rep: &mut IslandReport,
     ) -> SubstepResult {
         let tau1 = tau0 + dt;
@@ -322,7 +334,7 @@ impl Island {
         self.w_vel.copy_from_slice(&self.w);
         self.flush_impulses();
         self.impulse_vel.copy_from_slice(&self.impulse);
-        self.joint_correction(s, bodies, joints, (dt, tau1), rep, t2)
+        self.joint_correction(s, bodies, joints, (dt, tau1), loose, rep, t2)
     }
 
     /// Evaluates the rows at the substep's start poses (time `tau0`) and factors `A` there.
@@ -402,19 +414,22 @@ impl Island {
         let Some((dt, tau1)) = self.pending else {
             return;
         };
-        let r = self.joint_correction(s, bodies, joints, (dt, tau1), rep, Instant::now());
+        let r = self.joint_correction(s, bodies, joints, (dt, tau1), false, rep, Instant::now());
         rep.max_violation = r.last;
         rep.converged = r.converged;
     }
 
     /// The joint correction of the pending substep (`dt`, its end time `tau1`), timed from
-    /// `t2` (the caller's last clock read).
+    /// `t2` (the caller's last clock read). `loose`: a correction after the contact phase
+    /// follows (`LOOSE_FIRST`).
+    #[allow(clippy::too_many_arguments)]
     fn joint_correction(
         &mut self,
         s: &WorldSettings,
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
         (dt, tau1): (f64, f64),
+        loose: bool,
         rep: &mut IslandReport,
         t2: Instant,
     ) -> SubstepResult {
@@ -518,8 +533,12 @@ impl Island {
                 };
                 break;
             }
+            // (a correction the contact phase takes up again ends once it contracts fast below
+            // LOOSE_FIRST of where it began)
+            let near =
+                loose && it > 0 && r < LOOSE_FIRST * r_first && r <= LOOSE_CONTRACTION * r_prev;
             result = SubstepResult {
-                converged: r < s.eps_p,
+                converged: r < s.eps_p || near,
                 last: r,
                 best,
             };

@@ -365,6 +365,9 @@ pub(crate) struct Island {
     pub gs_k: Vec<Mat3>,
     /// Some body of the island has a shape (it may touch others).
     pub collides: bool,
+    /// Contacts touch the island in this (world) substep: a joint correction follows the
+    /// contact phase, so the one before it may end early (`LOOSE_FIRST`).
+    pub contacts_follow: bool,
     /// `||A||_1` of the last factorization, and whether it was measured in the current
     /// substep (see `assemble_and_factor`).
     pub norm1: f64,
@@ -554,6 +557,7 @@ impl Island {
             gs_step: vec![[0.0; 6]; nb],
             gs_k: vec![Mat3::zeros(); nb],
             collides: false,
+            contacts_follow: false,
             norm1: 0.0,
             norm1_fresh: false,
             mass_ratio: 1.0,

@@ -299,7 +299,9 @@ impl Solver {
     /// First part of the step: topology (when invalidated), then per island external impulses,
     /// velocity correction and joint correction (substeps as needed; the position update of the
     /// last substep is left pending), and the external impulses of the free bodies. `left` is
-    /// the time left in the frame step (`h` unless the world splits the frame).
+    /// the time left in the frame step (`h` unless the world splits the frame). `touched`: the
+    /// bodies contacts touch in this step (their islands' joint correction is taken up again
+    /// after the contact phase).
     pub fn begin(
         &mut self,
         settings: &WorldSettings,
@@ -307,6 +309,7 @@ impl Solver {
         joints: &Arena<Joint>,
         h: f64,
         left: f64,
+        touched: impl Iterator<Item = u32>,
     ) {
         let t0 = Instant::now();
         let rebuilt = !self.valid;
@@ -330,6 +333,14 @@ impl Solver {
         self.report
             .islands
             .resize(self.islands.len(), IslandReport::default());
+        for island in &mut self.islands {
+            island.contacts_follow = false;
+        }
+        for slot in touched {
+            if let Some((i, _)) = self.island_of(slot) {
+                self.islands[i].contacts_follow = true;
+            }
+        }
         let bodies_now: &Arena<Body> = bodies;
         for_each_island(
             self.pool.as_ref(),

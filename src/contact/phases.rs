@@ -1152,6 +1152,15 @@ impl Contacts {
         self.kept.clear();
     }
 
+    /// The bodies the contacts found by `before` touch (world slots; the static world left
+    /// out): the contact phase goes on with the joint correction of their islands.
+    pub fn touched_bodies(&self) -> impl Iterator<Item = u32> + '_ {
+        self.contacts
+            .iter()
+            .flat_map(|c| [c.a, c.b])
+            .filter(|&i| i != WORLD)
+    }
+
     /// The contact phase, shock propagation and the alternation with the joint correction,
     /// between the articulation's corrections and its position update.
     /// `split`: the frame step is being taken in substeps of the world.
