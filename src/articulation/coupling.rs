@@ -12,7 +12,8 @@
 //! ```
 //!
 //! With `A = L L^T` (eq. 18-20): `U = L^-1 A12` by three forward substitutions, once per
-//! contact and factorization; the Schur complement `K = A22 - U^T U` is the contact point's
+//! contact and factorization, each over the panels on the paths of the contact's joints to the
+//! root of the elimination tree alone (45 of 797 on the walking 50-leg Strandbeest); the Schur complement `K = A22 - U^T U` is the contact point's
 //! inverse effective mass with the joints held (3x3, any direction `d` gives `d^T K d`); and
 //! the joint impulses of a contact impulse `p` are `x = -L^-T (U p)` (one back substitution).
 //! Directions of friction change every visit; the world axes make the border independent of
@@ -99,9 +100,28 @@ impl Island {
                 }
             }
         }
-        for col in u.chunks_exact_mut(n) {
-            self.factor.forward(col);
+        // `U = L^-1 A12`: A12 has rows on the joints of the contact's bodies alone
+        if self.reach_stamp == u32::MAX {
+            self.reach_mark.fill(0);
+            self.reach_stamp = 0;
         }
+        self.reach_stamp += 1;
+        let body_joints = &self.body_joints;
+        let body_ptr = &self.body_ptr;
+        let touched = sides.iter().flat_map(|s| {
+            let l = s.l as usize;
+            body_joints[body_ptr[l] as usize..body_ptr[l + 1] as usize]
+                .iter()
+                .map(|&(j, _)| j)
+        });
+        self.factor.forward_reach(
+            u,
+            n,
+            3,
+            touched,
+            (&mut self.reach_mark, self.reach_stamp),
+            &mut self.reach,
+        );
         g.copy_from_slice(u);
         self.factor.backward3(g, n);
         let mut s = Mat3::zeros();

@@ -62,6 +62,9 @@ pub(crate) struct BlockCholesky {
     i_ptr: Vec<usize>,
     /// Vector index of every panel row (the gather/scatter map of the solves).
     p_idx: Vec<u32>,
+    /// Elimination position -> its parent in the elimination tree (the first off-diagonal
+    /// block of its panel), `u32::MAX` at a root.
+    parent: Vec<u32>,
     /// Elimination position -> vector offset of its one off-diagonal block when it has exactly
     /// one and both blocks have at most 6 rows, else `u32::MAX`. Such a panel is factored by
     /// `panel_one` and substituted by `forward_one` / `backward_one`: literal sizes, the Schur
@@ -202,6 +205,12 @@ impl BlockCholesky {
             f.madds += (0..r).map(|c| c * (ld - c)).sum::<u64>() + r * m * (m + 1) / 2;
         }
         f.values = vec![0.0; total];
+        f.parent = (0..n)
+            .map(|k| {
+                let (s0, s1) = (f.s_ptr[k] as usize, f.s_ptr[k + 1] as usize);
+                if s1 > s0 { f.s_pos[s0] } else { u32::MAX }
+            })
+            .collect();
         f.p_one = (0..n)
             .map(|k| {
                 let q = f.s_ptr[k] as usize;
@@ -465,6 +474,75 @@ impl BlockCholesky {
     /// (Tomcin Appendix C, "Permutation").
     pub fn forward(&self, x: &mut [f64]) {
         self.substitute(x, Pass::Forward);
+    }
+
+    /// Forward substitution of right-hand sides that are zero outside the rows of `blocks`,
+    /// `cols` columns of `n` rows in `x`: only the panels on the paths from those blocks to the
+    /// roots of the elimination tree can see a nonzero (Gilbert and Peierls), and they are
+    /// substituted in elimination order as [`BlockCholesky::forward`] does, so every entry is
+    /// the same number. `mark` (one entry per block, all below `stamp`) and `reach` are
+    /// scratch; `mark` is left at `stamp` on the panels visited.
+    pub fn forward_reach(
+        &self,
+        x: &mut [f64],
+        n: usize,
+        cols: usize,
+        blocks: impl Iterator<Item = u32>,
+        (mark, stamp): (&mut [u32], u32),
+        reach: &mut Vec<u32>,
+    ) {
+        assert!(
+            n >= self.dim && x.len() >= cols * n && mark.len() >= self.order.len(),
+            "columns of {n} rows for {}",
+            self.dim
+        );
+        reach.clear();
+        for b in blocks {
+            let mut k = self.pos[b as usize];
+            while k != u32::MAX && mark[k as usize] != stamp {
+                mark[k as usize] = stamp;
+                reach.push(k);
+                k = self.parent[k as usize];
+            }
+        }
+        reach.sort_unstable();
+        for col in x.chunks_exact_mut(n).take(cols) {
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2
+                unsafe { self.forward_panels_avx2(col, reach) };
+                continue;
+            }
+            self.forward_panels(col, reach);
+        }
+    }
+
+    /// [`BlockCholesky::forward_panels`] compiled for AVX2. Safety: the CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn forward_panels_avx2(&self, x: &mut [f64], panels: &[u32]) {
+        self.forward_panels(x, panels);
+    }
+
+    /// The forward substitution of the panels `panels` (ascending elimination positions).
+    #[inline(always)]
+    fn forward_panels(&self, x: &mut [f64], panels: &[u32]) {
+        for &k in panels {
+            let k = k as usize;
+            let (r, p, idx) = self.panel(k);
+            match self.p_one[k] {
+                u32::MAX => by_size!(r, forward, p, idx, x),
+                xo => {
+                    let (o, xo) = (idx[0] as usize, xo as usize);
+                    by_pair!(r, idx.len() - r, forward_one, p, o, xo, x)
+                }
+            }
+        }
+    }
+
+    /// Number of blocks (joints).
+    pub fn blocks(&self) -> usize {
+        self.order.len()
     }
 
     /// Back substitution `x = L^-T y` in place (the counterpart of [`BlockCholesky::forward`]).
@@ -1458,6 +1536,97 @@ pub(crate) mod tests {
             }
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&scratch), bits(&plain), "{ordering:?}");
+        }
+    }
+
+    /// A spider-like tree of blocks (a hub block with legs of three blocks, a loop closing one
+    /// leg on the hub) with random values: the sparse forward substitution of right-hand sides
+    /// on a few blocks touches only their paths to the root and gives the dense one's numbers,
+    /// bit for bit.
+    #[test]
+    fn forward_reach_is_the_forward_substitution_of_sparse_right_hand_sides() {
+        let legs = 8;
+        let nb = 1 + 3 * legs;
+        let mut adj: Vec<Vec<u32>> = vec![Vec::new(); nb];
+        let mut link = |a: usize, b: usize| {
+            adj[a].push(b as u32);
+            adj[b].push(a as u32);
+        };
+        for l in 0..legs {
+            let first = 1 + 3 * l;
+            link(0, first);
+            link(first, first + 1);
+            link(first + 1, first + 2);
+        }
+        link(0, 3);
+        let sizes: Vec<usize> = (0..nb).map(|b| [3, 5, 1, 6][b % 4]).collect();
+        let mut f = BlockCholesky::new(&sizes, &adj, &edge_incidence(&adj), Ordering::Amd);
+        let mut seed = 99u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+        };
+        for i in 0..nb {
+            for j in 0..nb {
+                let Some(loc) = f.locate(i, j) else { continue };
+                if f.pos[i] < f.pos[j] {
+                    continue;
+                }
+                for r in 0..sizes[i] {
+                    for c in 0..sizes[j] {
+                        let diagonal = i == j && r == c;
+                        let v = if diagonal { 40.0 } else { rnd() };
+                        if i != j || r >= c {
+                            f.values[loc.base + r * loc.rs + c * loc.cs] = v;
+                        }
+                    }
+                }
+            }
+        }
+        f.factor(1e-300, 0.0);
+        let n = f.dim;
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let (mut mark, mut reach) = (vec![0u32; nb], Vec::new());
+        for (stamp, starts) in [vec![3u32], vec![6, 9], vec![0], vec![24, 2, 13]]
+            .into_iter()
+            .enumerate()
+        {
+            let mut x = vec![0.0; 3 * n];
+            for col in 0..3 {
+                for &b in &starts {
+                    let (o, r) = (f.xoff[b as usize] as usize, sizes[b as usize]);
+                    for v in &mut x[col * n + o..col * n + o + r] {
+                        *v = rnd();
+                    }
+                }
+            }
+            let mut dense = x.clone();
+            for col in dense.chunks_exact_mut(n) {
+                f.forward(col);
+            }
+            let stamp = stamp as u32 + 1;
+            f.forward_reach(
+                &mut x,
+                n,
+                3,
+                starts.iter().copied(),
+                (&mut mark, stamp),
+                &mut reach,
+            );
+            assert_eq!(
+                bits(&x),
+                bits(&dense),
+                "right-hand sides on blocks {starts:?}"
+            );
+            // the reach is the blocks' paths to the root: a leg's path is its blocks below the
+            // hub, then the hub's
+            assert!(reach.len() < nb / 2, "{} panels of {nb}", reach.len());
+            let mut path = reach.clone();
+            path.sort_unstable();
+            assert_eq!(path, reach, "elimination order");
+            assert!(reach.contains(&f.pos[starts[0] as usize]));
         }
     }
 

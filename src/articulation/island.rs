@@ -365,6 +365,11 @@ pub(crate) struct Island {
     pub gs_k: Vec<Mat3>,
     /// Some body of the island has a shape (it may touch others).
     pub collides: bool,
+    /// Scratch of the sparse forward substitutions of coupled contacts' borders
+    /// (`BlockCholesky::forward_reach`): a stamp per block, the current stamp, the panels.
+    pub reach_mark: Vec<u32>,
+    pub reach_stamp: u32,
+    pub reach: Vec<u32>,
     /// Contacts touch the island in this (world) substep: a joint correction follows the
     /// contact phase, so the one before it may end early (`LOOSE_FIRST`).
     pub contacts_follow: bool,
@@ -409,6 +414,7 @@ impl Island {
             }
         }
         let n_rows = joints.last().map_or(0, |j| (j.off + j.n) as usize);
+        let n_blocks = factor.blocks();
         let n_lim = limits.len();
         let lim = LimitRows {
             info: limits,
@@ -558,6 +564,9 @@ impl Island {
             gs_k: vec![Mat3::zeros(); nb],
             collides: false,
             contacts_follow: false,
+            reach_mark: vec![0; n_blocks],
+            reach_stamp: 0,
+            reach: Vec::with_capacity(n_blocks),
             norm1: 0.0,
             norm1_fresh: false,
             mass_ratio: 1.0,
