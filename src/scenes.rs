@@ -978,13 +978,22 @@ pub fn ragdoll(world: &mut World, base: Vec3) -> Scene {
     s
 }
 
-/// A ragdoll standing on the top step of `stairs(world, 6, 0.4, 0.25)` (1.5 m high), pushed
-/// forward and tipped over the edge so it tumbles down: the scene of the joint-limit test and
-/// benchmark. Returns the ragdoll.
+/// A ragdoll standing on the top step of `stairs(world, 6, 0.4, 0.25)` (1.5 m high) on a floor
+/// (a static half-space at z = 0), pushed forward and tipped over the edge so it tumbles down:
+/// the scene of the joint-limit test and benchmark. Returns the ragdoll.
 pub fn ragdoll_on_stairs(world: &mut World) -> Scene {
     let (steps, run, rise) = (6, 0.4, 0.25);
     stairs(world, steps, run, rise);
     let s = ragdoll(world, Vec3::new(0.15, 0.0, steps as f64 * rise + 0.3));
+    // (created after the ragdoll: its bodies keep their slots)
+    shaped_body(
+        world,
+        BodyKind::Static,
+        Vec3::zeros(),
+        Quat::identity(),
+        Geometry::HalfSpace { normal: Vec3::z() },
+        Material::default(),
+    );
     let (mut m, mut c) = (0.0, Vec3::zeros());
     for &b in &s.bodies {
         let body = world.body(b).expect("live body");
