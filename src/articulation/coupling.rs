@@ -13,7 +13,8 @@
 //!
 //! With `A = L L^T` (eq. 18-20): `U = L^-1 A12` by three forward substitutions, once per
 //! contact and factorization, each over the panels on the paths of the contact's joints to the
-//! root of the elimination tree alone (45 of 797 on the walking 50-leg Strandbeest); the Schur complement `K = A22 - U^T U` is the contact point's
+//! root of the elimination tree alone (45 of 797 on the walking 50-leg Strandbeest); the Schur
+//! complement `K = A22 - U^T U` is the contact point's
 //! inverse effective mass with the joints held (3x3, any direction `d` gives `d^T K d`); and
 //! the joint impulses of a contact impulse `p` are `x = -L^-T (U p)` (one back substitution).
 //! Directions of friction change every visit; the world axes make the border independent of
