@@ -24,6 +24,18 @@ fn dynamic(world: &mut World, position: Vec3, mp: MassProperties) -> BodyHandle 
         .expect("valid body")
 }
 
+/// A static half-space floor with its surface at height `z` (normal +z).
+fn floor(world: &mut World, z: f64, material: Material) -> BodyHandle {
+    shaped_body(
+        world,
+        BodyKind::Static,
+        Vec3::new(0.0, 0.0, z),
+        Quat::identity(),
+        Geometry::HalfSpace { normal: Vec3::z() },
+        material,
+    )
+}
+
 /// A body of `kind` at `position`, `rotation` with one shape of `geometry` and `material`; a
 /// dynamic one takes its mass from the shape (default density).
 pub fn shaped_body(
@@ -128,14 +140,7 @@ pub fn heavy_chain(world: &mut World, links: usize, load: f64) -> Scene {
 pub fn heavy_chain_on_ground(world: &mut World, load: f64, mu: f64, ground: f64) -> Scene {
     let s = heavy_chain(world, 20, load);
     let material = Material::coulomb(mu);
-    shaped_body(
-        world,
-        BodyKind::Static,
-        Vec3::new(0.0, 0.0, 10.0 - ground),
-        Quat::identity(),
-        Geometry::HalfSpace { normal: Vec3::z() },
-        material,
-    );
+    floor(world, 10.0 - ground, material);
     for (i, &b) in s.bodies.iter().enumerate() {
         let half_extents = if i < 20 {
             Vec3::new(0.25, 0.05, 0.05)
@@ -491,14 +496,7 @@ pub fn rod_on_support(world: &mut World, mu: f64) -> Scene {
 pub fn chain_dragging_box(world: &mut World, links: usize, speed: f64, mu: f64) -> Scene {
     let material = Material::coulomb(mu);
     let mut s = Scene::default();
-    let ground = shaped_body(
-        world,
-        BodyKind::Static,
-        Vec3::zeros(),
-        Quat::identity(),
-        Geometry::HalfSpace { normal: Vec3::z() },
-        material,
-    );
+    let ground = floor(world, 0.0, material);
     s.bodies.push(ground);
     let (len, r) = (0.3, 0.03);
     let mut prev = None;
@@ -986,14 +984,7 @@ pub fn ragdoll_on_stairs(world: &mut World) -> Scene {
     stairs(world, steps, run, rise);
     let s = ragdoll(world, Vec3::new(0.15, 0.0, steps as f64 * rise + 0.3));
     // (created after the ragdoll: its bodies keep their slots)
-    shaped_body(
-        world,
-        BodyKind::Static,
-        Vec3::zeros(),
-        Quat::identity(),
-        Geometry::HalfSpace { normal: Vec3::z() },
-        Material::default(),
-    );
+    floor(world, 0.0, Material::default());
     let (mut m, mut c) = (0.0, Vec3::zeros());
     for &b in &s.bodies {
         let body = world.body(b).expect("live body");
@@ -1252,14 +1243,7 @@ pub fn strandbeest_on_ground(
     legs: usize,
     frame_mass_factor: f64,
 ) -> Strandbeest {
-    let ground = shaped_body(
-        world,
-        BodyKind::Static,
-        Vec3::zeros(),
-        Quat::identity(),
-        Geometry::HalfSpace { normal: Vec3::z() },
-        Material::default(),
-    );
+    let ground = floor(world, 0.0, Material::default());
     let mut beest = build_strandbeest(world, legs, frame_mass_factor, STRANDBEEST_DROP_HEIGHT);
     beest.ground = Some(ground);
     beest

@@ -528,14 +528,19 @@ impl BlockCholesky {
     #[inline(always)]
     fn forward_panels(&self, x: &mut [f64], panels: &[u32]) {
         for &k in panels {
-            let k = k as usize;
-            let (r, p, idx) = self.panel(k);
-            match self.p_one[k] {
-                u32::MAX => by_size!(r, forward, p, idx, x),
-                xo => {
-                    let (o, xo) = (idx[0] as usize, xo as usize);
-                    by_pair!(r, idx.len() - r, forward_one, p, o, xo, x)
-                }
+            self.forward_panel(k as usize, x);
+        }
+    }
+
+    /// The forward substitution of panel `k`: its diagonal block, then its rows below.
+    #[inline(always)]
+    fn forward_panel(&self, k: usize, x: &mut [f64]) {
+        let (r, p, idx) = self.panel(k);
+        match self.p_one[k] {
+            u32::MAX => by_size!(r, forward, p, idx, x),
+            xo => {
+                let (o, xo) = (idx[0] as usize, xo as usize);
+                by_pair!(r, idx.len() - r, forward_one, p, o, xo, x)
             }
         }
     }
@@ -580,14 +585,7 @@ impl BlockCholesky {
         match pass {
             Pass::Forward => {
                 for k in 0..self.order.len() {
-                    let (r, p, idx) = self.panel(k);
-                    match self.p_one[k] {
-                        u32::MAX => by_size!(r, forward, p, idx, x),
-                        xo => {
-                            let (o, xo) = (idx[0] as usize, xo as usize);
-                            by_pair!(r, idx.len() - r, forward_one, p, o, xo, x)
-                        }
-                    }
+                    self.forward_panel(k, x);
                 }
             }
             Pass::Backward => {
