@@ -849,3 +849,40 @@ fn warm_started_contacts_converge_in_fewer_sweeps_on_a_stack() {
     assert!((warm_top - cold_top).norm() < 1e-3);
     assert!((warm_top.z - 9.5).abs() < 1e-4);
 }
+
+/// A ragdoll tumbles down its stairs and comes to rest on the floor, over 15 s: every step
+/// holds its contacts within the contact tolerance and its joints within 1e-8. With each
+/// friction visit stepping along the slip and scaling the impulse back into the cone, one point's
+/// friction cycled between two directions, sweep after sweep, up to the sweep cap, and the rounds
+/// ended with points up to 19 tolerances deep.
+#[test]
+fn ragdoll_down_the_stairs_and_at_rest_holds_its_contacts_within_the_tolerance() {
+    let mut world = World::default();
+    scenes::ragdoll_on_stairs(&mut world);
+    let tol = world.contact_settings().tolerance;
+    let h = 1.0 / 60.0;
+    let (mut sweeps, mut deepest, mut worst_joint, mut unheld) = (0u64, 0.0f64, 0.0f64, 0);
+    let steps = 900;
+    for k in 0..steps {
+        let r = world.step(h).unwrap().clone();
+        assert!(r.converged, "step {k}: {r:?}");
+        let c = world.contact_report();
+        sweeps += u64::from(c.contact_iterations);
+        deepest = deepest.max(c.max_penetration);
+        unheld += usize::from(!c.contacts_converged);
+        worst_joint = worst_joint.max(world.max_joint_violation());
+    }
+    let per_step = sweeps as f64 / steps as f64;
+    println!(
+        "ragdoll, 15 s: deepest point {deepest:.2e} m, {unheld} steps with contacts beyond the \
+         tolerance, {per_step:.1} sweeps per step, joints {worst_joint:.1e}"
+    );
+    // Measured 1.0e-5 m, no step beyond (1.9e-4 m and 20 steps with the friction visits along
+    // the slip); the sweeps per step depend on where it comes to rest (44 to 253 with the
+    // trajectories of builds that differ in rounding, 273 before).
+    assert!(
+        deepest <= 1.05 * tol && unheld == 0,
+        "{deepest} m, {unheld} steps"
+    );
+    assert!(worst_joint <= 1e-8);
+}

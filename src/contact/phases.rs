@@ -187,6 +187,138 @@ fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
     0.1 * s.tolerance / h
 }
 
+/// An orthonormal pair of directions perpendicular to the unit vector `n`.
+fn tangent_basis(n: &Vec3) -> (Vec3, Vec3) {
+    let a = if n.x.abs() < 0.6 {
+        Vec3::x()
+    } else {
+        Vec3::y()
+    };
+    let t1 = (a - a.dot(n) * n).normalize();
+    (t1, n.cross(&t1))
+}
+
+/// The friction impulse of a contact visit with the tangential block of its `K` (Bender and
+/// Schmitt eq. 6, static friction by the `d_t` impulse): the impulse that stops the slip within
+/// the step, or, beyond the cone `|p_t| <= lim`, the point of the cone nearest to it in the
+/// metric of `K_t`, which is the impulse of maximal dissipation (the kinetic energy of the
+/// relative tangential motion, `(p - p*)^T K_t (p - p*) / 2`, smallest). Returns the new
+/// friction impulse and how far the change moves the point within the step (m); `None` when
+/// `K_t` is singular (a direction the joints hold), for [`friction_along_slip`].
+///
+/// A step along the slip alone, then scaled back into the cone, has the same fixed point
+/// (friction opposite to the slip), but with an anisotropic `K_t` (a point on a mechanism) the
+/// visits can cycle: on the ragdoll resting on its floor, one point's friction alternated
+/// between two directions 8 degrees apart, every sweep, up to the sweep cap
+/// (docs/BENCHMARKS.md).
+fn friction_block(
+    n: &Vec3,
+    pt: &Vec3,
+    slip: &Vec3,
+    h: f64,
+    lim: f64,
+    kdir: impl Fn(&Vec3, &Vec3) -> f64,
+    kraw: impl Fn(&Vec3, &Vec3) -> f64,
+) -> Option<(Vec3, f64)> {
+    let (t1, t2) = tangent_basis(n);
+    // (each direction the joints leave free, and the pair independent)
+    let (k11, k22) = (kdir(&t1, &t1), kdir(&t2, &t2));
+    let k12 = 0.5 * (kraw(&t1, &t2) + kraw(&t2, &t1));
+    let det = k11 * k22 - k12 * k12;
+    if !(k11 > 0.0 && k22 > 0.0 && det > 1e-8 * k11 * k22) {
+        return None;
+    }
+    // the unconstrained impulse: K_t (p* - p) h = -slip
+    let (s1, s2) = (slip.dot(&t1), slip.dot(&t2));
+    let (x1, x2) = ((k22 * s1 - k12 * s2) / det, (k11 * s2 - k12 * s1) / det);
+    let (p1, p2) = (pt.dot(&t1), pt.dot(&t2));
+    let (y1, y2) = (p1 - x1 / h, p2 - x2 / h);
+    let (mut z1, mut z2) = (y1, y2);
+    if (y1 * y1 + y2 * y2).sqrt() > lim {
+        if lim <= 0.0 {
+            (z1, z2) = (0.0, 0.0);
+        } else {
+            // z(mu) = (K_t + mu I)^-1 K_t y, |z(mu)| = lim: in the eigenbasis of K_t, Newton's
+            // method on 1/|z| - 1/lim, which converges monotonically from mu = 0 (Hebden)
+            let (tr, half) = (
+                0.5 * (k11 + k22),
+                (0.25 * (k11 - k22).powi(2) + k12 * k12).sqrt(),
+            );
+            let (l1, l2) = (tr + half, (tr - half).max(0.0));
+            // (the eigenvector of l1 from the larger of the two rows of K_t - l1 I; either
+            // basis when K_t is isotropic)
+            let (a, b) = if (l1 - k22).abs() >= (l1 - k11).abs() {
+                (l1 - k22, k12)
+            } else {
+                (k12, l1 - k11)
+            };
+            let r = (a * a + b * b).sqrt();
+            let (e1, e2) = if r > 0.0 {
+                ((a / r, b / r), (-b / r, a / r))
+            } else {
+                ((1.0, 0.0), (0.0, 1.0))
+            };
+            let (w1, w2) = (e1.0 * y1 + e1.1 * y2, e2.0 * y1 + e2.1 * y2);
+            let at = |mu: f64| (l1 * w1 / (l1 + mu), l2 * w2 / (l2 + mu));
+            let mut mu = 0.0;
+            for _ in 0..30 {
+                let (a, b) = at(mu);
+                let norm = (a * a + b * b).sqrt();
+                if norm <= lim * (1.0 + 1e-12) {
+                    break;
+                }
+                // d|z|/dmu = -(a^2 / (l1 + mu) + b^2 / (l2 + mu)) / |z|
+                let slope = (a * a / (l1 + mu) + b * b / (l2 + mu)) / norm;
+                // Newton on 1/|z|: mu += (1/lim - 1/|z|) |z|^2 / slope
+                mu += (norm / lim - 1.0) * norm / slope;
+            }
+            let (a, b) = at(mu);
+            let scale = lim / (a * a + b * b).sqrt().max(lim);
+            let (a, b) = (a * scale, b * scale);
+            (z1, z2) = (e1.0 * a + e2.0 * b, e1.1 * a + e2.1 * b);
+        }
+    }
+    // (the change added to `pt`, so that a visit that changes nothing changes no bit: the sweeps
+    // skip the points whose bodies did not move)
+    let (d1, d2) = (z1 - p1, z2 - p2);
+    // (without a normal impulse the friction impulse goes entirely, with the part along the
+    // normal that a turned normal left in it)
+    let new = if lim <= 0.0 {
+        Vec3::zeros()
+    } else {
+        pt + d1 * t1 + d2 * t2
+    };
+    // the point's move by the change, K_t (z - p_t) h
+    let moved = h * ((k11 * d1 + k12 * d2).powi(2) + (k12 * d1 + k22 * d2).powi(2)).sqrt();
+    Some((new, moved))
+}
+
+/// The friction impulse of a contact visit along its slip alone (a tangential direction the
+/// joints hold): the step that stops the slip along it, scaled back into the cone.
+fn friction_along_slip(
+    pt: &Vec3,
+    slip: &Vec3,
+    h: f64,
+    lim: f64,
+    im: f64,
+    kdir: impl Fn(&Vec3, &Vec3) -> f64,
+) -> (Vec3, f64) {
+    let m = slip.norm();
+    let mut cand = *pt;
+    let mut kt = 0.0;
+    if m > 0.0 {
+        let t = slip / m;
+        kt = kdir(&t, &t);
+        if kt > 0.0 {
+            cand -= (m / (h * kt)) * t;
+        }
+    }
+    let l = cand.norm();
+    let new = if l <= lim { cand } else { cand * (lim / l) };
+    let kd = if kt > 0.0 { kt } else { im };
+    (new, (new - pt).norm() * kd * h)
+}
+
 impl Contacts {
     /// Detection and the collision phase, before the articulation's part of the step.
     /// `first`: the first substep of a frame step.
@@ -811,31 +943,26 @@ impl Contacts {
         if c.mu_s > 0.0 || c.mu_d > 0.0 || c.pt != Vec3::zeros() {
             let sep = d.dot(&n);
             c.sep = sep;
-            let dt = d - sep * n;
-            let m = dt.norm();
-            let mut cand = c.pt;
-            let mut kt = 0.0;
-            if m > 0.0 {
-                let t = dt / m;
-                kt = kdir(&t, &t);
-                if kt > 0.0 {
-                    cand -= (m / (h * kt)) * t;
-                }
-            }
+            let slip = d - sep * n;
             // Static friction up to mu_s |p_n| (eq. 6); a sliding point is decelerated by dynamic
             // friction, capped at mu_d |p_n|, and stops when that suffices within the step. A
             // static point whose friction stays at its cap after the sweeps converged becomes
             // sliding ([`Contacts::solve`]).
-            let l = cand.norm();
             let lim = if c.sliding { c.mu_d } else { c.mu_s } * c.pn;
-            let new = if l <= lim { cand } else { cand * (lim / l) };
+            let kraw = |d1: &Vec3, d2: &Vec3| match &km {
+                Some((_, m)) => d1.dot(&(m * d2)),
+                None => d1.dot(&(c.kf * d2)),
+            };
+            let (new, moved) = match friction_block(&n, &c.pt, &slip, h, lim, kdir, kraw) {
+                Some(r) => r,
+                None => friction_along_slip(&c.pt, &slip, h, lim, c.im, kdir),
+            };
             let delta = new - c.pt;
             if delta != Vec3::zeros() {
                 c.pt = new;
                 c.p += delta;
                 self.push(k, &ra, &rb, &delta, solver);
-                let kd = if kt > 0.0 { kt } else { c.im };
-                changed = changed.max(delta.norm() * kd * h);
+                changed = changed.max(moved);
             }
         } else {
             c.sep = sep;
@@ -1558,5 +1685,75 @@ impl Contacts {
                 (None, None) => break,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `K_t` of a point on a mechanism: anisotropic in the tangent plane, coupled to the normal.
+    fn k() -> Mat3 {
+        Mat3::new(2.0, 0.9, 0.3, 0.9, 0.6, -0.1, 0.3, -0.1, 1.5)
+    }
+
+    fn block(pt: &Vec3, slip: &Vec3, lim: f64) -> (Vec3, f64) {
+        let m = k();
+        let kd = |a: &Vec3, b: &Vec3| a.dot(&(m * b));
+        friction_block(&Vec3::z(), pt, slip, 0.01, lim, kd, kd).unwrap()
+    }
+
+    #[test]
+    fn friction_inside_the_cone_stops_the_slip_in_one_visit() {
+        let (pt, slip) = (Vec3::new(0.1, -0.05, 0.0), Vec3::new(1e-4, 3e-4, 0.0));
+        let (new, moved) = block(&pt, &slip, 10.0);
+        // the tangential offset after the impulse: slip + h K_t (new - pt)
+        let after = slip + 0.01 * (k() * (new - pt));
+        assert!(after.xy().norm() < 1e-15, "{after:?}");
+        assert!((moved - slip.norm()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn friction_beyond_the_cone_is_the_nearest_point_in_the_metric_of_k() {
+        let kt = k().fixed_view::<2, 2>(0, 0).into_owned();
+        for (i, slip) in [
+            Vec3::new(3e-3, 1e-3, 0.0),
+            Vec3::new(-1e-3, 4e-3, 0.0),
+            Vec3::new(0.0, 0.0, 0.0),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let pt = Vec3::new(0.2, 0.1, 0.0);
+            let lim = 0.15;
+            let (new, _) = block(&pt, slip, lim);
+            assert!((new.xy().norm() - lim).abs() < 1e-14, "{i}: {new:?}");
+            // the unconstrained impulse, and the smallest (p - p*)^T K_t (p - p*) on the
+            // circle |p| = lim by brute force
+            let star = pt.xy() - kt.try_inverse().unwrap() * slip.xy() / 0.01;
+            let cost = |p: nalgebra::Vector2<f64>| (p - star).dot(&(kt * (p - star)));
+            let best = (0..100_000)
+                .map(|j| {
+                    let a = j as f64 * std::f64::consts::TAU / 100_000.0;
+                    cost(lim * nalgebra::Vector2::new(a.cos(), a.sin()))
+                })
+                .fold(f64::INFINITY, f64::min);
+            let got = cost(new.xy());
+            assert!(got <= best * (1.0 + 1e-9), "{i}: {got} > {best}");
+            // maximal dissipation: the slip left is opposite to the friction impulse
+            let after = (slip + 0.01 * (k() * (new - pt))).xy();
+            if after.norm() > 0.0 {
+                let cos = after.dot(&new.xy()) / (after.norm() * new.xy().norm());
+                assert!(cos < -1.0 + 1e-12, "{i}: cos {cos}");
+            }
+        }
+    }
+
+    #[test]
+    fn isotropic_friction_beyond_the_cone_is_scaled_back_radially() {
+        let kd = |a: &Vec3, b: &Vec3| 2.0 * a.dot(b);
+        let (pt, slip) = (Vec3::new(0.3, 0.4, 0.0), Vec3::new(0.0, 0.0, 0.0));
+        let (new, _) = friction_block(&Vec3::z(), &pt, &slip, 0.01, 0.25, kd, kd).unwrap();
+        assert!((new - 0.5 * pt).norm() < 1e-15, "{new:?}");
     }
 }
