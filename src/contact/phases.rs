@@ -204,7 +204,9 @@ fn tangent_basis(n: &Vec3) -> (Vec3, Vec3) {
 /// metric of `K_t`, which is the impulse of maximal dissipation (the kinetic energy of the
 /// relative tangential motion, `(p - p*)^T K_t (p - p*) / 2`, smallest). Returns the new
 /// friction impulse and how far the change moves the point within the step (m); `None` when
-/// `K_t` is singular (a direction the joints hold), for [`friction_along_slip`].
+/// `K_t` is singular (a direction the joints hold), for [`friction_along_slip`]. `K` is `m`,
+/// the coupled contact's Schur complement, whose directions are tested against its bodies' own
+/// `free` ([`coupled_along`]); both are the pair's `K` for a point on free bodies.
 ///
 /// A step along the slip alone, then scaled back into the cone, has the same fixed point
 /// (friction opposite to the slip), but with an anisotropic `K_t` (a point on a mechanism) the
@@ -217,13 +219,16 @@ fn friction_block(
     slip: &Vec3,
     h: f64,
     lim: f64,
-    kdir: impl Fn(&Vec3, &Vec3) -> f64,
-    kraw: impl Fn(&Vec3, &Vec3) -> f64,
+    free: &Mat3,
+    m: &Mat3,
 ) -> Option<(Vec3, f64)> {
     let (t1, t2) = tangent_basis(n);
     // (each direction the joints leave free, and the pair independent)
-    let (k11, k22) = (kdir(&t1, &t1), kdir(&t2, &t2));
-    let k12 = 0.5 * (kraw(&t1, &t2) + kraw(&t2, &t1));
+    let (k11, k22) = (
+        coupled_along(free, m, &t1, &t1),
+        coupled_along(free, m, &t2, &t2),
+    );
+    let k12 = 0.5 * (t1.dot(&(m * t2)) + t2.dot(&(m * t1)));
     let det = k11 * k22 - k12 * k12;
     if !(k11 > 0.0 && k22 > 0.0 && det > 1e-8 * k11 * k22) {
         return None;
@@ -294,23 +299,25 @@ fn friction_block(
 }
 
 /// The friction impulse of a contact visit along its slip alone (a tangential direction the
-/// joints hold): the step that stops the slip along it, scaled back into the cone.
+/// joints hold): the step that stops the slip along it, scaled back into the cone. `free` and
+/// `m` as for [`friction_block`].
 fn friction_along_slip(
     pt: &Vec3,
     slip: &Vec3,
     h: f64,
     lim: f64,
     im: f64,
-    kdir: impl Fn(&Vec3, &Vec3) -> f64,
+    free: &Mat3,
+    m: &Mat3,
 ) -> (Vec3, f64) {
-    let m = slip.norm();
+    let len = slip.norm();
     let mut cand = *pt;
     let mut kt = 0.0;
-    if m > 0.0 {
-        let t = slip / m;
-        kt = kdir(&t, &t);
+    if len > 0.0 {
+        let t = slip / len;
+        kt = coupled_along(free, m, &t, &t);
         if kt > 0.0 {
-            cand -= (m / (h * kt)) * t;
+            cand -= (len / (h * kt)) * t;
         }
     }
     let l = cand.norm();
@@ -949,14 +956,10 @@ impl Contacts {
             // static point whose friction stays at its cap after the sweeps converged becomes
             // sliding ([`Contacts::solve`]).
             let lim = if c.sliding { c.mu_d } else { c.mu_s } * c.pn;
-            let kraw = |d1: &Vec3, d2: &Vec3| match &km {
-                Some((_, m)) => d1.dot(&(m * d2)),
-                None => d1.dot(&(c.kf * d2)),
-            };
-            let (new, moved) = match friction_block(&n, &c.pt, &slip, h, lim, kdir, kraw) {
-                Some(r) => r,
-                None => friction_along_slip(&c.pt, &slip, h, lim, c.im, kdir),
-            };
+            // (a point on free bodies: its pair's `K`, every direction free)
+            let (free, m) = km.unwrap_or((c.kf, c.kf));
+            let (new, moved) = friction_block(&n, &c.pt, &slip, h, lim, &free, &m)
+                .unwrap_or_else(|| friction_along_slip(&c.pt, &slip, h, lim, c.im, &free, &m));
             let delta = new - c.pt;
             if delta != Vec3::zeros() {
                 c.pt = new;
@@ -1698,9 +1701,7 @@ mod tests {
     }
 
     fn block(pt: &Vec3, slip: &Vec3, lim: f64) -> (Vec3, f64) {
-        let m = k();
-        let kd = |a: &Vec3, b: &Vec3| a.dot(&(m * b));
-        friction_block(&Vec3::z(), pt, slip, 0.01, lim, kd, kd).unwrap()
+        friction_block(&Vec3::z(), pt, slip, 0.01, lim, &k(), &k()).unwrap()
     }
 
     #[test]
@@ -1751,9 +1752,9 @@ mod tests {
 
     #[test]
     fn isotropic_friction_beyond_the_cone_is_scaled_back_radially() {
-        let kd = |a: &Vec3, b: &Vec3| 2.0 * a.dot(b);
+        let k = 2.0 * Mat3::identity();
         let (pt, slip) = (Vec3::new(0.3, 0.4, 0.0), Vec3::new(0.0, 0.0, 0.0));
-        let (new, _) = friction_block(&Vec3::z(), &pt, &slip, 0.01, 0.25, kd, kd).unwrap();
+        let (new, _) = friction_block(&Vec3::z(), &pt, &slip, 0.01, 0.25, &k, &k).unwrap();
         assert!((new - 0.5 * pt).norm() < 1e-15, "{new:?}");
     }
 }
