@@ -545,6 +545,19 @@ impl BlockCholesky {
         }
     }
 
+    /// The back substitution of panel `k`: its rows below, then its diagonal block.
+    #[inline(always)]
+    fn backward_panel(&self, k: usize, x: &mut [f64]) {
+        let (r, p, idx) = self.panel(k);
+        match self.p_one[k] {
+            u32::MAX => by_size!(r, backward, p, idx, x),
+            xo => {
+                let (o, xo) = (idx[0] as usize, xo as usize);
+                by_pair!(r, idx.len() - r, backward_one, p, o, xo, x)
+            }
+        }
+    }
+
     /// Number of blocks (joints).
     pub fn blocks(&self) -> usize {
         self.order.len()
@@ -590,14 +603,7 @@ impl BlockCholesky {
             }
             Pass::Backward => {
                 for k in (0..self.order.len()).rev() {
-                    let (r, p, idx) = self.panel(k);
-                    match self.p_one[k] {
-                        u32::MAX => by_size!(r, backward, p, idx, x),
-                        xo => {
-                            let (o, xo) = (idx[0] as usize, xo as usize);
-                            by_pair!(r, idx.len() - r, backward_one, p, o, xo, x)
-                        }
-                    }
+                    self.backward_panel(k, x);
                 }
             }
         }
