@@ -239,49 +239,48 @@ fn friction_block(
     let (p1, p2) = (pt.dot(&t1), pt.dot(&t2));
     let (y1, y2) = (p1 - x1 / h, p2 - x2 / h);
     let (mut z1, mut z2) = (y1, y2);
-    if (y1 * y1 + y2 * y2).sqrt() > lim {
-        if lim <= 0.0 {
-            (z1, z2) = (0.0, 0.0);
+    if lim <= 0.0 {
+        // (no normal impulse: no friction)
+        (z1, z2) = (0.0, 0.0);
+    } else if (y1 * y1 + y2 * y2).sqrt() > lim {
+        // z(mu) = (K_t + mu I)^-1 K_t y, |z(mu)| = lim: in the eigenbasis of K_t, Newton's
+        // method on 1/|z| - 1/lim, which converges monotonically from mu = 0 (Hebden)
+        let (tr, half) = (
+            0.5 * (k11 + k22),
+            (0.25 * (k11 - k22).powi(2) + k12 * k12).sqrt(),
+        );
+        let (l1, l2) = (tr + half, (tr - half).max(0.0));
+        // (the eigenvector of l1 from the larger of the two rows of K_t - l1 I; either
+        // basis when K_t is isotropic)
+        let (a, b) = if (l1 - k22).abs() >= (l1 - k11).abs() {
+            (l1 - k22, k12)
         } else {
-            // z(mu) = (K_t + mu I)^-1 K_t y, |z(mu)| = lim: in the eigenbasis of K_t, Newton's
-            // method on 1/|z| - 1/lim, which converges monotonically from mu = 0 (Hebden)
-            let (tr, half) = (
-                0.5 * (k11 + k22),
-                (0.25 * (k11 - k22).powi(2) + k12 * k12).sqrt(),
-            );
-            let (l1, l2) = (tr + half, (tr - half).max(0.0));
-            // (the eigenvector of l1 from the larger of the two rows of K_t - l1 I; either
-            // basis when K_t is isotropic)
-            let (a, b) = if (l1 - k22).abs() >= (l1 - k11).abs() {
-                (l1 - k22, k12)
-            } else {
-                (k12, l1 - k11)
-            };
-            let r = (a * a + b * b).sqrt();
-            let (e1, e2) = if r > 0.0 {
-                ((a / r, b / r), (-b / r, a / r))
-            } else {
-                ((1.0, 0.0), (0.0, 1.0))
-            };
-            let (w1, w2) = (e1.0 * y1 + e1.1 * y2, e2.0 * y1 + e2.1 * y2);
-            let at = |mu: f64| (l1 * w1 / (l1 + mu), l2 * w2 / (l2 + mu));
-            let mut mu = 0.0;
-            for _ in 0..30 {
-                let (a, b) = at(mu);
-                let norm = (a * a + b * b).sqrt();
-                if norm <= lim * (1.0 + 1e-12) {
-                    break;
-                }
-                // d|z|/dmu = -(a^2 / (l1 + mu) + b^2 / (l2 + mu)) / |z|
-                let slope = (a * a / (l1 + mu) + b * b / (l2 + mu)) / norm;
-                // Newton on 1/|z|: mu += (1/lim - 1/|z|) |z|^2 / slope
-                mu += (norm / lim - 1.0) * norm / slope;
-            }
+            (k12, l1 - k11)
+        };
+        let r = (a * a + b * b).sqrt();
+        let (e1, e2) = if r > 0.0 {
+            ((a / r, b / r), (-b / r, a / r))
+        } else {
+            ((1.0, 0.0), (0.0, 1.0))
+        };
+        let (w1, w2) = (e1.0 * y1 + e1.1 * y2, e2.0 * y1 + e2.1 * y2);
+        let at = |mu: f64| (l1 * w1 / (l1 + mu), l2 * w2 / (l2 + mu));
+        let mut mu = 0.0;
+        for _ in 0..30 {
             let (a, b) = at(mu);
-            let scale = lim / (a * a + b * b).sqrt().max(lim);
-            let (a, b) = (a * scale, b * scale);
-            (z1, z2) = (e1.0 * a + e2.0 * b, e1.1 * a + e2.1 * b);
+            let norm = (a * a + b * b).sqrt();
+            if norm <= lim * (1.0 + 1e-12) {
+                break;
+            }
+            // d|z|/dmu = -(a^2 / (l1 + mu) + b^2 / (l2 + mu)) / |z|
+            let slope = (a * a / (l1 + mu) + b * b / (l2 + mu)) / norm;
+            // Newton on 1/|z|: mu += (1/lim - 1/|z|) |z|^2 / slope
+            mu += (norm / lim - 1.0) * norm / slope;
         }
+        let (a, b) = at(mu);
+        let scale = lim / (a * a + b * b).sqrt().max(lim);
+        let (a, b) = (a * scale, b * scale);
+        (z1, z2) = (e1.0 * a + e2.0 * b, e1.1 * a + e2.1 * b);
     }
     // (the change added to `pt`, so that a visit that changes nothing changes no bit: the sweeps
     // skip the points whose bodies did not move)
