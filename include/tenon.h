@@ -1130,7 +1130,7 @@ typedef struct {
   /**
    * Largest substep count of any island (1 = no substepping). A frame step whose contacts
    * touch an island that needs substeps is split as a whole (contacts in every substep), and
-   * so is one whose contacts on an island end more than 100 contact tolerances deeper than
+   * so is one whose contacts on an island end more than 10 contact tolerances deeper than
    * they began or whose joints open after the contact impulses; the count includes that
    * split.
    */

@@ -1065,7 +1065,7 @@ impl World {
     /// contacts touch such an island, the whole frame step is redone as substeps of the world
     /// (each a complete step, contacts included), as many as the island needed, and later
     /// frames keep that number until a calm second has passed. The same happens, doubling the
-    /// substeps, when a substep leaves a contact on a mechanism more than 100 contact
+    /// substeps, when a substep leaves a contact on a mechanism more than 10 contact
     /// tolerances deeper than it began, or its joints open after the contact impulses (coupled
     /// contacts only). The reports then cover the whole frame step (see [`StepReport`],
     /// [`ContactStepReport`], [`ContactReport`]).

@@ -299,9 +299,11 @@ fn twelve_legs_walk_forward_on_hard_contacts() {
     // The joint correction after each contact round starts from the last linearization of the
     // one before it (`Island::resume_last`), and the one before the contacts ends early
     // (`LOOSE_FIRST`): measured 7.10 iterations and 0.93 refactorizations per step; 7.76 and
-    // 0.93 with the first alone, 10.88 and 1.22 with neither.
+    // 0.93 with the first alone, 10.88 and 1.22 with neither. The contact rounds from the
+    // third on re-linearize the joints at the previews (`Island::linearize_for_contacts`):
+    // 6.85 iterations and 1.17 refactorizations per step since.
     assert!(iterations as f64 <= 7.5 * steps as f64, "{summary}");
-    assert!(refactorizations as f64 <= 1.05 * steps as f64, "{summary}");
+    assert!(refactorizations as f64 <= 1.25 * steps as f64, "{summary}");
 }
 
 /// Kinetic energy over `seconds` of the bodies set spinning rigidly at `omega` about their

@@ -401,6 +401,39 @@ impl Island {
         }
     }
 
+    /// Re-linearizes the pending substep's joints at the current previews and factors `A` there
+    /// before a contact round at the previewed poses, so the round couples its contacts, taken
+    /// at those poses, to the joint rows at the same poses (the Schur complement of `coupling`).
+    /// Coupled to the rows of the start poses, or of an earlier preview the correction has since
+    /// moved far from, the rounds of the tumbling ragdoll did not settle at larger steps: each
+    /// joint correction moved the points the round before had held (docs/BENCHMARKS.md).
+    /// `always`: also when the factor is a re-linearization of this substep already; otherwise
+    /// only when it is the start one.
+    pub fn linearize_for_contacts(
+        &mut self,
+        s: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        always: bool,
+        rep: &mut IslandReport,
+    ) {
+        self.flush_contact_impulses();
+        let Some((dt, tau1)) = self.pending else {
+            return;
+        };
+        if !always && self.factor_version != self.start_factor {
+            return;
+        }
+        self.flush_impulses();
+        // (an island with shapes keeps the start linearization for its contacts)
+        self.keep_start();
+        self.preview(dt);
+        self.eval_rows(bodies, joints, tau1, true, true);
+        self.linearize_at_previews(dt);
+        self.assemble_and_factor(s.eps_t);
+        rep.refactorizations += 1;
+    }
+
     /// Joint correction of the pending substep from the current velocities (Tomcin eq. 3):
     /// entered once after the velocity correction and again after contact impulses.
     pub fn correct_joints_again(

@@ -494,6 +494,29 @@ impl Solver {
         }
     }
 
+    /// The joints of the islands flagged in `which` re-linearized at their current previews
+    /// before a contact round at the previewed poses (`always`: also islands whose correction
+    /// re-linearized already; see `Island::linearize_for_contacts`).
+    pub fn linearize_for_contacts(
+        &mut self,
+        settings: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        which: &[bool],
+        always: bool,
+    ) {
+        for_each_island(
+            self.pool.as_ref(),
+            &mut self.islands,
+            &mut self.report.islands,
+            |i, island, r| {
+                if which.get(i).copied().unwrap_or(false) {
+                    island.linearize_for_contacts(settings, bodies, joints, always, r);
+                }
+            },
+        );
+    }
+
     /// Joint correction again, from the current velocities, for the islands flagged in
     /// `which` (after contact impulses). True if every one of them ends within `eps_p`.
     pub fn correct_joints_again(
