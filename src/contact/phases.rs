@@ -116,7 +116,7 @@ struct Border {
 /// began makes the world redo the frame with more substeps ([`Contacts::want_smaller_steps`]).
 /// At 100 (1 mm), with contacts that began beyond the tolerance not counted, the tumbling
 /// ragdoll kept steps up to 0.55 mm deep at 2 of 18 step sizes even with its rounds
-/// re-linearized (at 10, none).
+/// re-linearized; at 10 those two frames are redone and end within the tolerance.
 const DEEP: f64 = 10.0;
 
 /// A coupled contact direction whose Schur complement is below this fraction of its bodies' own
