@@ -424,12 +424,9 @@ impl Island {
         if !always && self.factor_version != self.start_factor {
             return;
         }
-        self.flush_impulses();
-        // (an island with shapes keeps the start linearization for its contacts)
-        self.keep_start();
         self.preview(dt);
         self.eval_rows(bodies, joints, tau1, true, true);
-        self.linearize_at_previews(dt);
+        self.relinearize_keeping_start(dt);
         self.assemble_and_factor(s.eps_t);
         rep.refactorizations += 1;
     }
@@ -633,10 +630,7 @@ impl Island {
                 }
                 // Stalled: re-linearize at the previewed poses (Jacobian and impulse directions).
                 self.aa_steps = 0;
-                self.flush_impulses();
-                // (an island with shapes keeps the start linearization for its contacts)
-                self.keep_start();
-                self.linearize_at_previews(dt);
+                self.relinearize_keeping_start(dt);
                 // A stall that re-linearizing did not cure may be a soft mode the Tikhonov term
                 // damps: each further one lowers eps_t 100-fold (STALL_EPS_T_FACTOR), as long
                 // as the lowered steps lower the merit (a tree has no Tikhonov term to lower).
@@ -689,6 +683,16 @@ impl Island {
         let t3 = Instant::now();
         rep.time_joint_ns += (t3 - t2).as_nanos() as u64;
         result
+    }
+
+    /// The re-linearization of a stalled correction or before a contact round: the pending
+    /// impulses applied along the rows they were solved for, the start linearization set
+    /// aside (an island with shapes keeps it for its contacts' velocity-level round), then
+    /// the rows evaluated at the previews made the linearization. `A` is factored by the caller.
+    fn relinearize_keeping_start(&mut self, dt: f64) {
+        self.flush_impulses();
+        self.keep_start();
+        self.linearize_at_previews(dt);
     }
 
     /// Makes the rows evaluated at the previews (`trial`, limit rows too) the linearization:

@@ -505,13 +505,24 @@ impl Solver {
         which: &[bool],
         always: bool,
     ) {
+        self.for_flagged_islands(which, |island, r| {
+            island.linearize_for_contacts(settings, bodies, joints, always, r)
+        });
+    }
+
+    /// Runs `f` on the islands flagged in `which` (the contact phase's touched islands), in
+    /// parallel where the world has threads.
+    fn for_flagged_islands<F>(&mut self, which: &[bool], f: F)
+    where
+        F: Fn(&mut Island, &mut IslandReport) + Sync + Send,
+    {
         for_each_island(
             self.pool.as_ref(),
             &mut self.islands,
             &mut self.report.islands,
             |i, island, r| {
                 if which.get(i).copied().unwrap_or(false) {
-                    island.linearize_for_contacts(settings, bodies, joints, always, r);
+                    f(island, r);
                 }
             },
         );
@@ -526,16 +537,9 @@ impl Solver {
         joints: &Arena<Joint>,
         which: &[bool],
     ) -> bool {
-        for_each_island(
-            self.pool.as_ref(),
-            &mut self.islands,
-            &mut self.report.islands,
-            |i, island, r| {
-                if which.get(i).copied().unwrap_or(false) {
-                    island.correct_joints_again(settings, bodies, joints, r);
-                }
-            },
-        );
+        self.for_flagged_islands(which, |island, r| {
+            island.correct_joints_again(settings, bodies, joints, r)
+        });
         self.report
             .islands
             .iter()
