@@ -1045,7 +1045,10 @@ typedef struct {
    */
   uint32_t max_iterations;
   /**
-   * Most substeps one step may be split into: a power of two in [1, 4096]. Default 64.
+   * Most substeps one step may be split into: a power of two in [1, 4096]. Default 64. A
+   * step taken after one that rolled an island back (its state became NaN or infinite) takes
+   * twice that one's substeps, up to 16 times max_substeps (4096 at most): it starts the
+   * island from the same state, and the same substeps would fail the same way.
    */
   uint32_t max_substeps;
   /**

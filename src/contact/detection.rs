@@ -513,6 +513,14 @@ impl Detector {
         self.cache.retain(|&(a, b), _| a != slot && b != slot);
     }
 
+    /// Forgets the pairs with a shape on a body `on` selects: their manifolds, warm-start
+    /// forces and frame impulses (an island rolled back after a blow-up left them).
+    pub(crate) fn forget_bodies(&mut self, on: impl Fn(u32) -> bool) {
+        let shapes = &self.shapes;
+        self.cache
+            .retain(|&(a, b), _| !(on(shapes.slot(a).body) || on(shapes.slot(b).body)));
+    }
+
     fn extra(&self, s: &Shape) -> f64 {
         let (l, a) = self.reach[s.body as usize];
         l + a * s.radius
