@@ -1046,7 +1046,8 @@ typedef struct {
   uint32_t max_iterations;
   /**
    * Most substeps one step may be split into: a power of two in [1, 4096]. Default 64. A
-   * step taken after one that rolled an island back (its state became NaN or infinite) takes
+   * step taken after one that rolled an island back (its state became NaN or infinite, or a
+   * body passed 1e6 m/s or rad/s) takes
    * twice that one's substeps, up to 16 times max_substeps (4096 at most): it starts the
    * island from the same state, and the same substeps would fail the same way.
    */
@@ -1062,7 +1063,8 @@ typedef struct {
  */
 typedef struct {
   /**
-   * Islands whose state became NaN or infinite and were rolled back to the start of the step.
+   * Islands whose state became NaN or infinite (or a body passed 1e6 m/s or rad/s) and were
+   * rolled back to the start of the step.
    */
   uint64_t non_finite;
   /**
@@ -1094,8 +1096,9 @@ typedef struct {
   double dt;
   /**
    * Largest joint violation at the end of the step (m or rad). <= eps_p when converged;
-   * infinite when an island's state became NaN or infinite and was rolled back to the start
-   * of the step (counted in tenon_warning_counters::non_finite).
+   * infinite when an island's state became NaN or infinite (or a body passed 1e6 m/s or
+   * rad/s) and was rolled back to the start of the step (counted in
+   * tenon_warning_counters::non_finite).
    */
   double max_violation;
   /**
@@ -1158,7 +1161,7 @@ typedef struct {
 typedef struct {
   /**
    * Largest row violation at the end of the step (m or rad); infinite when the island was
-   * rolled back (its state became NaN or infinite).
+   * rolled back (its state became NaN or infinite, or a body passed 1e6 m/s or rad/s).
    */
   double max_violation;
   /**

@@ -1084,7 +1084,8 @@ impl World {
     /// contacts only). The reports then cover the whole frame step (see [`StepReport`],
     /// [`ContactStepReport`], [`ContactReport`]).
     ///
-    /// An island whose state becomes NaN or infinite is rolled back to the frame start and
+    /// An island whose state becomes NaN or infinite, or a body of which passes 1e6 m/s or
+    /// rad/s (a blow-up that ended finite), is rolled back to the frame start and
     /// reported (`rolled_back`, not converged, infinite violation). The next frame step starts
     /// it from that same state, so it takes twice the substeps of the one that failed, past
     /// `max_substeps` if need be, doubling while frames keep rolling back, up to 16 times

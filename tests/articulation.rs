@@ -629,6 +629,32 @@ fn island_whose_state_overflows_is_rolled_back_and_reported_not_converged() {
     assert!(r.converged && max_violation(&world) <= 1e-9, "{r:?}");
 }
 
+/// A blow-up can end a frame finite (links thrown off at 2e8 m/s): a body of an island faster
+/// than 1e6 m/s or rad/s counts as blown up, and the island is rolled back as for NaN.
+#[test]
+fn island_with_a_body_past_a_million_metres_per_second_is_rolled_back() {
+    let mut world = World::default();
+    let s = scenes::chain(&mut world, 5);
+    world.step(1.0 / 60.0).unwrap();
+    let end = *s.bodies.last().unwrap();
+    let at = world.body(end).unwrap().position();
+    world
+        .set_body_velocity(end, Vec3::new(0.0, 2e6, 0.0), Vec3::zeros())
+        .unwrap();
+    let r = world.step(1.0 / 60.0).unwrap().clone();
+    assert!(r.islands[0].rolled_back && !r.converged, "{r:?}");
+    assert_eq!(world.body(end).unwrap().position(), at);
+    assert_eq!(world.warnings().non_finite, 1);
+    // a violent kick well below it is a step like any other (0.9e6 m/s is not: the 0.5 m links
+    // would turn at 1.8e6 rad/s)
+    world
+        .set_body_velocity(end, Vec3::new(0.0, 1e3, 0.0), Vec3::zeros())
+        .unwrap();
+    let r = world.step(1.0 / 60.0).unwrap().clone();
+    assert!(!r.islands[0].rolled_back && r.converged, "{r:?}");
+    assert!(r.max_violation <= 1e-9, "{r:?}");
+}
+
 #[test]
 fn joint_desc_gives_back_what_created_the_joint() {
     let mut world = World::default();

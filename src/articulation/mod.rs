@@ -60,8 +60,9 @@ pub struct IslandReport {
     /// steps, until a step converges: the report goes on saying by how much it fails, and each
     /// such step ends after at most 16 iterations without progress.
     pub converged: bool,
-    /// The island's state became NaN or infinite: its bodies were left as they were at the start
-    /// of the step (velocities included) and the step counts as not converged.
+    /// The island's state became NaN or infinite, or a body blew up past 1e6 m/s or rad/s: its
+    /// bodies were left as they were at the start of the step (velocities included) and the
+    /// step counts as not converged.
     pub rolled_back: bool,
     /// Pivots held up by the Tikhonov term (redundant rows, Tomcin section 4), last factorization.
     pub regularized_pivots: u32,
@@ -177,7 +178,8 @@ impl StepReport {
 /// Simulation health since the world was created, counted in steps (MuJoCo's warning counters).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WarningCounters {
-    /// Islands whose state became NaN or infinite and was rolled back to the start of the step.
+    /// Islands whose state became NaN or infinite (or a body passed 1e6 m/s or rad/s) and was
+    /// rolled back to the start of the step.
     pub non_finite: u64,
     /// Island steps that ended with a joint violation above `eps_p`.
     pub not_converged: u64,

@@ -42,7 +42,8 @@ pub struct tenon_world_def {
     /// In [1, 100000]. Default 50.
     pub max_iterations: u32,
     /// Most substeps one step may be split into: a power of two in [1, 4096]. Default 64. A
-    /// step taken after one that rolled an island back (its state became NaN or infinite) takes
+    /// step taken after one that rolled an island back (its state became NaN or infinite, or a
+    /// body passed 1e6 m/s or rad/s) takes
     /// twice that one's substeps, up to 16 times max_substeps (4096 at most): it starts the
     /// island from the same state, and the same substeps would fail the same way.
     pub max_substeps: u32,
@@ -58,8 +59,9 @@ pub struct tenon_step_report {
     /// The step (s).
     pub dt: f64,
     /// Largest joint violation at the end of the step (m or rad). <= eps_p when converged;
-    /// infinite when an island's state became NaN or infinite and was rolled back to the start
-    /// of the step (counted in tenon_warning_counters::non_finite).
+    /// infinite when an island's state became NaN or infinite (or a body passed 1e6 m/s or
+    /// rad/s) and was rolled back to the start of the step (counted in
+    /// tenon_warning_counters::non_finite).
     pub max_violation: f64,
     /// Time rebuilding the topology (ns; 0 when it was cached).
     pub time_topology_ns: u64,
@@ -96,7 +98,7 @@ pub struct tenon_step_report {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct tenon_island_report {
     /// Largest row violation at the end of the step (m or rad); infinite when the island was
-    /// rolled back (its state became NaN or infinite).
+    /// rolled back (its state became NaN or infinite, or a body passed 1e6 m/s or rad/s).
     pub max_violation: f64,
     /// Scalar nonzeros in the lower triangle of A.
     pub nnz_a: u64,
@@ -140,7 +142,8 @@ pub struct tenon_island_report {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct tenon_warnings {
-    /// Islands whose state became NaN or infinite and were rolled back to the start of the step.
+    /// Islands whose state became NaN or infinite (or a body passed 1e6 m/s or rad/s) and were
+    /// rolled back to the start of the step.
     pub non_finite: u64,
     /// Island steps that ended with a joint violation above eps_p.
     pub not_converged: u64,
