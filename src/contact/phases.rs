@@ -119,19 +119,6 @@ struct Border {
 /// re-linearized; at 10 those two frames are redone and end within the tolerance.
 const DEEP: f64 = 10.0;
 
-/// A contact round more while a point that pushes ends more than this many tolerances apart at
-/// the previews (1 cm at the default 1e-5 m): the joint correction after the impulses let the
-/// bodies go where the round's model held them. The 1:10^5 heavy chain landing on rough ground
-/// (`heavy_chain_on_ground`, ground 7.9 m): the round at the start poses held the load with its
-/// taut chain nearly rigid, pushed it with 1.9e6 N s to stop its 8.2 m/s, and the correction
-/// after it, the chain folding, threw it 1.65 cm off the ground at 15.8 m/s, 1.6e7 J gained in
-/// one substep; a second round took the push back to 3.0e5 N s. Lower bounds catch smaller
-/// pops but change scenes that hold now: at 10 tolerances the 50-leg Strandbeest took 1.85
-/// rounds per step instead of 1.15 (feet lifting off as they pushed); at 100 the tumbling
-/// ragdoll (its first rounds push limbs up to 6 mm apart) took another path and, at 0.017 s,
-/// came to rest where its rounds end 1.5 tolerances deep for 85 of 900 steps.
-const APART: f64 = 1000.0;
-
 /// A coupled contact direction whose Schur complement is below this fraction of its bodies' own
 /// `K` is held by the joints (dependent on their rows).
 const DEPENDENT: f64 = 1e-8;
@@ -1466,17 +1453,6 @@ impl Contacts {
             let beyond;
             (worst, beyond) = self.penetration();
             let held = if position_pass { worst } else { beyond };
-            // (pushing while apart: held no better than beyond the tolerance, APART)
-            let apart = self
-                .contacts
-                .iter()
-                .filter(|c| c.pn > 0.0)
-                .fold(0.0f64, |m, c| m.max(c.sep));
-            let held = if any_island && apart > APART * tol {
-                held.max(2.0 * tol)
-            } else {
-                held
-            };
             // (a first pass that has not held its points in a quarter of the rounds leaves the
             // rest to the second)
             let give_up =
