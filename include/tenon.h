@@ -1047,9 +1047,9 @@ typedef struct {
   /**
    * Most substeps one step may be split into: a power of two in [1, 4096]. Default 64. A
    * step taken after one that rolled an island back (its state became NaN or infinite, or a
-   * body passed 1e6 m/s or rad/s) takes
-   * twice that one's substeps, up to 16 times max_substeps (4096 at most): it starts the
-   * island from the same state, and the same substeps would fail the same way.
+   * body passed 1e6 m/s or rad/s) takes twice that one's substeps, up to 16 times
+   * max_substeps (4096 at most): it starts the island from the same state, and the same
+   * substeps would fail the same way.
    */
   uint32_t max_substeps;
   /**

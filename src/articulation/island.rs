@@ -18,6 +18,7 @@ use crate::world::Joint;
 /// ground 8.055 m) ended a frame at 2.65 s with its links at 2e8 m/s and 0.9 m of joint
 /// violation, not rolled back: every frame after it failed from there.
 pub(crate) const BLOWN_UP_SPEED: f64 = 1e6;
+
 /// What a joint's side is attached to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Side {

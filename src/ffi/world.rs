@@ -43,9 +43,9 @@ pub struct tenon_world_def {
     pub max_iterations: u32,
     /// Most substeps one step may be split into: a power of two in [1, 4096]. Default 64. A
     /// step taken after one that rolled an island back (its state became NaN or infinite, or a
-    /// body passed 1e6 m/s or rad/s) takes
-    /// twice that one's substeps, up to 16 times max_substeps (4096 at most): it starts the
-    /// island from the same state, and the same substeps would fail the same way.
+    /// body passed 1e6 m/s or rad/s) takes twice that one's substeps, up to 16 times
+    /// max_substeps (4096 at most): it starts the island from the same state, and the same
+    /// substeps would fail the same way.
     pub max_substeps: u32,
     /// Set by `tenon_world_def_default()`; do not touch.
     pub internal_magic: u32,
