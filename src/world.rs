@@ -180,9 +180,9 @@ pub struct World {
     /// The blow-up [`World::inject_blow_up`] asked for in the next frame step: its substeps,
     /// and the substep whose islands turn NaN.
     blow_up: Option<(u32, u32)>,
-    /// Substeps of the next frame step when the last one rolled an island back (0: none):
-    /// twice the rolled-back frame's, past `max_substeps` up to [`RETRY_SUBSTEPS`] times it.
-    retry_substeps: u32,
+    /// Substeps of the last frame step if it rolled an island back (0: it did not): the next
+    /// one takes twice as many, past `max_substeps` up to [`RETRY_SUBSTEPS`] times it.
+    rolled_back_at: u32,
 }
 
 /// How far past `max_substeps` a frame step retaken after a rollback may split (a factor;
@@ -217,7 +217,7 @@ impl World {
             saved_bodies: Vec::new(),
             saved_joints: Vec::new(),
             blow_up: None,
-            retry_substeps: 0,
+            rolled_back_at: 0,
         })
     }
 
@@ -1112,9 +1112,9 @@ impl World {
             None => 1,
         };
         // after a rollback, more substeps than the frame that failed (RETRY_SUBSTEPS)
-        let retry = std::mem::take(&mut self.retry_substeps);
+        let failed = std::mem::take(&mut self.rolled_back_at);
         if blow_up.is_none() {
-            n = n.max(retry);
+            n = n.max((2 * failed).min((RETRY_SUBSTEPS * max).min(4096)));
         }
         // (rolling an island back from a later substep needs the frame start too)
         if may_redo || n > 1 {
@@ -1136,9 +1136,10 @@ impl World {
             n *= grow;
             grew = true;
         }
-        // An island whose state became NaN or infinite in one of the world's substeps is
-        // rolled back to that substep's start, which earlier substeps of the frame may already
-        // have driven far off: its bodies go back to the frame start, as the report says.
+        // An island whose state became NaN or infinite (or blew up past BLOWN_UP_SPEED) in one
+        // of the world's substeps is rolled back to that substep's start, which earlier
+        // substeps of the frame may already have driven far off: its bodies go back to the
+        // frame start, as the report says.
         if self.report.islands.iter().any(|r| r.rolled_back) {
             if n > 1 {
                 self.restore_rolled_back_islands();
@@ -1146,9 +1147,9 @@ impl World {
             // (the forces its failed substeps kept for the warm start, NaN or enormous)
             let (solver, report) = (&self.solver, &self.report);
             self.contacts
+                .detector
                 .forget_bodies(|slot| rolled_back(solver, report, slot));
-            let limit = (RETRY_SUBSTEPS * max).min(4096);
-            self.retry_substeps = (2 * n).min(limit);
+            self.rolled_back_at = n;
         }
         // fewer substeps after a calm second
         if grew || n > self.frame_substeps {

@@ -739,6 +739,24 @@ fn the_frame_after_a_rollback_takes_twice_its_substeps() {
         let r = world.step(h).unwrap();
         assert!(r.converged && r.substeps <= 4, "{r:?}");
     }
+    // 16 times max_substeps at most, as it is when the frame is retaken: a chain without
+    // shapes rolled back at 64 substeps, then the limit lowered to 2 (at most 32) and to 8
+    let mut world = World::default();
+    scenes::chain(&mut world, 5);
+    for (max, retaken) in [(2, 32), (8, 128)] {
+        let mut settings = *world.settings();
+        settings.max_substeps = 64;
+        world.set_settings(settings).unwrap();
+        world.inject_blow_up(64, 63).unwrap();
+        assert!(world.step(h).unwrap().islands[0].rolled_back);
+        settings.max_substeps = max;
+        world.set_settings(settings).unwrap();
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
+        assert_eq!(r.substeps, retaken, "max_substeps {max}");
+        // and the frame after it is back within the limit
+        assert!(world.step(h).unwrap().substeps <= max);
+    }
 }
 
 /// The 1:10^4 heavy chain whipped onto rough ground (mu 0.5, 8.055 m below the pivot): at
@@ -749,15 +767,16 @@ fn the_frame_after_a_rollback_takes_twice_its_substeps() {
 /// substeps' forces, and failed again, every frame (the 1:10^5 load at 7 of 41 heights,
 /// docs/BENCHMARKS.md). Now a body past 1e6 m/s rolls its island back, and the next frame
 /// takes twice the substeps with those warm starts forgotten; measured: one frame rolled back
-/// (64 substeps), the next at 128 goes on. Chaotic: the test asks only that each frame after a
-/// rollback takes more substeps (that they double is tested above), that no more than 4 frames
-/// in a row roll back, and that every other frame holds the joints.
+/// (64 substeps), the next at 128 goes on. The test asks that each frame after a rollback takes
+/// more substeps (that they double is tested above), that no more than the one measured frame
+/// rolls back (the configuration is chaotic: a change that moves the blow-up may move this
+/// count), that the load moves on from there, and that every other frame holds the joints.
 #[test]
 fn a_chain_that_blows_up_frame_after_frame_goes_on_with_more_substeps() {
     let mut world = World::default();
     let s = scenes::heavy_chain_on_ground(&mut world, 1e4, 0.5, 8.055);
     let load = *s.bodies.last().unwrap();
-    let (mut rolled_back, mut in_a_row, mut longest) = (0, 0, 0);
+    let mut rolled_back = 0;
     let mut last_failed: Option<u32> = None;
     let mut frozen_at = None;
     for _ in 0..200 {
@@ -772,20 +791,17 @@ fn a_chain_that_blows_up_frame_after_frame_goes_on_with_more_substeps() {
         }
         if r.islands.iter().any(|i| i.rolled_back) {
             rolled_back += 1;
-            in_a_row += 1;
-            longest = longest.max(in_a_row);
             last_failed = Some(r.substeps);
             frozen_at.get_or_insert(world.body(load).unwrap().position());
             continue;
         }
-        (in_a_row, last_failed) = (0, None);
+        last_failed = None;
         assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
         for (x, ..) in bodies_state(&world, &s.bodies) {
             assert!(x.norm() < 100.0, "a body at {x:?}");
         }
     }
-    eprintln!("{rolled_back} frames rolled back, at most {longest} in a row");
-    assert!(longest <= 4, "{longest} frames in a row rolled back");
+    assert!(rolled_back <= 1, "{rolled_back} frames rolled back");
     if let Some(x) = frozen_at {
         let moved = (world.body(load).unwrap().position() - x).norm();
         assert!(

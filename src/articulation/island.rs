@@ -685,14 +685,14 @@ impl Island {
         self.w.fill(Vec3::repeat(f64::NAN));
     }
 
-    /// The state is finite and no body moves faster than [`BLOWN_UP_SPEED`].
-    pub fn finite(&self) -> bool {
+    /// The state is finite and no body moves faster than [`BLOWN_UP_SPEED`] (false on NaN).
+    pub fn intact(&self) -> bool {
         self.x.iter().all(|v| v.iter().all(|c| c.is_finite()))
             && self
                 .v
                 .iter()
                 .chain(&self.w)
-                .all(|v| v.norm() < BLOWN_UP_SPEED)
+                .all(|v| v.norm_squared() < BLOWN_UP_SPEED * BLOWN_UP_SPEED)
             && self
                 .q
                 .iter()

@@ -566,7 +566,7 @@ impl Solver {
             &mut self.report.islands,
             |_, island, r| {
                 island.finish_substep(joints_now, bodies_now);
-                if !island.finite() {
+                if !island.intact() {
                     island.restore(); // roll back to the frame start
                     r.converged = false;
                     r.max_violation = f64::INFINITY;

@@ -514,7 +514,10 @@ impl Detector {
     }
 
     /// Forgets the pairs with a shape on a body `on` selects: their manifolds, warm-start
-    /// forces and frame impulses (an island rolled back after a blow-up left them).
+    /// forces and frame impulses. A frame that rolls an island back (its state became NaN or
+    /// infinite, or blew up) ends with the forces of its failed substeps there, NaN or
+    /// enormous: the next frame, warm-started from them, turned the island NaN in its first
+    /// substep, every frame.
     pub(crate) fn forget_bodies(&mut self, on: impl Fn(u32) -> bool) {
         let shapes = &self.shapes;
         self.cache

@@ -1547,15 +1547,6 @@ impl Contacts {
         self.touching_saved.extend_from_slice(&self.touching);
     }
 
-    /// Forgets what the step kept for the next one on the bodies `on` selects: the warm-start
-    /// forces and frame impulses of their pairs. A frame that rolls an island back (its state
-    /// became NaN or infinite, or blew up) ends with the forces of its failed substeps there,
-    /// NaN or enormous: the next frame, warm-started from them, turned the island NaN in its
-    /// first substep, every frame.
-    pub fn forget_bodies(&mut self, on: impl Fn(u32) -> bool) {
-        self.detector.forget_bodies(on);
-    }
-
     /// Back to the pairs [`Contacts::save_frame`] kept.
     pub fn restore_frame(&mut self) {
         self.touching.clear();
