@@ -1089,7 +1089,9 @@ impl World {
     /// reported (`rolled_back`, not converged, infinite violation). The next frame step starts
     /// it from that same state, so it takes twice the substeps of the one that failed, past
     /// `max_substeps` if need be, doubling while frames keep rolling back, up to 16 times
-    /// `max_substeps` (4096 at most); the report's `substeps` says how many it took.
+    /// `max_substeps` (4096 at most); the report's `substeps` says how many it took. When every
+    /// island has been rolled back and no free body moves, the frame ends at that substep
+    /// (kinematic bodies still make the whole frame's motion).
     pub fn step(&mut self, h: f64) -> Result<&StepReport> {
         if !(h.is_finite() && h > 0.0 && h <= 10.0) {
             return Err(Error::new(
@@ -1238,9 +1240,19 @@ impl World {
             self.solver
                 .finish(&mut self.bodies, &mut self.joints, dt, first);
             self.contacts.position_only(&mut self.bodies, &self.solver);
-            self.contacts.after(&self.bodies, first, last);
+            // Every island blew up and was rolled back, and nothing else moves: the frame's
+            // remaining substeps would only step the islands again from this substep's start
+            // (each as costly as a failing substep is: contact sweeps and Newton iterations to
+            // their caps) before the frame ends with them back at its start.
+            let over = !last && self.only_rolled_back_islands_move(first);
+            self.contacts.after(&self.bodies, first, last || over);
             self.contacts.merge_report(first);
             self.merge_report(first, n);
+            if over {
+                let rest = h - f64::from(k + 1) * dt;
+                move_kinematic(&mut self.bodies, rest);
+                break;
+            }
             let touched = self.contacts.touched_islands();
             for (i, r) in self.solver.report.islands.iter().enumerate() {
                 if r.substeps > 1 && touched.get(i).copied().unwrap_or(false) {
@@ -1255,6 +1267,18 @@ impl World {
             }
         }
         need
+    }
+
+    /// Whether every island has been rolled back in the frame step so far (`first`: this is
+    /// its first substep) and no free body moves with them.
+    fn only_rolled_back_islands_move(&self, first: bool) -> bool {
+        let now = &self.solver.report.islands;
+        !now.is_empty()
+            && self.solver.free_count() == 0
+            && now.iter().enumerate().all(|(i, r)| {
+                r.rolled_back
+                    || (!first && self.report.islands.get(i).is_some_and(|f| f.rolled_back))
+            })
     }
 
     /// Merges the solver's report of the substep just ended into the frame step's (see
@@ -1363,6 +1387,17 @@ fn rolled_back(solver: &Solver, report: &StepReport, slot: u32) -> bool {
     solver
         .island_of(slot)
         .is_some_and(|(i, _)| report.islands[i].rolled_back)
+}
+
+/// Moves the kinematic bodies with their velocities for `tau` seconds (the rest of a frame
+/// step whose substeps ended early).
+fn move_kinematic(bodies: &mut Arena<Body>, tau: f64) {
+    for (_, b) in bodies.iter_mut() {
+        if b.kind == BodyKind::Kinematic {
+            b.position += tau * b.linear_velocity;
+            b.rotation = crate::math::integrate_rotation(&b.rotation, &(tau * b.angular_velocity));
+        }
+    }
 }
 
 /// Puts the saved poses and velocities back on the bodies `back` selects (by slot), and the

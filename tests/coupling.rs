@@ -759,6 +759,71 @@ fn the_frame_after_a_rollback_takes_twice_its_substeps() {
     }
 }
 
+/// A frame whose every island blew up ends at the substep that rolled them back, when nothing
+/// else moves: the remaining substeps would step the islands again from that substep's start
+/// (a frame of 1024 substeps failing that way took 20 s, docs/BENCHMARKS.md) before they go
+/// back to the frame start. A kinematic body still makes the whole frame's motion; a free body
+/// in the world keeps the frame going, substep by substep.
+#[test]
+fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
+    let h = 1.0 / 60.0;
+    let mut world = World::default();
+    let s = scenes::chain(&mut world, 5);
+    let mut settings = *world.settings();
+    settings.max_substeps = 64;
+    world.set_settings(settings).unwrap();
+    let v = Vec3::new(1.0, -2.0, 0.5);
+    let w = Vec3::new(0.0, 0.0, 3.0);
+    let kinematic = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Kinematic,
+            position: Vec3::new(0.0, 5.0, 0.0),
+            linear_velocity: v,
+            angular_velocity: w,
+            ..Default::default()
+        })
+        .unwrap();
+    for _ in 0..10 {
+        world.step(h).unwrap();
+    }
+    let state = |world: &World| bodies_state(world, &s.bodies);
+    let before = state(&world);
+    let (x0, q0) = {
+        let b = world.body(kinematic).unwrap();
+        (b.position(), b.rotation())
+    };
+    world.inject_blow_up(64, 2).unwrap();
+    let r = world.step(h).unwrap().clone();
+    assert!(r.islands[0].rolled_back, "{r:?}");
+    // substeps 0, 1 and 2 of 64, the last one rolled back
+    assert_eq!(r.islands[0].substeps, 3, "{r:?}");
+    assert_eq!(state(&world), before);
+    let b = world.body(kinematic).unwrap();
+    assert!((b.position() - (x0 + h * v)).norm() < 1e-14, "{:?}", b.position());
+    let turned = b.rotation() * q0.inverse();
+    assert!((turned.angle() - h * w.norm()).abs() < 1e-12, "{}", turned.angle());
+    // the frame after it goes on (128 substeps)
+    let r = world.step(h).unwrap();
+    assert!(r.converged && !r.islands[0].rolled_back && r.substeps == 128, "{r:?}");
+    // with a free body falling beside the chain, every substep of the frame is taken
+    let ball = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, -5.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    world.step(h).unwrap();
+    let before = state(&world);
+    let z0 = world.body(ball).unwrap().position().z;
+    world.inject_blow_up(64, 2).unwrap();
+    let r = world.step(h).unwrap().clone();
+    assert!(r.islands[0].rolled_back && r.islands[0].substeps == 64, "{r:?}");
+    assert_eq!(state(&world), before);
+    let vz = world.body(ball).unwrap().linear_velocity().z;
+    assert!((vz - (-9.81 * 2.0 * h)).abs() < 1e-12, "the ball's speed {vz}");
+    assert!(world.body(ball).unwrap().position().z < z0);
+}
+
 /// The 1:10^4 heavy chain whipped onto rough ground (mu 0.5, 8.055 m below the pivot): at
 /// 2.65 s, the load landing spinning, its light links are thrown off at 2e8 m/s with 0.9 m of
 /// joint violation. Before, that frame ended finite and was kept (not rolled back), and every

@@ -375,6 +375,11 @@ impl Solver {
         }
     }
 
+    /// Number of free dynamic bodies (in no island).
+    pub fn free_count(&self) -> usize {
+        self.free.len()
+    }
+
     /// Number of islands.
     pub fn island_count(&self) -> usize {
         self.islands.len()
