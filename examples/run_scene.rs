@@ -198,7 +198,7 @@ fn main() {
                 .map(|(_, b)| (b.position(), (b.rotation() * tenon::Vec3::z()).z))
                 .unwrap_or_default();
             out!(
-                "t {:.3} heaviest body at {:.3} {:.3} {:.3} up.z {up:.3}, {} points, penetration {:.1e}, {} sweeps, {} rounds, {} iterations, {} refactorizations, violation {:.1e}",
+                "t {:.3} heaviest body at {:.3} {:.3} {:.3} up.z {up:.3}, {} points, penetration {:.1e}, {} sweeps, {} rounds, {} iterations, {} refactorizations, violation {:.1e}{}",
                 world.time(),
                 x.x,
                 x.y,
@@ -209,7 +209,8 @@ fn main() {
                 c.rounds,
                 iterations,
                 refactorizations,
-                violation
+                violation,
+                if c.uncoupled { ", uncoupled" } else { "" }
             );
         }
         points += u64::from(c.points);

@@ -738,9 +738,13 @@ typedef struct {
    */
   uint32_t joints_converged;
   /**
-   * Reserved, 0.
+   * 1 if the contacts were not coupled to the mechanisms in this step, whatever the
+   * settings' coupling says: after a frame step that was rolled back even at the most
+   * substeps a retake takes (see tenon_world_def::max_substeps), the world takes its
+   * contacts uncoupled (TENON_CONTACT_COUPLING_ITERATIVE) until 60 frame steps have passed
+   * without a rollback.
    */
-  uint32_t reserved;
+  uint32_t uncoupled;
 } tenon_contact_report;
 
 /**
@@ -1049,7 +1053,8 @@ typedef struct {
    * step taken after one that rolled an island back (its state became NaN or infinite, or a
    * body passed 1e6 m/s or rad/s) takes twice that one's substeps, up to 16 times
    * max_substeps (4096 at most): it starts the island from the same state, and the same
-   * substeps would fail the same way.
+   * substeps would fail the same way. If it fails there too, the steps that follow take
+   * the contacts uncoupled (tenon_contact_report::uncoupled).
    */
   uint32_t max_substeps;
   /**

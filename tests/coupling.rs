@@ -799,12 +799,23 @@ fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
     assert_eq!(r.islands[0].substeps, 3, "{r:?}");
     assert_eq!(state(&world), before);
     let b = world.body(kinematic).unwrap();
-    assert!((b.position() - (x0 + h * v)).norm() < 1e-14, "{:?}", b.position());
+    assert!(
+        (b.position() - (x0 + h * v)).norm() < 1e-14,
+        "{:?}",
+        b.position()
+    );
     let turned = b.rotation() * q0.inverse();
-    assert!((turned.angle() - h * w.norm()).abs() < 1e-12, "{}", turned.angle());
+    assert!(
+        (turned.angle() - h * w.norm()).abs() < 1e-12,
+        "{}",
+        turned.angle()
+    );
     // the frame after it goes on (128 substeps)
     let r = world.step(h).unwrap();
-    assert!(r.converged && !r.islands[0].rolled_back && r.substeps == 128, "{r:?}");
+    assert!(
+        r.converged && !r.islands[0].rolled_back && r.substeps == 128,
+        "{r:?}"
+    );
     // with a free body falling beside the chain, every substep of the frame is taken
     let ball = world
         .create_body(&BodyDesc {
@@ -817,11 +828,116 @@ fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
     let z0 = world.body(ball).unwrap().position().z;
     world.inject_blow_up(64, 2).unwrap();
     let r = world.step(h).unwrap().clone();
-    assert!(r.islands[0].rolled_back && r.islands[0].substeps == 64, "{r:?}");
+    assert!(
+        r.islands[0].rolled_back && r.islands[0].substeps == 64,
+        "{r:?}"
+    );
     assert_eq!(state(&world), before);
     let vz = world.body(ball).unwrap().linear_velocity().z;
-    assert!((vz - (-9.81 * 2.0 * h)).abs() < 1e-12, "the ball's speed {vz}");
+    assert!(
+        (vz - (-9.81 * 2.0 * h)).abs() < 1e-12,
+        "the ball's speed {vz}"
+    );
     assert!(world.body(ball).unwrap().position().z < z0);
+}
+
+/// A frame that fails at the retake limit too (16 times `max_substeps`) is not retaken that
+/// way again: the state it starts from is one no number of substeps gets past (the 1:10^5
+/// chain on rough ground folded a light link against its load, and every retake blew up in
+/// its first substep, in the coupled contacts' sweeps, 461 frames in a row,
+/// docs/BENCHMARKS.md). The frames after it take the contacts uncoupled, from the usual
+/// substeps, and say so in the contact report, until 60 frames have passed without a
+/// rollback. Forced here through the test hook: every frame blows up in its first substep
+/// until the retakes reach the limit.
+#[test]
+fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_second() {
+    let h = 1.0 / 60.0;
+    let mut world = World::default();
+    let s = scenes::heavy_chain_on_ground(&mut world, 1e3, 0.5, 7.978);
+    let mut settings = *world.settings();
+    settings.max_substeps = 4;
+    world.set_settings(settings).unwrap();
+    // (a free body falling far away: the failed frames take all their substeps)
+    world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 100.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    // the load lands at 1.33 s
+    for _ in 0..90 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.substeps <= 4, "{r:?}");
+        assert!(!world.contact_report().uncoupled);
+    }
+    assert!(world.contact_report().points > 0);
+    let before = bodies_state(&world, &s.bodies);
+    let mut last = 0;
+    while last < 64 {
+        world.inject_blow_up(0, 0).unwrap();
+        let r = world.step(h).unwrap();
+        assert!(r.islands[0].rolled_back, "{r:?}");
+        assert!(last == 0 || r.substeps == 2 * last, "{last} then {r:?}");
+        last = r.substeps;
+        assert!(!world.contact_report().uncoupled);
+        assert_eq!(bodies_state(&world, &s.bodies), before);
+    }
+    // the last one failed at the limit (16 x 4)
+    let r = world.step(h).unwrap();
+    assert!(
+        r.converged && r.max_violation <= 1e-9 && r.substeps <= 4,
+        "the frame after the limit: {r:?}"
+    );
+    assert!(world.contact_report().uncoupled);
+    assert_ne!(
+        bodies_state(&world, &s.bodies),
+        before,
+        "the chain did not move on"
+    );
+    let mut touching = 0;
+    for frame in 1..80 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
+        let c = world.contact_report();
+        assert_eq!(c.uncoupled, frame < 60, "frame {frame}");
+        touching += u32::from(c.uncoupled && c.resting > 0);
+        // Uncoupled, the contacts see the links' own masses, not the 1000 kg load behind
+        // them: the load sinks into the ground before they push it out (measured 9.8 cm).
+        // Coupled again, they hold their tolerance.
+        if c.uncoupled {
+            assert!(c.max_penetration < 0.12, "frame {frame}: {c:?}");
+        } else {
+            assert!(c.contacts_converged, "frame {frame}: {c:?}");
+        }
+    }
+    assert!(
+        touching >= 40,
+        "the uncoupled contacts pushed in {touching} frames"
+    );
+    // Failing at the limit again, coupled then uncoupled: the contacts are uncoupled, then
+    // stay so, retaken at the limit (nothing else is left to try).
+    for at_limit in [false, true] {
+        let before = bodies_state(&world, &s.bodies);
+        loop {
+            world.inject_blow_up(0, 0).unwrap();
+            let substeps = world.step(h).unwrap().substeps;
+            assert_eq!(bodies_state(&world, &s.bodies), before);
+            if substeps == 64 {
+                break;
+            }
+        }
+        let r = world.step(h).unwrap();
+        assert!(r.converged, "{r:?}");
+        assert!(
+            if at_limit {
+                r.substeps == 64
+            } else {
+                r.substeps <= 4
+            },
+            "{r:?}"
+        );
+        assert!(world.contact_report().uncoupled);
+    }
 }
 
 /// The 1:10^4 heavy chain whipped onto rough ground (mu 0.5, 8.055 m below the pivot): at

@@ -136,6 +136,7 @@ fn a_box_on_a_plane_reports_four_points_and_events_through_the_views() {
     assert_eq!(unsafe { tenon_world_get_contact_report(w, &mut r) }, R_OK);
     assert_eq!(r.points, 4);
     assert_eq!(r.contacts_converged, 1);
+    assert_eq!(r.uncoupled, 0);
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
 

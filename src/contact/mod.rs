@@ -419,6 +419,11 @@ pub struct ContactStepReport {
     pub contacts_converged: bool,
     /// True if every joint ended within eps_p after the last contact impulses.
     pub joints_converged: bool,
+    /// True if the contacts were not coupled to the mechanisms in this step, whatever
+    /// [`ContactSettings::coupling`] says: after a frame step that failed (rolled back) even
+    /// at the most substeps a retake takes, the world takes its contacts uncoupled
+    /// ([`ContactCoupling::Iterative`]) until 60 frame steps have passed without a rollback.
+    pub uncoupled: bool,
     /// Time in detection (ns).
     pub time_detection_ns: u64,
     /// Time in the collision phase (ns).

@@ -35,6 +35,9 @@ use crate::world::{BodyHandle, Joint, WorldSettings};
 pub(crate) struct Contacts {
     pub detector: Detector,
     pub settings: ContactSettings,
+    /// The world's fallback for frames its retakes could not save: the contacts are not coupled
+    /// to the islands ([`ContactCoupling::Iterative`]) whatever `settings` say.
+    pub uncoupled: bool,
     pub registered: Vec<ContactDesc>,
     contacts: Vec<Contact>,
     states: Vec<MotionState>,
@@ -331,6 +334,15 @@ fn friction_along_slip(
 }
 
 impl Contacts {
+    /// The coupling the contact phase uses: the settings', or none while `uncoupled`.
+    fn coupling(&self) -> ContactCoupling {
+        if self.uncoupled {
+            ContactCoupling::Iterative
+        } else {
+            self.settings.coupling
+        }
+    }
+
     /// Detection and the collision phase, before the articulation's part of the step.
     /// `first`: the first substep of a frame step.
     #[allow(clippy::too_many_arguments)]
@@ -346,6 +358,7 @@ impl Contacts {
         self.report = ContactStepReport {
             contacts_converged: true,
             joints_converged: true,
+            uncoupled: self.uncoupled,
             ..Default::default()
         };
         self.deepened = 0.0;
@@ -488,7 +501,7 @@ impl Contacts {
         acc: impl Fn(u32) -> Vec3,
         in_island: impl Fn(u32) -> bool,
     ) -> (u32, u32) {
-        let defer = self.settings.coupling != ContactCoupling::Iterative;
+        let defer = self.coupling() != ContactCoupling::Iterative;
         // Which points slide at the start of the step (tangential velocity beyond what the
         // contact tolerance allows per step); the start geometry, K along the normal and the
         // points' approach acceleration along it.
@@ -925,7 +938,7 @@ impl Contacts {
                 && c.sliding
                 && !c.shared
                 && c.mu_d > 0.0
-                && self.settings.coupling == ContactCoupling::Asymmetric
+                && self.coupling() == ContactCoupling::Asymmetric
             {
                 let slip = d - d.dot(&n) * n;
                 if slip.norm() > 0.0 {
@@ -1025,7 +1038,7 @@ impl Contacts {
             }
         }
         // (only the coupled visits of the asymmetric coupling read `shared`)
-        let asymmetric = solver.is_some() && self.settings.coupling == ContactCoupling::Asymmetric;
+        let asymmetric = solver.is_some() && self.coupling() == ContactCoupling::Asymmetric;
         for _pass in 0..8 {
             if asymmetric {
                 self.mark_shared_pairs();
@@ -1346,7 +1359,7 @@ impl Contacts {
             }
         }
         // Contacts touching islands are appended to their factored systems (Tomcin section 7).
-        let coupled = any_island && self.settings.coupling != ContactCoupling::Iterative;
+        let coupled = any_island && self.coupling() != ContactCoupling::Iterative;
         if coupled {
             self.prepare_borders(solver);
         } else {
@@ -1592,7 +1605,7 @@ impl Contacts {
     /// Not for the iterative contacts, which leave mechanisms' contacts deep at any step.
     pub fn want_smaller_steps(&self, joints_held: bool) -> bool {
         self.islands.iter().any(|&t| t)
-            && self.settings.coupling != ContactCoupling::Iterative
+            && self.coupling() != ContactCoupling::Iterative
             && (self.deepened > DEEP * self.settings.tolerance
                 || (joints_held && !self.report.joints_converged))
     }

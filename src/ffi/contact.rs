@@ -154,8 +154,12 @@ pub struct tenon_contact_report {
     pub contacts_converged: u32,
     /// 1 if every joint ended within eps_p after the last contact impulses.
     pub joints_converged: u32,
-    /// Reserved, 0.
-    pub reserved: u32,
+    /// 1 if the contacts were not coupled to the mechanisms in this step, whatever the
+    /// settings' coupling says: after a frame step that was rolled back even at the most
+    /// substeps a retake takes (see tenon_world_def::max_substeps), the world takes its
+    /// contacts uncoupled (TENON_CONTACT_COUPLING_ITERATIVE) until 60 frame steps have passed
+    /// without a rollback.
+    pub uncoupled: u32,
 }
 
 const _: () = assert!(size_of::<tenon_contact>() == 120);
@@ -364,7 +368,7 @@ pub unsafe extern "C" fn tenon_world_get_contact_report(
                 unsupported_pairs: r.unsupported_pairs,
                 contacts_converged: r.contacts_converged.into(),
                 joints_converged: r.joints_converged.into(),
-                reserved: 0,
+                uncoupled: r.uncoupled.into(),
             })
         };
         Ok(())

@@ -45,7 +45,8 @@ pub struct tenon_world_def {
     /// step taken after one that rolled an island back (its state became NaN or infinite, or a
     /// body passed 1e6 m/s or rad/s) takes twice that one's substeps, up to 16 times
     /// max_substeps (4096 at most): it starts the island from the same state, and the same
-    /// substeps would fail the same way.
+    /// substeps would fail the same way. If it fails there too, the steps that follow take
+    /// the contacts uncoupled (tenon_contact_report::uncoupled).
     pub max_substeps: u32,
     /// Set by `tenon_world_def_default()`; do not touch.
     pub internal_magic: u32,
