@@ -12,8 +12,9 @@
 //! (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is split into (0
 //! automatic, the default; 1 never), `THREADS=` the threads islands are solved on,
 //! `GS=0` turns geometric stiffness off, `MAX_ITER=` the joint-correction iteration limit,
-//! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `TRACE=1` prints the heaviest
-//! body every step. The last line is a hash of every body's final pose and velocity, to check
+//! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `BALL=1` adds a free body falling
+//! far from the scene, `TRACE=1` prints the heaviest body every step (and `uncoupled` when the
+//! contacts were). The last line is a hash of every body's final pose and velocity, to check
 //! that two builds (or thread counts) step the same.
 
 use std::time::Instant;
@@ -137,6 +138,14 @@ fn main() {
         world
             .set_contact_settings(cs)
             .expect("valid contact settings");
+    }
+    if std::env::var("BALL").is_ok() {
+        world
+            .create_body(&tenon::BodyDesc {
+                position: tenon::Vec3::new(0.0, 1000.0, 0.0),
+                ..Default::default()
+            })
+            .expect("valid body");
     }
     if let Ok(c) = std::env::var("COUPLING") {
         let mut cs = *world.contact_settings();

@@ -177,6 +177,8 @@ pub struct World {
     /// target).
     saved_bodies: Vec<(u32, Vec3, Quat, Vec3, Vec3)>,
     saved_joints: Vec<(u32, f64, f64)>,
+    /// Bodies of islands rolled back in a substep, held static for the rest of the frame step.
+    frozen: Vec<u32>,
     /// The blow-up [`World::inject_blow_up`] asked for in the next frame step: its substeps,
     /// and the substep whose islands turn NaN.
     blow_up: Option<(u32, u32)>,
@@ -222,6 +224,7 @@ impl World {
             calm_frames: 0,
             saved_bodies: Vec::new(),
             saved_joints: Vec::new(),
+            frozen: Vec::new(),
             blow_up: None,
             rolled_back_at: 0,
             uncoupled_frames: 0,
@@ -1275,11 +1278,14 @@ impl World {
             let over = !last && self.only_rolled_back_islands_move(first);
             self.contacts.after(&self.bodies, first, last || over);
             self.contacts.merge_report(first);
-            self.merge_report(first, n);
+            self.merge_report(first, k + 1);
             if over {
                 let rest = h - f64::from(k + 1) * dt;
                 move_kinematic(&mut self.bodies, rest);
                 break;
+            }
+            if !last {
+                self.freeze_rolled_back();
             }
             let touched = self.contacts.touched_islands();
             for (i, r) in self.solver.report.islands.iter().enumerate() {
@@ -1294,7 +1300,50 @@ impl World {
                 break;
             }
         }
+        self.thaw();
         need
+    }
+
+    /// Sets aside, for the rest of the frame step, the islands the substep just taken rolled
+    /// back: their bodies go back to the frame start and are held there as static bodies (the
+    /// solver leaves their islands out, the contacts see immovable bodies). Stepped again from
+    /// the failed substep's start, they would cost what a failing substep costs, substep after
+    /// substep, and end back at the frame start anyway.
+    fn freeze_rolled_back(&mut self) {
+        let start = self.frozen.len();
+        let solver = &self.solver;
+        // (rolled back in this substep: not frozen yet)
+        let new = |i: usize| solver.report.islands[i].rolled_back && !solver.is_frozen(i);
+        for i in (0..solver.island_count()).filter(|&i| new(i)) {
+            self.frozen.extend(solver.island_body_slots(i));
+        }
+        if self.frozen.len() == start {
+            return;
+        }
+        restore_saved(
+            &mut self.bodies,
+            &mut self.joints,
+            &self.saved_bodies,
+            &self.saved_joints,
+            |slot| solver.island_of_any(slot).is_some_and(|(i, _)| new(i)),
+        );
+        for i in 0..self.solver.island_count() {
+            if self.solver.report.islands[i].rolled_back {
+                self.solver.freeze(i);
+            }
+        }
+        for &slot in &self.frozen[start..] {
+            self.bodies.slot_mut(slot).kind = BodyKind::Static;
+        }
+    }
+
+    /// The frozen islands' bodies are dynamic again (see [`World::freeze_rolled_back`]).
+    fn thaw(&mut self) {
+        for &slot in &self.frozen {
+            self.bodies.slot_mut(slot).kind = BodyKind::Dynamic;
+        }
+        self.frozen.clear();
+        self.solver.thaw();
     }
 
     /// Whether every island has been rolled back in the frame step so far (`first`: this is
@@ -1309,18 +1358,17 @@ impl World {
             })
     }
 
-    /// Merges the solver's report of the substep just ended into the frame step's (see
-    /// [`StepReport::add`]).
-    fn merge_report(&mut self, first: bool, n: u32) {
+    /// Merges the solver's report of the substep just ended, the `taken`-th of the frame step,
+    /// into the frame step's (see [`StepReport::add`]). The frame's substeps count even where
+    /// no island took them all (no island, or islands rolled back and frozen).
+    fn merge_report(&mut self, first: bool, taken: u32) {
         let s = &self.solver.report;
         if first {
             self.report.clone_from(s);
         } else {
             self.report.add(s);
         }
-        if self.report.islands.is_empty() {
-            self.report.substeps = n;
-        }
+        self.report.substeps = self.report.substeps.max(taken);
     }
 
     /// Keeps the bodies' and joints' state at the start of the frame step (buffers reused).

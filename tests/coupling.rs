@@ -763,7 +763,7 @@ fn the_frame_after_a_rollback_takes_twice_its_substeps() {
 /// else moves: the remaining substeps would step the islands again from that substep's start
 /// (a frame of 1024 substeps failing that way took 20 s, docs/BENCHMARKS.md) before they go
 /// back to the frame start. A kinematic body still makes the whole frame's motion; a free body
-/// in the world keeps the frame going, substep by substep.
+/// in the world keeps the frame going, substep by substep, while the islands sit it out.
 #[test]
 fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
     let h = 1.0 / 60.0;
@@ -816,7 +816,8 @@ fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
         r.converged && !r.islands[0].rolled_back && r.substeps == 128,
         "{r:?}"
     );
-    // with a free body falling beside the chain, every substep of the frame is taken
+    // with a free body falling beside the chain, every substep of the frame is taken for it;
+    // the chain, back at the frame start, sits out the rest (substeps 0, 1 and 2 again)
     let ball = world
         .create_body(&BodyDesc {
             position: Vec3::new(0.0, -5.0, 0.0),
@@ -829,7 +830,7 @@ fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
     world.inject_blow_up(64, 2).unwrap();
     let r = world.step(h).unwrap().clone();
     assert!(
-        r.islands[0].rolled_back && r.islands[0].substeps == 64,
+        r.islands[0].rolled_back && r.islands[0].substeps == 3,
         "{r:?}"
     );
     assert_eq!(state(&world), before);
@@ -839,6 +840,74 @@ fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
         "the ball's speed {vz}"
     );
     assert!(world.body(ball).unwrap().position().z < z0);
+}
+
+/// An island rolled back in a substep sits out the rest of its frame step at the frame start,
+/// held static: a ball resting on a box fixed to the world (an island of one body) stays on
+/// it, its contact with the box no longer coupled to the box's system, while the frame's
+/// substeps go on for the ball.
+#[test]
+fn a_rolled_back_island_is_held_static_for_the_rest_of_its_frame() {
+    let h = 1.0 / 60.0;
+    let mut world = World::default();
+    let mut settings = *world.settings();
+    settings.max_substeps = 64;
+    world.set_settings(settings).unwrap();
+    let table = scenes::shaped_body(
+        &mut world,
+        BodyKind::Dynamic,
+        Vec3::zeros(),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(0.5, 0.5, 0.5),
+        },
+        Material::coulomb(0.5),
+    );
+    scenes::joint_at(
+        &mut world,
+        JointKind::Fixed,
+        None,
+        table,
+        Vec3::zeros(),
+        Vec3::x(),
+    );
+    let ball = scenes::shaped_body(
+        &mut world,
+        BodyKind::Dynamic,
+        Vec3::new(0.2, 0.1, 0.6),
+        Quat::identity(),
+        Geometry::Sphere { radius: 0.1 },
+        Material::coulomb(0.5),
+    );
+    for _ in 0..60 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged, "{r:?}");
+    }
+    let z0 = world.body(ball).unwrap().position().z;
+    assert!((z0 - 0.6).abs() < 1e-4, "the ball rests at {z0}");
+    let table_before = bodies_state(&world, &[table]);
+    world.inject_blow_up(64, 2).unwrap();
+    let r = world.step(h).unwrap().clone();
+    assert!(
+        r.islands[0].rolled_back && r.islands[0].substeps == 3,
+        "{r:?}"
+    );
+    assert_eq!(bodies_state(&world, &[table]), table_before);
+    let b = world.body(ball).unwrap();
+    assert!((b.position().z - z0).abs() < 1e-5, "{:?}", b.position());
+    assert!(
+        b.linear_velocity().norm() < 1e-3,
+        "{:?}",
+        b.linear_velocity()
+    );
+    let c = world.contact_report();
+    assert!(c.resting > 0 && c.contacts_converged, "{c:?}");
+    // and the next frames go on as before
+    for _ in 0..10 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && !r.islands[0].rolled_back, "{r:?}");
+    }
+    assert!((world.body(ball).unwrap().position().z - z0).abs() < 1e-5);
 }
 
 /// A frame that fails at the retake limit too (16 times `max_substeps`) is not retaken that

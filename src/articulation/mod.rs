@@ -85,6 +85,27 @@ pub struct IslandReport {
 }
 
 impl IslandReport {
+    /// The report of a substep a frozen island sat out ([`Solver::freeze`]): rolled back, with
+    /// nothing done.
+    fn frozen(&mut self) {
+        *self = IslandReport {
+            iterations: 0,
+            refactorizations: 0,
+            backtracks: 0,
+            substeps: 0,
+            attempts: 0,
+            active_limits: 0,
+            max_violation: f64::INFINITY,
+            converged: false,
+            rolled_back: true,
+            clamped_pivots: 0,
+            time_factor_ns: 0,
+            time_velocity_ns: 0,
+            time_joint_ns: 0,
+            ..*self
+        };
+    }
+
     /// Adds the report of a later substep of the same frame step (the world split it): the
     /// counts and times add up, the violation is the largest, the flags hold for every substep.
     pub(crate) fn add(&mut self, s: &IslandReport) {
@@ -214,6 +235,9 @@ pub(crate) struct Solver {
     free_alpha: Vec<crate::math::Vec3>,
     /// Island of each body slot (`u32::MAX`: not in an island), and its local index.
     island_of: Vec<(u32, u32)>,
+    /// Per island: rolled back in an earlier substep of the frame step, left out of the rest
+    /// of it (its bodies held static by the world, see [`Solver::freeze`]).
+    frozen: Vec<bool>,
     /// Start of the current step.
     t0: Option<Instant>,
     t1: Option<Instant>,
@@ -328,6 +352,7 @@ impl Solver {
                 }
             }
             self.report.islands = Vec::with_capacity(self.islands.len());
+            self.frozen = vec![false; self.islands.len()];
             self.valid = true;
         }
         // (no topology to build: no second clock read)
@@ -344,11 +369,16 @@ impl Solver {
             }
         }
         let bodies_now: &Arena<Body> = bodies;
+        let frozen = &self.frozen;
         for_each_island(
             self.pool.as_ref(),
             &mut self.islands,
             &mut self.report.islands,
-            |_, island, r| {
+            |i, island, r| {
+                if frozen[i] {
+                    r.frozen();
+                    return;
+                }
                 island.gather(bodies_now, joints, &settings.gravity, h, left);
                 *r = island.solve(settings, bodies_now, joints, h);
             },
@@ -366,13 +396,36 @@ impl Solver {
         self.islands.iter_mut().for_each(Island::poison);
     }
 
-    /// Island and local index of a body slot, if it is in an island.
+    /// Island and local index of a body slot, if it is in an island that is not frozen.
     #[inline]
     pub fn island_of(&self, slot: u32) -> Option<(usize, usize)> {
+        self.island_of_any(slot).filter(|&(i, _)| !self.frozen[i])
+    }
+
+    /// Island and local index of a body slot, if it is in an island, frozen or not.
+    #[inline]
+    pub fn island_of_any(&self, slot: u32) -> Option<(usize, usize)> {
         match self.island_of.get(slot as usize) {
             Some(&(i, l)) if i != u32::MAX => Some((i as usize, l as usize)),
             _ => None,
         }
+    }
+
+    /// Leaves island `i` out of the rest of the frame step: it was rolled back in a substep,
+    /// and the world holds its bodies static at the frame start until [`Solver::thaw`]. Its
+    /// report stays that of a rolled-back island; the contacts no longer see its system.
+    pub fn freeze(&mut self, i: usize) {
+        self.frozen[i] = true;
+    }
+
+    /// Whether island `i` is frozen ([`Solver::freeze`]).
+    pub fn is_frozen(&self, i: usize) -> bool {
+        self.frozen[i]
+    }
+
+    /// Every island takes part in the steps again.
+    pub fn thaw(&mut self) {
+        self.frozen.fill(false);
     }
 
     /// Number of free dynamic bodies (in no island).
@@ -565,11 +618,15 @@ impl Solver {
         first: bool,
     ) {
         let (bodies_now, joints_now): (&Arena<Body>, &Arena<Joint>) = (bodies, joints);
+        let frozen = &self.frozen;
         for_each_island(
             self.pool.as_ref(),
             &mut self.islands,
             &mut self.report.islands,
-            |_, island, r| {
+            |i, island, r| {
+                if frozen[i] {
+                    return;
+                }
                 island.finish_substep(joints_now, bodies_now);
                 if !island.intact() {
                     island.restore(); // roll back to the frame start
@@ -579,7 +636,13 @@ impl Solver {
                 }
             },
         );
-        for (island, r) in self.islands.iter_mut().zip(&mut self.report.islands) {
+        for ((island, r), _) in self
+            .islands
+            .iter_mut()
+            .zip(&mut self.report.islands)
+            .zip(&self.frozen)
+            .filter(|(_, frozen)| !**frozen)
+        {
             island.scatter(bodies, joints, !first);
             // (the contact phase's refactorizations count too)
             r.clamped_pivots = island.clamped_pivots;
