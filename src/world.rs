@@ -1221,7 +1221,7 @@ impl World {
                 ErrorKind::InvalidArgument,
                 format!(
                     "a blow-up needs a power of two of substeps up to {max} and a substep below \
-                     it, got {substeps} and {at}"
+                     it (or 0 and 0: the frame's own substeps), got {substeps} and {at}"
                 ),
             ));
         }

@@ -970,11 +970,12 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
         let c = world.contact_report();
         assert_eq!(c.uncoupled, frame < 60, "frame {frame}");
         touching += u32::from(c.uncoupled && c.resting > 0);
-        // Uncoupled, the contacts see the links' own masses, not the 1000 kg load behind
-        // them: the load sinks into the ground before they push it out (measured 9.8 cm).
-        // Coupled again, they hold their tolerance.
+        // Uncoupled, a contact sees its two bodies, not the joints that hold them, and its
+        // rounds with the joint correction converge slowly (Tomcin Fig. 1d): the load sinks
+        // into the ground before they push it out (measured 9.8 cm; up to 14 cm in the
+        // 1:10^5 landings the fallback freed). Coupled again, they hold their tolerance.
         if c.uncoupled {
-            assert!(c.max_penetration < 0.12, "frame {frame}: {c:?}");
+            assert!(c.max_penetration < 0.15, "frame {frame}: {c:?}");
         } else {
             assert!(c.contacts_converged, "frame {frame}: {c:?}");
         }
