@@ -13,8 +13,8 @@
 //! automatic, the default; 1 never), `THREADS=` the threads islands are solved on,
 //! `GS=0` turns geometric stiffness off, `MAX_ITER=` the joint-correction iteration limit,
 //! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `BALL=1` adds a free body falling
-//! far from the scene, `TRACE=1` prints the heaviest body every step (and `uncoupled` when the
-//! contacts were). The last line is a hash of every body's final pose and velocity, to check
+//! far from the scene, `TRACE=1` prints the heaviest body every step, the total energy (kinetic and
+//! potential), and `uncoupled` when the contacts were. The last line is a hash of every body's final pose and velocity, to check
 //! that two builds (or thread counts) step the same.
 
 use std::time::Instant;
@@ -207,7 +207,7 @@ fn main() {
                 .map(|(_, b)| (b.position(), (b.rotation() * tenon::Vec3::z()).z))
                 .unwrap_or_default();
             out!(
-                "t {:.3} heaviest body at {:.3} {:.3} {:.3} up.z {up:.3}, {} points, penetration {:.1e}, {} sweeps, {} rounds, {} iterations, {} refactorizations, violation {:.1e}{}",
+                "t {:.3} heaviest body at {:.3} {:.3} {:.3} up.z {up:.3}, {} points, penetration {:.1e}, {} sweeps, {} rounds, {} iterations, {} refactorizations, violation {:.1e}, energy {:.4e} J{}",
                 world.time(),
                 x.x,
                 x.y,
@@ -219,6 +219,7 @@ fn main() {
                 iterations,
                 refactorizations,
                 violation,
+                world.kinetic_energy() + world.potential_energy(),
                 if c.uncoupled { ", uncoupled" } else { "" }
             );
         }
