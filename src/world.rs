@@ -1101,10 +1101,12 @@ impl World {
     /// `max_substeps` if need be, doubling while frames keep rolling back, up to 16 times
     /// `max_substeps` (4096 at most); the report's `substeps` says how many it took. When every
     /// island has been rolled back and no free body moves, the frame ends at that substep
-    /// (kinematic bodies still make the whole frame's motion). A frame that fails at that
-    /// limit too starts from a state no substeps get past; the frames after it take the
-    /// contacts uncoupled ([`ContactCoupling::Iterative`], [`ContactStepReport::uncoupled`])
-    /// from the usual substeps, until 60 frames have passed without a rollback.
+    /// (kinematic bodies still make the whole frame's motion); otherwise the rolled-back
+    /// islands sit out the rest of the frame, held static at its start. A frame that fails at
+    /// that limit too, on an island with a shape (or with registered contacts), starts from a
+    /// state no substeps get past; the frames after it take the contacts uncoupled
+    /// ([`ContactCoupling::Iterative`], [`ContactStepReport::uncoupled`]) from the usual
+    /// substeps, until 60 frames have passed without a rollback.
     pub fn step(&mut self, h: f64) -> Result<&StepReport> {
         if !(h.is_finite() && h > 0.0 && h <= 10.0) {
             return Err(Error::new(
@@ -1175,7 +1177,7 @@ impl World {
             // that fails at the limit too, they stay uncoupled, retaken at the limit: going
             // back to the coupled contacts then rolled back 2.2 times more frames over 82
             // landings of the 1:10^5 chain.)
-            if n >= cap && may_redo && !self.contacts.uncoupled {
+            if n >= cap && self.rolled_back_may_touch() && !self.contacts.uncoupled {
                 self.uncoupled_frames = UNCOUPLED_FRAMES;
                 self.rolled_back_at = 0;
             }
@@ -1256,7 +1258,9 @@ impl World {
                 left,
                 self.contacts.touched_bodies(),
             );
-            let joints_held = self.solver.report.islands.iter().all(|r| r.converged);
+            // (an island frozen after a rollback does not count)
+            let joints_held = (self.solver.report.islands.iter().enumerate())
+                .all(|(i, r)| r.converged || self.solver.is_frozen(i));
             self.contacts.during(
                 &self.settings,
                 &mut self.solver,
@@ -1276,12 +1280,17 @@ impl World {
             // (each as costly as a failing substep is: contact sweeps and Newton iterations to
             // their caps) before the frame ends with them back at its start.
             let over = !last && self.only_rolled_back_islands_move(first);
-            self.contacts.after(&self.bodies, first, last || over);
+            let frozen = &self.frozen;
+            self.contacts
+                .after(&self.bodies, first, last || over, |slot| {
+                    frozen.binary_search(&slot).is_ok()
+                });
             self.contacts.merge_report(first);
             self.merge_report(first, k + 1);
             if over {
                 let rest = h - f64::from(k + 1) * dt;
                 move_kinematic(&mut self.bodies, rest);
+                self.report.dt = h;
                 break;
             }
             if !last {
@@ -1335,6 +1344,20 @@ impl World {
         for &slot in &self.frozen[start..] {
             self.bodies.slot_mut(slot).kind = BodyKind::Static;
         }
+        self.frozen.sort_unstable();
+    }
+
+    /// Whether an island the last frame step rolled back can meet contacts: one of its bodies
+    /// has a shape, or the caller registers contacts. (A mechanism without them is not helped
+    /// by uncoupling the world's contacts.)
+    fn rolled_back_may_touch(&self) -> bool {
+        let registered = self.contacts.has_registered();
+        (0..self.solver.island_count()).any(|i| {
+            self.report.islands[i].rolled_back
+                && (registered
+                    || (self.solver.island_body_slots(i))
+                        .any(|slot| self.bodies.slot(slot).shapes > 0))
+        })
     }
 
     /// The frozen islands' bodies are dynamic again (see [`World::freeze_rolled_back`]).

@@ -845,7 +845,9 @@ fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
 /// An island rolled back in a substep sits out the rest of its frame step at the frame start,
 /// held static: a ball resting on a box fixed to the world (an island of one body) stays on
 /// it, its contact with the box no longer coupled to the box's system, while the frame's
-/// substeps go on for the ball.
+/// substeps go on for the ball. The box's contact with the static floor it stands on (no
+/// longer detected while both are static) neither ends nor begins again, and the box is
+/// dynamic again after the frame.
 #[test]
 fn a_rolled_back_island_is_held_static_for_the_rest_of_its_frame() {
     let h = 1.0 / 60.0;
@@ -879,10 +881,27 @@ fn a_rolled_back_island_is_held_static_for_the_rest_of_its_frame() {
         Geometry::Sphere { radius: 0.1 },
         Material::coulomb(0.5),
     );
+    let floor = scenes::shaped_body(
+        &mut world,
+        BodyKind::Static,
+        Vec3::new(0.0, 0.0, -1.0),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(2.0, 2.0, 0.5),
+        },
+        Material::coulomb(0.5),
+    );
+    let on_floor = |world: &World| {
+        world.contacts().iter().any(|c| {
+            [c.body_a, Some(c.body_b)].contains(&Some(floor))
+                && [c.body_a, Some(c.body_b)].contains(&Some(table))
+        })
+    };
     for _ in 0..60 {
         let r = world.step(h).unwrap();
         assert!(r.converged, "{r:?}");
     }
+    assert!(on_floor(&world));
     let z0 = world.body(ball).unwrap().position().z;
     assert!((z0 - 0.6).abs() < 1e-4, "the ball rests at {z0}");
     let table_before = bodies_state(&world, &[table]);
@@ -902,12 +921,22 @@ fn a_rolled_back_island_is_held_static_for_the_rest_of_its_frame() {
     );
     let c = world.contact_report();
     assert!(c.resting > 0 && c.contacts_converged, "{c:?}");
+    let floor_events = |world: &World| {
+        (world.contact_events().iter())
+            .filter(|e| e.body_a == Some(floor) || e.body_b == floor)
+            .count()
+    };
+    assert_eq!(floor_events(&world), 0, "{:?}", world.contact_events());
+    assert_eq!(world.body(table).unwrap().kind(), BodyKind::Dynamic);
     // and the next frames go on as before
     for _ in 0..10 {
         let r = world.step(h).unwrap();
         assert!(r.converged && !r.islands[0].rolled_back, "{r:?}");
+        assert_eq!(floor_events(&world), 0, "{:?}", world.contact_events());
+        assert!(on_floor(&world));
     }
     assert!((world.body(ball).unwrap().position().z - z0).abs() < 1e-5);
+    assert!(world.body(table).unwrap().position().norm() < 1e-12);
 }
 
 /// A frame that fails at the retake limit too (16 times `max_substeps`) is not retaken that
@@ -963,7 +992,7 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
         before,
         "the chain did not move on"
     );
-    let mut touching = 0;
+    let (mut touching, mut deepest) = (0, 0.0f64);
     for frame in 1..80 {
         let r = world.step(h).unwrap();
         assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
@@ -976,6 +1005,7 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
         // 1:10^5 landings the fallback freed). Coupled again, they hold their tolerance.
         if c.uncoupled {
             assert!(c.max_penetration < 0.15, "frame {frame}: {c:?}");
+            deepest = deepest.max(c.max_penetration);
         } else {
             assert!(c.contacts_converged, "frame {frame}: {c:?}");
         }
@@ -984,6 +1014,8 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
         touching >= 40,
         "the uncoupled contacts pushed in {touching} frames"
     );
+    // (the mark that they ran uncoupled: coupled, they hold 1e-5 m)
+    assert!(deepest > 0.01, "deepest uncoupled {deepest}");
     // Failing at the limit again, coupled then uncoupled: the contacts are uncoupled, then
     // stay so, retaken at the limit (nothing else is left to try).
     for at_limit in [false, true] {
@@ -1008,6 +1040,46 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
         );
         assert!(world.contact_report().uncoupled);
     }
+    // A chain without shapes failing at the limit leaves the contacts of the world (here a
+    // ball resting on the ground) coupled: they cannot have caused it.
+    let mut world = World::default();
+    let chain = scenes::chain(&mut world, 5);
+    scenes::shaped_body(
+        &mut world,
+        BodyKind::Static,
+        Vec3::new(0.0, 10.0, -1.5),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(2.0, 2.0, 0.5),
+        },
+        Material::coulomb(0.5),
+    );
+    scenes::shaped_body(
+        &mut world,
+        BodyKind::Dynamic,
+        Vec3::new(0.0, 10.0, -0.9),
+        Quat::identity(),
+        Geometry::Sphere { radius: 0.1 },
+        Material::coulomb(0.5),
+    );
+    let mut settings = *world.settings();
+    settings.max_substeps = 2;
+    world.set_settings(settings).unwrap();
+    world.step(h).unwrap();
+    let mut last = 0;
+    while last < 32 {
+        world.inject_blow_up(0, 0).unwrap();
+        last = world.step(h).unwrap().substeps;
+    }
+    let r = world.step(h).unwrap();
+    assert!(r.converged && r.substeps == 32, "{r:?}");
+    let c = world.contact_report();
+    assert!(!c.uncoupled && c.resting > 0, "{c:?}");
+    assert!(
+        bodies_state(&world, &chain.bodies)
+            .iter()
+            .all(|(x, ..)| x.norm() < 5.0)
+    );
 }
 
 /// The 1:10^4 heavy chain whipped onto rough ground (mu 0.5, 8.055 m below the pivot): at

@@ -1614,8 +1614,16 @@ impl Contacts {
     /// for the next step's warm start. Within a frame step split into substeps, `first` and
     /// `last` mark its first and last substep: events add up over the substeps, and the reports
     /// of the last give each point's impulse over the whole frame (its earlier substeps found
-    /// by the same features of the same shapes).
-    pub fn after(&mut self, bodies: &Arena<Body>, first: bool, last: bool) {
+    /// by the same features of the same shapes). `held`: bodies of islands rolled back and held
+    /// static for the rest of the frame step, whose touching pairs carry over unchanged (held
+    /// against a static body, a pair is no longer detected; it did not end).
+    pub fn after(
+        &mut self,
+        bodies: &Arena<Body>,
+        first: bool,
+        last: bool,
+        held: impl Fn(u32) -> bool,
+    ) {
         if last {
             self.reports.clear();
         }
@@ -1624,6 +1632,11 @@ impl Contacts {
         }
         std::mem::swap(&mut self.touching, &mut self.touching_prev);
         self.touching.clear();
+        self.touching.extend(
+            self.touching_prev
+                .iter()
+                .filter(|&&(a, b)| (a != WORLD && held(a)) || held(b)),
+        );
         let (h, tol) = (self.h, self.settings.tolerance);
         let handle = |i: u32| BodyHandle {
             index: i,
