@@ -13,9 +13,10 @@
 //! automatic, the default; 1 never), `THREADS=` the threads islands are solved on,
 //! `GS=0` turns geometric stiffness off, `MAX_ITER=` the joint-correction iteration limit,
 //! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `BALL=1` adds a free body falling
-//! far from the scene, `TRACE=1` prints the heaviest body every step, the total energy (kinetic and
-//! potential), and `uncoupled` when the contacts were. The last line is a hash of every body's final pose and velocity, to check
-//! that two builds (or thread counts) step the same.
+//! far from the scene, `TRACE=1` prints the heaviest body every step, the total energy
+//! (kinetic and potential), and `uncoupled` when the contacts were. The last line is a hash of
+//! every body's final pose and velocity, to check that two builds (or thread counts) step the
+//! same.
 
 use std::time::Instant;
 use tenon::{World, scenes};

@@ -25,7 +25,7 @@ fn dynamic(world: &mut World, position: Vec3, mp: MassProperties) -> BodyHandle 
 }
 
 /// A static half-space floor with its surface at height `z` (normal +z).
-fn floor(world: &mut World, z: f64, material: Material) -> BodyHandle {
+pub fn floor(world: &mut World, z: f64, material: Material) -> BodyHandle {
     shaped_body(
         world,
         BodyKind::Static,

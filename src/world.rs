@@ -1099,10 +1099,9 @@ impl World {
     /// reported (`rolled_back`, not converged, infinite violation). The next frame step starts
     /// it from that same state, so it takes twice the substeps of the one that failed, past
     /// `max_substeps` if need be, doubling while frames keep rolling back, up to 16 times
-    /// `max_substeps` (4096 at most); the report's `substeps` says how many it took. When every
-    /// island has been rolled back and no free body moves, the frame ends at that substep
-    /// (kinematic bodies still make the whole frame's motion); otherwise the rolled-back
-    /// islands sit out the rest of the frame, held static at its start. A frame that fails at
+    /// `max_substeps` (4096 at most); the report's `substeps` says how many it took. Within the
+    /// frame, a rolled-back island sits out the substeps after the one it failed in, held
+    /// static at the frame start. A frame that fails at
     /// that limit too, on an island with a shape (or with registered contacts), starts from a
     /// state no substeps get past; the frames after it take the contacts uncoupled
     /// ([`ContactCoupling::Iterative`], [`ContactStepReport::uncoupled`]) from the usual
@@ -1275,24 +1274,12 @@ impl World {
             self.solver
                 .finish(&mut self.bodies, &mut self.joints, dt, first);
             self.contacts.position_only(&mut self.bodies, &self.solver);
-            // Every island blew up and was rolled back, and nothing else moves: the frame's
-            // remaining substeps would only step the islands again from this substep's start
-            // (each as costly as a failing substep is: contact sweeps and Newton iterations to
-            // their caps) before the frame ends with them back at its start.
-            let over = !last && self.only_rolled_back_islands_move(first);
             let frozen = &self.frozen;
-            self.contacts
-                .after(&self.bodies, first, last || over, |slot| {
-                    frozen.binary_search(&slot).is_ok()
-                });
+            self.contacts.after(&self.bodies, first, last, |slot| {
+                frozen.binary_search(&slot).is_ok()
+            });
             self.contacts.merge_report(first);
             self.merge_report(first, k + 1);
-            if over {
-                let rest = h - f64::from(k + 1) * dt;
-                move_kinematic(&mut self.bodies, rest);
-                self.report.dt = h;
-                break;
-            }
             if !last {
                 self.freeze_rolled_back();
             }
@@ -1317,27 +1304,21 @@ impl World {
     /// back: their bodies go back to the frame start and are held there as static bodies (the
     /// solver leaves their islands out, the contacts see immovable bodies). Stepped again from
     /// the failed substep's start, they would cost what a failing substep costs, substep after
-    /// substep, and end back at the frame start anyway.
+    /// substep (a frame of 1024 substeps took 20 s), and end back at the frame start anyway.
     fn freeze_rolled_back(&mut self) {
         let start = self.frozen.len();
-        let solver = &self.solver;
-        // (rolled back in this substep: not frozen yet)
-        let new = |i: usize| solver.report.islands[i].rolled_back && !solver.is_frozen(i);
-        for i in (0..solver.island_count()).filter(|&i| new(i)) {
-            self.frozen.extend(solver.island_body_slots(i));
-        }
-        if self.frozen.len() == start {
-            return;
-        }
+        // (the islands frozen before are hidden from `rolled_back`: these are new)
+        let (solver, report) = (&self.solver, &self.solver.report);
         restore_saved(
             &mut self.bodies,
             &mut self.joints,
             &self.saved_bodies,
             &self.saved_joints,
-            |slot| solver.island_of_any(slot).is_some_and(|(i, _)| new(i)),
+            |slot| rolled_back(solver, report, slot),
         );
         for i in 0..self.solver.island_count() {
-            if self.solver.report.islands[i].rolled_back {
+            if self.solver.report.islands[i].rolled_back && !self.solver.is_frozen(i) {
+                self.frozen.extend(self.solver.island_body_slots(i));
                 self.solver.freeze(i);
             }
         }
@@ -1367,18 +1348,6 @@ impl World {
         }
         self.frozen.clear();
         self.solver.thaw();
-    }
-
-    /// Whether every island has been rolled back in the frame step so far (`first`: this is
-    /// its first substep) and no free body moves with them.
-    fn only_rolled_back_islands_move(&self, first: bool) -> bool {
-        let now = &self.solver.report.islands;
-        !now.is_empty()
-            && self.solver.free_count() == 0
-            && now.iter().enumerate().all(|(i, r)| {
-                r.rolled_back
-                    || (!first && self.report.islands.get(i).is_some_and(|f| f.rolled_back))
-            })
     }
 
     /// Merges the solver's report of the substep just ended, the `taken`-th of the frame step,
@@ -1481,22 +1450,12 @@ fn stale(what: &str, index: u32, generation: impl std::fmt::Display) -> Error {
     )
 }
 
-/// Whether body slot `slot` belongs to an island the frame step `report` rolled back.
+/// Whether body slot `slot` belongs to an island `report` says was rolled back (frozen islands
+/// left out, see [`Solver::island_of`]).
 fn rolled_back(solver: &Solver, report: &StepReport, slot: u32) -> bool {
     solver
         .island_of(slot)
         .is_some_and(|(i, _)| report.islands[i].rolled_back)
-}
-
-/// Moves the kinematic bodies with their velocities for `tau` seconds (the rest of a frame
-/// step whose substeps ended early).
-fn move_kinematic(bodies: &mut Arena<Body>, tau: f64) {
-    for (_, b) in bodies.iter_mut() {
-        if b.kind == BodyKind::Kinematic {
-            b.position += tau * b.linear_velocity;
-            b.rotation = crate::math::integrate_rotation(&b.rotation, &(tau * b.angular_velocity));
-        }
-    }
 }
 
 /// Puts the saved poses and velocities back on the bodies `back` selects (by slot), and the

@@ -759,13 +759,13 @@ fn the_frame_after_a_rollback_takes_twice_its_substeps() {
     }
 }
 
-/// A frame whose every island blew up ends at the substep that rolled them back, when nothing
-/// else moves: the remaining substeps would step the islands again from that substep's start
-/// (a frame of 1024 substeps failing that way took 20 s, docs/BENCHMARKS.md) before they go
-/// back to the frame start. A kinematic body still makes the whole frame's motion; a free body
-/// in the world keeps the frame going, substep by substep, while the islands sit it out.
+/// An island that blew up sits out the substeps of its frame after the one that rolled it
+/// back: stepped again from that substep's start, it cost what a failing substep costs in
+/// each (a frame of 1024 substeps failing that way took 20 s, docs/BENCHMARKS.md) before it
+/// went back to the frame start. A kinematic body still makes the whole frame's motion, and a
+/// free body in the world falls through every substep of the frame.
 #[test]
-fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
+fn an_island_that_blew_up_sits_out_the_rest_of_its_frame() {
     let h = 1.0 / 60.0;
     let mut world = World::default();
     let s = scenes::chain(&mut world, 5);
@@ -800,7 +800,7 @@ fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
     assert_eq!(state(&world), before);
     let b = world.body(kinematic).unwrap();
     assert!(
-        (b.position() - (x0 + h * v)).norm() < 1e-14,
+        (b.position() - (x0 + h * v)).norm() < 1e-13,
         "{:?}",
         b.position()
     );
@@ -834,12 +834,17 @@ fn a_frame_whose_islands_all_blew_up_ends_at_that_substep() {
         "{r:?}"
     );
     assert_eq!(state(&world), before);
-    let vz = world.body(ball).unwrap().linear_velocity().z;
+    let b = world.body(ball).unwrap();
+    let vz = b.linear_velocity().z;
     assert!(
         (vz - (-9.81 * 2.0 * h)).abs() < 1e-12,
         "the ball's speed {vz}"
     );
-    assert!(world.body(ball).unwrap().position().z < z0);
+    // 64 substeps of dt from -9.81 h: each moves it by dt times its speed after the substep
+    let dt = h / 64.0;
+    let fell = -h * 9.81 * h - 9.81 * dt * dt * (64.0 * 65.0 / 2.0);
+    let dz = b.position().z - z0;
+    assert!((dz - fell).abs() < 1e-12, "the ball fell {dz}, not {fell}");
 }
 
 /// An island rolled back in a substep sits out the rest of its frame step at the frame start,
@@ -881,16 +886,7 @@ fn a_rolled_back_island_is_held_static_for_the_rest_of_its_frame() {
         Geometry::Sphere { radius: 0.1 },
         Material::coulomb(0.5),
     );
-    let floor = scenes::shaped_body(
-        &mut world,
-        BodyKind::Static,
-        Vec3::new(0.0, 0.0, -1.0),
-        Quat::identity(),
-        Geometry::Box {
-            half_extents: Vec3::new(2.0, 2.0, 0.5),
-        },
-        Material::coulomb(0.5),
-    );
+    let floor = scenes::floor(&mut world, -0.5, Material::coulomb(0.5));
     let on_floor = |world: &World| {
         world.contacts().iter().any(|c| {
             [c.body_a, Some(c.body_b)].contains(&Some(floor))
@@ -1014,8 +1010,8 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
         touching >= 40,
         "the uncoupled contacts pushed in {touching} frames"
     );
-    // (the mark that they ran uncoupled: coupled, they hold 1e-5 m)
-    assert!(deepest > 0.01, "deepest uncoupled {deepest}");
+    // (the mark that they ran uncoupled: coupled, they hold 1e-5 m; measured 9.8 cm)
+    assert!(deepest > 0.05, "deepest uncoupled {deepest}");
     // Failing at the limit again, coupled then uncoupled: the contacts are uncoupled, then
     // stay so, retaken at the limit (nothing else is left to try).
     for at_limit in [false, true] {
@@ -1044,16 +1040,7 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
     // ball resting on the ground) coupled: they cannot have caused it.
     let mut world = World::default();
     let chain = scenes::chain(&mut world, 5);
-    scenes::shaped_body(
-        &mut world,
-        BodyKind::Static,
-        Vec3::new(0.0, 10.0, -1.5),
-        Quat::identity(),
-        Geometry::Box {
-            half_extents: Vec3::new(2.0, 2.0, 0.5),
-        },
-        Material::coulomb(0.5),
-    );
+    scenes::floor(&mut world, -1.0, Material::coulomb(0.5));
     scenes::shaped_body(
         &mut world,
         BodyKind::Dynamic,

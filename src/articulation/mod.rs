@@ -88,21 +88,21 @@ impl IslandReport {
     /// The report of a substep a frozen island sat out ([`Solver::freeze`]): rolled back, with
     /// nothing done.
     fn frozen(&mut self) {
+        // (what the island is stays; what a substep did is nothing)
         *self = IslandReport {
-            iterations: 0,
-            refactorizations: 0,
-            backtracks: 0,
-            substeps: 0,
-            attempts: 0,
-            active_limits: 0,
+            bodies: self.bodies,
+            joints: self.joints,
+            split_parts: self.split_parts,
+            rows: self.rows,
+            limit_rows: self.limit_rows,
+            regularized_pivots: self.regularized_pivots,
+            nnz_a: self.nnz_a,
+            nnz_l: self.nnz_l,
+            factor_madds: self.factor_madds,
             max_violation: f64::INFINITY,
             converged: false,
             rolled_back: true,
-            clamped_pivots: 0,
-            time_factor_ns: 0,
-            time_velocity_ns: 0,
-            time_joint_ns: 0,
-            ..*self
+            ..Default::default()
         };
     }
 
@@ -426,11 +426,6 @@ impl Solver {
     /// Every island takes part in the steps again.
     pub fn thaw(&mut self) {
         self.frozen.fill(false);
-    }
-
-    /// Number of free dynamic bodies (in no island).
-    pub fn free_count(&self) -> usize {
-        self.free.len()
     }
 
     /// Number of islands.
