@@ -650,7 +650,9 @@ typedef struct {
 
 /**
  * A pair of bodies that started (`begin` = 1) or stopped (`begin` = 0) touching in the last
- * step.
+ * step: touching at its end and not at the end of the step before, or the other way round.
+ * Substeps the world takes within the step do not count: a pair touching at both ends has no
+ * event, and one touching only in between has a begin and then an end.
  */
 typedef struct {
   /**

@@ -1051,7 +1051,8 @@ impl World {
         &self.contacts.reports
     }
 
-    /// Pairs of bodies that started or stopped touching in the last step.
+    /// Pairs of bodies that started or stopped touching in the last step (over the whole
+    /// frame step, whatever substeps it took: see [`ContactEvent`]).
     pub fn contact_events(&self) -> &[ContactEvent] {
         &self.contacts.events
     }

@@ -378,7 +378,10 @@ pub struct ContactReport {
     pub friction_impulse: Vec3,
 }
 
-/// A pair of bodies starting or ending contact.
+/// A pair of bodies starting or ending contact in a step: touching at its end and not at the
+/// end of the step before (begin), or the other way round (end). Substeps the world takes
+/// within the step do not count: a pair touching at both ends has no event whatever it did in
+/// between, and one touching only in between has a begin and then an end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContactEvent {
     /// True: the pair touches since this step; false: it stopped touching this step.

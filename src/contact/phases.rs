@@ -58,8 +58,15 @@ pub(crate) struct Contacts {
     islands: Vec<bool>,
     pub reports: Vec<ContactReport>,
     pub events: Vec<ContactEvent>,
+    /// Body pairs touching at the end of the last (sub)step, sorted.
     touching: Vec<(u32, u32)>,
+    /// Scratch: the pairs of the substep before.
     touching_prev: Vec<(u32, u32)>,
+    /// The pairs touching at the start of the frame step, and those touching at the end of one
+    /// of its substeps but not at its start: the frame's events come from these and the pairs
+    /// at its end.
+    touching_start: Vec<(u32, u32)>,
+    touched_between: Vec<(u32, u32)>,
     touching_saved: Vec<(u32, u32)>,
     pub report: ContactStepReport,
     /// Per contact, its coupling to the islands it touches (contact phase), and the border
@@ -1612,9 +1619,11 @@ impl Contacts {
 
     /// Contact reports and begin/end events at the end poses; the contact phase's forces kept
     /// for the next step's warm start. Within a frame step split into substeps, `first` and
-    /// `last` mark its first and last substep: events add up over the substeps, and the reports
-    /// of the last give each point's impulse over the whole frame (its earlier substeps found
-    /// by the same features of the same shapes). `held`: bodies of islands rolled back and held
+    /// `last` mark its first and last substep: the reports of the last give each point's
+    /// impulse over the whole frame (its earlier substeps found by the same features of the
+    /// same shapes), and the events are the frame's, as a caller stepping frames sees them: a
+    /// pair touching at the frame's start and end has none, whatever its substeps did in
+    /// between, and one touching only in between begins and ends. `held`: bodies of islands rolled back and held
     /// static for the rest of the frame step, whose touching pairs carry over unchanged (held
     /// against a static body, a pair is no longer detected; it did not end).
     pub fn after(
@@ -1629,6 +1638,9 @@ impl Contacts {
         }
         if first {
             self.events.clear();
+            self.touching_start.clear();
+            self.touching_start.extend_from_slice(&self.touching);
+            self.touched_between.clear();
         }
         std::mem::swap(&mut self.touching, &mut self.touching_prev);
         self.touching.clear();
@@ -1689,39 +1701,46 @@ impl Contacts {
         self.detector.keep_forces(&self.contacts, self.frame);
         self.touching.sort_unstable();
         self.touching.dedup();
+        if !last {
+            let start = &self.touching_start;
+            self.touched_between
+                .extend((self.touching.iter()).filter(|p| start.binary_search(p).is_err()));
+            self.touched_between.sort_unstable();
+            self.touched_between.dedup();
+            return;
+        }
         let ev = |begin: bool, (a, b): (u32, u32)| ContactEvent {
             begin,
             body_a: (a != WORLD && bodies.get(a, bodies.generation(a)).is_some())
                 .then(|| handle(a)),
             body_b: handle(b),
         };
-        // merge the two sorted lists
-        let (mut i, mut j) = (0, 0);
-        while i < self.touching.len() || j < self.touching_prev.len() {
-            let (cur, prev) = (self.touching.get(i), self.touching_prev.get(j));
-            match (cur, prev) {
-                (Some(c), Some(p)) if c == p => {
-                    i += 1;
-                    j += 1;
+        let dead = |i: u32| i != WORLD && bodies.get(i, bodies.generation(i)).is_none();
+        // the union of the three sorted lists, in order
+        let (start, end, between) = (&self.touching_start, &self.touching, &self.touched_between);
+        let (mut i, mut j, mut k) = (0, 0, 0);
+        while let Some(&pair) = [start.get(i), end.get(j), between.get(k)]
+            .into_iter()
+            .flatten()
+            .min()
+        {
+            let at = |list: &[(u32, u32)], n: &mut usize| {
+                let here = list.get(*n) == Some(&pair);
+                *n += usize::from(here);
+                here
+            };
+            let (s, e, b) = (at(start, &mut i), at(end, &mut j), at(between, &mut k));
+            if dead(pair.0) || dead(pair.1) {
+                continue;
+            }
+            match (s, e) {
+                (false, true) => self.events.push(ev(true, pair)),
+                (true, false) => self.events.push(ev(false, pair)),
+                (false, false) if b => {
+                    self.events.push(ev(true, pair));
+                    self.events.push(ev(false, pair));
                 }
-                (Some(c), Some(p)) if c < p => {
-                    self.events.push(ev(true, *c));
-                    i += 1;
-                }
-                (Some(c), None) => {
-                    self.events.push(ev(true, *c));
-                    i += 1;
-                }
-                (_, Some(p)) => {
-                    let p = *p;
-                    j += 1;
-                    let dead = |i: u32| i != WORLD && bodies.get(i, bodies.generation(i)).is_none();
-                    if dead(p.0) || dead(p.1) {
-                        continue;
-                    }
-                    self.events.push(ev(false, p));
-                }
-                (None, None) => break,
+                _ => {}
             }
         }
     }
