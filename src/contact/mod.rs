@@ -384,7 +384,8 @@ pub struct ContactReport {
 /// between, and one touching only in between has a begin and then an end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContactEvent {
-    /// True: the pair touches since this step; false: it stopped touching this step.
+    /// True: the pair began touching in this step; false: it stopped touching in this step (a
+    /// pair that touched only within the step has a begin, then an end).
     pub begin: bool,
     /// First body (`None`: the static world of a registered contact).
     pub body_a: Option<BodyHandle>,

@@ -60,8 +60,6 @@ pub(crate) struct Contacts {
     pub events: Vec<ContactEvent>,
     /// Body pairs touching at the end of the last (sub)step, sorted.
     touching: Vec<(u32, u32)>,
-    /// Scratch: the pairs of the substep before.
-    touching_prev: Vec<(u32, u32)>,
     /// The pairs touching at the start of the frame step, and those touching at the end of one
     /// of its substeps but not at its start: the frame's events come from these and the pairs
     /// at its end.
@@ -1623,9 +1621,10 @@ impl Contacts {
     /// impulse over the whole frame (its earlier substeps found by the same features of the
     /// same shapes), and the events are the frame's, as a caller stepping frames sees them: a
     /// pair touching at the frame's start and end has none, whatever its substeps did in
-    /// between, and one touching only in between begins and ends. `held`: bodies of islands rolled back and held
-    /// static for the rest of the frame step, whose touching pairs carry over unchanged (held
-    /// against a static body, a pair is no longer detected; it did not end).
+    /// between, and one touching only in between begins and ends. `held`: bodies of islands
+    /// rolled back and held static for the rest of the frame step at its start poses, whose
+    /// touching pairs there carry over (held against a static body, a pair is no longer
+    /// detected; it did not end).
     pub fn after(
         &mut self,
         bodies: &Arena<Body>,
@@ -1642,13 +1641,11 @@ impl Contacts {
             self.touching_start.extend_from_slice(&self.touching);
             self.touched_between.clear();
         }
-        std::mem::swap(&mut self.touching, &mut self.touching_prev);
+        // (held at the frame start's poses: their pairs there)
+        let held_pair = |&(a, b): &(u32, u32)| (a != WORLD && held(a)) || held(b);
         self.touching.clear();
-        self.touching.extend(
-            self.touching_prev
-                .iter()
-                .filter(|&&(a, b)| (a != WORLD && held(a)) || held(b)),
-        );
+        self.touching
+            .extend(self.touching_start.iter().filter(|p| held_pair(p)));
         let (h, tol) = (self.h, self.settings.tolerance);
         let handle = |i: u32| BodyHandle {
             index: i,
@@ -1736,7 +1733,9 @@ impl Contacts {
             match (s, e) {
                 (false, true) => self.events.push(ev(true, pair)),
                 (true, false) => self.events.push(ev(false, pair)),
-                (false, false) if b => {
+                // (not for a held island: its frame is undone, and so is what its substeps
+                // touched)
+                (false, false) if b && !held_pair(&pair) => {
                     self.events.push(ev(true, pair));
                     self.events.push(ev(false, pair));
                 }
