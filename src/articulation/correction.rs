@@ -93,6 +93,16 @@ pub(super) const AA_DEPTH: usize = 2;
 /// Strandbeest of 12 legs 17.7 M -> 16.1 M, of 50 legs 44.4 M -> 42.3 M, the same trajectories.
 pub(super) const SOLVE_FLOOR: f64 = 0.1;
 
+/// A tree's joint correction after the impulses of coupled contacts that left its joints open
+/// by more than this (m or rad, at the previews) re-linearizes at the previews before its
+/// first step (`Island::joint_correction`). Always (0): the tumbling ragdoll at 0.014 s ended
+/// a step 1.5 contact tolerances deep, its 8 rounds run out; 1e-3 as well; 1e-5 and 1e-4 kept
+/// it within the tolerance, and 1e-4 did best over the landings of docs/BENCHMARKS.md. Not
+/// after iterative contacts (`ContactCoupling::Iterative`), whose rounds converge through
+/// the corrections between them: the tumbling ragdoll's points went 3.2e-2 m deep instead of
+/// 7.1e-3 m, with 7.3 factorizations per step instead of 0.1.
+pub(super) const RELINEARIZE_AFTER_CONTACTS: f64 = 1e-4;
+
 /// On an island found conflicting (`CONFLICT_PROBE`), iterations in a row after which a joint
 /// correction that has not brought its residual 10 % below its best ends unconverged.
 /// Conflicting constraints (Tomcin section 4) never converge: without this rule every attempt
@@ -439,12 +449,15 @@ impl Island {
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
         rep: &mut IslandReport,
+        coupled: bool,
     ) {
         self.flush_contact_impulses();
         let Some((dt, tau1)) = self.pending else {
             return;
         };
+        self.after_contacts = coupled;
         let r = self.joint_correction(s, bodies, joints, (dt, tau1), false, rep, Instant::now());
+        self.after_contacts = false;
         rep.max_violation = r.last;
         rep.converged = r.converged;
     }
@@ -597,7 +610,22 @@ impl Island {
             // the first `K` from a `K = 0` step, stiffness.rs). Not on every
             // tree it may apply to: without geometric stiffness following, the early
             // re-linearization costs 18-20 % more, on uniform chains and the spider 1-15 % more.
-            let first = it == 0 && stiff_tree && recent;
+            //
+            // A tree's correction after the impulses of coupled contacts re-linearizes before
+            // its first step too, where the impulses opened its joints by more than
+            // `RELINEARIZE_AFTER_CONTACTS`: they may have thrown light bodies far from the rows
+            // the correction would step along. The 1:10^4 chain landing on an edge of its load:
+            // the contacts' velocity-level round, solved with the joints at the start poses,
+            // sent the 1 kg links sideways at up to 77 m/s through the nearly straight chain,
+            // and the first step along the start rows (for a straight chain, blind to the
+            // links' sideways motion) closed the joints they opened by pulling the 10^4 kg load
+            // along the chain: about 1.3e5 N s, the frame's energy 9.2e5 -> 1.4e6 J. Over
+            // 41 ground heights at 10^4 and 10^5 kg, mu 0.5 and 1.0 (docs/BENCHMARKS.md), the
+            // runs ending more than 10 % above their start energy went from 24 to 4 of 164,
+            // and the frames rolled back from 530 to 41.
+            let first = it == 0
+                && ((stiff_tree && recent)
+                    || (self.after_contacts && self.loop_free && r > RELINEARIZE_AFTER_CONTACTS));
             if (it > 0 && r > CONTRACTION * r_prev && !undone) || first {
                 // A second stall on a tree goes on with geometric stiffness (stiffness.rs).
                 // Measured over 10 s of the heavy chain before the rule above and the

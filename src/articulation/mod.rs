@@ -584,16 +584,18 @@ impl Solver {
     }
 
     /// Joint correction again, from the current velocities, for the islands flagged in
-    /// `which` (after contact impulses). True if every one of them ends within `eps_p`.
+    /// `which` (after contact impulses; `coupled`: impulses of contacts coupled to the
+    /// islands, Tomcin section 7). True if every one of them ends within `eps_p`.
     pub fn correct_joints_again(
         &mut self,
         settings: &WorldSettings,
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
         which: &[bool],
+        coupled: bool,
     ) -> bool {
         self.for_flagged_islands(which, |island, r| {
-            island.correct_joints_again(settings, bodies, joints, r)
+            island.correct_joints_again(settings, bodies, joints, r, coupled)
         });
         self.report
             .islands

@@ -1463,7 +1463,7 @@ impl Contacts {
                 }
             }
             if any_island {
-                joints_ok = solver.correct_joints_again(ws, bodies, joints, &self.islands);
+                joints_ok = solver.correct_joints_again(ws, bodies, joints, &self.islands, coupled);
             }
             // The previewed poses themselves: a round more re-linearizes while the penetration
             // exceeds the tolerance (without islands, only while that helps).
