@@ -93,15 +93,21 @@ pub(super) const AA_DEPTH: usize = 2;
 /// Strandbeest of 12 legs 17.7 M -> 16.1 M, of 50 legs 44.4 M -> 42.3 M, the same trajectories.
 pub(super) const SOLVE_FLOOR: f64 = 0.1;
 
-/// A tree's joint correction after the impulses of coupled contacts that left its joints open
-/// by more than this (m or rad, at the previews) re-linearizes at the previews before its
-/// first step (`Island::joint_correction`). Always (0): the tumbling ragdoll at 0.014 s ended
-/// a step 1.5 contact tolerances deep, its 8 rounds run out; 1e-3 as well; 1e-5 and 1e-4 kept
-/// it within the tolerance, and 1e-4 did best over the landings of docs/BENCHMARKS.md. Not
-/// after iterative contacts (`ContactCoupling::Iterative`), whose rounds converge through
-/// the corrections between them: the tumbling ragdoll's points went 3.2e-2 m deep instead of
-/// 7.1e-3 m, with 7.3 factorizations per step instead of 0.1.
+/// A tree's joint correction after the impulses of coupled contacts re-linearizes at the
+/// previews before its first step when they left its joints open by more than this (m or rad,
+/// at the previews) and its mass ratio is at least `RELINEARIZE_MASS_RATIO`
+/// (`Island::joint_correction`). Over the landings of docs/BENCHMARKS.md, 4 runs of 164 ended
+/// more than 10 % above their start energy with 1e-4, 5 re-linearizing always, 7 from 1e-5.
 pub(super) const RELINEARIZE_AFTER_CONTACTS: f64 = 1e-4;
+
+/// See `RELINEARIZE_AFTER_CONTACTS`: light bodies whipped by the impulses that stop heavy ones.
+/// On every tree, the tumbling ragdoll (below this ratio) re-linearized at rest about once a
+/// step, and at 0.017 s took twice the contact sweeps (430 per step instead of 220); at
+/// 0.014 s, re-linearizing always left a step 1.5 contact tolerances deep. Not after iterative
+/// contacts (`ContactCoupling::Iterative`) either, whose rounds converge through the
+/// corrections between them: there the tumbling ragdoll's points went 3.2e-2 m deep instead
+/// of 7.1e-3 m, with 7.3 factorizations per step instead of 0.1.
+pub(super) const RELINEARIZE_MASS_RATIO: f64 = 100.0;
 
 /// On an island found conflicting (`CONFLICT_PROBE`), iterations in a row after which a joint
 /// correction that has not brought its residual 10 % below its best ends unconverged.
@@ -613,8 +619,9 @@ impl Island {
             //
             // A tree's correction after the impulses of coupled contacts re-linearizes before
             // its first step too, where the impulses opened its joints by more than
-            // `RELINEARIZE_AFTER_CONTACTS`: they may have thrown light bodies far from the rows
-            // the correction would step along. The 1:10^4 chain landing on an edge of its load:
+            // `RELINEARIZE_AFTER_CONTACTS` and light bodies carry heavy ones
+            // (`RELINEARIZE_MASS_RATIO`): the impulses may have thrown the light bodies far
+            // from the rows the correction would step along. The 1:10^4 chain landing on an edge of its load:
             // the contacts' velocity-level round, solved with the joints at the start poses,
             // sent the 1 kg links sideways at up to 77 m/s through the nearly straight chain,
             // and the first step along the start rows (for a straight chain, blind to the
@@ -625,7 +632,10 @@ impl Island {
             // and the frames rolled back from 530 to 41.
             let first = it == 0
                 && ((stiff_tree && recent)
-                    || (self.after_contacts && self.loop_free && r > RELINEARIZE_AFTER_CONTACTS));
+                    || (self.after_contacts
+                        && self.loop_free
+                        && self.mass_ratio >= RELINEARIZE_MASS_RATIO
+                        && r > RELINEARIZE_AFTER_CONTACTS));
             if (it > 0 && r > CONTRACTION * r_prev && !undone) || first {
                 // A second stall on a tree goes on with geometric stiffness (stiffness.rs).
                 // Measured over 10 s of the heavy chain before the rule above and the
