@@ -342,8 +342,10 @@ fn heavy_chain_onto_ground(
 /// contacts' velocity-level round (solved with the joints at the start poses) can send the
 /// links sideways fast through the nearly straight chain; the joint correction after it
 /// closed the joints this opened by pulling the load along the chain, whose first step along
-/// the start rows could not see the links' sideways motion. A tree's correction after contact
-/// impulses now re-linearizes at the previews first (`RELINEARIZE_AFTER_CONTACTS`). Before,
+/// the start rows could not see the links' sideways motion. A tree's correction after the
+/// impulses of coupled contacts now re-linearizes at the previews first, where they opened its
+/// joints by more than 1e-4 and its mass ratio is at least 100 (`RELINEARIZE_AFTER_CONTACTS`,
+/// `RELINEARIZE_MASS_RATIO`). Before,
 /// these three landings rose to 2.65, 441 and 7.7 times their energy after the first frame,
 /// the second with 100 frames rolled back and the third with 8; now none rises above it.
 #[test]
@@ -522,8 +524,8 @@ fn a_frame_split_into_substeps_reports_the_frames_contact_events() {
         split >= 20,
         "{split} frames split into substeps with contacts"
     );
+    // (a smoke check: the per-pair checks above are the test; measured 92 events and 3 frames)
     assert!((20..=150).contains(&events), "{events} events");
-    // (measured: 3)
     assert!(transients >= 1, "no pair touched only within a frame");
 }
 
@@ -1108,7 +1110,7 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
         "the chain did not move on"
     );
     let (mut touching, mut deepest) = (0, 0.0f64);
-    let mut coupled_deepest = 0.0f64;
+    let (mut coupled_deepest, mut beyond) = (0.0f64, 0);
     for frame in 1..80 {
         let r = world.step(h).unwrap();
         assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
@@ -1130,8 +1132,11 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
         } else {
             assert!(c.max_penetration < 1e-3, "frame {frame}: {c:?}");
             coupled_deepest = coupled_deepest.max(c.max_penetration);
+            beyond += u32::from(!c.contacts_converged);
         }
     }
+    // (measured 6 of the 20 coupled frames beyond the tolerance)
+    assert!(beyond <= 8, "{beyond} coupled frames beyond the tolerance");
     assert!(
         touching >= 30,
         "the uncoupled contacts pushed in {touching} frames"

@@ -98,15 +98,15 @@ pub(super) const SOLVE_FLOOR: f64 = 0.1;
 /// at the previews) and its mass ratio is at least `RELINEARIZE_MASS_RATIO`
 /// (`Island::joint_correction`). Over the landings of docs/BENCHMARKS.md, 4 runs of 164 ended
 /// more than 10 % above their start energy with 1e-4, 5 re-linearizing always, 7 from 1e-5.
+/// Not after iterative contacts (`ContactCoupling::Iterative`), whose rounds converge through
+/// the corrections between them: there the tumbling ragdoll's points went 3.2e-2 m deep
+/// instead of 7.1e-3 m, with 7.3 factorizations per step instead of 0.1.
 pub(super) const RELINEARIZE_AFTER_CONTACTS: f64 = 1e-4;
 
 /// See `RELINEARIZE_AFTER_CONTACTS`: light bodies whipped by the impulses that stop heavy ones.
 /// On every tree, the tumbling ragdoll (below this ratio) re-linearized at rest about once a
 /// step, and at 0.017 s took twice the contact sweeps (430 per step instead of 220); at
-/// 0.014 s, re-linearizing always left a step 1.5 contact tolerances deep. Not after iterative
-/// contacts (`ContactCoupling::Iterative`) either, whose rounds converge through the
-/// corrections between them: there the tumbling ragdoll's points went 3.2e-2 m deep instead
-/// of 7.1e-3 m, with 7.3 factorizations per step instead of 0.1.
+/// 0.014 s, re-linearizing always left a step 1.5 contact tolerances deep.
 pub(super) const RELINEARIZE_MASS_RATIO: f64 = 100.0;
 
 /// On an island found conflicting (`CONFLICT_PROBE`), iterations in a row after which a joint
@@ -448,7 +448,8 @@ impl Island {
     }
 
     /// Joint correction of the pending substep from the current velocities (Tomcin eq. 3):
-    /// entered once after the velocity correction and again after contact impulses.
+    /// entered once after the velocity correction and again after contact impulses (`coupled`:
+    /// of contacts coupled to the island, `RELINEARIZE_AFTER_CONTACTS`).
     pub fn correct_joints_again(
         &mut self,
         s: &WorldSettings,
@@ -621,7 +622,11 @@ impl Island {
             // its first step too, where the impulses opened its joints by more than
             // `RELINEARIZE_AFTER_CONTACTS` and light bodies carry heavy ones
             // (`RELINEARIZE_MASS_RATIO`): the impulses may have thrown the light bodies far
-            // from the rows the correction would step along. The 1:10^4 chain landing on an edge of its load:
+            // from the rows the correction would step along (the start rows after the
+            // velocity-level round, the previews before the round in later ones, or the last
+            // linearization where the round kept the first correction's warm start; `r` is
+            // then the violation with that warm start applied). The 1:10^4 chain landing on an
+            // edge of its load:
             // the contacts' velocity-level round, solved with the joints at the start poses,
             // sent the 1 kg links sideways at up to 77 m/s through the nearly straight chain,
             // and the first step along the start rows (for a straight chain, blind to the
