@@ -1102,11 +1102,11 @@ impl World {
     /// `max_substeps` if need be, doubling while frames keep rolling back, up to 16 times
     /// `max_substeps` (4096 at most); the report's `substeps` says how many it took. Within the
     /// frame, a rolled-back island sits out the substeps after the one it failed in, held
-    /// static at the frame start. A frame that fails at
-    /// that limit too, on an island with a shape (or with registered contacts), starts from a
-    /// state no substeps get past; the frames after it take the contacts uncoupled
-    /// ([`ContactCoupling::Iterative`], [`ContactStepReport::uncoupled`]) from the usual
-    /// substeps, until 60 frames have passed without a rollback.
+    /// static at the frame start. A frame that fails at that limit too, on an island with a
+    /// shape (or with registered contacts), starts from a state no substeps get past; the
+    /// frames after it take the contacts uncoupled ([`ContactCoupling::Iterative`],
+    /// [`ContactStepReport::uncoupled`]) from the usual substeps, until 60 frames have passed
+    /// without a rollback.
     pub fn step(&mut self, h: f64) -> Result<&StepReport> {
         if !(h.is_finite() && h > 0.0 && h <= 10.0) {
             return Err(Error::new(
@@ -1307,6 +1307,13 @@ impl World {
     /// the failed substep's start, they would cost what a failing substep costs, substep after
     /// substep (a frame of 1024 substeps took 20 s), and end back at the frame start anyway.
     fn freeze_rolled_back(&mut self) {
+        // (most substeps roll nothing back: no pass over the saved bodies then)
+        let new = |solver: &Solver, i: usize| {
+            solver.report.islands[i].rolled_back && !solver.is_frozen(i)
+        };
+        if !(0..self.solver.island_count()).any(|i| new(&self.solver, i)) {
+            return;
+        }
         let start = self.frozen.len();
         // (the islands frozen before are hidden from `rolled_back`: these are new)
         let (solver, report) = (&self.solver, &self.solver.report);
@@ -1318,7 +1325,7 @@ impl World {
             |slot| rolled_back(solver, report, slot),
         );
         for i in 0..self.solver.island_count() {
-            if self.solver.report.islands[i].rolled_back && !self.solver.is_frozen(i) {
+            if new(&self.solver, i) {
                 self.frozen.extend(self.solver.island_body_slots(i));
                 self.solver.freeze(i);
             }

@@ -369,13 +369,23 @@ fn heavy_chains_landing_on_rough_ground_gain_no_energy() {
         }
         println!(
             "load {load} kg, mu {mu}, ground {ground} m: at most {:.6} times the energy after \
-             the first frame",
-            most / first
+             the first frame, {:.6} at the end, kinetic {:.3e} J",
+            most / first,
+            energy(&world) / first,
+            world.kinetic_energy()
         );
         assert!(landed);
         assert!(
             most <= first * (1.0 + 1e-3),
             "load {load} kg, mu {mu}, ground {ground} m: {most} J against {first} J"
+        );
+        // and it comes to rest on the ground: measured 0.22-0.24 of the first frame's energy
+        // left, 9-220 J of it kinetic (of about 1e7 J)
+        assert!(
+            energy(&world) < 0.3 * first && world.kinetic_energy() < 1e-4 * first,
+            "load {load} kg, mu {mu}, ground {ground} m: {} J, {} J kinetic, at the end",
+            energy(&world),
+            world.kinetic_energy()
         );
     }
 }
@@ -520,8 +530,9 @@ fn a_frame_split_into_substeps_reports_the_frames_contact_events() {
         "{split} frames split into substeps with contacts, {events} events, {transients} frames \
          with pairs touching only within them"
     );
+    // (measured 200)
     assert!(
-        split >= 20,
+        split >= 150,
         "{split} frames split into substeps with contacts"
     );
     // (a smoke check: the per-pair checks above are the test; measured 92 events and 3 frames)

@@ -167,6 +167,17 @@ fn quat_parts(q: &Quat) -> &[f64] {
     q.as_ref().coords.as_slice()
 }
 
+/// What a joint correction follows (`Island::joint_correction`).
+#[derive(Clone, Copy)]
+enum Corrects {
+    /// The velocity correction; `loose`: the contact phase takes the correction up again
+    /// (`LOOSE_FIRST`).
+    Velocity { loose: bool },
+    /// Contact impulses; `coupled`: of contacts coupled to the island
+    /// (`RELINEARIZE_AFTER_CONTACTS`).
+    Contacts { coupled: bool },
+}
+
 /// Outcome of one substep.
 pub(super) struct SubstepResult {
     pub converged: bool,
@@ -350,7 +361,15 @@ impl Island {
         self.w_vel.copy_from_slice(&self.w);
         self.flush_impulses();
         self.impulse_vel.copy_from_slice(&self.impulse);
-        self.joint_correction(s, bodies, joints, (dt, tau1), loose, rep, t2)
+        self.joint_correction(
+            s,
+            bodies,
+            joints,
+            (dt, tau1),
+            Corrects::Velocity { loose },
+            rep,
+            t2,
+        )
     }
 
     /// Evaluates the rows at the substep's start poses (time `tau0`) and factors `A` there.
@@ -462,16 +481,14 @@ impl Island {
         let Some((dt, tau1)) = self.pending else {
             return;
         };
-        self.after_contacts = coupled;
-        let r = self.joint_correction(s, bodies, joints, (dt, tau1), false, rep, Instant::now());
-        self.after_contacts = false;
+        let after = Corrects::Contacts { coupled };
+        let r = self.joint_correction(s, bodies, joints, (dt, tau1), after, rep, Instant::now());
         rep.max_violation = r.last;
         rep.converged = r.converged;
     }
 
-    /// The joint correction of the pending substep (`dt`, its end time `tau1`), timed from
-    /// `t2` (the caller's last clock read). `loose`: a correction after the contact phase
-    /// follows (`LOOSE_FIRST`).
+    /// The joint correction of the pending substep (`dt`, its end time `tau1`), after what
+    /// `after` says, timed from `t2` (the caller's last clock read).
     #[allow(clippy::too_many_arguments)]
     fn joint_correction(
         &mut self,
@@ -479,10 +496,12 @@ impl Island {
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
         (dt, tau1): (f64, f64),
-        loose: bool,
+        after: Corrects,
         rep: &mut IslandReport,
         t2: Instant,
     ) -> SubstepResult {
+        let loose = matches!(after, Corrects::Velocity { loose: true });
+        let after_coupled = matches!(after, Corrects::Contacts { coupled: true });
         if self.factor_stale {
             self.assemble_and_factor(s.eps_t);
             rep.refactorizations += 1;
@@ -637,7 +656,7 @@ impl Island {
             // and the frames rolled back from 530 to 41.
             let first = it == 0
                 && ((stiff_tree && recent)
-                    || (self.after_contacts
+                    || (after_coupled
                         && self.loop_free
                         && self.mass_ratio >= RELINEARIZE_MASS_RATIO
                         && r > RELINEARIZE_AFTER_CONTACTS));

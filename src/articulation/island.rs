@@ -381,9 +381,6 @@ pub(crate) struct Island {
     /// Contacts touch the island in this (world) substep: a joint correction follows the
     /// contact phase, so the one before it may end early (`LOOSE_FIRST`).
     pub contacts_follow: bool,
-    /// The joint correction running is the one after the impulses of coupled contacts
-    /// (`RELINEARIZE_AFTER_CONTACTS`).
-    pub after_contacts: bool,
     /// `||A||_1` of the last factorization, and whether it was measured in the current
     /// substep (see `assemble_and_factor`).
     pub norm1: f64,
@@ -575,7 +572,6 @@ impl Island {
             gs_k: vec![Mat3::zeros(); nb],
             collides: false,
             contacts_follow: false,
-            after_contacts: false,
             reach_mark: vec![0; n_blocks],
             reach_stamp: 0,
             reach: Vec::with_capacity(n_blocks),
