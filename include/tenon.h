@@ -652,7 +652,9 @@ typedef struct {
  * A pair of bodies that started (`begin` = 1) or stopped (`begin` = 0) touching in the last
  * step: touching at its end and not at the end of the step before, or the other way round.
  * Substeps the world takes within the step do not count: a pair touching at both ends has no
- * event, and one touching only in between has a begin and then an end.
+ * event, and one touching only in between has a begin and then an end. A body destroyed
+ * between steps ends its pairs in the next step, listed first, with the ids they had (the
+ * destroyed body's is invalid by then: compare it, do not look it up).
  */
 typedef struct {
   /**
@@ -1262,7 +1264,9 @@ tenon_body_def tenon_body_def_default(void);
 tenon_result tenon_body_create(tenon_world_id world, const tenon_body_def *def, tenon_body_id *out);
 
 /**
- * Destroys a body **and every joint attached to it** (their ids become invalid too).
+ * Destroys a body **and every joint attached to it** (their ids become invalid too), and
+ * the contacts registered on it. Each pair it touched at the end of the last step gets an
+ * end event in the next step's contact events.
  * Errors: null, stale or destroyed id; world locked or poisoned.
  */
 tenon_result tenon_body_destroy(tenon_body_id body);

@@ -293,7 +293,10 @@ impl World {
         Ok(())
     }
 
-    /// Destroys a body and every joint attached to it (their handles become stale).
+    /// Destroys a body, every joint attached to it (their handles become stale) and the
+    /// contacts registered on it. Each pair it touched at the end of the last step gets an end
+    /// event in the next step's [`World::contact_events`], with the handles it had (stale
+    /// for this body).
     pub fn destroy_body(&mut self, h: BodyHandle) -> Result<()> {
         self.body(h)?;
         let attached = std::mem::take(&mut self.body_joints[h.index as usize]);
@@ -317,6 +320,7 @@ impl World {
             self.contacts.detector.forget(s);
             self.contacts.detector.shapes.remove(s, g);
         }
+        self.contacts.body_destroyed(h, &self.bodies);
         self.bodies.remove(h.index, h.generation);
         self.solver.invalidate();
         Ok(())

@@ -500,6 +500,105 @@ fn groups_and_masks_filter_pairs_and_events_begin_and_end() {
     assert!(world.body(b).unwrap().position().z < 0.0);
 }
 
+/// Destroying a body between steps ends the pairs it touched in the next step, with the
+/// handles they had, and a body created in its slot inherits none of them: its own begin is
+/// reported. Contacts registered on it go with it.
+#[test]
+fn a_destroyed_body_ends_its_pairs_and_its_slot_inherits_none() {
+    let mut world = World::default();
+    let (g, _) = ground(&mut world, Vec3::z(), Material::default());
+    let at = |x: f64, z: f64| Vec3::new(x, 0.0, z);
+    let a = dynamic(
+        &mut world,
+        at(0.0, 0.5),
+        Quat::identity(),
+        cube(),
+        Material::default(),
+    );
+    // a second box on the first: a pair of two dynamic bodies
+    let b = dynamic(
+        &mut world,
+        at(0.0, 1.5),
+        Quat::identity(),
+        cube(),
+        Material::default(),
+    );
+    let c = dynamic(
+        &mut world,
+        at(3.0, 0.5),
+        Quat::identity(),
+        cube(),
+        Material::default(),
+    );
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    assert!(world.contact_events().is_empty());
+    let pair = |e: &ContactEvent, x: BodyHandle, y: BodyHandle| {
+        (e.body_a == Some(x) && e.body_b == y) || (e.body_a == Some(y) && e.body_b == x)
+    };
+    // a registered contact on `a` for the next step, then `a` destroyed and its slot reused by
+    // a box falling from 5 m (touching nothing for a while)
+    world
+        .register_contact(&ContactDesc {
+            body_a: None,
+            body_b: a,
+            point: at(0.0, 0.0),
+            normal: Vec3::z(),
+            depth: 0.0,
+            material: Material::default(),
+        })
+        .unwrap();
+    world.destroy_body(a).unwrap();
+    let d = dynamic(
+        &mut world,
+        at(-3.0, 5.0),
+        Quat::identity(),
+        cube(),
+        Material::default(),
+    );
+    assert_eq!(
+        d.index, a.index,
+        "the new box takes the destroyed box's slot"
+    );
+    world.step(1.0 / 60.0).unwrap();
+    let ev = world.contact_events().to_vec();
+    // `a` ended on the ground and under `b`; nothing else happened in this step (`b` is
+    // still falling onto the ground, not yet touching it)
+    assert_eq!(ev.len(), 2, "{ev:?}");
+    assert!(ev.iter().all(|e| !e.begin), "{ev:?}");
+    assert!(ev.iter().any(|e| pair(e, g, a)), "{ev:?}");
+    assert!(ev.iter().any(|e| pair(e, a, b)), "{ev:?}");
+    // the registered contact went with `a`: no contact on its slot
+    assert!(
+        world
+            .contacts()
+            .iter()
+            .all(|r| r.body_b != d && r.body_a != Some(d))
+    );
+    // the new box lands: its begin, with its own handle; `b` lands too
+    let (mut d_begins, mut b_begins) = (0, 0);
+    for _ in 0..120 {
+        world.step(1.0 / 60.0).unwrap();
+        for e in world.contact_events() {
+            assert!(e.body_a != Some(a) && e.body_b != a, "{e:?}");
+            d_begins += usize::from(e.begin && pair(e, g, d));
+            b_begins += usize::from(e.begin && pair(e, g, b));
+        }
+    }
+    assert!(d_begins >= 1 && b_begins >= 1, "{d_begins} {b_begins}");
+    assert!((world.body(d).unwrap().position().z - 0.5).abs() < 1e-2);
+    // destroying it and stepping: its end, once, and `c` stays quiet throughout
+    world.destroy_body(d).unwrap();
+    world.step(1.0 / 60.0).unwrap();
+    let ev = world.contact_events();
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert!(!ev[0].begin && pair(&ev[0], g, d), "{ev:?}");
+    world.step(1.0 / 60.0).unwrap();
+    assert!(world.contact_events().is_empty());
+    assert!(world.body(c).is_ok());
+}
+
 #[test]
 fn mass_from_shapes_moves_the_origin_to_the_centre_of_mass() {
     let mut world = World::default();

@@ -381,7 +381,9 @@ pub struct ContactReport {
 /// A pair of bodies starting or ending contact in a step: touching at its end and not at the
 /// end of the step before (begin), or the other way round (end). Substeps the world takes
 /// within the step do not count: a pair touching at both ends has no event whatever it did in
-/// between, and one touching only in between has a begin and then an end.
+/// between, and one touching only in between has a begin and then an end. A body destroyed
+/// between steps ends its pairs in the next step, listed first, with the handles they had
+/// (the destroyed body's is stale by then).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContactEvent {
     /// True: the pair began touching in this step; false: it stopped touching in this step (a

@@ -66,6 +66,10 @@ pub(crate) struct Contacts {
     touching_start: Vec<(u32, u32)>,
     touched_between: Vec<(u32, u32)>,
     touching_saved: Vec<(u32, u32)>,
+    /// End events of the pairs whose body the caller destroyed since the last step (reported
+    /// with the next step's events), and those of the step being taken.
+    ended_by_caller: Vec<ContactEvent>,
+    ended_now: Vec<ContactEvent>,
     pub report: ContactStepReport,
     /// Per contact, its coupling to the islands it touches (contact phase), and the border
     /// columns of all of them.
@@ -1529,6 +1533,8 @@ impl Contacts {
     /// Takes the caller's contacts for the frame step about to begin, as points on the bodies at
     /// their current poses (they act in every substep of the frame).
     pub fn begin_frame(&mut self, bodies: &Arena<Body>) {
+        std::mem::swap(&mut self.ended_now, &mut self.ended_by_caller);
+        self.ended_by_caller.clear();
         self.frame_registered.clear();
         for r in self.registered.drain(..) {
             let ba = r.body_a.map(|a| bodies.slot(a.index));
@@ -1551,6 +1557,32 @@ impl Contacts {
                 &r.material,
             ));
         }
+    }
+
+    /// Forgets a body the caller is destroying (`h`, live until the caller removes it): its
+    /// registered contacts go, and each pair it touched at the end of the last step gets its
+    /// end event, with the handles of that step, in the next step's events (as Box2D
+    /// bookends its events). Its slot may hold a new body by then: the pairs touching are kept
+    /// by slot, so without this a new body there would inherit them, its begin unreported and
+    /// the old body's end reported with the new body's handle.
+    pub fn body_destroyed(&mut self, h: BodyHandle, bodies: &Arena<Body>) {
+        self.registered
+            .retain(|r| r.body_b != h && r.body_a != Some(h));
+        let handle = |i: u32| BodyHandle {
+            index: i,
+            generation: bodies.generation(i),
+        };
+        let slot = h.index;
+        for &(a, b) in &self.touching {
+            if a == slot || b == slot {
+                self.ended_by_caller.push(ContactEvent {
+                    begin: false,
+                    body_a: (a != WORLD).then(|| handle(a)),
+                    body_b: handle(b),
+                });
+            }
+        }
+        self.touching.retain(|&(a, b)| a != slot && b != slot);
     }
 
     /// True if the caller registered contacts for the current frame step.
@@ -1637,6 +1669,8 @@ impl Contacts {
         }
         if first {
             self.events.clear();
+            // (pairs of bodies destroyed since the last step ended before it)
+            self.events.extend_from_slice(&self.ended_now);
             self.touching_start.clear();
             self.touching_start.extend_from_slice(&self.touching);
             self.touched_between.clear();
@@ -1706,13 +1740,13 @@ impl Contacts {
             self.touched_between.dedup();
             return;
         }
+        // (every body of these pairs is live: a body destroyed between steps took its pairs
+        // with it, `body_destroyed`)
         let ev = |begin: bool, (a, b): (u32, u32)| ContactEvent {
             begin,
-            body_a: (a != WORLD && bodies.get(a, bodies.generation(a)).is_some())
-                .then(|| handle(a)),
+            body_a: (a != WORLD).then(|| handle(a)),
             body_b: handle(b),
         };
-        let dead = |i: u32| i != WORLD && bodies.get(i, bodies.generation(i)).is_none();
         // the union of the three sorted lists, in order
         let (start, end, between) = (&self.touching_start, &self.touching, &self.touched_between);
         let (mut i, mut j, mut k) = (0, 0, 0);
@@ -1727,9 +1761,6 @@ impl Contacts {
                 here
             };
             let (s, e, b) = (at(start, &mut i), at(end, &mut j), at(between, &mut k));
-            if dead(pair.0) || dead(pair.1) {
-                continue;
-            }
             match (s, e) {
                 (false, true) => self.events.push(ev(true, pair)),
                 (true, false) => self.events.push(ev(false, pair)),

@@ -175,7 +175,9 @@ pub unsafe extern "C" fn tenon_body_create(
     })
 }
 
-/// Destroys a body **and every joint attached to it** (their ids become invalid too).
+/// Destroys a body **and every joint attached to it** (their ids become invalid too), and
+/// the contacts registered on it. Each pair it touched at the end of the last step gets an
+/// end event in the next step's contact events.
 /// Errors: null, stale or destroyed id; world locked or poisoned.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_body_destroy(body: tenon_body_id) -> tenon_result {

@@ -43,7 +43,9 @@ pub struct tenon_contact {
 /// A pair of bodies that started (`begin` = 1) or stopped (`begin` = 0) touching in the last
 /// step: touching at its end and not at the end of the step before, or the other way round.
 /// Substeps the world takes within the step do not count: a pair touching at both ends has no
-/// event, and one touching only in between has a begin and then an end.
+/// event, and one touching only in between has a begin and then an end. A body destroyed
+/// between steps ends its pairs in the next step, listed first, with the ids they had (the
+/// destroyed body's is invalid by then: compare it, do not look it up).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct tenon_contact_event {
