@@ -66,12 +66,22 @@ int main() {
     tenon::BodyId box = w.create_body(bd).value();
     EXPECT(w.create_shape(box, tenon_shape_def_default()).ok());
     EXPECT(w.set_mass_from_shapes(box).value().mass == 1000.0);
-    for (int k = 0; k < 30; ++k) EXPECT(w.step(1.0 / 60.0).ok());
-    auto contacts = w.contacts();
-    EXPECT(contacts.ok() && contacts.value().size == 4);
-    double total = 0.0;
-    for (const tenon_contact& c : contacts.value()) total += c.normal_impulse;
-    EXPECT(std::fabs(total - 1000.0 * 9.81 / 60.0) < 1e-3 * total);
+    // the ground carries the weight over each of the last 10 steps (within 0.3 %: at rest the
+    // box keeps velocities of about 1e-4 m/s, which the collision phase stops in some
+    // steps) and over the 10 together (within 0.1 %)
+    const double weight = 1000.0 * 9.81 / 60.0;
+    double sum = 0.0;
+    for (int k = 0; k < 30; ++k) {
+      EXPECT(w.step(1.0 / 60.0).ok());
+      if (k < 20) continue;
+      auto contacts = w.contacts();
+      EXPECT(contacts.ok() && contacts.value().size == 4);
+      double total = 0.0;
+      for (const tenon_contact& c : contacts.value()) total += c.normal_impulse;
+      EXPECT(std::fabs(total - weight) < 3e-3 * weight);
+      sum += total;
+    }
+    EXPECT(std::fabs(sum / 10.0 - weight) < 1e-3 * weight);
   }
   tenon::BodyId null_id;
   EXPECT(null_id.is_null() && null_id == tenon::BodyId{});

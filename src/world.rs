@@ -299,6 +299,12 @@ impl World {
     /// for this body).
     pub fn destroy_body(&mut self, h: BodyHandle) -> Result<()> {
         self.body(h)?;
+        self.contacts.reserve_destroyed_ends(h.index).map_err(|_| {
+            Error::new(
+                ErrorKind::CapacityExceeded,
+                "out of memory destroying a body",
+            )
+        })?;
         let attached = std::mem::take(&mut self.body_joints[h.index as usize]);
         for j in attached {
             let g = self.joints.generation(j);

@@ -1137,7 +1137,7 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
         // rounds the coupled sweeps run out too, each round taking a few per cent off the
         // depth: the coupled `K` of the chain across its 1000 kg load is ill-conditioned for
         // Gauss-Seidel. How many frames run out depends on where the uncoupled frames leave
-        // the chain, which rounding moves: 6 frames (7.6e-4 m) before the free bodies' impacts
+        // the chain, which rounding moves, so the bound is loose: 6 frames (7.6e-4 m) before the free bodies' impacts
         // stopped a pair's points together, 11 (9.9e-4 m) with a variant not kept. The same
         // state with the trees' re-linearization after contacts turned off after the landing
         // did the same; the landings without a fallback leave frames up to 2.6e-4 m deep
@@ -1151,8 +1151,8 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
             beyond += u32::from(!c.contacts_converged);
         }
     }
-    // (measured 15 of the 20 coupled frames beyond the tolerance: some converge)
-    assert!(beyond < 20, "{beyond} coupled frames beyond the tolerance");
+    // (measured 15 of the 20 coupled frames beyond the tolerance)
+    assert!(beyond <= 17, "{beyond} coupled frames beyond the tolerance");
     assert!(
         touching >= 30,
         "the uncoupled contacts pushed in {touching} frames"

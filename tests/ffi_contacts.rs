@@ -130,14 +130,14 @@ fn a_box_on_a_plane_reports_four_points_and_events_through_the_views() {
     );
     let c = unsafe { std::slice::from_raw_parts(p, n) };
     assert_eq!(n, 4);
-    // (each step within 0.5 %: the box at rest keeps velocities of about 1e-4 m/s, which the
-    // collision phase stops; measured up to 0.14 %, the mean within 0.003 %)
+    // (each step within 0.3 %: the box at rest keeps velocities of about 1e-4 m/s, which the
+    // collision phase stops in some steps; measured up to 0.14 %, the mean within 0.003 %)
     assert!(
         (sum / 10.0 - weight).abs() < 1e-3 * weight,
         "{}",
         sum / 10.0
     );
-    assert!(worst < 5e-3 * weight, "{worst}");
+    assert!(worst < 3e-3 * weight, "{worst}");
     assert!(c.iter().all(|c| c.shape_a == gs || c.shape_b == gs));
     // copy-out: too small reports the count, exact copies
     let mut needed = 0;

@@ -14,6 +14,7 @@
 //! start poses, so contacts and joints are solved together before the joint correction moves
 //! the previews (Tomcin section 7); shock propagation leaves coupled contacts alone.
 
+use std::collections::TryReserveError;
 use std::time::Instant;
 
 use super::detection::{Contact, Detector, to_local};
@@ -667,13 +668,15 @@ impl Contacts {
                 } else {
                     c.kn
                 };
-                let mut dp = 0.0;
+                let (mut dp, mut friction) = (0.0, true);
                 if !later && c.e <= 0.0 && impact {
                     // (at its impact, the points of the pair that collide, stopped together;
-                    // each takes its friction below)
+                    // the others take their friction there, this one below if it took a
+                    // normal impulse, as they do)
                     self.contacts[k] = c;
                     dp = self.stop_together(k, un, h, vtol);
                     c = self.contacts[k];
+                    friction = dp > 0.0;
                     changed = true;
                 } else if kn > 0.0 {
                     dp = (c.target - un) / kn;
@@ -683,9 +686,12 @@ impl Contacts {
                     changed = true;
                 }
                 // friction (eq. 4-6)
-                self.contacts[k] = c;
-                changed |= self.impact_friction(k, dp, vtol, km.as_ref(), solver.as_deref_mut());
-                c = self.contacts[k];
+                if friction {
+                    self.contacts[k] = c;
+                    changed |=
+                        self.impact_friction(k, dp, vtol, km.as_ref(), solver.as_deref_mut());
+                    c = self.contacts[k];
+                }
                 // (a visit that changed the velocities may change them again)
                 c.seen = [u32::MAX; 2];
                 self.contacts[k] = c;
@@ -749,12 +755,13 @@ impl Contacts {
         let u = self.relative(&c);
         let ut = u - u.dot(&n) * n;
         let m = ut.norm();
-        if m <= vtol {
+        // (NaN too: a blown-up sweep's velocities take no friction)
+        if m.is_nan() || m <= vtol {
             return false;
         }
         let t = ut / m;
         let kt = self.k_dir(&c, km, &t);
-        if kt <= 0.0 {
+        if kt.is_nan() || kt <= 0.0 {
             return false;
         }
         let pmax = m / kt;
@@ -777,8 +784,10 @@ impl Contacts {
     }
 
     /// The impact of point `k` without restitution, with the other points on its two bodies
-    /// stopped together with it: `k` and its neighbours in the list that share its pair and
-    /// have collided or close within the step (at most `GROUP`). Their normal impulses grow
+    /// stopped together with it: `k` and its neighbours in the list that share its pair (the
+    /// same `a` and `b`; the run of points next to `k`, which holds a shape pair's manifold:
+    /// points of another shape pair of the same bodies are not gathered) and have collided
+    /// or close within the step (at most `GROUP`). Their normal impulses grow
     /// by the increments `x >= 0` after which none approaches (projected Gauss-Seidel on
     /// their dense `K`, `u + K x >= 0`), and the others take their friction. Returns point
     /// `k`'s increment (it takes its friction in the caller's visit). Points coupled to
@@ -816,7 +825,8 @@ impl Contacts {
             } else {
                 self.relative(c).dot(&c.wn)
             };
-            // (`k` itself collides: the caller checked)
+            // (colliding or closing within the step; `k` itself approaches, the caller
+            // checked)
             if j == k || c.collided || c.s0 + h * uj < 0.0 {
                 (idx[m], u[m]) = (j, uj);
                 (ca[m], cb[m]) = (c.wa.cross(&c.wn), c.wb.cross(&c.wn));
@@ -866,8 +876,11 @@ impl Contacts {
         for i in 0..m {
             let j = idx[i];
             let c = &mut self.contacts[j];
-            c.collided = true;
-            c.target = 0.0;
+            // (a point the others' impulses hold off has not collided: it may still)
+            if j == k || x[i] > 0.0 {
+                c.collided = true;
+                c.target = 0.0;
+            }
             c.seen = [u32::MAX; 2];
             if x[i] > 0.0 {
                 let (ra, rb, p) = (c.wa, c.wb, x[i] * c.wn);
@@ -1730,6 +1743,15 @@ impl Contacts {
                 &r.material,
             ));
         }
+    }
+
+    /// Room for the end events [`Contacts::body_destroyed`] will add for the body in `slot`
+    /// (reserved before the world changes anything: out of memory, nothing changes).
+    pub fn reserve_destroyed_ends(&mut self, slot: u32) -> Result<(), TryReserveError> {
+        let n = (self.touching.iter())
+            .filter(|&&(a, b)| a == slot || b == slot)
+            .count();
+        self.ended_by_caller.try_reserve(n)
     }
 
     /// Forgets a body the caller is destroying (`h`, live until the caller removes it): its
