@@ -259,3 +259,55 @@ fn registered_contacts_and_settings_are_checked() {
     assert_eq!(tenon_world_destroy(w), R_OK);
     assert_eq!(tenon_world_destroy(other), R_OK);
 }
+
+/// Through the C ABI: a body destroyed between steps ends its pair in the next step's events,
+/// with the id it had (now invalid: compared, not looked up), and a body created after it
+/// begins its own pair under its own id.
+#[test]
+fn a_destroyed_body_ends_its_pair_through_the_events() {
+    let w = world();
+    let g = body(w, tenon_body_kind::Static, v(0.0, 0.0, 0.0));
+    let mut plane = tenon_shape_def_default();
+    plane.r#type = tenon_shape_type::HalfSpace as u32;
+    shape(g, &plane).unwrap();
+    let boxed = |z: f64| {
+        let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, z));
+        shape(b, &tenon_shape_def_default()).unwrap();
+        b
+    };
+    let events = || {
+        let (mut p, mut n) = (null(), 0usize);
+        assert_eq!(
+            unsafe { tenon_world_get_contact_events(w, &mut p, &mut n) },
+            R_OK
+        );
+        unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
+    };
+    let step = || {
+        assert_eq!(
+            unsafe { tenon_world_step(w, 1.0 / 60.0, std::ptr::null_mut()) },
+            R_OK
+        )
+    };
+    let a = boxed(0.5);
+    step();
+    assert_eq!(events().len(), 1);
+    step();
+    assert!(events().is_empty());
+    assert_eq!(tenon_body_destroy(a), R_OK);
+    // resting on the ground from its first step
+    let b = boxed(0.5);
+    step();
+    let ev = events();
+    assert_eq!(ev.len(), 2, "{ev:?}");
+    // the end first, with the destroyed body's id; then the new body's begin
+    assert_eq!((ev[0].begin, ev[0].body_a, ev[0].body_b), (0, g, a));
+    assert_eq!((ev[1].begin, ev[1].body_a, ev[1].body_b), (1, g, b));
+    assert_ne!(a, b);
+    let mut p = v(0.0, 0.0, 0.0);
+    assert_eq!(
+        unsafe { tenon_body_get_position(a, &mut p) },
+        tenon_result::InvalidHandle
+    );
+    assert_eq!(tenon_world_destroy(w), R_OK);
+}
