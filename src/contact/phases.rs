@@ -668,15 +668,20 @@ impl Contacts {
                 } else {
                     c.kn
                 };
-                let (mut dp, mut friction) = (0.0, true);
-                if !later && c.e <= 0.0 && impact {
-                    // (at its impact, the points of the pair that collide, stopped together;
-                    // the others take their friction there, this one below if it took a
-                    // normal impulse, as they do)
+                // (at its impact, the points of the pair that collide, stopped together; the
+                // others take their friction there, this one below if it took a normal
+                // impulse, as they do; a point alone is stopped as any other, below)
+                let together = if !later && c.e <= 0.0 && impact {
                     self.contacts[k] = c;
-                    dp = self.stop_together(k, un, h, vtol);
+                    let x = self.stop_together(k, un, h, vtol);
                     c = self.contacts[k];
-                    friction = dp > 0.0;
+                    x
+                } else {
+                    None
+                };
+                let (mut dp, mut friction) = (0.0, true);
+                if let Some(x) = together {
+                    (dp, friction) = (x, x > 0.0);
                     changed = true;
                 } else if kn > 0.0 {
                     dp = (c.target - un) / kn;
@@ -702,24 +707,6 @@ impl Contacts {
         }
         self.refresh_all(solver.as_deref());
         iterations
-    }
-
-    /// Stops point `k` alone (no restitution): its normal impulse grows by `-un / K`.
-    /// Returns the increment.
-    fn stop_alone(&mut self, k: usize, un: f64) -> f64 {
-        let mut c = self.contacts[k];
-        (c.collided, c.target, c.seen) = (true, 0.0, [u32::MAX; 2]);
-        let mut dp = 0.0;
-        if c.kn > 0.0 {
-            dp = (c.target - un) / c.kn;
-            c.pn += dp;
-            c.p += dp * c.wn;
-        }
-        self.contacts[k] = c;
-        if dp != 0.0 {
-            self.push(k, &c.wa, &c.wb, &(dp * c.wn), None);
-        }
-        dp
     }
 
     /// `K` of a collision-phase point along `d`: its pair's own, or with its islands' joints
@@ -790,7 +777,8 @@ impl Contacts {
     /// or close within the step (at most `GROUP`). Their normal impulses grow
     /// by the increments `x >= 0` after which none approaches (projected Gauss-Seidel on
     /// their dense `K`, `u + K x >= 0`), and the others take their friction. Returns point
-    /// `k`'s increment (it takes its friction in the caller's visit). Points coupled to
+    /// `k`'s increment (it takes its friction in the caller's visit), or `None` with nothing
+    /// changed if `k` is alone (the caller stops it as any point). Points coupled to
     /// islands never come here: their impacts are the contact phase's velocity-level round.
     ///
     /// Stopped one at a time, the corners of a 1 m box falling flat onto the ground at
@@ -800,7 +788,7 @@ impl Contacts {
     /// Dropped from 2 m, it slid 9 cm and turned at up to 1.7 rad/s. Only at a point's first
     /// impact in the phase: on every visit (the impulses a heap passes along its stacks) the
     /// e = 0 pile's collision phase cost 2.5 times as much (docs/BENCHMARKS.md).
-    fn stop_together(&mut self, k: usize, un: f64, h: f64, vtol: f64) -> f64 {
+    fn stop_together(&mut self, k: usize, un: f64, h: f64, vtol: f64) -> Option<f64> {
         const GROUP: usize = 8;
         const SWEEPS: usize = 8;
         let (a, b) = (self.contacts[k].a, self.contacts[k].b);
@@ -834,8 +822,7 @@ impl Contacts {
             }
         }
         if m == 1 {
-            // (alone: stopped as any point, `target - un` over its `K`)
-            return self.stop_alone(k, un);
+            return None;
         }
         // K_il = (1/m_a + 1/m_b) n_i . n_l + (r_ai x n_i) . I_a^-1 (r_al x n_l) + (the same on B)
         let mut ia = [Vec3::zeros(); GROUP];
@@ -898,7 +885,7 @@ impl Contacts {
                 self.impact_friction(idx[i], x[i], vtol, None, None);
             }
         }
-        own
+        Some(own)
     }
 
     /// Finds, for each contact, the islands its bodies belong to and reserves their border
