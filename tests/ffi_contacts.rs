@@ -14,6 +14,38 @@ fn shape(b: tenon_body_id, d: &tenon_shape_def) -> Result<tenon_shape_id, tenon_
     }
 }
 
+/// A static body with a half-space (the ground at z = 0) and its shape.
+fn ground_plane(w: tenon_world_id) -> (tenon_body_id, tenon_shape_id) {
+    let g = body(w, tenon_body_kind::Static, v(0.0, 0.0, 0.0));
+    let mut plane = tenon_shape_def_default();
+    plane.r#type = tenon_shape_type::HalfSpace as u32;
+    (g, shape(g, &plane).unwrap())
+}
+
+/// A dynamic body with the default shape (a 1 m cube) centred at height `z`.
+fn cube_at(w: tenon_world_id, z: f64) -> tenon_body_id {
+    let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, z));
+    shape(b, &tenon_shape_def_default()).unwrap();
+    b
+}
+
+/// The contact events of the last step (copied out of the view).
+fn events(w: tenon_world_id) -> Vec<tenon_contact_event> {
+    let (mut p, mut n) = (null(), 0usize);
+    assert_eq!(
+        unsafe { tenon_world_get_contact_events(w, &mut p, &mut n) },
+        R_OK
+    );
+    unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
+}
+
+fn step(w: tenon_world_id) {
+    assert_eq!(
+        unsafe { tenon_world_step(w, 1.0 / 60.0, std::ptr::null_mut()) },
+        R_OK
+    );
+}
+
 #[test]
 fn struct_sizes_of_the_contact_abi_are_pinned() {
     assert_eq!(size_of::<tenon_shape_id>(), 8);
@@ -85,12 +117,8 @@ fn bad_shape_defs_get_their_codes_and_create_nothing() {
 #[test]
 fn a_box_on_a_plane_reports_four_points_and_events_through_the_views() {
     let w = world();
-    let g = body(w, tenon_body_kind::Static, v(0.0, 0.0, 0.0));
-    let mut plane = tenon_shape_def_default();
-    plane.r#type = tenon_shape_type::HalfSpace as u32;
-    let gs = shape(g, &plane).unwrap();
-    let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, 0.5));
-    shape(b, &tenon_shape_def_default()).unwrap();
+    let (_, gs) = ground_plane(w);
+    let b = cube_at(w, 0.5);
     let mut mp = tenon_mass_solid_box_default();
     assert_eq!(unsafe { tenon_body_set_mass_from_shapes(b, &mut mp) }, R_OK);
     assert!((mp.mass - 1000.0).abs() < 1e-9);
@@ -98,12 +126,9 @@ fn a_box_on_a_plane_reports_four_points_and_events_through_the_views() {
     // the weight over a step carried by the ground, over the last 10 steps
     let weight = 1000.0 * 9.81 / 60.0;
     let (mut sum, mut worst) = (0.0, 0.0f64);
-    for step in 0..30 {
-        assert_eq!(
-            unsafe { tenon_world_step(w, 1.0 / 60.0, std::ptr::null_mut()) },
-            R_OK
-        );
-        if step >= 20 {
+    for k in 0..30 {
+        step(w);
+        if k >= 20 {
             let (mut p, mut n) = (null(), 0usize);
             assert_eq!(
                 unsafe { tenon_world_get_contact_view(w, &mut p, &mut n) },
@@ -114,13 +139,7 @@ fn a_box_on_a_plane_reports_four_points_and_events_through_the_views() {
             sum += total;
             worst = worst.max((total - weight).abs());
         }
-        let (mut p, mut n) = (null(), 0usize);
-        assert_eq!(
-            unsafe { tenon_world_get_contact_events(w, &mut p, &mut n) },
-            R_OK
-        );
-        let ev = unsafe { std::slice::from_raw_parts(p, n) };
-        begins += ev.iter().filter(|e| e.begin == 1).count();
+        begins += events(w).iter().filter(|e| e.begin == 1).count();
     }
     assert_eq!(begins, 1);
     let (mut p, mut n) = (null(), 0usize);
@@ -266,39 +285,17 @@ fn registered_contacts_and_settings_are_checked() {
 #[test]
 fn a_destroyed_body_ends_its_pair_through_the_events() {
     let w = world();
-    let g = body(w, tenon_body_kind::Static, v(0.0, 0.0, 0.0));
-    let mut plane = tenon_shape_def_default();
-    plane.r#type = tenon_shape_type::HalfSpace as u32;
-    shape(g, &plane).unwrap();
-    let boxed = |z: f64| {
-        let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, z));
-        shape(b, &tenon_shape_def_default()).unwrap();
-        b
-    };
-    let events = || {
-        let (mut p, mut n) = (null(), 0usize);
-        assert_eq!(
-            unsafe { tenon_world_get_contact_events(w, &mut p, &mut n) },
-            R_OK
-        );
-        unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
-    };
-    let step = || {
-        assert_eq!(
-            unsafe { tenon_world_step(w, 1.0 / 60.0, std::ptr::null_mut()) },
-            R_OK
-        )
-    };
-    let a = boxed(0.5);
-    step();
-    assert_eq!(events().len(), 1);
-    step();
-    assert!(events().is_empty());
+    let (g, _) = ground_plane(w);
+    let a = cube_at(w, 0.5);
+    step(w);
+    assert_eq!(events(w).len(), 1);
+    step(w);
+    assert!(events(w).is_empty());
     assert_eq!(tenon_body_destroy(a), R_OK);
     // resting on the ground from its first step
-    let b = boxed(0.5);
-    step();
-    let ev = events();
+    let b = cube_at(w, 0.5);
+    step(w);
+    let ev = events(w);
     assert_eq!(ev.len(), 2, "{ev:?}");
     // the end first, with the destroyed body's id; then the new body's begin
     assert_eq!((ev[0].begin, ev[0].body_a, ev[0].body_b), (0, g, a));
