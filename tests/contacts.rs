@@ -545,6 +545,60 @@ fn a_box_landing_flat_without_restitution_is_not_kicked() {
     }
 }
 
+/// A shape without restitution falling fast meets the ground in the step it reaches it, and
+/// stays there: one begin event, no end. The collision phase used to stop it where it was at the
+/// start of that step, up to 15 cm above the ground at 9 m/s, and it fell again for ten frames
+/// (a begin, an end, then a begin when it landed).
+#[test]
+fn a_shape_falling_fast_lands_where_it_meets_the_ground() {
+    for (geometry, rest) in [(cube(), 0.5), (Geometry::Sphere { radius: 0.5 }, 0.5)] {
+        for z0 in [1.0, 2.0, 5.0, 10.0] {
+            let mut world = World::default();
+            ground(&mut world, Vec3::z(), Material::default());
+            let b = dynamic(
+                &mut world,
+                Vec3::new(0.0, 0.0, z0),
+                Quat::identity(),
+                geometry.clone(),
+                Material::default(),
+            );
+            let (mut begins, mut ends, mut landed) = (0, 0, None);
+            let mut highest_after: f64 = f64::NEG_INFINITY;
+            for f in 0..240 {
+                // where it would be at the end of this step in free fall, from the last one
+                let body = world.body(b).unwrap();
+                let free = body.position().z + (body.linear_velocity().z - 9.81 / 60.0) / 60.0;
+                world.step(1.0 / 60.0).unwrap();
+                let z = world.body(b).unwrap().position().z;
+                for e in world.contact_events() {
+                    if e.begin {
+                        begins += 1;
+                        if landed.is_none() {
+                            landed = Some((f, z, free));
+                        }
+                    } else {
+                        ends += 1;
+                    }
+                }
+                if landed.is_some() {
+                    highest_after = highest_after.max(z);
+                }
+            }
+            let (f, z, free) = landed.expect("it lands");
+            assert!(
+                free < rest,
+                "z0 {z0}: frame {f} would not reach the ground ({free})"
+            );
+            assert!((z - rest).abs() < 1e-3, "z0 {z0}: frame {f} ends at {z} m");
+            assert!(
+                highest_after < rest + 1e-3,
+                "z0 {z0}: rose to {highest_after} m after landing"
+            );
+            assert_eq!((begins, ends), (1, 0), "z0 {z0}: begins and ends");
+        }
+    }
+}
+
 /// Destroying a body between steps ends the pairs it touched in the next step, with the
 /// handles they had, and a body created in its slot inherits none of them: its own begin is
 /// reported. Contacts registered on it go with it.

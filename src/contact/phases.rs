@@ -205,6 +205,20 @@ fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
     0.1 * s.tolerance / h
 }
 
+/// The normal velocity a collision-phase point without restitution is stopped at: the
+/// approach that closes its start gap `s0` by the end of the step, counting the external
+/// forces' `an h` still to come (the phase on the pre-step velocities; `later` has them in).
+/// It meets the surface then, and the contact phase holds it there, instead of stopping `s0`
+/// above it and falling again (speculative contacts, as Box2D and Rapier do). With
+/// restitution, 0: Newton's impact law.
+fn approach(c: &Contact, h: f64, later: bool) -> f64 {
+    if c.e > 0.0 {
+        return 0.0;
+    }
+    let ahead = if later { 0.0 } else { c.an.max(0.0) * h * h };
+    -(c.s0 - ahead).max(0.0) / h
+}
+
 /// An orthonormal pair of directions perpendicular to the unit vector `n`.
 fn tangent_basis(n: &Vec3) -> (Vec3, Vec3) {
     let a = if n.x.abs() < 0.6 {
@@ -615,10 +629,11 @@ impl Contacts {
                 let shift = if later { c.an * h } else { 0.0 };
                 let un = self.relative(c).dot(&n) + shift;
                 // A point collides when it approaches and would close during the step; it is
-                // resolved to Newton's impact law (eq. 1) at once, and again whenever later
-                // impulses make it approach again (Gauss-Seidel propagation, Tomcin section 7),
-                // so impacts pass along chains of touching bodies (Newton's cradle). Impulses
-                // are never negative, which is the sticking guard of eq. 2-3.
+                // resolved to Newton's impact law (eq. 1) at once (without restitution, to the
+                // approach that meets the surface at the end of the step), and again whenever
+                // later impulses make it approach again (Gauss-Seidel propagation, Tomcin
+                // section 7), so impacts pass along chains of touching bodies (Newton's
+                // cradle). Impulses are never negative, which is the sticking guard of eq. 2-3.
                 // (with restitution, also when the external forces close it within the step:
                 // left to the contact phase, it would stop at the surface and the next step
                 // would see it touching at the velocity of that stop, not of the impact)
@@ -627,7 +642,8 @@ impl Contacts {
                 } else {
                     c.s0 + h * un < 0.0
                 };
-                if !(un < -vtol && (c.collided || closes)) {
+                let floor = approach(c, h, later);
+                if !(un < floor - vtol && (c.collided || closes)) {
                     let seen = versions(&self.states, c);
                     self.contacts[k].seen = if coupled { [u32::MAX; 2] } else { seen };
                     continue;
@@ -647,6 +663,8 @@ impl Contacts {
                     let before = -un + 0.5 * a * h;
                     let hit = before * before + 2.0 * a * s0;
                     (e2 * hit - 2.0 * a * s0).max(0.0).sqrt() + 0.5 * a * h
+                } else if c.e <= 0.0 {
+                    floor
                 } else {
                     -c.e * un
                 };
@@ -775,11 +793,12 @@ impl Contacts {
     /// same `a` and `b`; the run of points next to `k`, which holds a shape pair's manifold:
     /// points of another shape pair of the same bodies are not gathered) and have collided
     /// or close within the step (at most `GROUP`). Their normal impulses grow
-    /// by the increments `x >= 0` after which none approaches (projected Gauss-Seidel on
-    /// their dense `K`, `u + K x >= 0`), and the others take their friction. Returns point
-    /// `k`'s increment (it takes its friction in the caller's visit), or `None` with nothing
-    /// changed if `k` is alone (the caller stops it as any point). Points coupled to
-    /// islands never come here: their impacts are the contact phase's velocity-level round.
+    /// by the increments `x >= 0` after which none approaches faster than its [`approach`]
+    /// (projected Gauss-Seidel on their dense `K`, `u + K x >= approach`), and the others take
+    /// their friction. Returns point `k`'s increment (it takes its friction in the caller's
+    /// visit), or `None` with nothing changed if `k` is alone (the caller stops it as any
+    /// point). Points coupled to islands never come here: their impacts are the contact
+    /// phase's velocity-level round.
     ///
     /// Stopped one at a time, the corners of a 1 m box falling flat onto the ground at
     /// 9 m/s left it at 0.3 m/s sideways and 0.23 m/s up, tipping at 0.46 rad/s and spinning
@@ -816,7 +835,8 @@ impl Contacts {
             // (colliding or closing within the step; `k` itself approaches, the caller
             // checked)
             if j == k || c.collided || c.s0 + h * uj < 0.0 {
-                (idx[m], u[m]) = (j, uj);
+                // (each stopped at its own approach)
+                (idx[m], u[m]) = (j, uj - approach(c, h, false));
                 (ca[m], cb[m]) = (c.wa.cross(&c.wn), c.wb.cross(&c.wn));
                 m += 1;
             }
@@ -866,7 +886,7 @@ impl Contacts {
             // (a point the others' impulses hold off has not collided: it may still)
             if j == k || x[i] > 0.0 {
                 c.collided = true;
-                c.target = 0.0;
+                c.target = approach(c, h, false);
             }
             c.seen = [u32::MAX; 2];
             if x[i] > 0.0 {
