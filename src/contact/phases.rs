@@ -219,6 +219,42 @@ fn approach(c: &Contact, h: f64, later: bool) -> f64 {
     -(c.s0 - ahead).max(0.0) / h
 }
 
+/// Whether a collision-phase point approaching at `un` closes within the step: its start gap
+/// `s0` is gone at the end of it. With restitution the external forces count too: left to the
+/// contact phase, it would stop at the surface and the next step would see it touching at the
+/// velocity of that stop, not of the impact.
+fn closes(c: &Contact, un: f64, h: f64) -> bool {
+    if c.e > 0.0 && c.an > 0.0 {
+        c.s0 + h * (un - c.an * h) < 0.0
+    } else {
+        c.s0 + h * un < 0.0
+    }
+}
+
+/// The normal velocity a colliding collision-phase point approaching at `un` leaves with:
+/// Newton's impact law (eq. 1), without restitution the [`approach`] that meets the surface.
+///
+/// At its first impact with restitution, the stored velocities are those of the step just
+/// taken (x_n = x_n-1 + h v_n): under an approach acceleration `a` of the external forces the
+/// point moves at `un - a h / 2` at the start of the step, still `s0` apart; it meets at
+/// `u_i^2 = (un - a h/2)^2 + 2 a s0` and leaves at `e u_i`. Turned around here, `s0` early, it
+/// leaves with the speed it would have there on its way back, `u^2 = e^2 u_i^2 - 2 a s0`,
+/// stored as `u + a h / 2`: the rebound reaches the height it would have reached, whatever the
+/// step and the phase of the impact within it (a ball dropped at 60 Hz with e = 0.5 rebounded
+/// up to 17 % off).
+fn impact_target(c: &Contact, un: f64, h: f64, later: bool) -> f64 {
+    if c.e <= 0.0 {
+        approach(c, h, later)
+    } else if !c.collided && c.an > 0.0 {
+        let (a, s0, e2) = (c.an, c.s0.max(0.0), c.e * c.e);
+        let before = -un + 0.5 * a * h;
+        let hit = before * before + 2.0 * a * s0;
+        (e2 * hit - 2.0 * a * s0).max(0.0).sqrt() + 0.5 * a * h
+    } else {
+        -c.e * un
+    }
+}
+
 /// An orthonormal pair of directions perpendicular to the unit vector `n`.
 fn tangent_basis(n: &Vec3) -> (Vec3, Vec3) {
     let a = if n.x.abs() < 0.6 {
@@ -634,40 +670,14 @@ impl Contacts {
                 // later impulses make it approach again (Gauss-Seidel propagation, Tomcin
                 // section 7), so impacts pass along chains of touching bodies (Newton's
                 // cradle). Impulses are never negative, which is the sticking guard of eq. 2-3.
-                // (with restitution, also when the external forces close it within the step:
-                // left to the contact phase, it would stop at the surface and the next step
-                // would see it touching at the velocity of that stop, not of the impact)
-                let closes = if c.e > 0.0 && c.an > 0.0 {
-                    c.s0 + h * (un - c.an * h) < 0.0
-                } else {
-                    c.s0 + h * un < 0.0
-                };
                 let floor = approach(c, h, later);
-                if !(un < floor - vtol && (c.collided || closes)) {
+                if !(un < floor - vtol && (c.collided || closes(c, un, h))) {
                     let seen = versions(&self.states, c);
                     self.contacts[k].seen = if coupled { [u32::MAX; 2] } else { seen };
                     continue;
                 }
                 let mut c = *c;
-                // Newton's impact law (eq. 1) at the moment of impact. The stored velocities
-                // are those of the step just taken (x_n = x_n-1 + h v_n): under an approach
-                // acceleration `a` of the external forces the point moves at `un - a h / 2` at
-                // the start of the step, still `s0` apart; it meets at
-                // `u_i^2 = (un - a h/2)^2 + 2 a s0` and leaves at `e u_i`. Turned around here,
-                // `s0` early, it leaves with the speed it would have there on its way back,
-                // `u^2 = e^2 u_i^2 - 2 a s0`, stored as `u + a h / 2`: the rebound reaches the
-                // height it would have reached, whatever the step and the phase of the impact
-                // within it (a ball dropped at 60 Hz with e = 0.5 rebounded up to 17 % off).
-                let target = if !c.collided && c.e > 0.0 && c.an > 0.0 {
-                    let (a, s0, e2) = (c.an, c.s0.max(0.0), c.e * c.e);
-                    let before = -un + 0.5 * a * h;
-                    let hit = before * before + 2.0 * a * s0;
-                    (e2 * hit - 2.0 * a * s0).max(0.0).sqrt() + 0.5 * a * h
-                } else if c.e <= 0.0 {
-                    floor
-                } else {
-                    -c.e * un
-                };
+                let target = impact_target(&c, un, h, later);
                 let impact = !c.collided;
                 c.collided = true;
                 c.target = target;
