@@ -696,10 +696,10 @@ impl Contacts {
                 } else {
                     c.kn
                 };
-                // (at its impact, the points of the pair that collide, stopped together; the
+                // (at its impact, the points of the pair that collide, resolved together; the
                 // others take their friction there, this one below if it took a normal
-                // impulse, as they do; a point alone is stopped as any other, below)
-                let together = if !later && c.e <= 0.0 && impact {
+                // impulse, as they do; a point alone is resolved as any other, below)
+                let together = if !later && impact {
                     self.contacts[k] = c;
                     let x = self.stop_together(k, un, h, vtol);
                     c = self.contacts[k];
@@ -798,30 +798,31 @@ impl Contacts {
         mag * kt > vtol
     }
 
-    /// The impact of point `k` without restitution, with the other points on its two bodies
-    /// stopped together with it: `k` and its neighbours in the list that share its pair (the
-    /// same `a` and `b`; the run of points next to `k`, which holds a shape pair's manifold:
-    /// points of another shape pair of the same bodies are not gathered) and have collided
-    /// or close within the step (at most `GROUP`). Their normal impulses grow
-    /// by the increments `x >= 0` after which none approaches faster than its [`approach`]
-    /// (projected Gauss-Seidel on their dense `K`, `u + K x >= approach`), and the others take
-    /// their friction. Returns point `k`'s increment (it takes its friction in the caller's
-    /// visit), or `None` with nothing changed if `k` is alone (the caller stops it as any
+    /// The impact of point `k`, with the other points on its two bodies resolved together
+    /// with it: `k` and its neighbours in the list that share its pair (the same `a` and `b`;
+    /// the run of points next to `k`, which holds a shape pair's manifold: points of another
+    /// shape pair of the same bodies are not gathered) and have collided or close within the
+    /// step (at most `GROUP`). Their normal impulses grow by the increments `x >= 0` after
+    /// which each leaves at its own [`impact_target`] at least (projected Gauss-Seidel on
+    /// their dense `K`, `u + K x >= target`), and the others take their friction. `k`'s target
+    /// is the caller's. Returns point `k`'s increment (it takes its friction in the caller's
+    /// visit), or `None` with nothing changed if `k` is alone (the caller resolves it as any
     /// point). Points coupled to islands never come here: their impacts are the contact
-    /// phase's velocity-level round.
+    /// phase's velocity-level round, or with restitution [`Contacts::coupled_collisions`].
     ///
     /// Stopped one at a time, the corners of a 1 m box falling flat onto the ground at
     /// 9 m/s left it at 0.3 m/s sideways and 0.23 m/s up, tipping at 0.46 rad/s and spinning
     /// at 0.17 rad/s: each corner stopped tipped the box onto the next and pushed the first
     /// one off, and impulses are only added (Bender-Schmitt), so nothing took that push back.
-    /// Dropped from 2 m, it slid 9 cm and turned at up to 1.7 rad/s. Only at a point's first
-    /// impact in the phase: on every visit (the impulses a heap passes along its stacks) the
-    /// e = 0 pile's collision phase cost 2.5 times as much (docs/BENCHMARKS.md).
+    /// Dropped from 2 m, it slid 9 cm and turned at up to 1.7 rad/s; with e = 0.5 it did not
+    /// bounce. Only at a point's first impact in the phase: on every visit (the impulses a
+    /// heap passes along its stacks) the e = 0 pile's collision phase cost 2.5 times as much
+    /// (docs/BENCHMARKS.md).
     fn stop_together(&mut self, k: usize, un: f64, h: f64, vtol: f64) -> Option<f64> {
         const GROUP: usize = 8;
         const SWEEPS: usize = 8;
         let (a, b) = (self.contacts[k].a, self.contacts[k].b);
-        let same = |c: &Contact| c.a == a && c.b == b && c.e <= 0.0 && !c.coupled_impact;
+        let same = |c: &Contact| c.a == a && c.b == b && !c.coupled_impact;
         let (mut lo, mut hi) = (k, k + 1);
         while lo > 0 && hi - lo < GROUP && same(&self.contacts[lo - 1]) {
             lo -= 1;
@@ -832,6 +833,7 @@ impl Contacts {
         let (sa, sb) = (state(&self.states, a), state(&self.states, b));
         let mut idx = [0usize; GROUP];
         let mut u = [0.0; GROUP];
+        let mut target = [0.0; GROUP];
         let mut ca = [Vec3::zeros(); GROUP];
         let mut cb = [Vec3::zeros(); GROUP];
         let mut m = 0;
@@ -843,10 +845,15 @@ impl Contacts {
                 self.relative(c).dot(&c.wn)
             };
             // (colliding or closing within the step; `k` itself approaches, the caller
-            // checked)
-            if j == k || c.collided || c.s0 + h * uj < 0.0 {
-                // (each stopped at its own approach)
-                (idx[m], u[m]) = (j, uj - approach(c, h, false));
+            // checked and set its target)
+            if j == k || c.collided || closes(c, uj, h) {
+                // (each to its own impact law)
+                let t = if j == k {
+                    c.target
+                } else {
+                    impact_target(c, uj, h, false)
+                };
+                (idx[m], u[m], target[m]) = (j, uj - t, t);
                 (ca[m], cb[m]) = (c.wa.cross(&c.wn), c.wb.cross(&c.wn));
                 m += 1;
             }
@@ -896,7 +903,7 @@ impl Contacts {
             // (a point the others' impulses hold off has not collided: it may still)
             if j == k || x[i] > 0.0 {
                 c.collided = true;
-                c.target = approach(c, h, false);
+                c.target = target[i];
             }
             c.seen = [u32::MAX; 2];
             if x[i] > 0.0 {
