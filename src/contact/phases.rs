@@ -206,17 +206,17 @@ fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
 }
 
 /// The normal velocity a collision-phase point without restitution is stopped at: the
-/// approach that closes its start gap `s0` by the end of the step, counting the external
-/// forces' `an h` still to come (the phase on the pre-step velocities; `later` has them in).
-/// It meets the surface then, and the contact phase holds it there, instead of stopping `s0`
-/// above it and falling again (speculative contacts, as Box2D and Rapier do). With
-/// restitution, 0: Newton's impact law.
-fn approach(c: &Contact, h: f64, later: bool) -> f64 {
+/// approach that closes its start gap `s0` by the end of the step, counting the approach the
+/// external forces add after the phase (`an h`, on velocities the phase sees as pre-step ones;
+/// only an approaching `an`: one that would separate the point is not counted on). It meets the
+/// surface then, and the contact phase holds it there, instead of stopping `s0` above it and
+/// falling again (Catto's speculative contacts, as Box2D and Rapier do). With restitution, 0:
+/// Newton's impact law.
+fn approach(c: &Contact, h: f64) -> f64 {
     if c.e > 0.0 {
         return 0.0;
     }
-    let ahead = if later { 0.0 } else { c.an.max(0.0) * h * h };
-    -(c.s0 - ahead).max(0.0) / h
+    -(c.s0 - c.an.max(0.0) * h * h).max(0.0) / h
 }
 
 /// Whether a collision-phase point approaching at `un` closes within the step: its start gap
@@ -242,9 +242,9 @@ fn closes(c: &Contact, un: f64, h: f64) -> bool {
 /// stored as `u + a h / 2`: the rebound reaches the height it would have reached, whatever the
 /// step and the phase of the impact within it (a ball dropped at 60 Hz with e = 0.5 rebounded
 /// up to 17 % off).
-fn impact_target(c: &Contact, un: f64, h: f64, later: bool) -> f64 {
+fn impact_target(c: &Contact, un: f64, h: f64) -> f64 {
     if c.e <= 0.0 {
-        approach(c, h, later)
+        approach(c, h)
     } else if !c.collided && c.an > 0.0 {
         let (a, s0, e2) = (c.an, c.s0.max(0.0), c.e * c.e);
         let before = -un + 0.5 * a * h;
@@ -670,14 +670,14 @@ impl Contacts {
                 // later impulses make it approach again (Gauss-Seidel propagation, Tomcin
                 // section 7), so impacts pass along chains of touching bodies (Newton's
                 // cradle). Impulses are never negative, which is the sticking guard of eq. 2-3.
-                let floor = approach(c, h, later);
+                let floor = approach(c, h);
                 if !(un < floor - vtol && (c.collided || closes(c, un, h))) {
                     let seen = versions(&self.states, c);
                     self.contacts[k].seen = if coupled { [u32::MAX; 2] } else { seen };
                     continue;
                 }
                 let mut c = *c;
-                let target = impact_target(&c, un, h, later);
+                let target = impact_target(&c, un, h);
                 let impact = !c.collided;
                 c.collided = true;
                 c.target = target;
@@ -701,7 +701,7 @@ impl Contacts {
                 // impulse, as they do; a point alone is resolved as any other, below)
                 let together = if !later && impact {
                     self.contacts[k] = c;
-                    let x = self.stop_together(k, un, h, vtol);
+                    let x = self.impact_together(k, un, h, vtol);
                     c = self.contacts[k];
                     x
                 } else {
@@ -818,7 +818,7 @@ impl Contacts {
     /// bounce. Only at a point's first impact in the phase: on every visit (the impulses a
     /// heap passes along its stacks) the e = 0 pile's collision phase cost 2.5 times as much
     /// (docs/BENCHMARKS.md).
-    fn stop_together(&mut self, k: usize, un: f64, h: f64, vtol: f64) -> Option<f64> {
+    fn impact_together(&mut self, k: usize, un: f64, h: f64, vtol: f64) -> Option<f64> {
         const GROUP: usize = 8;
         const SWEEPS: usize = 8;
         let (a, b) = (self.contacts[k].a, self.contacts[k].b);
@@ -848,10 +848,15 @@ impl Contacts {
             // checked and set its target)
             if j == k || c.collided || closes(c, uj, h) {
                 // (each to its own impact law)
+                // (a point that does not approach beyond its approach is held, not bounced:
+                // its impact law is for a point that collides)
+                let floor = approach(c, h);
                 let t = if j == k {
                     c.target
+                } else if uj < floor - vtol {
+                    impact_target(c, uj, h)
                 } else {
-                    impact_target(c, uj, h, false)
+                    floor
                 };
                 (idx[m], u[m], target[m]) = (j, uj - t, t);
                 (ca[m], cb[m]) = (c.wa.cross(&c.wn), c.wb.cross(&c.wn));
@@ -878,7 +883,9 @@ impl Contacts {
                 (kk[i][l], kk[l][i]) = (v, v);
             }
         }
-        // (a few sweeps: what they leave approaching, the outer sweeps visit again)
+        // (a few sweeps, to a tenth of the velocity tolerance: what they leave approaching, the
+        // outer sweeps visit again; a point with restitution they leave separating more slowly
+        // than its impact law asks keeps that)
         let mut x = [0.0; GROUP];
         let mut inv = [0.0; GROUP];
         for i in 0..m {
