@@ -366,6 +366,8 @@ pub(crate) struct Contact {
     /// island's factored system after the velocity correction (with restitution; without, the
     /// contact phase's velocity-level round is its impact), not with the free bodies.
     pub coupled_impact: bool,
+    /// The point touches a body of an island (coupled or not).
+    pub on_island: bool,
     /// The normal velocity at the start geometry on the pre-step velocities, after the free
     /// bodies' collisions (m/s).
     pub un_pre: f64,
@@ -442,6 +444,7 @@ impl Contact {
             sep: s0,
             collided: false,
             coupled_impact: false,
+            on_island: false,
             un_pre: 0.0,
             floor: 0.0,
             active: false,
