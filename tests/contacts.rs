@@ -630,13 +630,14 @@ fn a_box_dropped_tilted_gains_no_energy_and_comes_to_rest() {
 
 /// A box thrown onto the ground, landing flat while it slides, is not tipped by the friction
 /// under it: at the impact its front corners take more of the normal impulse, as the friction's
-/// torque asks (no box with mu below its width over its height tips). It then slides to rest
-/// where Coulomb's law puts it: the impact's friction takes `mu` times its normal speed off
-/// its 10 m/s, and it slides `v^2 / (2 mu g)` from there. Before, the corners' friction came
-/// after their normal impulses and the box pitched forward at up to 3.9 rad/s (4.5 before the
-/// corners' normal impulses were solved together).
+/// torque asks (no box with mu below its width over its height tips). Coulomb's law holds
+/// through the impact (the friction's impulse is `mu` times the normal one: it slides
+/// throughout) and after it, where it slides `v^2 / (2 mu g)` to rest. Before, the corners'
+/// friction came after their normal impulses and the box pitched forward at up to 3.9 rad/s
+/// (4.5 before the corners' normal impulses were solved together).
 #[test]
 fn a_box_thrown_onto_the_ground_lands_flat_and_slides_to_rest() {
+    let (g, h) = (9.81, 1.0 / 60.0);
     for (vz, mu) in [(-5.0, 0.5), (-0.5, 0.5), (-5.0, 0.3)] {
         let mut world = World::default();
         ground(&mut world, Vec3::z(), Material::coulomb(mu));
@@ -647,25 +648,45 @@ fn a_box_thrown_onto_the_ground_lands_flat_and_slides_to_rest() {
             cube(),
             Material::coulomb(mu),
         );
-        world
-            .set_body_velocity(b, Vec3::new(10.0, 0.0, vz), Vec3::zeros())
-            .unwrap();
-        let (mut spin, mut landings): (f64, u32) = (0.0, 0);
+        let v0 = Vec3::new(10.0, 0.0, vz);
+        world.set_body_velocity(b, v0, Vec3::zeros()).unwrap();
+        // the velocity before the frame it lands in, the frames until it stops falling, and
+        // where it is and how fast it slides then
+        let (mut spin, mut landings, mut last) = (0.0f64, 0, v0);
+        let (mut before, mut frames, mut after) = (None, 0, None);
         for _ in 0..300 {
-            world.step(1.0 / 60.0).unwrap();
-            spin = spin.max(world.body(b).unwrap().angular_velocity().norm());
-            landings += world.contact_events().iter().filter(|e| e.begin).count() as u32;
+            world.step(h).unwrap();
+            let body = world.body(b).unwrap();
+            let v = body.linear_velocity();
+            spin = spin.max(body.angular_velocity().norm());
+            landings += world.contact_events().iter().filter(|e| e.begin).count();
+            if landings > 0 && after.is_none() {
+                before.get_or_insert(last);
+                frames += 1;
+                if v.z.abs() < 1e-3 {
+                    after = Some((body.position().x, v));
+                }
+            }
+            last = v;
         }
         let body = world.body(b).unwrap();
-        // (it meets the ground within a frame: the slide from the impact's speed, within 5 %:
-        // measured 2.0, 1.4 and 0.8 % beyond it, the flight before the impact)
-        let (g, v) = (9.81, 10.0 + mu * (vz - 9.81 / 60.0));
-        let want = v * v / (2.0 * mu * g);
-        let x = body.position().x;
+        let (vb, (x1, va)) = (before.unwrap(), after.unwrap());
+        // per unit mass: the ground's normal impulse (it stopped the fall and held the weight)
+        // and its friction
+        let (normal, friction) = (va.z - vb.z + g * h * frames as f64, vb.x - va.x);
+        // the slide from there, integrated as the step does (`v` falls by `mu g h` per step,
+        // `x` moves by `v h` after; measured within 5e-5 of it, and the friction within 1e-10
+        // of `mu` times the normal impulse)
+        let slide = va.x * va.x / (2.0 * mu * g) - 0.5 * va.x * h;
+        let x = body.position().x - x1;
         assert!(spin < 5e-3, "vz {vz}, mu {mu}: turned at {spin} rad/s");
         assert!(
-            (x - want).abs() < 0.05 * want,
-            "vz {vz}, mu {mu}: slid to {x} m, want {want}"
+            (friction - mu * normal).abs() < 1e-6 * friction,
+            "vz {vz}, mu {mu}: friction {friction}, normal {normal} m/s"
+        );
+        assert!(
+            (x - slide).abs() < 1e-3 * slide,
+            "vz {vz}, mu {mu}: slid {x} m, want {slide}"
         );
         assert!((body.position().z - 0.5).abs() < 1e-3 && body.linear_velocity().norm() < 1e-3);
         assert_eq!(landings, 1, "vz {vz}, mu {mu}");

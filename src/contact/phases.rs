@@ -205,6 +205,11 @@ fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
     0.1 * s.tolerance / h
 }
 
+/// Most points of a pair resolved together at an impact ([`Contacts::impact_together`]).
+const GROUP: usize = 8;
+/// Most projected Gauss-Seidel sweeps of such an impact (per stage).
+const GROUP_SWEEPS: usize = 8;
+
 /// The normal velocity a collision-phase point without restitution is stopped at: the
 /// approach that closes its start gap `s0` by the end of the step, counting the approach the
 /// external forces add after the phase (`an h`, on velocities the phase sees as pre-step ones;
@@ -697,8 +702,9 @@ impl Contacts {
                 } else {
                     c.kn
                 };
-                // (at its impact, the points of the pair that collide, resolved together; the
-                // others take their friction there, this one below if it took a normal
+                // (at its impact, the points of the pair that collide, resolved together, with
+                // their friction when they have no restitution and are not on an island; else
+                // the others take their friction there, this one below if it took a normal
                 // impulse, as they do; a point alone is resolved as any other, below)
                 let together = if !later && impact {
                     self.contacts[k] = c;
@@ -806,17 +812,13 @@ impl Contacts {
     /// step (at most `GROUP`). Their normal impulses grow by the increments `x >= 0` after
     /// which each leaves at its own [`impact_target`] at least (projected Gauss-Seidel on
     /// their dense `K`, `u + K x >= target`). Without restitution and off islands their
-    /// friction joins the same sweeps; else the others take their friction after. `k`'s target is the
-    /// caller's. Returns point `k`'s normal increment and whether it took its friction (else
-    /// it does in the caller's visit), or `None` with nothing changed if `k` is alone (the
-    /// caller resolves it as any point). Points coupled to islands never come here: their
-    /// impacts are the contact phase's velocity-level round, or with restitution
+    /// friction joins the same sweeps ([`Contacts::impacts_with_friction`]); else the others
+    /// take their friction after ([`Contacts::normal_impacts`]). `k`'s target is the caller's.
+    /// Returns point `k`'s normal increment and whether it took its friction (else it does in
+    /// the caller's visit), or `None` with nothing changed if `k` is alone (the caller
+    /// resolves it as any point). Points coupled to islands never come here: their impacts
+    /// are the contact phase's velocity-level round, or with restitution
     /// [`Contacts::coupled_collisions`].
-    ///
-    /// With friction after the normal impulses, a 1 m box thrown at 10 m/s onto the ground
-    /// (5 m/s down, mu 0.5) landed flat and was tipped forward at up to 3.9 rad/s: the
-    /// friction under it has a torque the normal impulses did not answer. With friction in
-    /// the sweeps, the front corners take more of the impact and it turns at 8e-4 rad/s.
     ///
     /// Stopped one at a time, the corners of a 1 m box falling flat onto the ground at
     /// 9 m/s left it at 0.3 m/s sideways and 0.23 m/s up, tipping at 0.46 rad/s and spinning
@@ -827,8 +829,6 @@ impl Contacts {
     /// heap passes along its stacks) the e = 0 pile's collision phase cost 2.5 times as much
     /// (docs/BENCHMARKS.md).
     fn impact_together(&mut self, k: usize, un: f64, h: f64, vtol: f64) -> Option<(f64, bool)> {
-        const GROUP: usize = 8;
-        const SWEEPS: usize = 8;
         let (a, b) = (self.contacts[k].a, self.contacts[k].b);
         let same = |c: &Contact| c.a == a && c.b == b && !c.coupled_impact;
         let (mut lo, mut hi) = (k, k + 1);
@@ -838,7 +838,6 @@ impl Contacts {
         while hi < self.contacts.len() && hi - lo < GROUP && same(&self.contacts[hi]) {
             hi += 1;
         }
-        let (sa, sb) = (state(&self.states, a), state(&self.states, b));
         let mut idx = [0usize; GROUP];
         let mut w = [Vec3::zeros(); GROUP];
         let mut target = [0.0; GROUP];
@@ -869,6 +868,151 @@ impl Contacts {
         if m == 1 {
             return None;
         }
+        // Without restitution and off islands, the points' friction joins the sweeps. With
+        // restitution, friction is left to each point after them: the normal impulses re-solved
+        // to Newton's law after friction slowed the points' approach gave energy, 72 J of 9000
+        // at an edge's impact with e = 0.8, and a box rocking there at rest bounced for ever.
+        // So it is on a body of an island whose contacts are not coupled (a frame the world
+        // uncoupled, or `ContactCoupling::Iterative`): the pair's `K` is then not how its
+        // bodies move (the joints pull them back after), and solving friction on it exactly
+        // kept a 1:10^5 chain's landing failing frame after frame, 507 of 600 rolled back.
+        let with_friction =
+            !self.contacts[k].on_island && (0..m).all(|i| self.contacts[idx[i]].e <= 0.0);
+        let (mut x, mut p, mut sliding) = ([0.0; GROUP], [Vec3::zeros(); GROUP], [false; GROUP]);
+        if with_friction {
+            (p, sliding) = self.impacts_with_friction(&idx[..m], &mut w, &target, h, vtol);
+            for i in 0..m {
+                x[i] = p[i].dot(&self.contacts[idx[i]].wn);
+            }
+        } else {
+            x = self.normal_impacts(&idx[..m], &w, &target, vtol);
+            for i in 0..m {
+                p[i] = x[i] * self.contacts[idx[i]].wn;
+            }
+        }
+        let mut own = 0.0;
+        for i in 0..m {
+            let j = idx[i];
+            let c = &mut self.contacts[j];
+            let x = x[i];
+            // (a point the others' impulses hold off has not collided: it may still)
+            if j == k || x > 0.0 {
+                c.collided = true;
+                c.target = target[i];
+            }
+            c.seen = [u32::MAX; 2];
+            if with_friction {
+                c.sliding = sliding[i];
+                if p[i] != Vec3::zeros() {
+                    let (ra, rb) = (c.wa, c.wb);
+                    c.pn += x;
+                    c.pt += p[i] - x * c.wn;
+                    c.p += p[i];
+                    self.push(j, &ra, &rb, &p[i], None);
+                }
+            } else if x > 0.0 {
+                let (ra, rb) = (c.wa, c.wb);
+                c.pn += x;
+                c.p += p[i];
+                self.push(j, &ra, &rb, &p[i], None);
+            }
+            if j == k {
+                own = x;
+            }
+        }
+        if !with_friction {
+            // the others' friction (point `k` takes its own in the caller's visit)
+            for i in 0..m {
+                if idx[i] != k && x[i] > 0.0 {
+                    self.impact_friction(idx[i], x[i], vtol, None, None);
+                }
+            }
+        }
+        Some((own, with_friction))
+    }
+
+    /// The normal impulses `x_i` of [`Contacts::impact_together`]'s points `idx` (relative
+    /// velocities `w`, impact targets `target`) after which none approaches beyond its target:
+    /// projected Gauss-Seidel on their dense normal `K`, `u + K x >= target`, increments only
+    /// added (eq. 1). A few sweeps, to a tenth of the velocity tolerance: what they leave
+    /// approaching, the outer sweeps visit again; a point with restitution they leave
+    /// separating more slowly than its impact law asks keeps that.
+    fn normal_impacts(
+        &self,
+        idx: &[usize],
+        w: &[Vec3; GROUP],
+        target: &[f64; GROUP],
+        vtol: f64,
+    ) -> [f64; GROUP] {
+        let m = idx.len();
+        let c0 = &self.contacts[idx[0]];
+        let (sa, sb) = (state(&self.states, c0.a), state(&self.states, c0.b));
+        let mut u = [0.0; GROUP];
+        let mut ca = [Vec3::zeros(); GROUP];
+        let mut cb = [Vec3::zeros(); GROUP];
+        for i in 0..m {
+            let c = &self.contacts[idx[i]];
+            u[i] = w[i].dot(&c.wn) - target[i];
+            (ca[i], cb[i]) = (c.wa.cross(&c.wn), c.wb.cross(&c.wn));
+        }
+        // K_il = (1/m_a + 1/m_b) n_i . n_l + (r_ai x n_i) . I_a^-1 (r_al x n_l) + (the same on B)
+        let mut ia = [Vec3::zeros(); GROUP];
+        let mut ib = [Vec3::zeros(); GROUP];
+        for l in 0..m {
+            (ia[l], ib[l]) = (sa.iinv * ca[l], sb.iinv * cb[l]);
+        }
+        let mut kk = [[0.0; GROUP]; GROUP];
+        for i in 0..m {
+            let ni = &self.contacts[idx[i]].wn;
+            for l in i..m {
+                let nl = &self.contacts[idx[l]].wn;
+                let v = (sa.inv_mass + sb.inv_mass) * ni.dot(nl)
+                    + ca[i].dot(&ia[l])
+                    + cb[i].dot(&ib[l]);
+                (kk[i][l], kk[l][i]) = (v, v);
+            }
+        }
+        let mut x = [0.0; GROUP];
+        let mut inv = [0.0; GROUP];
+        for i in 0..m {
+            inv[i] = if kk[i][i] > 0.0 { 1.0 / kk[i][i] } else { 0.0 };
+        }
+        for _ in 0..GROUP_SWEEPS {
+            let mut moved: f64 = 0.0;
+            for i in 0..m {
+                let r = u[i] + (0..m).map(|l| kk[i][l] * x[l]).sum::<f64>();
+                let xi = (x[i] - r * inv[i]).max(0.0);
+                moved = moved.max((xi - x[i]).abs() * kk[i][i]);
+                x[i] = xi;
+            }
+            if moved < 0.1 * vtol {
+                break;
+            }
+        }
+        x
+    }
+
+    /// The whole impulses of [`Contacts::impact_together`]'s points `idx` without restitution
+    /// (relative velocities `w`, updated, and impact targets `target`), and which of them
+    /// slide: projected Gauss-Seidel on the pair's 3x3 blocks `K_il`, the normal impulses alone
+    /// first (their own distribution), then each visit its normal impulse (eq. 1, increments
+    /// only added) and its friction (eq. 4-6: the impulse that stops its slip within the
+    /// static cone, else the nearest point of the dynamic cone in the metric of its `K`,
+    /// [`friction_block`]). The normal impulses then shift to carry the friction's torque: a
+    /// 1 m box thrown at 10 m/s onto the ground (5 m/s down, mu 0.5) landed flat and, with
+    /// each point's friction after the normal impulses, was tipped forward at up to 3.9 rad/s;
+    /// now it turns at 8e-4 rad/s.
+    fn impacts_with_friction(
+        &self,
+        idx: &[usize],
+        w: &mut [Vec3; GROUP],
+        target: &[f64; GROUP],
+        h: f64,
+        vtol: f64,
+    ) -> ([Vec3; GROUP], [bool; GROUP]) {
+        let m = idx.len();
+        let c0 = &self.contacts[idx[0]];
+        let (sa, sb) = (state(&self.states, c0.a), state(&self.states, c0.b));
         // K_il = (1/m_a + 1/m_b) 1 + [r_ai]x^T I_a^-1 [r_al]x + (the same on B): the change of
         // point i's relative velocity per unit impulse at point l (Bender-Schmitt eq. 3)
         let mut xa = [Mat3::zeros(); GROUP];
@@ -888,14 +1032,6 @@ impl Contacts {
                 (kk[i][l], kk[l][i]) = (v, v.transpose());
             }
         }
-        // Projected Gauss-Seidel on the points' whole impulses, each visit its normal impulse
-        // (eq. 1, increments only added) and then its friction (eq. 4-6: the impulse that stops
-        // its slip within the static cone, else the nearest point of the dynamic cone in the
-        // metric of its K, `friction_block`), so the normal impulses shift to carry the
-        // friction's torque: a box landing flat while sliding is not tipped by the friction
-        // under it. A few sweeps, to a tenth of the velocity tolerance: what they leave
-        // approaching, the outer sweeps visit again; a point with restitution they leave
-        // separating more slowly than its impact law asks keeps that.
         let mut p = [Vec3::zeros(); GROUP];
         let mut sliding = [false; GROUP];
         let mut kn = [0.0; GROUP];
@@ -904,21 +1040,8 @@ impl Contacts {
             kn[i] = c.wn.dot(&(kk[i][i] * c.wn));
             sliding[i] = c.sliding;
         }
-        // (the normal impulses alone first: the impacts' own distribution, which friction then
-        // shifts where it must. With restitution, friction is left to each point after the
-        // sweeps: the normal impulses re-solved to Newton's law after friction slowed the
-        // points' approach gave energy, 72 J of 9000 at an edge's impact with e = 0.8, and a
-        // box rocking there at rest bounced for ever. So it is on a body of an island, whose
-        // contacts are uncoupled this frame: the pair's `K` is then not how its bodies move
-        // (the joints pull them back after), and solving friction on it exactly kept a
-        // 1:10^5 chain's landing failing frame after frame, 507 of 600 rolled back.)
-        let with_friction =
-            !self.contacts[k].on_island && (0..m).all(|i| self.contacts[idx[i]].e <= 0.0);
         for friction in [false, true] {
-            if friction && !with_friction {
-                break;
-            }
-            for _ in 0..SWEEPS {
+            for _ in 0..GROUP_SWEEPS {
                 let mut moved: f64 = 0.0;
                 for i in 0..m {
                     let c = &self.contacts[idx[i]];
@@ -929,26 +1052,30 @@ impl Contacts {
                         let xn = (x - (w[i].dot(&n) - target[i]) / kn[i]).max(0.0);
                         dp = (xn - x) * n;
                     }
-                    let mu = if sliding[i] { c.mu_d } else { c.mu_s };
                     if friction && (c.mu_s > 0.0 || c.mu_d > 0.0) {
                         let (q, wi) = (p[i] + dp, w[i] + kk[i][i] * dp);
                         let pn = c.pn + q.dot(&n);
                         let pt = c.pt + (q - q.dot(&n) * n);
                         // (the slip over the step, for `friction_block`'s position-level form)
                         let slip = (wi - wi.dot(&n) * n) * h;
-                        if let Some((new, _)) =
+                        let block = |mu: f64| {
                             friction_block(&n, &pt, &slip, h, mu * pn, &kk[i][i], &kk[i][i])
-                            && new.iter().all(|v| v.is_finite())
+                                .map(|(new, _)| new)
+                                .filter(|new| new.iter().all(|v| v.is_finite()))
+                        };
+                        let mut new = block(if sliding[i] { c.mu_d } else { c.mu_s });
+                        // (held at the static cone while it slips: sliding from here on, at
+                        // once within the dynamic cone)
+                        if !sliding[i]
+                            && pn > 0.0
+                            && slip != Vec3::zeros()
+                            && new.is_some_and(|f| f.norm() >= c.mu_s * pn * (1.0 - 1e-9))
                         {
-                            // (held at the static cone while it slips: sliding from here on)
-                            if !sliding[i]
-                                && pn > 0.0
-                                && slip != Vec3::zeros()
-                                && new.norm() >= mu * pn * (1.0 - 1e-9)
-                            {
-                                sliding[i] = true;
-                            }
-                            dp += new - pt;
+                            sliding[i] = true;
+                            new = block(c.mu_d);
+                        }
+                        if let Some(f) = new {
+                            dp += f - pt;
                         }
                     }
                     if dp != Vec3::zeros() {
@@ -964,39 +1091,7 @@ impl Contacts {
                 }
             }
         }
-        let mut own = 0.0;
-        for i in 0..m {
-            let j = idx[i];
-            let c = &mut self.contacts[j];
-            let x = p[i].dot(&c.wn);
-            // (a point the others' impulses hold off has not collided: it may still)
-            if j == k || x > 0.0 {
-                c.collided = true;
-                c.target = target[i];
-            }
-            c.seen = [u32::MAX; 2];
-            c.sliding = sliding[i];
-            if p[i] != Vec3::zeros() {
-                let (ra, rb) = (c.wa, c.wb);
-                c.pn += x;
-                c.pt += p[i] - x * c.wn;
-                c.p += p[i];
-                self.push(j, &ra, &rb, &p[i], None);
-            }
-            if j == k {
-                own = x;
-            }
-        }
-        if !with_friction {
-            // the others' friction (point `k` takes its own in the caller's visit)
-            for i in 0..m {
-                let x = p[i].dot(&self.contacts[idx[i]].wn);
-                if idx[i] != k && x > 0.0 {
-                    self.impact_friction(idx[i], x, vtol, None, None);
-                }
-            }
-        }
-        Some((own, with_friction))
+        (p, sliding)
     }
 
     /// Finds, for each contact, the islands its bodies belong to and reserves their border
