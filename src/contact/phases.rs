@@ -715,8 +715,8 @@ impl Contacts {
                     None
                 };
                 let (mut dp, mut friction) = (0.0, true);
-                if let Some((x, with_friction)) = together {
-                    (dp, friction) = (x, !with_friction && x > 0.0);
+                if let Some(x) = together {
+                    (dp, friction) = (x, x > 0.0);
                     changed = true;
                 } else if kn > 0.0 {
                     dp = (c.target - un) / kn;
@@ -811,13 +811,15 @@ impl Contacts {
     /// shape pair of the same bodies are not gathered) and have collided or close within the
     /// step (at most `GROUP`). Their normal impulses grow by the increments `x >= 0` after
     /// which each leaves at its own [`impact_target`] at least (projected Gauss-Seidel on
-    /// their dense `K`, `u + K x >= target`). Without restitution and off islands their
-    /// friction joins the same sweeps ([`Contacts::impacts_with_friction`]); else the others
-    /// take their friction after ([`Contacts::normal_impacts`]). `k`'s target is the caller's.
-    /// Returns point `k`'s normal increment and whether it took its friction (else it does in
-    /// the caller's visit), or `None` with nothing changed if `k` is alone (the caller
-    /// resolves it as any point). Points coupled to islands never come here: their impacts
-    /// are the contact phase's velocity-level round, or with restitution
+    /// their dense `K`, `u + K x >= target`). Off islands their compression (each stopped, or
+    /// without restitution held at its approach) takes their friction in the same sweeps
+    /// ([`Contacts::impacts_with_friction`]), and their restitution comes after, normal
+    /// impulses only ([`Contacts::normal_impacts`]), each point then taking its friction on
+    /// it; on islands the normal impulses come together and each point's friction after.
+    /// `k`'s target is the caller's. Returns point `k`'s normal increment whose friction it
+    /// still takes (in the caller's visit), or `None` with nothing changed if `k` is alone
+    /// (the caller resolves it as any point). Points coupled to islands never come here:
+    /// their impacts are the contact phase's velocity-level round, or with restitution
     /// [`Contacts::coupled_collisions`].
     ///
     /// Stopped one at a time, the corners of a 1 m box falling flat onto the ground at
@@ -828,7 +830,7 @@ impl Contacts {
     /// bounce. Only at a point's first impact in the phase: on every visit (the impulses a
     /// heap passes along its stacks) the e = 0 pile's collision phase cost 2.5 times as much
     /// (docs/BENCHMARKS.md).
-    fn impact_together(&mut self, k: usize, un: f64, h: f64, vtol: f64) -> Option<(f64, bool)> {
+    fn impact_together(&mut self, k: usize, un: f64, h: f64, vtol: f64) -> Option<f64> {
         let (a, b) = (self.contacts[k].a, self.contacts[k].b);
         let same = |c: &Contact| c.a == a && c.b == b && !c.coupled_impact;
         let (mut lo, mut hi) = (k, k + 1);
@@ -868,29 +870,48 @@ impl Contacts {
         if m == 1 {
             return None;
         }
-        // Without restitution and off islands, the points' friction joins the sweeps. With
-        // restitution, friction is left to each point after them: the normal impulses re-solved
-        // to Newton's law after friction slowed the points' approach gave energy, 72 J of 9000
-        // at an edge's impact with e = 0.8, and a box rocking there at rest bounced for ever.
-        // So it is on a body of an island whose contacts are not coupled (a frame the world
-        // uncoupled, or `ContactCoupling::Iterative`): the pair's `K` is then not how its
-        // bodies move (the joints pull them back after), and solving friction on it exactly
-        // kept a 1:10^5 chain's landing failing frame after frame, 507 of 600 rolled back.
-        let with_friction =
-            !self.contacts[k].on_island && (0..m).all(|i| self.contacts[idx[i]].e <= 0.0);
-        let (mut x, mut p, mut sliding) = ([0.0; GROUP], [Vec3::zeros(); GROUP], [false; GROUP]);
-        if with_friction {
-            (p, sliding) = self.impacts_with_friction(&idx[..m], &mut w, &target, h, vtol);
+        // Off islands the points' friction joins the sweeps of their compression (each
+        // stopped, or without restitution held at its approach): the normal impulses then
+        // carry the friction's torque. Their restitution (Newton's law, eq. 1) comes after, in
+        // normal-only sweeps, and its friction per point: re-solved to Newton's law in the
+        // same sweeps as friction, the normal impulses gave energy (72 J of 9000 at an edge's
+        // impact with e = 0.8, friction having slowed the points' approach: Kane's example),
+        // and a box rocking there at rest bounced for ever. On a body of an island whose
+        // contacts are not coupled (a frame the world uncoupled, or
+        // `ContactCoupling::Iterative`) the pair's `K` is not how its bodies move (the joints
+        // pull them back after): solving friction on it exactly kept a 1:10^5 chain's landing
+        // failing frame after frame, 507 of 600 rolled back. There the points take their
+        // normal impulses together and their friction after, each.
+        let off_island = !self.contacts[k].on_island;
+        let mut x = [0.0; GROUP];
+        let mut p = [Vec3::zeros(); GROUP];
+        let mut sliding = [false; GROUP];
+        // (the normal increments whose friction each point takes after)
+        let mut after = [0.0; GROUP];
+        if off_island {
+            let bouncing = (0..m).any(|i| self.contacts[idx[i]].e > 0.0);
+            let mut stop = target;
             for i in 0..m {
-                x[i] = p[i].dot(&self.contacts[idx[i]].wn);
+                if self.contacts[idx[i]].e > 0.0 {
+                    stop[i] = target[i].min(0.0);
+                }
+            }
+            (p, sliding) = self.impacts_with_friction(&idx[..m], &mut w, &stop, h, vtol);
+            if bouncing {
+                after = self.normal_impacts(&idx[..m], &w, &target, vtol);
+            }
+            for i in 0..m {
+                let n = self.contacts[idx[i]].wn;
+                p[i] += after[i] * n;
+                x[i] = p[i].dot(&n);
             }
         } else {
             x = self.normal_impacts(&idx[..m], &w, &target, vtol);
+            after = x;
             for i in 0..m {
                 p[i] = x[i] * self.contacts[idx[i]].wn;
             }
         }
-        let mut own = 0.0;
         for i in 0..m {
             let j = idx[i];
             let c = &mut self.contacts[j];
@@ -901,7 +922,7 @@ impl Contacts {
                 c.target = target[i];
             }
             c.seen = [u32::MAX; 2];
-            if with_friction {
+            if off_island {
                 c.sliding = sliding[i];
                 if p[i] != Vec3::zeros() {
                     let (ra, rb) = (c.wa, c.wb);
@@ -916,19 +937,15 @@ impl Contacts {
                 c.p += p[i];
                 self.push(j, &ra, &rb, &p[i], None);
             }
-            if j == k {
-                own = x;
+        }
+        // the others' friction on what they took after (point `k` takes its own in the
+        // caller's visit)
+        for i in 0..m {
+            if idx[i] != k && after[i] > 0.0 {
+                self.impact_friction(idx[i], after[i], vtol, None, None);
             }
         }
-        if !with_friction {
-            // the others' friction (point `k` takes its own in the caller's visit)
-            for i in 0..m {
-                if idx[i] != k && x[i] > 0.0 {
-                    self.impact_friction(idx[i], x[i], vtol, None, None);
-                }
-            }
-        }
-        Some((own, with_friction))
+        Some(after[(0..m).position(|i| idx[i] == k).unwrap_or(0)])
     }
 
     /// The normal impulses `x_i` of [`Contacts::impact_together`]'s points `idx` (relative
@@ -992,16 +1009,17 @@ impl Contacts {
         x
     }
 
-    /// The whole impulses of [`Contacts::impact_together`]'s points `idx` without restitution
-    /// (relative velocities `w`, updated, and impact targets `target`), and which of them
-    /// slide: projected Gauss-Seidel on the pair's 3x3 blocks `K_il`, the normal impulses alone
-    /// first (their own distribution), then each visit its normal impulse (eq. 1, increments
-    /// only added) and its friction (eq. 4-6: the impulse that stops its slip within the
+    /// The whole impulses of [`Contacts::impact_together`]'s points `idx` (relative velocities
+    /// `w`, updated, and targets `target`: their compression's), and which of them slide:
+    /// projected Gauss-Seidel on the pair's 3x3 blocks `K_il`, the normal impulses alone first
+    /// (their own distribution), then each visit its normal impulse (eq. 1, increments only
+    /// added) and its friction (eq. 4-6: the impulse that stops its slip within the
     /// static cone, else the nearest point of the dynamic cone in the metric of its `K`,
     /// [`friction_block`]). The normal impulses then shift to carry the friction's torque: a
     /// 1 m box thrown at 10 m/s onto the ground (5 m/s down, mu 0.5) landed flat and, with
     /// each point's friction after the normal impulses, was tipped forward at up to 3.9 rad/s;
-    /// now it turns at 8e-4 rad/s.
+    /// now it turns at 8e-4 rad/s. With e = 0.1, 4.7 rad/s with all its friction after the
+    /// normal impulses, 0.22 with its compression's friction here.
     fn impacts_with_friction(
         &self,
         idx: &[usize],
