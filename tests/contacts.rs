@@ -704,7 +704,8 @@ fn a_box_thrown_onto_the_ground_lands_flat_and_slides_to_rest() {
 /// takes its friction with its normal impulses, as without restitution, and only the rebound's
 /// friction comes after, point by point, so it is hardly tipped (measured at most 0.22 and 0.28
 /// rad/s thrown down at 5 and 0.5 m/s; with all its friction after, 4.7 and 1.3 rad/s). Its
-/// energy never rises from one frame to the next.
+/// energy (kinetic and potential, 6.8e4 and 5.6e4 J at the throws) never rises by 1 J from
+/// one frame to the next (measured: at most 0.016 J, at rest).
 #[test]
 fn a_box_with_restitution_thrown_onto_the_ground_is_hardly_tipped() {
     for vz in [-5.0, -0.5] {
@@ -740,7 +741,10 @@ fn a_box_with_restitution_thrown_onto_the_ground_is_hardly_tipped() {
             "vz {vz}: its energy rose by {rise} J in a frame"
         );
         let body = world.body(b).unwrap();
-        assert!((body.position().z - 0.5).abs() < 1e-3 && body.linear_velocity().norm() < 1e-3);
+        assert!(
+            (body.position().z - 0.5).abs() < 1e-3 && body.linear_velocity().norm() < 1e-3,
+            "vz {vz}: not at rest on its face"
+        );
     }
 }
 

@@ -702,10 +702,11 @@ impl Contacts {
                 } else {
                     c.kn
                 };
-                // (at its impact, the points of the pair that collide, resolved together, with
-                // their friction when they have no restitution and are not on an island; else
-                // the others take their friction there, this one below if it took a normal
-                // impulse, as they do; a point alone is resolved as any other, below)
+                // (at its impact, the points of the pair that collide, resolved together: off
+                // islands their compression with its friction, then their rebound, on which
+                // the others take their friction there and this one below, as they do; on
+                // islands the same for the whole normal impulse; a point alone is resolved as
+                // any other, below)
                 let together = if !later && impact {
                     self.contacts[k] = c;
                     let x = self.impact_together(k, un, h, vtol);
@@ -841,6 +842,8 @@ impl Contacts {
             hi += 1;
         }
         let mut idx = [0usize; GROUP];
+        // (where `k` is among them)
+        let mut own = 0;
         let mut w = [Vec3::zeros(); GROUP];
         let mut target = [0.0; GROUP];
         let mut m = 0;
@@ -863,6 +866,9 @@ impl Contacts {
                 } else {
                     floor
                 };
+                if j == k {
+                    own = m;
+                }
                 (idx[m], w[m], target[m]) = (j, wj, t);
                 m += 1;
             }
@@ -899,11 +905,12 @@ impl Contacts {
             (p, sliding) = self.impacts_with_friction(&idx[..m], &mut w, &stop, h, vtol);
             if bouncing {
                 after = self.normal_impacts(&idx[..m], &w, &target, vtol);
+                for i in 0..m {
+                    p[i] += after[i] * self.contacts[idx[i]].wn;
+                }
             }
             for i in 0..m {
-                let n = self.contacts[idx[i]].wn;
-                p[i] += after[i] * n;
-                x[i] = p[i].dot(&n);
+                x[i] = p[i].dot(&self.contacts[idx[i]].wn);
             }
         } else {
             x = self.normal_impacts(&idx[..m], &w, &target, vtol);
@@ -945,7 +952,7 @@ impl Contacts {
                 self.impact_friction(idx[i], after[i], vtol, None, None);
             }
         }
-        Some(after[(0..m).position(|i| idx[i] == k).unwrap_or(0)])
+        Some(after[own])
     }
 
     /// The normal impulses `x_i` of [`Contacts::impact_together`]'s points `idx` (relative
