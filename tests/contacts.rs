@@ -57,6 +57,31 @@ fn cube() -> Geometry {
     }
 }
 
+/// Kinetic and potential energy of body `b` under the default gravity (J; zero height at the
+/// ground `z = 0`).
+fn energy(world: &World, b: BodyHandle) -> f64 {
+    let body = world.body(b).unwrap();
+    body.kinetic_energy() + body.mass_properties().mass * 9.81 * body.position().z
+}
+
+/// A 1 m cube of `material` on a ground of it, its lowest face 0.1 m above the ground,
+/// thrown at 10 m/s along x and `vz` along z.
+fn thrown_cube(material: Material, vz: f64) -> (World, BodyHandle) {
+    let mut world = World::default();
+    ground(&mut world, Vec3::z(), material);
+    let b = dynamic(
+        &mut world,
+        Vec3::new(0.0, 0.0, 0.6),
+        Quat::identity(),
+        cube(),
+        material,
+    );
+    world
+        .set_body_velocity(b, Vec3::new(10.0, 0.0, vz), Vec3::zeros())
+        .unwrap();
+    (world, b)
+}
+
 /// A 1 m cube resting on a plane tilted by `deg` about the y axis (slope going down along +x
 /// of the plane); returns (world, box, unit vector down the slope).
 fn incline(deg: f64, mu_s: f64, mu_d: f64) -> (World, BodyHandle, Vec3) {
@@ -595,17 +620,12 @@ fn a_box_dropped_tilted_gains_no_energy_and_comes_to_rest() {
             let q = Quat::from_axis_angle(&Vec3::x_axis(), ax)
                 * Quat::from_axis_angle(&Vec3::y_axis(), ay);
             let b = dynamic(&mut world, Vec3::new(0.0, 0.0, 2.0), q, cube(), m);
-            let mass = world.body(b).unwrap().mass_properties().mass;
-            let energy = |w: &World| {
-                let body = w.body(b).unwrap();
-                body.kinetic_energy() + mass * 9.81 * body.position().z
-            };
-            let drop = mass * 9.81 * 1.5;
-            let (mut touched, mut last, mut rise) = (false, energy(&world), 0.0f64);
+            let drop = world.body(b).unwrap().mass_properties().mass * 9.81 * 1.5;
+            let (mut touched, mut last, mut rise) = (false, energy(&world, b), 0.0f64);
             for _ in 0..600 {
                 world.step(1.0 / 60.0).unwrap();
                 touched |= world.contact_events().iter().any(|e| e.begin);
-                let now = energy(&world);
+                let now = energy(&world, b);
                 if touched {
                     rise = rise.max(now - last);
                 }
@@ -645,18 +665,8 @@ fn a_box_thrown_onto_the_ground_lands_flat_and_slides_to_rest() {
         (-5.0, 0.3, 0.3),
         (-5.0, 0.8, 0.4),
     ] {
-        let mut world = World::default();
-        let m = mat(mu_s, mu, 0.0);
-        ground(&mut world, Vec3::z(), m);
-        let b = dynamic(
-            &mut world,
-            Vec3::new(0.0, 0.0, 0.6),
-            Quat::identity(),
-            cube(),
-            m,
-        );
-        let v0 = Vec3::new(10.0, 0.0, vz);
-        world.set_body_velocity(b, v0, Vec3::zeros()).unwrap();
+        let (mut world, b) = thrown_cube(mat(mu_s, mu, 0.0), vz);
+        let v0 = world.body(b).unwrap().linear_velocity();
         // the velocity before the frame it lands in, the frames until it stops falling, and
         // where it is and how fast it slides then
         let (mut spin, mut landings, mut last) = (0.0f64, 0, v0);
@@ -709,29 +719,12 @@ fn a_box_thrown_onto_the_ground_lands_flat_and_slides_to_rest() {
 #[test]
 fn a_box_with_restitution_thrown_onto_the_ground_is_hardly_tipped() {
     for vz in [-5.0, -0.5] {
-        let mut world = World::default();
-        let m = mat(0.5, 0.5, 0.1);
-        ground(&mut world, Vec3::z(), m);
-        let b = dynamic(
-            &mut world,
-            Vec3::new(0.0, 0.0, 0.6),
-            Quat::identity(),
-            cube(),
-            m,
-        );
-        world
-            .set_body_velocity(b, Vec3::new(10.0, 0.0, vz), Vec3::zeros())
-            .unwrap();
-        let mass = world.body(b).unwrap().mass_properties().mass;
-        let energy = |w: &World| {
-            let body = w.body(b).unwrap();
-            body.kinetic_energy() + mass * 9.81 * body.position().z
-        };
-        let (mut spin, mut rise, mut last) = (0.0f64, 0.0f64, energy(&world));
+        let (mut world, b) = thrown_cube(mat(0.5, 0.5, 0.1), vz);
+        let (mut spin, mut rise, mut last) = (0.0f64, 0.0f64, energy(&world, b));
         for _ in 0..300 {
             world.step(1.0 / 60.0).unwrap();
             spin = spin.max(world.body(b).unwrap().angular_velocity().norm());
-            let now = energy(&world);
+            let now = energy(&world, b);
             rise = rise.max(now - last);
             last = now;
         }
