@@ -205,6 +205,15 @@ fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
     0.1 * s.tolerance / h
 }
 
+/// The approach below which a point the collision phase has not struck yet is left to the
+/// contact phase: one that closes at most the contact tolerance within the step. A resting
+/// point leaves the contact phase with such a speed (its sweeps stop at changes of half the
+/// tolerance), and struck again in the next collision phase it stirred the whole stack: a
+/// stack of ten boxes at rest had 20-30 of its 48 points collide every step, up to 100 sweeps.
+fn resting_speed(s: &ContactSettings, h: f64) -> f64 {
+    s.tolerance / h
+}
+
 /// Most points of a pair resolved together at an impact ([`Contacts::impact_together`]).
 const GROUP: usize = 8;
 /// Most projected Gauss-Seidel sweeps of such an impact (per stage).
@@ -648,6 +657,7 @@ impl Contacts {
     /// sweeps.
     fn collide(&mut self, h: f64, mut solver: Option<&mut Solver>, later: bool) -> u32 {
         let vtol = velocity_tolerance(&self.settings, h);
+        let rest = resting_speed(&self.settings, h);
         let coupled = solver.is_some();
         let mut iterations = 0;
         for _ in 0..self.settings.max_iterations {
@@ -676,8 +686,11 @@ impl Contacts {
                 // later impulses make it approach again (Gauss-Seidel propagation, Tomcin
                 // section 7), so impacts pass along chains of touching bodies (Newton's
                 // cradle). Impulses are never negative, which is the sticking guard of eq. 2-3.
+                // (a point not struck yet collides beyond the resting speed; once struck,
+                // beyond the phase's velocity tolerance, so impacts pass along chains)
                 let floor = approach(c, h);
-                if !(un < floor - vtol && (c.collided || closes(c, un, h))) {
+                let beyond = if c.collided { vtol } else { rest };
+                if !(un < floor - beyond && (c.collided || closes(c, un, h))) {
                     let seen = versions(&self.states, c);
                     self.contacts[k].seen = if coupled { [u32::MAX; 2] } else { seen };
                     continue;
