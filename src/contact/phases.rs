@@ -98,6 +98,10 @@ pub(crate) struct Contacts {
     kept: Vec<Kept>,
     /// Each contact's impulses (normal, total, friction) at the end of the first pass.
     first_pass: Vec<(f64, Vec3, Vec3)>,
+    /// Scratch of the sweeps' conjugate directions ([`Contacts::solve`]): per active point its
+    /// impulses (normal, friction) before the sweep, and its direction.
+    before_sweep: Vec<(f64, Vec3)>,
+    direction: Vec<(f64, Vec3)>,
 }
 
 /// A body's velocities before the position-level pass (then what the pass added), and its
@@ -1345,7 +1349,8 @@ impl Contacts {
             None => d1.dot(&(c.kf * d1)),
         };
         let mut changed: f64 = 0.0;
-        if sep < -0.5 * tol || (c.pn > 0.0 && sep > 0.5 * tol) {
+        let band = if c.on_island { 0.5 * tol } else { 0.0 };
+        if sep < -band || (c.pn > 0.0 && sep > band) {
             let kn = kdir(&n, &n);
             // A sliding coupled contact carries its dynamic friction in the normal row: the
             // impulse per unit normal impulse is n - mu_d t (t the slip), so the row's column
@@ -1469,9 +1474,34 @@ impl Contacts {
             if asymmetric {
                 self.mark_shared_pairs();
             }
+            // Nonsmooth nonlinear conjugate gradients (Silcowitz, Niebe, Erleben 2010) on the
+            // sweeps when no point touches an island: each sweep's change of the impulses `g`
+            // is a gradient step, and the last direction, scaled by beta = |g_k|^2 / |g_k-1|^2,
+            // is added after it (projected into the cones), restarting whenever beta > 1. On
+            // a stack of boxes Gauss-Seidel alone converges slowly (the friction couples the
+            // boxes' tilts): 5 boxes 20.7 -> 13.0 sweeps per step, 10 boxes 47.2 -> 37.4.
+            let momentum = !self
+                .active
+                .iter()
+                .any(|&k| self.contacts[k as usize].on_island);
+            let mut last_g2 = f64::INFINITY;
+            if momentum {
+                self.direction.clear();
+                self.direction
+                    .resize(self.active.len(), (0.0, Vec3::zeros()));
+            }
             for _ in 0..self.settings.max_iterations {
                 sweeps += 1;
                 let mut largest: f64 = 0.0;
+                if momentum {
+                    self.before_sweep.clear();
+                    let cs = &self.contacts;
+                    self.before_sweep.extend(
+                        self.active
+                            .iter()
+                            .map(|&k| (cs[k as usize].pn, cs[k as usize].pt)),
+                    );
+                }
                 for x in 0..self.active.len() {
                     let k = self.active[x] as usize;
                     self.fresh_pair(k, solver.as_deref());
@@ -1495,6 +1525,48 @@ impl Contacts {
                 // no visit moved its point by more than half the tolerance
                 if largest <= 0.5 * tol {
                     break;
+                }
+                if momentum {
+                    let mut g2 = 0.0;
+                    for x in 0..self.active.len() {
+                        let c = &self.contacts[self.active[x] as usize];
+                        let (pn, pt) = self.before_sweep[x];
+                        g2 += (c.pn - pn).powi(2) + (c.pt - pt).norm_squared();
+                    }
+                    let beta = g2 / last_g2;
+                    last_g2 = g2;
+                    for x in 0..self.active.len() {
+                        let k = self.active[x] as usize;
+                        let c = self.contacts[k];
+                        let (pn0, pt0) = self.before_sweep[x];
+                        let g = (c.pn - pn0, c.pt - pt0);
+                        if beta > 1.0 {
+                            self.direction[x] = (0.0, Vec3::zeros());
+                            continue;
+                        }
+                        let (dn, dt) = self.direction[x];
+                        self.direction[x] = (beta * dn + g.0, beta * dt + g.1);
+                        // x += beta p, projected into the point's cone
+                        let pn = (c.pn + beta * dn).max(0.0);
+                        let mut pt = c.pt + beta * dt;
+                        let lim = if c.sliding { c.mu_d } else { c.mu_s } * pn;
+                        let len = pt.norm();
+                        if len > lim {
+                            pt = if lim > 0.0 {
+                                pt * (lim / len)
+                            } else {
+                                Vec3::zeros()
+                            };
+                        }
+                        let delta = (pn - c.pn) * c.nl + (pt - c.pt);
+                        if delta != Vec3::zeros() {
+                            let c = &mut self.contacts[k];
+                            (c.pn, c.pt) = (pn, pt);
+                            c.p += delta;
+                            let (ra, rb) = (c.wa, c.wb);
+                            self.push(k, &ra, &rb, &delta, None);
+                        }
+                    }
                 }
             }
             self.refresh_all(solver.as_deref());
