@@ -1258,7 +1258,7 @@ fn warm_started_contacts_converge_in_fewer_sweeps_on_a_stack() {
 /// step, the collision phase strikes none of its points, and it stands where it was built.
 /// Before, resting points that left the contact phase at a speed below its tolerance were
 /// struck again every step (9.5 points per step), and the sweeps stalled in the dead band of
-/// half the tolerance around each loaded point (83 sweeps per step, against 13 now).
+/// half the tolerance around each loaded point (83 sweeps per step, against 14 now).
 #[test]
 fn a_resting_stack_of_boxes_is_held_in_few_sweeps_without_impacts() {
     let mut world = World::default();

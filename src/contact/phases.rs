@@ -204,6 +204,15 @@ fn point_velocity(states: &[MotionState], i: u32, r: &Vec3) -> Vec3 {
     }
 }
 
+/// A contact-phase visit of a point off islands leaves out a change that would move the point
+/// by less than this fraction of the contact tolerance (a hundredth of the sweeps' convergence
+/// threshold), unless it lets the point go or its normal impulse changed in the same visit (so
+/// a sliding point's friction stays `mu_d` times its normal impulse). A change left out leaves
+/// the point's bodies as they were, so the visits of their other points are skipped: on the pile
+/// of 1000 shapes, where every loaded point was changed by some rounding at every visit, the
+/// contact phase took 28.8 ms per step over its first 60 steps, 10.7 ms with this.
+const NEGLIGIBLE: f64 = 0.01;
+
 /// Velocity tolerance of the collision phase: a tenth of the contact tolerance per step.
 fn velocity_tolerance(s: &ContactSettings, h: f64) -> f64 {
     0.1 * s.tolerance / h
@@ -1384,7 +1393,9 @@ impl Contacts {
             }
             if kd > 0.0 {
                 let dp = (-sep / (h * kd)).max(-c.pn);
-                if dp != 0.0 {
+                if dp != 0.0
+                    && (c.on_island || (dp * kd * h).abs() > NEGLIGIBLE * tol || dp == -c.pn)
+                {
                     c.pn += dp;
                     c.pt += dp * (dir - n);
                     c.p += dp * dir;
@@ -1409,7 +1420,8 @@ impl Contacts {
             let (new, moved) = friction_block(&n, &c.pt, &slip, h, lim, &free, &m)
                 .unwrap_or_else(|| friction_along_slip(&c.pt, &slip, h, lim, c.im, &free, &m));
             let delta = new - c.pt;
-            if delta != Vec3::zeros() {
+            let kept = c.on_island || changed > 0.0 || moved > NEGLIGIBLE * tol;
+            if delta != Vec3::zeros() && (kept || new == Vec3::zeros()) {
                 c.pt = new;
                 c.p += delta;
                 self.push(k, &ra, &rb, &delta, solver);
