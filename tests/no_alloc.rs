@@ -148,3 +148,48 @@ fn contact_phases_allocate_nothing_once_the_contact_set_is_steady() {
     assert!(world.last_report().max_violation < 1e-9);
     assert_eq!(n, 0, "{n} allocations in 120 steps");
 }
+
+/// The same for points that touch no island: their solve takes conjugate gradient steps
+/// between its sweeps (a free box on four registered contacts, resting).
+#[test]
+fn free_contact_phases_allocate_nothing_once_the_contact_set_is_steady() {
+    let mut world = World::default();
+    let free = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, 0.5),
+            ..Default::default()
+        })
+        .unwrap();
+    let step = |world: &mut World| {
+        let body = world.body(free).unwrap();
+        let (x, q) = (body.position(), body.rotation());
+        for cx in [-0.5, 0.5] {
+            for cy in [-0.5, 0.5] {
+                let c = x + q * Vec3::new(cx, cy, -0.5);
+                world
+                    .register_contact(&ContactDesc {
+                        body_a: None,
+                        body_b: free,
+                        point: Vec3::new(c.x, c.y, 0.5 * c.z),
+                        normal: Vec3::z(),
+                        depth: -c.z,
+                        material: Material::coulomb(0.5),
+                    })
+                    .unwrap();
+            }
+        }
+        world.step(1.0 / 60.0).unwrap();
+    };
+    for _ in 0..60 {
+        step(&mut world);
+    }
+    let n = allocations_in(|| {
+        for _ in 0..120 {
+            step(&mut world);
+        }
+    });
+    assert_eq!(world.contacts().len(), 4);
+    assert!(world.contact_report().contact_iterations > 0);
+    assert!(world.contact_report().max_penetration <= 1e-5);
+    assert_eq!(n, 0, "{n} allocations in 120 steps");
+}
