@@ -806,6 +806,18 @@ fn a_blow_up_rolls_its_island_back_to_the_frame_start() {
         Geometry::Sphere { radius: 0.5 },
         Material::coulomb(0.5),
     );
+    // and a free box resting on the floor (10 - 7.978 m up) through the blow-ups
+    let floor = 10.0 - 7.978;
+    let crate_ = scenes::shaped_body(
+        &mut world,
+        BodyKind::Dynamic,
+        Vec3::new(20.0, 0.0, floor + 0.5),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(0.5, 0.5, 0.5),
+        },
+        Material::coulomb(0.5),
+    );
     let state = |world: &World| bodies_state(world, &s.bodies);
     let h = 1.0 / 60.0;
     assert!(world.inject_blow_up(3, 0).is_err());
@@ -830,6 +842,12 @@ fn a_blow_up_rolls_its_island_back_to_the_frame_start() {
             fell > 0.0 && fell.is_finite(),
             "the free ball fell {fell} m"
         );
+        let z = world.body(crate_).unwrap().position().z;
+        assert!(
+            (z - (floor + 0.5)).abs() < 1e-4,
+            "the free box rests at {z} m"
+        );
+        assert!(world.contacts().iter().any(|c| c.body_b == crate_));
     }
     // the chain goes on from where it was
     for _ in 0..20 {
