@@ -57,6 +57,21 @@ fn cube() -> Geometry {
     }
 }
 
+/// `n` 1 m cubes of `material` stacked on the ground (z = 0), bottom first.
+fn stack_of_cubes(world: &mut World, n: usize, material: Material) -> Vec<BodyHandle> {
+    (0..n)
+        .map(|i| {
+            dynamic(
+                world,
+                Vec3::new(0.0, 0.0, 0.5 + i as f64),
+                Quat::identity(),
+                cube(),
+                material,
+            )
+        })
+        .collect()
+}
+
 /// Kinetic and potential energy of body `b` under the default gravity (J; zero height at the
 /// ground `z = 0`).
 fn energy(world: &World, b: BodyHandle) -> f64 {
@@ -1207,17 +1222,7 @@ fn warm_started_contacts_converge_in_fewer_sweeps_on_a_stack() {
             })
             .unwrap();
         ground(&mut world, Vec3::z(), Material::default());
-        let boxes: Vec<_> = (0..10)
-            .map(|i| {
-                dynamic(
-                    &mut world,
-                    Vec3::new(0.0, 0.0, 0.5 + i as f64),
-                    Quat::identity(),
-                    cube(),
-                    Material::default(),
-                )
-            })
-            .collect();
+        let boxes = stack_of_cubes(&mut world, 10, Material::default());
         for _ in 0..120 {
             world.step(1.0 / 60.0).unwrap();
         }
@@ -1263,17 +1268,7 @@ fn warm_started_contacts_converge_in_fewer_sweeps_on_a_stack() {
 fn a_resting_stack_of_boxes_is_held_in_few_sweeps_without_impacts() {
     let mut world = World::default();
     ground(&mut world, Vec3::z(), Material::coulomb(0.5));
-    let boxes: Vec<_> = (0..5)
-        .map(|i| {
-            dynamic(
-                &mut world,
-                Vec3::new(0.0, 0.0, 0.5 + i as f64),
-                Quat::identity(),
-                cube(),
-                Material::coulomb(0.5),
-            )
-        })
-        .collect();
+    let boxes = stack_of_cubes(&mut world, 5, Material::coulomb(0.5));
     let tol = world.contact_settings().tolerance;
     for _ in 0..100 {
         world.step(1.0 / 60.0).unwrap();

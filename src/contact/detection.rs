@@ -405,6 +405,13 @@ pub(crate) struct Contact {
 }
 
 impl Contact {
+    /// The most friction a normal impulse `pn` allows the point: `mu_d pn` while it slides,
+    /// `mu_s pn` while it sticks (Bender-Schmitt eq. 6).
+    pub(crate) fn friction_limit(&self, pn: f64) -> f64 {
+        let mu = if self.sliding { self.mu_d } else { self.mu_s };
+        mu * pn
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         a: u32,

@@ -207,11 +207,11 @@ fn point_velocity(states: &[MotionState], i: u32, r: &Vec3) -> Vec3 {
 /// A contact-phase visit of a point off islands leaves out a change that would move the point
 /// by less than this fraction of the contact tolerance (a fiftieth of the sweeps' convergence
 /// threshold, half the tolerance), unless it lets the point go or its normal impulse changed in
-/// the same visit (so
-/// a sliding point's friction stays `mu_d` times its normal impulse). A change left out leaves
-/// the point's bodies as they were, so the visits of their other points are skipped: on the pile
-/// of 1000 shapes, where every loaded point was changed by some rounding at every visit, the
-/// contact phase took 28.8 ms per step over its first 60 steps, 11.5 ms with this. Points on
+/// the same visit (so a sliding point's friction stays `mu_d` times its normal impulse). A
+/// change left out leaves the point's bodies as they were, so the visits of their other points
+/// are skipped: on the pile of 1000 shapes, where every loaded point was changed by some
+/// rounding at every visit, the contact phase took 28.8 ms per step over its first 60 steps,
+/// 11.5 ms with this. Points on
 /// islands are visited as before: while loaded, only beyond half the tolerance either way.
 const NEGLIGIBLE: f64 = 0.01;
 
@@ -966,16 +966,12 @@ impl Contacts {
             c.seen = [u32::MAX; 2];
             if off_island {
                 c.sliding = sliding[i];
-                if p[i] != Vec3::zeros() {
-                    let (ra, rb) = (c.wa, c.wb);
-                    c.pn += x;
-                    c.pt += p[i] - x * c.wn;
-                    c.p += p[i];
-                    self.push(j, &ra, &rb, &p[i], None);
-                }
-            } else if x > 0.0 {
+            }
+            // (on islands `p` is `x n`, without friction)
+            if p[i] != Vec3::zeros() {
                 let (ra, rb) = (c.wa, c.wb);
                 c.pn += x;
+                c.pt += p[i] - x * c.wn;
                 c.p += p[i];
                 self.push(j, &ra, &rb, &p[i], None);
             }
@@ -1423,7 +1419,7 @@ impl Contacts {
             // friction, capped at mu_d |p_n|, and stops when that suffices within the step. A
             // static point whose friction stays at its cap after the sweeps converged becomes
             // sliding ([`Contacts::solve`]).
-            let lim = if c.sliding { c.mu_d } else { c.mu_s } * c.pn;
+            let lim = c.friction_limit(c.pn);
             // (a point on free bodies: its pair's `K`, every direction free)
             let (free, m) = km.unwrap_or((c.kf, c.kf));
             let (new, moved) = friction_block(&n, &c.pt, &slip, h, lim, &free, &m)
@@ -1496,16 +1492,15 @@ impl Contacts {
                 self.mark_shared_pairs();
             }
             // Nonsmooth nonlinear conjugate gradients (Silcowitz, Niebe, Erleben 2010) on the
-            // sweeps when no point touches an island: each sweep's change of the impulses `g`
-            // is a gradient step, and the last direction, scaled by beta = |g_k|^2 / |g_k-1|^2,
-            // is added after it (projected into the cones), restarting whenever beta > 1. On
-            // a stack of boxes Gauss-Seidel alone converges slowly (the friction couples the
+            // sweeps when no point touches an island ([`Contacts::conjugate_step`]). On a
+            // stack of boxes Gauss-Seidel alone converges slowly (the friction couples the
             // boxes' tilts): 5 boxes 20.7 -> 13.0 sweeps per step, 10 boxes 47.2 -> 37.4
             // (docs/BENCHMARKS.md). Not after the last sweep: the solve ends on a sweep.
             let momentum = !self
                 .active
                 .iter()
                 .any(|&k| self.contacts[k as usize].on_island);
+            // (|g|^2 of the last sweep)
             let mut last_g2 = f64::INFINITY;
             if momentum {
                 self.direction.clear();
@@ -1550,52 +1545,7 @@ impl Contacts {
                     break;
                 }
                 if momentum && sweep + 1 < cap {
-                    let mut g2 = 0.0;
-                    for x in 0..self.active.len() {
-                        let c = &self.contacts[self.active[x] as usize];
-                        let (pn, pt) = self.before_sweep[x];
-                        g2 += (c.pn - pn).powi(2) + (c.pt - pt).norm_squared();
-                    }
-                    let beta = g2 / last_g2;
-                    last_g2 = g2;
-                    for x in 0..self.active.len() {
-                        let k = self.active[x] as usize;
-                        let c = self.contacts[k];
-                        let (pn0, pt0) = self.before_sweep[x];
-                        let g = (c.pn - pn0, c.pt - pt0);
-                        // (restart, also when beta is not a number)
-                        if beta.is_nan() || beta > 1.0 {
-                            self.direction[x] = (0.0, Vec3::zeros());
-                            continue;
-                        }
-                        let (dn, dt) = self.direction[x];
-                        self.direction[x] = (beta * dn + g.0, beta * dt + g.1);
-                        // x += beta p, projected into the point's cone (its tangential part:
-                        // `pt` may keep a part along a normal that turned, as in `visit`)
-                        let pn = (c.pn + beta * dn).max(0.0);
-                        let mut pt = c.pt + beta * dt;
-                        let along = pt.dot(&c.nl) * c.nl;
-                        let lim = if c.sliding { c.mu_d } else { c.mu_s } * pn;
-                        let len = (pt - along).norm();
-                        if len > lim {
-                            pt = if lim > 0.0 {
-                                along + (pt - along) * (lim / len)
-                            } else {
-                                along
-                            };
-                        }
-                        let delta = (pn - c.pn) * c.nl + (pt - c.pt);
-                        // (every step, however small: leaving out those that would move the
-                        // point less than `NEGLIGIBLE`, as `visit` does, took the ten-box stack
-                        // from 36.0 to 47.6 sweeps per step)
-                        if delta != Vec3::zeros() {
-                            let c = &mut self.contacts[k];
-                            (c.pn, c.pt) = (pn, pt);
-                            c.p += delta;
-                            let (ra, rb) = (c.wa, c.wb);
-                            self.push(k, &ra, &rb, &delta, None);
-                        }
-                    }
+                    self.conjugate_step(&mut last_g2);
                 }
             }
             self.refresh_all(solver.as_deref());
@@ -1626,6 +1576,56 @@ impl Contacts {
             }
         }
         sweeps
+    }
+
+    /// The conjugate gradient step of [`Contacts::solve`] after a sweep of its active points
+    /// (none on an island): the sweep's change of each point's impulses since `before_sweep`
+    /// is the gradient `g`; with `beta = |g|^2 / last_g2` (then `last_g2 = |g|^2`) each point's
+    /// direction becomes `beta d + g`, and `beta d` is added to its impulses, projected into
+    /// its cone (the tangential part: `pt` may keep a part along a normal that turned, as in
+    /// `visit`). Every step is taken, however small: leaving out those that would move the
+    /// point less than [`NEGLIGIBLE`], as `visit` does, took the ten-box stack from 36.0 to
+    /// 47.6 sweeps per step. `beta > 1` (or not a number) restarts: all directions zero.
+    fn conjugate_step(&mut self, last_g2: &mut f64) {
+        let mut g2 = 0.0;
+        for (x, &k) in self.active.iter().enumerate() {
+            let c = &self.contacts[k as usize];
+            let (pn, pt) = self.before_sweep[x];
+            g2 += (c.pn - pn).powi(2) + (c.pt - pt).norm_squared();
+        }
+        let beta = g2 / *last_g2;
+        *last_g2 = g2;
+        if beta.is_nan() || beta > 1.0 {
+            self.direction.fill((0.0, Vec3::zeros()));
+            return;
+        }
+        for x in 0..self.active.len() {
+            let k = self.active[x] as usize;
+            let c = &self.contacts[k];
+            let (pn0, pt0) = self.before_sweep[x];
+            let (dn, dt) = self.direction[x];
+            self.direction[x] = (beta * dn + (c.pn - pn0), beta * dt + (c.pt - pt0));
+            let pn = (c.pn + beta * dn).max(0.0);
+            let mut pt = c.pt + beta * dt;
+            let along = pt.dot(&c.nl) * c.nl;
+            let lim = c.friction_limit(pn);
+            let len = (pt - along).norm();
+            if len > lim {
+                pt = if lim > 0.0 {
+                    along + (pt - along) * (lim / len)
+                } else {
+                    along
+                };
+            }
+            let delta = (pn - c.pn) * c.nl + (pt - c.pt);
+            if delta != Vec3::zeros() {
+                let c = &mut self.contacts[k];
+                (c.pn, c.pt) = (pn, pt);
+                c.p += delta;
+                let (ra, rb) = (c.wa, c.wb);
+                self.push(k, &ra, &rb, &delta, None);
+            }
+        }
     }
 
     /// Starts a round of the contact phase: linearizes each contact's previewed offset at the
@@ -1679,7 +1679,7 @@ impl Contacts {
                 continue;
             }
             let mut pt = p - pn * n;
-            let lim = if c.sliding { c.mu_d } else { c.mu_s } * pn;
+            let lim = c.friction_limit(pn);
             if pt.norm() > lim {
                 pt *= lim / pt.norm();
             }
