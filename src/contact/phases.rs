@@ -19,7 +19,8 @@ use std::time::Instant;
 
 use super::detection::{Contact, Detector, to_local};
 use super::impulse::{
-    WORLD, apply_pair, at_start, k_along, k_matrix, previewed, relative_velocity, state,
+    WORLD, apply_pair, at_start, gap, k_along, k_matrix, previewed, previewed_rolled,
+    relative_velocity, state,
 };
 use super::{
     ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
@@ -1639,16 +1640,19 @@ impl Contacts {
         for c in &mut self.contacts {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             let (ra, rb, n0) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
-            if at_start_poses {
-                c.d0 =
-                    (b.x + rb) - (a.x + ra) + contact_dt(a, b) * relative_velocity(a, &ra, b, &rb);
-                c.nl = n0;
-            } else {
-                let (pa, pb, n) = previewed(a, &c.ra, b, &c.rb, &c.n);
-                c.d0 = pb - pa;
-                c.nl = n;
-            }
             c.u0 = relative_velocity(a, &ra, b, &rb);
+            if at_start_poses {
+                c.d0 = (b.x + rb) - (a.x + ra) + contact_dt(a, b) * c.u0;
+                c.nl = n0;
+            } else if !c.rounded() {
+                let (pa, pb, n, _) = previewed(c, a, b);
+                (c.d0, c.nl) = (pb - pa, n);
+            } else {
+                // across the normal (friction) the rolled points, along it the cores
+                let (pa, pb, n, sep) = previewed_rolled(c, a, b);
+                let d = pb - pa;
+                (c.d0, c.nl) = (d + (sep - d.dot(&n)) * n, n);
+            }
             c.sep = c.d0.dot(&c.nl);
             (c.wa, c.wb) = (ra, rb);
             c.dt = contact_dt(a, b);
@@ -1723,8 +1727,7 @@ impl Contacts {
             if !(a.dynamic || b.dynamic) {
                 continue;
             }
-            let (pa, pb, n) = previewed(a, &c.ra, b, &c.rb, &c.n);
-            c.sep = (pb - pa).dot(&n);
+            c.sep = previewed(c, a, b).3;
             worst = worst.max(-c.sep);
             beyond = beyond.max(c.floor - c.sep);
         }
@@ -2233,8 +2236,8 @@ impl Contacts {
             if k >= registered {
                 self.frame_registered[k - registered].frame_impulse = c.frame_impulse;
             }
-            let (pa, pb, n) = (xa + qa * c.ra, xb + qb * c.rb, qa * c.n);
-            let depth = -(pb - pa).dot(&n);
+            let (pa, pb, n, sep) = gap(c, (xa, qa), (xb, qb));
+            let depth = -sep;
             // the impulse on B over the frame step so far
             let total = qa * c.frame_impulse;
             if c.pn_total <= 0.0 && total == Vec3::zeros() && depth < -tol {
@@ -2246,7 +2249,15 @@ impl Contacts {
                     body_b: handle(c.b),
                     shape_a: shape(c.shape_a),
                     shape_b: shape(c.shape_b),
-                    point: 0.5 * (pa + pb),
+                    point: if !c.rounded() {
+                        0.5 * (pa + pb)
+                    } else if c.round_a > 0.0 {
+                        // halfway across the gap, measured from a rounded side's core: its
+                        // surface point under the contact turned away as it rolled
+                        xa + qa * c.ca + (c.round_a + 0.5 * sep) * n
+                    } else {
+                        xb + qb * c.cb - (c.rsum + 0.5 * sep) * n
+                    },
                     normal: n,
                     depth,
                     // the impulse applied, split along the end normal (exact in sum)
