@@ -1298,9 +1298,10 @@ fn a_resting_stack_of_boxes_is_held_in_few_sweeps_without_impacts() {
 /// Rolls `geometry` (radius 0.5 m about its rolling axis y) on the ground at 10 m/s and
 /// 20 rad/s for 2 s at 60 Hz (a turn of 0.33 rad per step), the ground's shape created before
 /// the body's or after it (the pair's order). Returns the largest deviation of its centre's
-/// height from 0.5 m over the steps after the first, its largest slip `|v - w r|` and its
-/// largest relative change of kinetic energy.
-fn roll(geometry: Geometry, rotation: Quat, ground_first: bool) -> (f64, f64, f64) {
+/// height from 0.5 m over the steps after the first, its largest slip `|v - w r|`, its
+/// largest relative change of kinetic energy, and how far its reported contact points were
+/// from under its centre (along x).
+fn roll(geometry: Geometry, rotation: Quat, ground_first: bool) -> (f64, f64, f64, f64) {
     let mut world = World::default();
     let rough = Material::coulomb(0.5);
     let b = if ground_first {
@@ -1327,25 +1328,29 @@ fn roll(geometry: Geometry, rotation: Quat, ground_first: bool) -> (f64, f64, f6
         .set_body_velocity(b, Vec3::new(10.0, 0.0, 0.0), Vec3::new(0.0, 20.0, 0.0))
         .unwrap();
     let e0 = world.body(b).unwrap().kinetic_energy();
-    let (mut height, mut slip, mut energy) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut height, mut slip, mut energy, mut under) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     for step in 0..120 {
         world.step(1.0 / 60.0).unwrap();
         let body = world.body(b).unwrap();
         if step > 0 {
             height = height.max((body.position().z - 0.5).abs());
         }
+        for c in world.contacts() {
+            under = under.max((c.point.x - body.position().x).abs());
+        }
         slip = slip.max((body.linear_velocity().x - 0.5 * body.angular_velocity().y).abs());
         energy = energy.max((body.kinetic_energy() / e0 - 1.0).abs());
     }
-    (height, slip, energy)
+    (height, slip, energy, under)
 }
 
 /// A ball, a capsule and a cylinder (a wheel) rolling on the ground at 20 rad/s keep their
 /// height and roll without slipping. Their surface points turn away from the contact plane by
 /// `r t^2 / 2` in a turn by `t`: measured at those points, the ball was held 2.8e-2 m deep
 /// and static friction, holding the turned point, spun it 2 % faster than it rolled (slip
-/// 0.19 m/s, energy lost to friction). The separation is now measured from the shapes' cores
-/// and the friction at the rolled points.
+/// 0.19 m/s, energy lost to friction); its reported contact point was 0.17 m behind it. The
+/// separation is now measured from the shapes' cores, the friction at the rolled points, and
+/// the point reported where the surface reaches along the normal from the core.
 #[test]
 fn free_balls_capsules_and_wheels_roll_at_their_height_without_slipping() {
     let lying = Quat::from_axis_angle(&Vec3::x_axis(), PI / 2.0);
@@ -1371,15 +1376,16 @@ fn free_balls_capsules_and_wheels_roll_at_their_height_without_slipping() {
     let tol = ContactSettings::default().tolerance;
     for (name, geometry, rotation) in shapes {
         for ground_first in [true, false] {
-            let (height, slip, energy) = roll(geometry.clone(), rotation, ground_first);
+            let (height, slip, energy, under) = roll(geometry.clone(), rotation, ground_first);
             println!(
-                "{name} (ground first {ground_first}): height within {height:.2e} m, slip {slip:.2e} m/s, energy within {energy:.2e}"
+                "{name} (ground first {ground_first}): height within {height:.2e} m, slip {slip:.2e} m/s, energy within {energy:.2e}, contact points {under:.2e} m from under the centre"
             );
             // (a capsule and a wheel stand on two points, which the solve leaves within its
             // tolerance of each other: 8.9e-8 and 1.0e-6 m, slips of 5e-6 and 4e-5 m/s)
             assert!(height < 0.5 * tol, "{name}: height off by {height}");
             assert!(slip < 2e-4, "{name}: slip {slip}");
             assert!(energy < 1e-6, "{name}: energy changed by {energy}");
+            assert!(under < 1e-5, "{name}: a contact point {under} m off");
         }
     }
 }

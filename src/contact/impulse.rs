@@ -60,10 +60,11 @@ pub(crate) fn state(states: &[MotionState], i: u32) -> &MotionState {
     }
 }
 
-/// The world points of contact `c` on A and B (fixed on the bodies), its world normal and
-/// its separation with A at `(xa, qa)` and B at `(xb, qb)`. The points and the normal turn
-/// with their bodies (Bender-Schmitt eq. 7); on a rounded shape the separation is measured
-/// from its core (see [`Contact::ca`]).
+/// Contact `c` with A at `(xa, qa)` and B at `(xb, qb)`: its points on A and B, its world
+/// normal and its separation. The points and the normal turn with their bodies
+/// (Bender-Schmitt eq. 7: the points are fixed on the bodies). On a rounded shape the
+/// separation is measured from its core (see [`Contact::ca`]) and its point is where its
+/// surface reaches along the normal from the core: a rolling ball's, under its centre.
 #[inline]
 pub(crate) fn gap(
     c: &Contact,
@@ -75,7 +76,7 @@ pub(crate) fn gap(
         let n = qa * c.n;
         return (pa, pb, n, (pb - pa).dot(&n));
     }
-    let (ka, kb) = (xa + qa * c.ca, xb + qb * c.cb);
+    let (mut ka, mut kb) = (xa + qa * c.ca, xb + qb * c.cb);
     let n = match c.normal_on {
         NormalOn::A => qa * c.n,
         NormalOn::B => qb * c.nb,
@@ -84,46 +85,57 @@ pub(crate) fn gap(
             // shorter. A ball rolling along a capsule leaves the capsule's point under it
             // behind; its distance to that point would hold it `s^2 / (2 (r_a + r_b))` deep
             // after rolling `s` along.
-            let nearest = |x: &Vec3, q: &Quat, centre: &Vec3, half: &Vec3, p: &Vec3| {
-                let (m, u) = (x + q * centre, q * half);
-                let uu = u.norm_squared();
-                if uu == 0.0 {
-                    m
-                } else {
-                    m + ((p - m).dot(&u) / uu).clamp(-1.0, 1.0) * u
-                }
-            };
-            let d1 = kb - nearest(&xa, &qa, &c.sa, &c.ua, &kb);
-            let d2 = nearest(&xb, &qb, &c.sb, &c.ub, &ka) - ka;
-            let d = if d1.norm_squared() < d2.norm_squared() {
-                d1
+            let a_near = segment_point(&(xa + qa * c.sa), &(qa * c.ua), &kb);
+            let b_near = segment_point(&(xb + qb * c.sb), &(qb * c.ub), &ka);
+            if (kb - a_near).norm_squared() < (b_near - ka).norm_squared() {
+                ka = a_near;
             } else {
-                d2
-            };
-            // (cores pushed through each other past half their radii keep A's normal)
-            let na = qa * c.n;
-            return if d.dot(&na) > 0.5 * c.rsum {
-                let l = d.norm();
-                (pa, pb, d / l, l - c.rsum)
+                kb = b_near;
+            }
+            // (cores pushed through each other past half their radii, or turned past a
+            // right angle to the normal, keep A's normal)
+            let (d, na) = (kb - ka, qa * c.n);
+            let l = d.norm();
+            if l > 0.5 * c.rsum && d.dot(&na) > 0.0 {
+                d / l
             } else {
-                (pa, pb, na, d.dot(&na) - c.rsum)
-            };
+                na
+            }
         }
     };
-    if c.disc_a == 0.0 && c.disc_b == 0.0 {
-        return (pa, pb, n, (kb - ka).dot(&n) - c.rsum);
-    }
-    // a cylinder's disc reaches `r |n x axis|` along the normal
-    let reach = |disc: f64, q: &Quat, axis: &Vec3, fixed: f64| {
+    // the surfaces' reach from the cores: a radius along the normal, a cylinder's disc its
+    // radius across its axis (`r |n x axis|` along the normal)
+    let reach = |disc: f64, q: &Quat, axis: &Vec3, radius: f64, n: &Vec3| {
         if disc > 0.0 {
-            disc * n.cross(&(q * axis)).norm()
+            let axis = q * axis;
+            (n - n.dot(&axis) * axis)
+                .try_normalize(1e-12)
+                .map_or(Vec3::zeros(), |u| disc * u)
         } else {
-            fixed
+            radius * n
         }
     };
-    let ra = reach(c.disc_a, &qa, &c.ua, c.round_a);
-    let rb = reach(c.disc_b, &qb, &c.ub, c.rsum - c.round_a);
-    (pa, pb, n, (kb - ka).dot(&n) - ra - rb)
+    let sa = ka + reach(c.disc_a, &qa, &c.ua, c.round_a, &n);
+    let sb = kb + reach(c.disc_b, &qb, &c.ub, c.rsum - c.round_a, &-n);
+    let sep = (sb - sa).dot(&n);
+    // a face's point is wherever the other surface meets it (its own stays behind as a ball
+    // rolls over it)
+    match c.normal_on {
+        NormalOn::A => (sb - sep * n, sb, n, sep),
+        NormalOn::B => (sa, sa + sep * n, n, sep),
+        NormalOn::Cores => (sa, sb, n, sep),
+    }
+}
+
+/// The point of the segment `m +- u` nearest to `p`.
+#[inline]
+fn segment_point(m: &Vec3, u: &Vec3, p: &Vec3) -> Vec3 {
+    let uu = u.norm_squared();
+    if uu == 0.0 {
+        *m
+    } else {
+        m + ((p - m).dot(u) / uu).clamp(-1.0, 1.0) * u
+    }
 }
 
 /// [`gap`] at the previewed poses.
@@ -133,8 +145,8 @@ pub(crate) fn previewed(c: &Contact, a: &MotionState, b: &MotionState) -> (Vec3,
 }
 
 /// [`previewed`] with the points of a rounded shape rolled: each point is its core's previewed
-/// point plus its start lever from the core (length `r`, along the normal) turned by the
-/// previewed rotation to first order. The turned lever would leave `r (t - sin t)` behind in
+/// point plus its start lever from the core (to its surface point, of the shape's radius)
+/// turned by the previewed rotation to first order. The turned lever would leave `r (t - sin t)` behind in
 /// a turn by `t`; static friction, holding the turned surface point, spun a ball 2 % faster
 /// than it rolled at 20 rad/s and 60 Hz. Rolled, a ball rolling without slipping keeps its
 /// contact offset across the normal at zero.

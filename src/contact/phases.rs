@@ -2249,15 +2249,7 @@ impl Contacts {
                     body_b: handle(c.b),
                     shape_a: shape(c.shape_a),
                     shape_b: shape(c.shape_b),
-                    point: if !c.rounded() {
-                        0.5 * (pa + pb)
-                    } else if c.round_a > 0.0 {
-                        // halfway across the gap, measured from a rounded side's core: its
-                        // surface point under the contact turned away as it rolled
-                        xa + qa * c.ca + (c.round_a + 0.5 * sep) * n
-                    } else {
-                        xb + qb * c.cb - (c.rsum + 0.5 * sep) * n
-                    },
+                    point: 0.5 * (pa + pb),
                     normal: n,
                     depth,
                     // the impulse applied, split along the end normal (exact in sum)
