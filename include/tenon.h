@@ -357,7 +357,8 @@ enum tenon_shape_type
   TENON_SHAPE_TYPE_CONVEX_HULL = 4,
   /**
    * A triangle mesh: vertices `points[0 .. point_count)`, triangles
-   * `indices[0 .. index_count)` (3 per triangle). No volume, so no mass.
+   * `indices[0 .. index_count)` (3 per triangle). No volume, so no mass. Two-sided; at an
+   * inner edge a contact takes the neighbouring triangles' normals (no bumps).
    */
   TENON_SHAPE_TYPE_TRI_MESH = 5,
   /**

@@ -18,7 +18,7 @@ use parry3d_f64::partitioning::{Bvh, BvhWorkspace};
 use parry3d_f64::query::{
     ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
 };
-use parry3d_f64::shape::{PackedFeatureId, SharedShape};
+use parry3d_f64::shape::{HeightFieldFlags, PackedFeatureId, SharedShape, TriMeshFlags};
 use parry3d_f64::utils::Array2;
 
 use super::{CollisionFilter, Geometry, Material};
@@ -208,8 +208,15 @@ fn build(g: &Geometry) -> Result<(SharedShape, Quat)> {
         }
         Geometry::TriMesh { vertices, indices } => {
             let v: Vec<PVec> = vertices.iter().map(pv).collect();
-            let s = SharedShape::trimesh(v, indices.clone())
-                .map_err(|e| bad(format!("invalid triangle mesh: {e:?}")))?;
+            // pseudo-normals from the neighbouring triangles: a ball rolling across a flat
+            // mesh's inner edge was kicked up by the edge's own normal (two-sided: a mesh's
+            // winding is not asked of the caller)
+            let s = SharedShape::trimesh_with_flags(
+                v,
+                indices.clone(),
+                TriMeshFlags::FIX_INTERNAL_EDGES_TWO_SIDED,
+            )
+            .map_err(|e| bad(format!("invalid triangle mesh: {e:?}")))?;
             (s, id)
         }
         Geometry::HeightField {
@@ -226,9 +233,10 @@ fn build(g: &Geometry) -> Result<(SharedShape, Quat)> {
                     data[(rows - 1 - r) + c * rows] = heights[r * cols + c];
                 }
             }
-            let s = SharedShape::heightfield(
+            let s = SharedShape::heightfield_with_flags(
                 Array2::new(*rows, *cols, data),
                 PVec::new(scale.x, scale.z, scale.y),
+                HeightFieldFlags::FIX_INTERNAL_EDGES,
             );
             (s, y_to_z())
         }

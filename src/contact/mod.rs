@@ -45,7 +45,9 @@ pub enum Geometry {
         /// Points (m).
         points: Vec<Vec3>,
     },
-    /// A triangle mesh (a surface; no volume, so no mass).
+    /// A triangle mesh (a surface; no volume, so no mass). Two-sided: its triangles' winding
+    /// does not matter. At an inner edge a contact takes its neighbouring triangles' normals,
+    /// so a shape sliding or rolling across a smooth mesh is not kicked by the edge.
     TriMesh {
         /// Vertices (m).
         vertices: Vec<Vec3>,

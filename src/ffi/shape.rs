@@ -26,7 +26,8 @@ pub enum tenon_shape_type {
     /// The convex hull of `points[0 .. point_count)` (at least 4, not all in a plane).
     ConvexHull = 4,
     /// A triangle mesh: vertices `points[0 .. point_count)`, triangles
-    /// `indices[0 .. index_count)` (3 per triangle). No volume, so no mass.
+    /// `indices[0 .. index_count)` (3 per triangle). No volume, so no mass. Two-sided; at an
+    /// inner edge a contact takes the neighbouring triangles' normals (no bumps).
     TriMesh = 5,
     /// A height field: `heights[0 .. rows * cols)`, row-major (rows along local y, columns
     /// along local x), heights along local z; the grid spans `half_extents.x * 2` by
