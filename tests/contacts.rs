@@ -1344,8 +1344,8 @@ fn roll(geometry: Geometry, rotation: Quat, ground_first: bool) -> (f64, f64, f6
     (height, slip, energy, under)
 }
 
-/// A ball, a capsule and a cylinder (a wheel) rolling on the ground at 20 rad/s keep their
-/// height and roll without slipping. Their surface points turn away from the contact plane by
+/// A ball, a capsule, a cylinder (a wheel) and a compound of a ball and a capsule rolling on
+/// the ground at 20 rad/s keep their height and roll without slipping. Their surface points turn away from the contact plane by
 /// `r t^2 / 2` in a turn by `t`: measured at those points, the ball was held 2.8e-2 m deep
 /// and static friction, holding the turned point, spun it 2 % faster than it rolled (slip
 /// 0.19 m/s, energy lost to friction); its reported contact point was 0.17 m behind it. The
@@ -1371,6 +1371,28 @@ fn free_balls_capsules_and_wheels_roll_at_their_height_without_slipping() {
                 radius: 0.5,
             },
             lying,
+        ),
+        (
+            // parts of a compound: a ball and a capsule on an axle along y
+            "ball and capsule",
+            Geometry::Compound {
+                parts: vec![
+                    (
+                        Vec3::new(0.0, -1.0, 0.0),
+                        lying,
+                        Geometry::Sphere { radius: 0.5 },
+                    ),
+                    (
+                        Vec3::new(0.0, 1.0, 0.0),
+                        lying,
+                        Geometry::Capsule {
+                            half_height: 0.2,
+                            radius: 0.5,
+                        },
+                    ),
+                ],
+            },
+            Quat::identity(),
         ),
     ];
     let tol = ContactSettings::default().tolerance;
