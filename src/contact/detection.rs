@@ -363,7 +363,9 @@ pub(crate) struct Contact {
     pub cb: Vec3,
     /// The cores as segments (bodies' frames): centres and halves (zero for a ball, and for
     /// a side that is not rounded, whose core is its point); on a cylinder's disc, its axis
-    /// in `ua` or `ub` and its radius in `disc_a` or `disc_b` (0: not a disc).
+    /// in `ua` or `ub` and its radius in `disc_a` or `disc_b` (0: not a disc). A disc's
+    /// reach in `round_a` and `rsum` is the detection's; `gap` measures it at the moved
+    /// poses.
     pub sa: Vec3,
     pub ua: Vec3,
     pub sb: Vec3,
