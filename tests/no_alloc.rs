@@ -7,6 +7,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tenon::*;
 
+mod support;
+use support::register_bottom_corners;
+
 struct Counting;
 static ALLOCS: AtomicUsize = AtomicUsize::new(0);
 // Counted on the stepping thread only: the test harness's threads may allocate meanwhile.
@@ -94,26 +97,17 @@ fn steps_allocate_nothing_once_the_topology_is_fixed() {
     assert!(split > 0, "the spider's hub is split");
 }
 
-/// Registers the ground's contacts (the plane z = 0) with the four bottom corners of the
-/// 1 m cube `b` at its current pose, for the coming step.
-fn register_bottom_corners(world: &mut World, b: BodyHandle, material: Material) {
-    let body = world.body(b).unwrap();
-    let (x, q) = (body.position(), body.rotation());
-    for cx in [-0.5, 0.5] {
-        for cy in [-0.5, 0.5] {
-            let c = x + q * Vec3::new(cx, cy, -0.5);
-            world
-                .register_contact(&ContactDesc {
-                    body_a: None,
-                    body_b: b,
-                    point: Vec3::new(c.x, c.y, 0.5 * c.z),
-                    normal: Vec3::z(),
-                    depth: -c.z,
-                    material,
-                })
-                .unwrap();
-        }
+/// Steps `world` with `step` 60 times, to a steady contact set, and counts the allocations
+/// of 120 steps more.
+fn allocations_once_steady(world: &mut World, step: impl Fn(&mut World)) -> usize {
+    for _ in 0..60 {
+        step(world);
     }
+    allocations_in(|| {
+        for _ in 0..120 {
+            step(world);
+        }
+    })
 }
 
 #[test]
@@ -136,19 +130,11 @@ fn contact_phases_allocate_nothing_once_the_contact_set_is_steady() {
         .set_joint_frames_world(&mut j, Vec3::new(3.0, 1.0, 0.5), Vec3::x())
         .unwrap();
     world.create_joint(&j).unwrap();
-    let step = |world: &mut World| {
+    let n = allocations_once_steady(&mut world, |world| {
         for b in [free, bob] {
             register_bottom_corners(world, b, Material::default());
         }
         world.step(1.0 / 60.0).unwrap();
-    };
-    for _ in 0..60 {
-        step(&mut world);
-    }
-    let n = allocations_in(|| {
-        for _ in 0..120 {
-            step(&mut world);
-        }
     });
     assert_eq!(world.contacts().len(), 8);
     assert!(world.last_report().max_violation < 1e-9);
@@ -166,17 +152,9 @@ fn free_contact_phases_allocate_nothing_once_the_contact_set_is_steady() {
             ..Default::default()
         })
         .unwrap();
-    let step = |world: &mut World| {
+    let n = allocations_once_steady(&mut world, |world| {
         register_bottom_corners(world, free, Material::coulomb(0.5));
         world.step(1.0 / 60.0).unwrap();
-    };
-    for _ in 0..60 {
-        step(&mut world);
-    }
-    let n = allocations_in(|| {
-        for _ in 0..120 {
-            step(&mut world);
-        }
     });
     assert_eq!(world.contacts().len(), 4);
     // (11 sweeps in the last step: ten of the solve, with a conjugate gradient step after each

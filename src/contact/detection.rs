@@ -338,6 +338,40 @@ pub(crate) enum NormalOn {
     Cores,
 }
 
+/// A contact side's core (body frame). A rounded shape (ball, capsule; a cylinder's side) is
+/// its core (a point, a segment, an axis) swept by a radius, and the separation at moved
+/// poses is measured between the cores: a surface point turned by `t` leaves the contact
+/// plane by `r t^2 / 2`, which held a ball rolling at 20 rad/s 2.8e-2 m deep in the ground at
+/// 60 Hz. A side that is not rounded is its point (radius 0).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Core {
+    /// The core's point under the contact point.
+    pub point: Vec3,
+    /// The core as a segment `centre +- half` (`half` zero for a ball and a point); on a
+    /// cylinder's disc, `half` is its axis.
+    pub centre: Vec3,
+    pub half: Vec3,
+    /// A cylinder's disc radius (0: not a disc). Its reach along the normal, `r |n x axis|`,
+    /// changes at first order as the cylinder tilts on its rim, so [`super::impulse::gap`]
+    /// measures it at the moved poses.
+    pub disc: f64,
+    /// The radius along the normal at detection (on a disc, its reach then).
+    pub radius: f64,
+}
+
+impl Core {
+    /// The core of a side that is not rounded: its point `r`.
+    pub(crate) fn at(r: Vec3) -> Core {
+        Core {
+            point: r,
+            centre: r,
+            half: Vec3::zeros(),
+            disc: 0.0,
+            radius: 0.0,
+        }
+    }
+}
+
 /// One contact point: a point fixed on each body, a normal fixed on body A, the pair's material.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Contact {
@@ -352,29 +386,13 @@ pub(crate) struct Contact {
     pub rb: Vec3,
     /// Normal from A to B in A's frame.
     pub n: Vec3,
-    /// A rounded shape (ball, capsule; a cylinder's side) is its core (a point, a segment, an
-    /// axis) swept by a radius. The points of the cores under the contact points (the bodies'
-    /// frames; `ra`, `rb` on a shape that is not rounded), A's radius and the sum of the two
-    /// radii along the normal (m), the normal from A to B in B's frame and the body it turns
-    /// with. The separation at moved poses is measured between the cores: a surface point
-    /// turned by `t` leaves the contact plane by `r t^2 / 2`, which held a ball rolling at
-    /// 20 rad/s 2.8e-2 m deep in the ground at 60 Hz.
-    pub ca: Vec3,
-    pub cb: Vec3,
-    /// The cores as segments (bodies' frames): centres and halves (zero for a ball, and for
-    /// a side that is not rounded, whose core is its point); on a cylinder's disc, its axis
-    /// in `ua` or `ub` and its radius in `disc_a` or `disc_b` (0: not a disc). A disc's
-    /// reach in `round_a` and `rsum` is the detection's; `gap` measures it at the moved
-    /// poses.
-    pub sa: Vec3,
-    pub ua: Vec3,
-    pub sb: Vec3,
-    pub ub: Vec3,
-    pub disc_a: f64,
-    pub disc_b: f64,
+    /// What each side's separation is measured from ([`Core`]): its point on a shape that is
+    /// not rounded, its core on a rounded one.
+    pub ka: Core,
+    pub kb: Core,
+    /// The normal from A to B in B's frame (for [`NormalOn::B`]), and the body the normal
+    /// turns with.
     pub nb: Vec3,
-    pub round_a: f64,
-    pub rsum: f64,
     pub normal_on: NormalOn,
     /// Separation at the start of the step (m; negative: penetration).
     pub s0: f64,
@@ -451,14 +469,19 @@ pub(crate) struct Contact {
 
 impl Contact {
     /// Whether the contact's separation is measured from the cores of its rounded shapes
-    /// (see [`Contact::ca`]): off islands. A point on an island is held by the contact
-    /// phase's round at velocity level first (a cart on four hinged wheels at 10 m/s keeps
-    /// its height within 3e-6 m either way). Measured from the cores there, the tumbling
+    /// ([`Core`]): off islands. A point on an island is held by the contact phase's round at
+    /// velocity level first (a cart on four hinged wheels at 10 m/s keeps its height within
+    /// 3e-6 m either way). Measured from the cores there, the tumbling
     /// ragdoll's rounds at previews converged less often: over its 18 step sizes, 4 steps
     /// ended beyond the tolerance (up to 6.1e-5 m) instead of 1 (1.1e-5 m), with 28 % more
     /// sweeps.
     pub(crate) fn rounded(&self) -> bool {
-        self.rsum > 0.0 && !self.on_island
+        self.rsum() > 0.0 && !self.on_island
+    }
+
+    /// The sum of the two sides' radii along the normal at detection (m).
+    pub(crate) fn rsum(&self) -> f64 {
+        self.ka.radius + self.kb.radius
     }
 
     /// The most friction a normal impulse `pn` allows the point: `mu_d pn` while it slides,
@@ -488,17 +511,9 @@ impl Contact {
             ra,
             rb,
             n,
-            ca: ra,
-            cb: rb,
-            sa: ra,
-            ua: Vec3::zeros(),
-            sb: rb,
-            ub: Vec3::zeros(),
-            disc_a: 0.0,
-            disc_b: 0.0,
+            ka: Core::at(ra),
+            kb: Core::at(rb),
             nb: Vec3::zeros(),
-            round_a: 0.0,
-            rsum: 0.0,
             normal_on: NormalOn::A,
             s0,
             mu_s: m.static_friction,
@@ -546,47 +561,67 @@ fn part(s: &SharedShape, index: u32) -> &dyn parry3d_f64::shape::Shape {
     }
 }
 
-/// A rounded shape's core under a contact point (parry's frame of the shape).
-struct Core {
-    /// The core's point under the contact point.
+/// A rounded shape's core under a contact point, in parry's frame of the shape ([`Core`] in
+/// it: point, segment `centre +- half` or disc axis `half`, disc radius, radius).
+struct ShapeCore {
     point: PVec,
-    /// The radius along the normal, `n . (p - point)`.
+    centre: PVec,
+    half: PVec,
+    disc: f64,
     radius: f64,
-    /// The core as a segment, its centre and half of it (zero for a ball), where the shape is
-    /// its core swept by a ball (a ball, a capsule): the distance to the segment less the
-    /// radius is then the distance to the shape in any direction. A cylinder's core holds
+}
+
+impl ShapeCore {
+    /// A ball or a capsule: its core swept by a ball, so that the distance to the segment
+    /// less the radius is the distance to the shape in any direction. A cylinder's core holds
     /// only against a face: as a segment it would be a capsule's, whose rounded ends reach
     /// past the cylinder's flat ones.
-    segment: Option<(PVec, PVec)>,
-    /// A cylinder's disc: its axis and radius. Its reach along the normal, `r |n x axis|`,
-    /// changes at first order as the cylinder tilts on its rim, so it is measured at the
-    /// moved poses.
-    disc: Option<(PVec, f64)>,
+    fn swept(&self) -> bool {
+        self.disc == 0.0
+    }
+
+    /// The core in the body frame, for a shape placed at `l` in its body (and its part at
+    /// `sub` in a compound).
+    fn in_body(&self, l: &(Vec3, Quat), sub: Option<&Pose>) -> Core {
+        let place = |k: PVec| l.0 + l.1 * nv(sub.map_or(k, |p| p * k));
+        let turn = |k: PVec| l.1 * nv(sub.map_or(k, |p| p.rotation * k));
+        Core {
+            point: place(self.point),
+            centre: place(self.centre),
+            half: turn(self.half),
+            disc: self.disc,
+            radius: self.radius,
+        }
+    }
 }
 
 /// A rounded shape's core under its contact point `p` with outward normal `n` (parry's frame
 /// of the shape). A ball's core is its centre, a capsule's its segment, a cylinder's its axis
 /// where the point lies on its side or rim (a wheel). `None` where the shape is not rounded
 /// under the point (a box, a hull, a cylinder's cap).
-fn core(s: &dyn parry3d_f64::shape::Shape, p: PVec, n: PVec) -> Option<Core> {
+fn core(s: &dyn parry3d_f64::shape::Shape, p: PVec, n: PVec) -> Option<ShapeCore> {
     if let Some(b) = s.as_ball() {
         let point = p - b.radius * n;
-        let segment = Some((point, PVec::ZERO));
-        return Some(Core {
+        let (centre, half) = (point, PVec::ZERO);
+        let (disc, radius) = (0.0, b.radius);
+        return Some(ShapeCore {
             point,
-            radius: b.radius,
-            segment,
-            disc: None,
+            centre,
+            half,
+            disc,
+            radius,
         });
     }
     if let Some(c) = s.as_capsule() {
         let (a, b) = (c.segment.a, c.segment.b);
-        let segment = Some((0.5 * (a + b), 0.5 * (b - a)));
-        return Some(Core {
-            point: p - c.radius * n,
-            radius: c.radius,
-            segment,
-            disc: None,
+        let (point, centre, half) = (p - c.radius * n, 0.5 * (a + b), 0.5 * (b - a));
+        let (disc, radius) = (0.0, c.radius);
+        return Some(ShapeCore {
+            point,
+            centre,
+            half,
+            disc,
+            radius,
         });
     }
     let c = s.as_cylinder()?;
@@ -603,11 +638,12 @@ fn core(s: &dyn parry3d_f64::shape::Shape, p: PVec, n: PVec) -> Option<Core> {
     let on_rim = lr > (1.0 - 1e-6) * c.radius
         && ln > FRAC_1_SQRT_2
         && radial.dot(across) > (1.0 - 1e-6) * lr * ln;
-    on_rim.then(|| Core {
+    on_rim.then(|| ShapeCore {
         point,
+        centre: point,
+        half: PVec::Y,
+        disc: c.radius,
         radius: n.dot(radial),
-        segment: None,
-        disc: Some((PVec::Y, c.radius)),
     })
 }
 
@@ -814,10 +850,10 @@ impl Detector {
                 };
                 let n = l1.1 * nv(n1);
                 // A's normal in B's frame (parry's `local_n2` points out of shape 2)
-                let nb = match m.subshape_pos2() {
-                    Some(p) => -(l2.1 * nv(p.rotation * m.local_n2)),
-                    None => -(l2.1 * nv(m.local_n2)),
-                };
+                let nb = -(l2.1
+                    * nv(m
+                        .subshape_pos2()
+                        .map_or(m.local_n2, |p| p.rotation * m.local_n2)));
                 let (sh1, sh2) = (part(&s1.shape, m.subshape1), part(&s2.shape, m.subshape2));
                 for pt in &m.points {
                     let q1 = m.subshape_pos1().map_or(pt.local_p1, |p| p * pt.local_p1);
@@ -841,41 +877,18 @@ impl Detector {
                         } else if face(&k2, pt.fid2) {
                             NormalOn::B
                         } else {
-                            k1 = k1.filter(|k| k.segment.is_some());
-                            k2 = k2.filter(|k| k.segment.is_some());
+                            k1 = k1.filter(ShapeCore::swept);
+                            k2 = k2.filter(ShapeCore::swept);
                             NormalOn::Cores
                         };
-                        let to_body = |l: &(Vec3, Quat), sub: Option<&Pose>, k: PVec| {
-                            l.0 + l.1 * nv(sub.map_or(k, |p| p * k))
-                        };
-                        let turn = |l: &(Vec3, Quat), sub: Option<&Pose>, k: PVec| {
-                            l.1 * nv(sub.map_or(k, |p| p.rotation * k))
-                        };
                         if let Some(k) = k1 {
-                            let sub = m.subshape_pos1();
-                            c.ca = to_body(&l1, sub, k.point);
-                            if let Some((m, u)) = k.segment {
-                                (c.sa, c.ua) = (to_body(&l1, sub, m), turn(&l1, sub, u));
-                            }
-                            if let Some((u, r)) = k.disc {
-                                (c.ua, c.disc_a) = (turn(&l1, sub, u), r);
-                            }
-                            c.round_a = k.radius;
+                            c.ka = k.in_body(&l1, m.subshape_pos1());
                         }
                         if let Some(k) = k2 {
-                            let sub = m.subshape_pos2();
-                            c.cb = to_body(&l2, sub, k.point);
-                            if let Some((m, u)) = k.segment {
-                                (c.sb, c.ub) = (to_body(&l2, sub, m), turn(&l2, sub, u));
-                            }
-                            if let Some((u, r)) = k.disc {
-                                (c.ub, c.disc_b) = (turn(&l2, sub, u), r);
-                            }
-                            c.rsum = k.radius;
+                            c.kb = k.in_body(&l2, m.subshape_pos2());
                         }
                         c.nb = nb;
-                        c.rsum += c.round_a;
-                        if c.rsum == 0.0 {
+                        if c.rsum() == 0.0 {
                             c.normal_on = NormalOn::A;
                         }
                     }

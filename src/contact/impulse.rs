@@ -1,7 +1,7 @@
 //! The impulses of one contact point (Bender-Schmitt section 3): the matrix `K` along a
 //! direction (eq. 1), relative velocities, and applying an impulse pair.
 
-use super::detection::{Contact, NormalOn};
+use super::detection::{Contact, Core, NormalOn};
 use crate::body::MotionState;
 use crate::math::{Mat3, Quat, Vec3};
 
@@ -63,7 +63,7 @@ pub(crate) fn state(states: &[MotionState], i: u32) -> &MotionState {
 /// Contact `c` with A at `(xa, qa)` and B at `(xb, qb)`: its points on A and B, its world
 /// normal and its separation. The points and the normal turn with their bodies
 /// (Bender-Schmitt eq. 7: the points are fixed on the bodies). On a rounded shape the
-/// separation is measured from its core (see [`Contact::ca`]) and its point is where its
+/// separation is measured from its core ([`Core`]) and its point is where its
 /// surface reaches along the normal from the core: a rolling ball's, under its centre.
 #[inline]
 pub(crate) fn gap(
@@ -76,7 +76,7 @@ pub(crate) fn gap(
         let n = qa * c.n;
         return (pa, pb, n, (pb - pa).dot(&n));
     }
-    let (mut ka, mut kb) = (xa + qa * c.ca, xb + qb * c.cb);
+    let (mut ka, mut kb) = (xa + qa * c.ka.point, xb + qb * c.kb.point);
     let n = match c.normal_on {
         NormalOn::A => qa * c.n,
         NormalOn::B => qb * c.nb,
@@ -85,8 +85,8 @@ pub(crate) fn gap(
             // shorter. A ball rolling along a capsule leaves the capsule's point under it
             // behind; its distance to that point would hold it `s^2 / (2 (r_a + r_b))` deep
             // after rolling `s` along.
-            let a_near = segment_point(&(xa + qa * c.sa), &(qa * c.ua), &kb);
-            let b_near = segment_point(&(xb + qb * c.sb), &(qb * c.ub), &ka);
+            let a_near = segment_point(&(xa + qa * c.ka.centre), &(qa * c.ka.half), &kb);
+            let b_near = segment_point(&(xb + qb * c.kb.centre), &(qb * c.kb.half), &ka);
             if (kb - a_near).norm_squared() < (b_near - ka).norm_squared() {
                 ka = a_near;
             } else {
@@ -96,7 +96,7 @@ pub(crate) fn gap(
             // right angle to the normal, keep A's normal)
             let (d, na) = (kb - ka, qa * c.n);
             let l = d.norm();
-            if l > 0.5 * c.rsum && d.dot(&na) > 0.0 {
+            if l > 0.5 * c.rsum() && d.dot(&na) > 0.0 {
                 d / l
             } else {
                 na
@@ -105,18 +105,18 @@ pub(crate) fn gap(
     };
     // the surfaces' reach from the cores: a radius along the normal, a cylinder's disc its
     // radius across its axis (`r |n x axis|` along the normal)
-    let reach = |disc: f64, q: &Quat, axis: &Vec3, radius: f64, n: &Vec3| {
-        if disc > 0.0 {
-            let axis = q * axis;
+    let reach = |k: &Core, q: &Quat, n: &Vec3| {
+        if k.disc > 0.0 {
+            let axis = q * k.half;
             (n - n.dot(&axis) * axis)
                 .try_normalize(1e-12)
-                .map_or(Vec3::zeros(), |u| disc * u)
+                .map_or(Vec3::zeros(), |u| k.disc * u)
         } else {
-            radius * n
+            k.radius * n
         }
     };
-    let sa = ka + reach(c.disc_a, &qa, &c.ua, c.round_a, &n);
-    let sb = kb + reach(c.disc_b, &qb, &c.ub, c.rsum - c.round_a, &-n);
+    let sa = ka + reach(&c.ka, &qa, &n);
+    let sb = kb + reach(&c.kb, &qb, &-n);
     let sep = (sb - sa).dot(&n);
     // a face's point is wherever the other surface meets it (its own stays behind as a ball
     // rolls over it)
@@ -163,7 +163,12 @@ pub(crate) fn previewed_rolled(
         let turn = (q * s.q.inverse()).scaled_axis();
         x + q * core + lever + turn.cross(&lever)
     };
-    (roll(a, pa, &c.ca, &c.ra), roll(b, pb, &c.cb, &c.rb), n, sep)
+    (
+        roll(a, pa, &c.ka.point, &c.ra),
+        roll(b, pb, &c.kb.point, &c.rb),
+        n,
+        sep,
+    )
 }
 
 /// World offsets and normal at the start poses.

@@ -212,8 +212,8 @@ fn point_velocity(states: &[MotionState], i: u32, r: &Vec3) -> Vec3 {
 /// change left out leaves the point's bodies as they were, so the visits of their other points
 /// are skipped: on the pile of 1000 shapes, where every loaded point was changed by some
 /// rounding at every visit, the contact phase took 28.8 ms per step over its first 60 steps,
-/// 11.5 ms with this. Points on
-/// islands are visited as before: while loaded, only beyond half the tolerance either way.
+/// 11.5 ms with this. Points on islands are visited as before: while loaded, only beyond half
+/// the tolerance either way.
 const NEGLIGIBLE: f64 = 0.01;
 
 /// Velocity tolerance of the collision phase: a tenth of the contact tolerance per step.
@@ -397,6 +397,13 @@ fn friction_block(
     Some((new, moved))
 }
 
+/// `t` scaled back to the length `lim` where it is longer: a friction impulse brought to the
+/// edge of its cone (zero for `lim` 0).
+fn within(t: Vec3, lim: f64) -> Vec3 {
+    let l = t.norm();
+    if l <= lim { t } else { t * (lim / l) }
+}
+
 /// The friction impulse of a contact visit along its slip alone (a tangential direction the
 /// joints hold): the step that stops the slip along it, scaled back into the cone. `free` and
 /// `m` as for [`friction_block`].
@@ -419,8 +426,7 @@ fn friction_along_slip(
             cand -= (len / (h * kt)) * t;
         }
     }
-    let l = cand.norm();
-    let new = if l <= lim { cand } else { cand * (lim / l) };
+    let new = within(cand, lim);
     let kd = if kt > 0.0 { kt } else { im };
     (new, (new - pt).norm() * kd * h)
 }
@@ -1609,14 +1615,10 @@ impl Contacts {
             let pn = (c.pn + beta * dn).max(0.0);
             let mut pt = c.pt + beta * dt;
             let along = pt.dot(&c.nl) * c.nl;
-            let lim = c.friction_limit(pn);
-            let len = (pt - along).norm();
-            if len > lim {
-                pt = if lim > 0.0 {
-                    along + (pt - along) * (lim / len)
-                } else {
-                    along
-                };
+            let across = pt - along;
+            let cut = within(across, c.friction_limit(pn));
+            if cut != across {
+                pt = along + cut;
             }
             let delta = (pn - c.pn) * c.nl + (pt - c.pt);
             if delta != Vec3::zeros() {
@@ -1682,11 +1684,7 @@ impl Contacts {
             if pn <= 0.0 {
                 continue;
             }
-            let mut pt = p - pn * n;
-            let lim = c.friction_limit(pn);
-            if pt.norm() > lim {
-                pt *= lim / pt.norm();
-            }
+            let pt = within(p - pn * n, c.friction_limit(pn));
             let p = pn * n + pt;
             if let Some(sv) = solver.as_deref_mut()
                 && self.borders.get(k).is_some_and(|bd| bd.n > 0)
