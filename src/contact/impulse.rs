@@ -80,17 +80,27 @@ pub(crate) fn gap(
     let n = match c.normal_on {
         NormalOn::A => qa * c.n,
         NormalOn::B => qb * c.nb,
-        NormalOn::Cores => {
+        NormalOn::Cores | NormalOn::Segments => {
             // From each core's point to the other core (a segment's nearest point): the
             // shorter. A ball rolling along a capsule leaves the capsule's point under it
             // behind; its distance to that point would hold it `s^2 / (2 (r_a + r_b))` deep
             // after rolling `s` along.
-            let a_near = segment_point(&(xa + qa * c.ka.centre), &(qa * c.ka.half), &kb);
-            let b_near = segment_point(&(xb + qb * c.kb.centre), &(qb * c.kb.half), &ka);
-            if (kb - a_near).norm_squared() < (b_near - ka).norm_squared() {
-                ka = a_near;
+            let (ma, ua) = (xa + qa * c.ka.centre, qa * c.ka.half);
+            let (mb, ub) = (xb + qb * c.kb.centre, qb * c.kb.half);
+            if c.normal_on == NormalOn::Segments {
+                // Two segments (capsules) slide across each other: both points move along
+                // their segments, and each fixed point's distance to the other segment
+                // overestimates theirs (crossed capsules sliding diagonally were held 9e-4 m
+                // deep while the rounds saw them touch).
+                (ka, kb) = segments_closest((&ma, &ua), (&mb, &ub), &ka);
             } else {
-                kb = b_near;
+                let a_near = segment_point(&ma, &ua, &kb);
+                let b_near = segment_point(&mb, &ub, &ka);
+                if (kb - a_near).norm_squared() < (b_near - ka).norm_squared() {
+                    ka = a_near;
+                } else {
+                    kb = b_near;
+                }
             }
             // (cores pushed through each other past half their radii, or turned past a
             // right angle to the normal, keep A's normal)
@@ -123,7 +133,7 @@ pub(crate) fn gap(
     match c.normal_on {
         NormalOn::A => (sb - sep * n, sb, n, sep),
         NormalOn::B => (sa, sa + sep * n, n, sep),
-        NormalOn::Cores => (sa, sb, n, sep),
+        NormalOn::Cores | NormalOn::Segments => (sa, sb, n, sep),
     }
 }
 
@@ -136,6 +146,27 @@ fn segment_point(m: &Vec3, u: &Vec3, p: &Vec3) -> Vec3 {
     } else {
         m + ((p - m).dot(u) / uu).clamp(-1.0, 1.0) * u
     }
+}
+
+/// The closest points of the segments `ma +- ua` and `mb +- ub` (Ericson, Real-Time Collision
+/// Detection 5.1.9). Parallel segments are as close at every point of their overlap: there the
+/// point on A stays the one nearest to `pa`, so that a capsule lying along another keeps its
+/// contact where it was detected.
+#[inline]
+fn segments_closest((ma, ua): (&Vec3, &Vec3), (mb, ub): (&Vec3, &Vec3), pa: &Vec3) -> (Vec3, Vec3) {
+    let (a, e, b) = (ua.norm_squared(), ub.norm_squared(), ua.dot(ub));
+    let r = ma - mb;
+    let (c, f) = (ua.dot(&r), ub.dot(&r));
+    let denom = a * e - b * b;
+    // parameters in [-1, 1]: A(s) = ma + s ua, B(t) = mb + t ub
+    let s = if denom > 1e-9 * a * e {
+        ((b * f - c * e) / denom).clamp(-1.0, 1.0)
+    } else {
+        ((pa - ma).dot(ua) / a).clamp(-1.0, 1.0)
+    };
+    let t = ((b * s + f) / e).clamp(-1.0, 1.0);
+    let s = ((b * t - c) / a).clamp(-1.0, 1.0);
+    (ma + s * ua, mb + t * ub)
 }
 
 /// [`gap`] at the previewed poses.

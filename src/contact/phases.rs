@@ -17,7 +17,7 @@
 use std::collections::TryReserveError;
 use std::time::Instant;
 
-use super::detection::{Contact, Detector, to_local};
+use super::detection::{Contact, Detector, NormalOn, to_local};
 use super::impulse::{
     WORLD, apply_pair, at_start, gap, k_along, k_matrix, previewed, previewed_rolled,
     relative_velocity, state,
@@ -489,13 +489,19 @@ impl Contacts {
                 other == Some(s2.body) && !j.collide_connected
             })
         };
+        // a dynamic body with a joint is in an island (see articulation::topology)
+        let in_island = |i: u32| {
+            i != WORLD
+                && bodies.slot(i).kind == BodyKind::Dynamic
+                && !body_joints[i as usize].is_empty()
+        };
         let (pairs, unsupported) = self.detector.detect(
             bodies,
             &ws.gravity,
             h,
             self.settings.margin,
             self.frame,
-            collide,
+            (collide, in_island),
             &mut self.contacts,
         );
         // the caller's contacts, their separation at the poses of this (sub)step
@@ -536,7 +542,6 @@ impl Contacts {
                 }
             }
         };
-        // a dynamic body with a joint is in an island (see articulation::topology)
         let in_island = |i: u32| {
             i != WORLD
                 && bodies.slot(i).kind == BodyKind::Dynamic
@@ -1641,7 +1646,16 @@ impl Contacts {
     fn linearize(&mut self, at_start_poses: bool) {
         for c in &mut self.contacts {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
-            let (ra, rb, n0) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+            let (mut ra, mut rb, n0) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
+            if !at_start_poses && c.normal_on == NormalOn::Segments {
+                // the lever arms at the segments' closest points at the previews, where the
+                // separation is measured (kept at the detected points, the rounds' model and
+                // what they measured disagreed, and stacked capsules were left 0.42 m deep)
+                let ((xa, qa), (xb, qb)) = (a.preview(), b.preview());
+                let (sa, sb, _, _) = gap(c, (xa, qa), (xb, qb));
+                ra = a.q * (qa.inverse() * (sa - xa));
+                rb = b.q * (qb.inverse() * (sb - xb));
+            }
             c.u0 = relative_velocity(a, &ra, b, &rb);
             if at_start_poses {
                 c.d0 = (b.x + rb) - (a.x + ra) + contact_dt(a, b) * c.u0;
