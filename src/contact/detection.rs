@@ -674,7 +674,8 @@ struct Warm {
 /// whose points slide along both segments ([`NormalOn::Segments`]). Within 22.5 degrees of
 /// parallel, the normal within 22.5 degrees of square to the first, the capsules touch along a
 /// line, and the manifold becomes the two ends of the segments' overlap (as parry's own in 2D),
-/// each a point fixed on each capsule, and, the segments more than a degree apart, their
+/// each a point fixed on each capsule where the capsules lie over each other there, and, the
+/// segments more than a degree apart (or no end kept), their
 /// closest points as a third point that slides, since the segments may cross between the ends
 /// within the step. With the closest points alone, which jump from one end of the overlap to
 /// the other as the capsules rock, stacked capsules in the heap of `scenes::pile` were left up
@@ -701,7 +702,7 @@ fn capsule_points(
     let n = m.local_n1;
     if l1 == 0.0 || l2 == 0.0 {
         m.points.truncate(1);
-        return 0;
+        return usize::MAX;
     }
     let (u1, u2) = ((b1 - a1) / l1, (b2 - a2) / l2);
     // the overlap of the second segment's ends along the first
@@ -712,27 +713,35 @@ fn capsule_points(
         return 0;
     }
     let d2 = b2 - a2;
+    // an end whose capsules are offset across the normal by more than a tenth of their radii
+    // is no support (capsules lying crossed at 20 degrees, their ends far apart sideways)
     let end = |t: f64| {
         let p1 = a1 + t * u1;
         let p2 = a2 + ((p1 - a2).dot(d2) / d2.length_squared()).clamp(0.0, 1.0) * d2;
+        let d = p2 - p1;
         let mut pt = closest;
         pt.local_p1 = p1 + c1.radius * n;
         pt.local_p2 = pos12.inverse_transform_point(p2) + c2.radius * m.local_n2;
-        pt.dist = (p2 - p1).dot(n) - c1.radius - c2.radius;
-        pt
+        pt.dist = d.dot(n) - c1.radius - c2.radius;
+        let across = (d - d.dot(n) * n).length();
+        (across <= 0.1 * (c1.radius + c2.radius)).then_some(pt)
     };
-    let inside = u1.cross(u2).length() >= SIN_ONE;
-    let warm = |k: usize| m.points.get(k).map_or(Warm::default(), |p| p.data);
-    let (w1, w2) = (warm(1), warm(2));
-    m.points.truncate(1);
-    m.points[0] = end(lo);
-    m.points.push(end(hi));
-    m.points[1].data = w1;
-    if inside {
-        m.points.push(closest);
-        m.points[2].data = w2;
+    let ends = [end(lo), end(hi)];
+    let kept = ends.iter().flatten().count();
+    let slides = kept == 0 || u1.cross(u2).length() >= SIN_ONE;
+    let warm: [Warm; 3] =
+        std::array::from_fn(|k| m.points.get(k).map_or(Warm::default(), |p| p.data));
+    m.points.clear();
+    for pt in ends.into_iter().flatten() {
+        m.points.push(pt);
     }
-    2
+    if slides {
+        m.points.push(closest);
+    }
+    for (pt, w) in m.points.iter_mut().zip(warm) {
+        pt.data = w;
+    }
+    kept
 }
 
 struct PairCache {
