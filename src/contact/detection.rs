@@ -603,27 +603,22 @@ impl ShapeCore {
 /// where the point lies on its side or rim (a wheel). `None` where the shape is not rounded
 /// under the point (a box, a hull, a cylinder's cap).
 fn core(s: &dyn parry3d_f64::shape::Shape, p: PVec, n: PVec) -> Option<ShapeCore> {
-    if let Some(b) = s.as_ball() {
-        let point = p - b.radius * n;
-        let (centre, half) = (point, PVec::ZERO);
-        let (disc, radius) = (0.0, b.radius);
-        return Some(ShapeCore {
-            point,
-            centre,
-            half,
-            disc,
-            radius,
+    // a ball is a capsule without a segment
+    let swept = match (s.as_ball(), s.as_capsule()) {
+        (Some(b), _) => Some((b.radius, None)),
+        (_, Some(c)) => Some((c.radius, Some(c.segment))),
+        _ => None,
+    };
+    if let Some((radius, segment)) = swept {
+        let point = p - radius * n;
+        let (centre, half) = segment.map_or((point, PVec::ZERO), |g| {
+            (0.5 * (g.a + g.b), 0.5 * (g.b - g.a))
         });
-    }
-    if let Some(c) = s.as_capsule() {
-        let (a, b) = (c.segment.a, c.segment.b);
-        let (point, centre, half) = (p - c.radius * n, 0.5 * (a + b), 0.5 * (b - a));
-        let (disc, radius) = (0.0, c.radius);
         return Some(ShapeCore {
             point,
             centre,
             half,
-            disc,
+            disc: 0.0,
             radius,
         });
     }

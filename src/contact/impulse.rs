@@ -71,9 +71,8 @@ pub(crate) fn gap(
     (xa, qa): (Vec3, Quat),
     (xb, qb): (Vec3, Quat),
 ) -> (Vec3, Vec3, Vec3, f64) {
-    let (pa, pb) = (xa + qa * c.ra, xb + qb * c.rb);
     if !c.rounded() {
-        let n = qa * c.n;
+        let (pa, pb, n) = (xa + qa * c.ra, xb + qb * c.rb, qa * c.n);
         return (pa, pb, n, (pb - pa).dot(&n));
     }
     let (mut ka, mut kb) = (xa + qa * c.ka.point, xb + qb * c.kb.point);
@@ -175,31 +174,17 @@ pub(crate) fn previewed(c: &Contact, a: &MotionState, b: &MotionState) -> (Vec3,
     gap(c, a.preview(), b.preview())
 }
 
-/// [`previewed`] with the points of a rounded shape rolled: each point is its core's previewed
-/// point plus its start lever from the core (to its surface point, of the shape's radius)
-/// turned by the previewed rotation to first order. The turned lever would leave `r (t - sin t)` behind in
-/// a turn by `t`; static friction, holding the turned surface point, spun a ball 2 % faster
-/// than it rolled at 20 rad/s and 60 Hz. Rolled, a ball rolling without slipping keeps its
-/// contact offset across the normal at zero.
+/// A rounded shape's contact point rolled to the pose `(x, q)` of its body (state `s`): its
+/// core's point there plus its start lever from the core (`r - core`, to its surface point, of
+/// the shape's radius) turned by the rotation since the start to first order. The turned lever
+/// would leave `r (t - sin t)` behind in a turn by `t`; static friction, holding the turned
+/// surface point, spun a ball 2 % faster than it rolled at 20 rad/s and 60 Hz. Rolled, a ball
+/// rolling without slipping keeps its contact offset across the normal at zero.
 #[inline]
-pub(crate) fn previewed_rolled(
-    c: &Contact,
-    a: &MotionState,
-    b: &MotionState,
-) -> (Vec3, Vec3, Vec3, f64) {
-    let (pa, pb) = (a.preview(), b.preview());
-    let (_, _, n, sep) = gap(c, pa, pb);
-    let roll = |s: &MotionState, (x, q): (Vec3, Quat), core: &Vec3, r: &Vec3| {
-        let lever = s.q * (r - core);
-        let turn = (q * s.q.inverse()).scaled_axis();
-        x + q * core + lever + turn.cross(&lever)
-    };
-    (
-        roll(a, pa, &c.ka.point, &c.ra),
-        roll(b, pb, &c.kb.point, &c.rb),
-        n,
-        sep,
-    )
+pub(crate) fn rolled(s: &MotionState, (x, q): (Vec3, Quat), core: &Vec3, r: &Vec3) -> Vec3 {
+    let lever = s.q * (r - core);
+    let turn = (q * s.q.inverse()).scaled_axis();
+    x + q * core + lever + turn.cross(&lever)
 }
 
 /// World offsets and normal at the start poses.

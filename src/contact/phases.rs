@@ -19,8 +19,8 @@ use std::time::Instant;
 
 use super::detection::{Contact, Detector, NormalOn, to_local};
 use super::impulse::{
-    WORLD, apply_pair, at_start, gap, k_along, k_matrix, previewed, previewed_rolled,
-    relative_velocity, state,
+    WORLD, apply_pair, at_start, gap, k_along, k_matrix, previewed, relative_velocity, rolled,
+    state,
 };
 use super::{
     ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
@@ -541,11 +541,6 @@ impl Contacts {
                     Vec3::zeros()
                 }
             }
-        };
-        let in_island = |i: u32| {
-            i != WORLD
-                && bodies.slot(i).kind == BodyKind::Dynamic
-                && !body_joints[i as usize].is_empty()
         };
         let (it, n) = self.collision_phase(h, acc, in_island);
         for &slot in &self.involved {
@@ -1647,12 +1642,17 @@ impl Contacts {
         for c in &mut self.contacts {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             let (mut ra, mut rb, n0) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
-            if !at_start_poses && c.normal_on == NormalOn::Segments {
+            // a rounded contact's previewed poses, and its gap there
+            let rounded = (!at_start_poses && c.rounded()).then(|| {
+                let (pa, pb) = (a.preview(), b.preview());
+                ((pa, pb), gap(c, pa, pb))
+            });
+            if let Some((((xa, qa), (xb, qb)), (sa, sb, _, _))) = rounded
+                && c.normal_on == NormalOn::Segments
+            {
                 // the lever arms at the segments' closest points at the previews, where the
                 // separation is measured (kept at the detected points, the rounds' model and
                 // what they measured disagreed, and stacked capsules were left 0.42 m deep)
-                let ((xa, qa), (xb, qb)) = (a.preview(), b.preview());
-                let (sa, sb, _, _) = gap(c, (xa, qa), (xb, qb));
                 ra = a.q * (qa.inverse() * (sa - xa));
                 rb = b.q * (qb.inverse() * (sb - xb));
             }
@@ -1660,14 +1660,13 @@ impl Contacts {
             if at_start_poses {
                 c.d0 = (b.x + rb) - (a.x + ra) + contact_dt(a, b) * c.u0;
                 c.nl = n0;
-            } else if !c.rounded() {
+            } else if let Some(((pa, pb), (_, _, n, sep))) = rounded {
+                // across the normal (friction) the rolled points, along it the cores
+                let d = rolled(b, pb, &c.kb.point, &c.rb) - rolled(a, pa, &c.ka.point, &c.ra);
+                (c.d0, c.nl) = (d + (sep - d.dot(&n)) * n, n);
+            } else {
                 let (pa, pb, n, _) = previewed(c, a, b);
                 (c.d0, c.nl) = (pb - pa, n);
-            } else {
-                // across the normal (friction) the rolled points, along it the cores
-                let (pa, pb, n, sep) = previewed_rolled(c, a, b);
-                let d = pb - pa;
-                (c.d0, c.nl) = (d + (sep - d.dot(&n)) * n, n);
             }
             c.sep = c.d0.dot(&c.nl);
             (c.wa, c.wb) = (ra, rb);
