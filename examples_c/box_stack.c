@@ -4,8 +4,8 @@
  * Checks: the top box drifts less than 1 cm horizontally, no contact penetrates more than
  * 1 mm, the contact view holds 4 points between the ground and the bottom box whose normal
  * impulses sum to the stack's weight times the step within 2%, every joint ends every step within eps_p, and bad
- * input (NaN size, stale shape id, def not from its default) is rejected. Exits non-zero on
- * any failure. */
+ * input (NaN size, stale shape id, def not from its default) is rejected; a ball with rolling
+ * resistance rolls to rest where 5 b g / (7 r) stops it. Exits non-zero on any failure. */
 #include <math.h>
 #include <stdio.h>
 
@@ -156,6 +156,42 @@ int main(void) {
   printf("pendulum ball: %d contact begin events, worst joint error %.2e m\n", hits, worst_joint);
   EXPECT(hits >= 1, "the ball never touched the stack");
   EXPECT(worst_joint <= eps_p, "joint error %g above eps_p %g", worst_joint, eps_p);
+
+  /* A ball with rolling resistance b rolls to rest beside the stack: on level ground it slows
+   * by 5 b g / (7 r), 2 m/s are gone after 2.84 m (b = 0.05 m, r = 0.5 m), and its contact
+   * reports the angular impulse that slows it. */
+  tenon_body_def roller_def = tenon_body_def_default();
+  roller_def.position = (tenon_vec3){0, 5.0, 0.5};
+  tenon_body_id roller;
+  CHECK(tenon_body_create(world, &roller_def, &roller));
+  tenon_shape_def rolling = tenon_shape_def_default();
+  rolling.type = TENON_SHAPE_TYPE_SPHERE;
+  rolling.radius = 0.5;
+  rolling.material.rolling_resistance = 0.05;
+  tenon_shape_id roller_shape;
+  CHECK(tenon_shape_create(roller, &rolling, &roller_shape));
+  CHECK(tenon_body_set_mass_from_shapes(roller, NULL));
+  CHECK(tenon_body_set_velocity(roller, (tenon_vec3){2.0, 0, 0}, (tenon_vec3){0, 4.0, 0}));
+  double torque = 0.0;
+  for (int k = 0; k < 240; ++k) {
+    CHECK(tenon_world_step(world, dt, NULL));
+    const tenon_contact *contacts;
+    size_t n_contacts;
+    CHECK(tenon_world_get_contact_view(world, &contacts, &n_contacts));
+    for (size_t i = 0; i < n_contacts; ++i)
+      if (contacts[i].body_b.index1 == roller.index1 && k == 60)
+        torque = contacts[i].rolling_impulse.y;
+  }
+  tenon_vec3 at, speed;
+  CHECK(tenon_body_get_position(roller, &at));
+  CHECK(tenon_body_get_linear_velocity(roller, &speed));
+  double slowing = 5.0 * 0.05 * 9.81 / (7.0 * 0.5);
+  double want = 2.0 * 2.0 / (2.0 * slowing);
+  printf("rolling ball: rests after %.4f m (%.4f m expected), rolling impulse %.4f N m s\n", at.x,
+         want, torque);
+  EXPECT(fabs(at.x - want) < 0.02 * want, "rolled %g m, expected %g", at.x, want);
+  EXPECT(fabs(speed.x) < 1e-3, "still rolling at %g m/s", speed.x);
+  EXPECT(torque < 0.0, "rolling impulse %g does not oppose the roll", torque);
 
   CHECK(tenon_world_destroy(world));
   printf("OK\n");

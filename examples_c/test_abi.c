@@ -25,11 +25,11 @@ static_assert(sizeof(tenon_island_report) == 96, "tenon_island_report");
 static_assert(sizeof(tenon_warnings) == 40, "tenon_warnings");
 static_assert(sizeof(tenon_result) == 4, "tenon_result");
 static_assert(sizeof(tenon_shape_id) == 8, "tenon_shape_id");
-static_assert(sizeof(tenon_material) == 24, "tenon_material");
-static_assert(sizeof(tenon_shape_def) == 224, "tenon_shape_def");
-static_assert(sizeof(tenon_contact) == 120, "tenon_contact");
+static_assert(sizeof(tenon_material) == 40, "tenon_material");
+static_assert(sizeof(tenon_shape_def) == 240, "tenon_shape_def");
+static_assert(sizeof(tenon_contact) == 144, "tenon_contact");
 static_assert(sizeof(tenon_contact_event) == 24, "tenon_contact_event");
-static_assert(sizeof(tenon_contact_def) == 104, "tenon_contact_def");
+static_assert(sizeof(tenon_contact_def) == 120, "tenon_contact_def");
 static_assert(sizeof(tenon_contact_settings) == 40, "tenon_contact_settings");
 static_assert(sizeof(tenon_contact_report) == 80, "tenon_contact_report");
 

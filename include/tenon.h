@@ -529,7 +529,8 @@ typedef struct {
 
 /**
  * Surface parameters of a shape. For a pair, friction coefficients are combined as the
- * geometric mean and restitution as the maximum of the two shapes' values.
+ * geometric mean; restitution, rolling resistance and spinning friction as the maximum of the
+ * two shapes' values.
  */
 typedef struct {
   /**
@@ -544,6 +545,18 @@ typedef struct {
    * Coefficient of restitution e in [0, 1] (Newton's impact law). Default 0.
    */
   double restitution;
+  /**
+   * Rolling resistance b (m, >= 0): each contact point resists the relative rotation of its
+   * bodies across its normal with a torque of at most b times its normal force. A ball of
+   * radius r rests on a slope while tan(slope) <= b / r; rolling on level ground it slows
+   * by 5 b g / (7 r). Default 0.
+   */
+  double rolling_resistance;
+  /**
+   * Spinning friction (m, >= 0): the same about the normal (a ball or a top spinning on
+   * one point). Default 0.
+   */
+  double spinning_friction;
 } tenon_material;
 
 /**
@@ -621,6 +634,11 @@ typedef struct {
    * substeps the world split the step into, as far as the same features touched).
    */
   tenon_vec3 friction_impulse;
+  /**
+   * Angular impulse on body B over the step from rolling resistance and spinning friction
+   * (N m s, world frame; body A took its opposite), over the same substeps.
+   */
+  tenon_vec3 rolling_impulse;
   /**
    * Penetration at the end of the step (m; negative: a gap).
    */
@@ -1553,8 +1571,9 @@ tenon_shape_def tenon_shape_def_default(void);
  * Attaches a shape made from `*def` to `body` and writes its id to `*out`.
  * Errors: NULL `def` or `out`; def not from `tenon_shape_def_default()`; unknown type; NaN;
  * a size <= 0; too few points; a degenerate hull; a mesh index out of range; NULL arrays with
- * a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative
- * density; invalid body id; world locked or poisoned. On error nothing is created.
+ * a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative rolling
+ * resistance or spinning friction, negative density; invalid body id; world locked or
+ * poisoned. On error nothing is created.
  * Ownership: the world owns the shape; it lives until `tenon_shape_destroy()`, its body's or
  * its world's end. The arrays of `def` are copied.
  */
@@ -1576,7 +1595,8 @@ tenon_result tenon_shape_get_body(tenon_shape_id shape, tenon_body_id *out);
 tenon_result tenon_shape_get_material(tenon_shape_id shape, tenon_material *out);
 
 /**
- * Changes the shape's material. Errors: NaN; mu_d > mu_s or < 0; restitution outside [0, 1].
+ * Changes the shape's material. Errors: NaN; mu_d > mu_s or < 0; restitution outside [0, 1];
+ * negative rolling resistance or spinning friction.
  */
 tenon_result tenon_shape_set_material(tenon_shape_id shape, tenon_material material);
 

@@ -513,4 +513,12 @@ impl MotionState {
             self.ver = self.ver.wrapping_add(1);
         }
     }
+
+    /// Applies the angular impulse `l` (world frame).
+    pub(crate) fn apply_angular(&mut self, l: &Vec3) {
+        if self.inv_mass > 0.0 {
+            self.w += self.iinv * l;
+            self.ver = self.ver.wrapping_add(1);
+        }
+    }
 }

@@ -50,6 +50,7 @@ fn mat(mu_s: f64, mu_d: f64, e: f64) -> Material {
         static_friction: mu_s,
         dynamic_friction: mu_d,
         restitution: e,
+        ..Material::default()
     }
 }
 
@@ -1016,6 +1017,18 @@ fn bad_shapes_and_contacts_are_rejected_and_change_nothing() {
         world.create_shape(b, &d).unwrap_err().kind,
         ErrorKind::InvalidArgument
     );
+    for (roll, spin, kind) in [
+        (-1e-3, 0.0, ErrorKind::InvalidArgument),
+        (0.0, -1e-3, ErrorKind::InvalidArgument),
+        (f64::NAN, 0.0, ErrorKind::NonFinite),
+        (0.0, f64::INFINITY, ErrorKind::NonFinite),
+    ] {
+        let mut d = ShapeDesc::new(Geometry::Sphere { radius: 1.0 });
+        d.material.rolling_resistance = roll;
+        d.material.spinning_friction = spin;
+        let e = world.create_shape(b, &d).unwrap_err();
+        assert_eq!(e.kind, kind, "rolling {roll}, spinning {spin}: {e}");
+    }
     assert_eq!(world.shape_count(), 0);
     let s = world
         .create_shape(b, &ShapeDesc::new(Geometry::Sphere { radius: 1.0 }))
@@ -1846,4 +1859,200 @@ fn ragdoll_tumbling_at_other_step_sizes_holds_its_contacts_within_the_tolerance(
         );
         assert!(worst_joint <= 1e-8, "h {h}: joints {worst_joint}");
     }
+}
+
+/// A ball of radius `r` with rolling resistance `b` on a slope (Material::rolling_resistance):
+/// it rests while `tan(slope) <= b / r`, the contact's angular impulse per step then being the
+/// gravity torque about the point, `m g sin(slope) r h`; beyond, it rolls down at
+/// `5/7 g (sin(slope) - b/r cos(slope))`, the angular impulse at its limit `b m g cos(slope) h`.
+/// b = 0.01 m, r = 0.5 m: the threshold is tan(slope) = 0.02.
+#[test]
+fn a_ball_with_rolling_resistance_rests_on_a_slope_up_to_b_over_r_and_rolls_beyond() {
+    let (h, n, r, b) = (1.0 / 60.0, 120, 0.5, 0.01);
+    for tan in [0.0, 0.01, 0.019, 0.021, 0.025, 0.05] {
+        let th = f64::atan(tan);
+        let mut world = World::default();
+        let up = Vec3::new(-th.sin(), 0.0, th.cos());
+        let uphill = Vec3::new(th.cos(), 0.0, th.sin());
+        ground(&mut world, up, Material::coulomb(0.5));
+        let rolling = Material {
+            rolling_resistance: b,
+            ..Material::coulomb(0.5)
+        };
+        let ball = Geometry::Sphere { radius: r };
+        let id = dynamic(&mut world, r * up, Quat::identity(), ball, rolling);
+        let m = world.body(id).unwrap().mass_properties().mass;
+        for _ in 0..n {
+            world.step(h).unwrap();
+        }
+        let x = world.body(id).unwrap().position() - r * up;
+        let along = -x.dot(&uphill);
+        let a = (5.0 / 7.0 * 9.81 * (th.sin() - b / r * th.cos())).max(0.0);
+        let want = a * h * h * f64::from(n * (n + 1)) / 2.0;
+        let reports = world.contacts();
+        assert_eq!(reports.len(), 1);
+        let torque = reports[0].rolling_impulse;
+        let held = (m * 9.81 * th.sin() * r * h).min(b * m * 9.81 * th.cos() * h);
+        println!(
+            "tan {tan}: {along:.6e} m down the slope against {want:.6e}, angular impulse \
+             {:.6} N m s against {held:.6}",
+            torque.norm()
+        );
+        if a == 0.0 {
+            assert!(along.abs() < 1e-5, "tan {tan}: rolled {along} m");
+        } else {
+            assert!(
+                (along / want - 1.0).abs() < 2e-3,
+                "tan {tan}: {along} m against {want}"
+            );
+        }
+        // (about the axis across the slope, turning against the roll down it; below the limit
+        // within what the contact tolerance leaves of the ball's turn per step)
+        assert!(
+            (torque.norm() - held).abs() <= 3e-3 * held.max(1e-3),
+            "tan {tan}: {torque:?} against {held}"
+        );
+        assert!(torque.x.abs() + torque.z.abs() <= 1e-9 * torque.norm().max(1.0));
+    }
+}
+
+/// Rolling resistance brings a ball rolling on level ground to rest at `5 b g / (7 r)` per
+/// second; spinning friction `b_s` stops its spin about the vertical at `b_s m g / I`. Each acts
+/// alone on its own motion. r = 0.5 m, 2 m/s rolling and 10 rad/s spinning, b = b_s = 0.05 m.
+#[test]
+fn rolling_resistance_and_spinning_friction_bring_a_ball_to_rest() {
+    let (h, r, v0, spin0) = (1.0 / 60.0, 0.5, 2.0, 10.0);
+    for (roll, spin) in [(0.05, 0.0), (0.0, 0.05), (0.05, 0.05)] {
+        let mut world = World::default();
+        ground(&mut world, Vec3::z(), Material::coulomb(0.5));
+        let material = Material {
+            rolling_resistance: roll,
+            spinning_friction: spin,
+            ..Material::coulomb(0.5)
+        };
+        let ball = Geometry::Sphere { radius: r };
+        let id = dynamic(&mut world, r * Vec3::z(), Quat::identity(), ball, material);
+        world
+            .set_body_velocity(id, Vec3::new(v0, 0.0, 0.0), Vec3::new(0.0, v0 / r, spin0))
+            .unwrap();
+        let (mut stopped, mut spun_out) = (None, None);
+        for f in 1..=300u32 {
+            world.step(h).unwrap();
+            let body = world.body(id).unwrap();
+            let (v, w) = (body.linear_velocity(), body.angular_velocity());
+            if stopped.is_none() && v.norm() < 1e-4 {
+                stopped = Some(f);
+            }
+            if spun_out.is_none() && w.z.abs() < 1e-4 {
+                spun_out = Some(f);
+            }
+            // rolling without slipping throughout
+            assert!(
+                (v.x - w.y * r).abs() < 1e-4,
+                "step {f}: slip {}",
+                v.x - w.y * r
+            );
+        }
+        let body = world.body(id).unwrap();
+        let x = body.position().x;
+        let w = body.angular_velocity();
+        if roll > 0.0 {
+            let a = 5.0 / 7.0 * 9.81 * roll / r;
+            // the steps' speeds fall by a h each: x = h sum (v0 - k a h) over the steps it rolls
+            let k = (v0 / (a * h)).floor();
+            let want = h * (k * v0 - a * h * k * (k + 1.0) / 2.0);
+            let f = stopped.expect("the ball kept rolling");
+            println!("rolling {roll}: stopped at step {f} after {x:.5} m against {want:.5}");
+            assert!((x / want - 1.0).abs() < 1e-3, "{x} m against {want}");
+            assert!(f64::from(f) <= k + 2.0, "stopped at step {f}, expected {k}");
+            assert!(body.linear_velocity().norm() < 1e-4);
+        } else {
+            assert!((x - v0 * 300.0 * h).abs() < 1e-6, "rolled {x} m");
+        }
+        if spin > 0.0 {
+            let alpha = spin * 9.81 / (0.4 * r * r);
+            let k = (spin0 / (alpha * h)).ceil() as u32;
+            let f = spun_out.expect("the ball kept spinning");
+            println!("spinning {spin}: stopped at step {f} against {k}");
+            assert!(f.abs_diff(k) <= 1, "spin stopped at step {f}, expected {k}");
+            assert!(w.z.abs() < 1e-4);
+        } else {
+            assert!((w.z - spin0).abs() < 1e-9, "spin {} rad/s", w.z);
+        }
+    }
+}
+
+/// Rolling resistance on a mechanism: a cart (a box on four balls, each on a hinge) rolling at
+/// 2 m/s slows at `b M g / (r M_eff)` (the wheels' rolling resistance against the cart's mass
+/// and the wheels' inertia, `M_eff = M + 4 I_w / r^2`) and stops, every joint exact. The
+/// wheels' angular impulses are coupled to the cart's factored system as its contact impulses
+/// are (Tomcin Appendix C).
+#[test]
+fn a_cart_on_hinged_wheels_slows_by_their_rolling_resistance_with_every_joint_exact() {
+    let (h, r, v0, b) = (1.0 / 60.0, 0.3, 2.0, 0.03);
+    let mut world = World::default();
+    ground(&mut world, Vec3::z(), Material::coulomb(1.0));
+    let box_ = Geometry::Box {
+        half_extents: Vec3::new(0.8, 0.4, 0.1),
+    };
+    let at = Vec3::new(0.0, 0.0, r);
+    let cart = dynamic(
+        &mut world,
+        at,
+        Quat::identity(),
+        box_,
+        Material::coulomb(1.0),
+    );
+    world
+        .set_body_velocity(cart, Vec3::new(v0, 0.0, 0.0), Vec3::zeros())
+        .unwrap();
+    let wheel = Material {
+        rolling_resistance: b,
+        ..Material::coulomb(1.0)
+    };
+    let mut mass = world.body(cart).unwrap().mass_properties().mass;
+    let mut inertia = 0.0;
+    for (x, y) in [(0.6, 0.55), (0.6, -0.55), (-0.6, 0.55), (-0.6, -0.55)] {
+        let p = Vec3::new(x, y, r);
+        let ball = Geometry::Sphere { radius: r };
+        let w = dynamic(&mut world, p, Quat::identity(), ball, wheel);
+        world
+            .set_body_velocity(w, Vec3::new(v0, 0.0, 0.0), Vec3::new(0.0, v0 / r, 0.0))
+            .unwrap();
+        scenes::joint_at(&mut world, JointKind::Hinge, Some(cart), w, p, Vec3::y());
+        let m = world.body(w).unwrap().mass_properties().mass;
+        mass += m;
+        inertia += 0.4 * m * r * r;
+    }
+    let a = b * mass * 9.81 / (r * (mass + inertia / (r * r)));
+    let mut worst_joint: f64 = 0.0;
+    let mut stopped = None;
+    for f in 1..=240 {
+        world.step(h).unwrap();
+        let rep = world.last_report();
+        for isl in &rep.islands {
+            assert!(
+                isl.converged,
+                "step {f}: the joint correction did not converge"
+            );
+            worst_joint = worst_joint.max(isl.max_violation);
+        }
+        assert!(world.contact_report().contacts_converged, "step {f}");
+        let v = world.body(cart).unwrap().linear_velocity().x;
+        let want = (v0 - a * f64::from(f) * h).max(0.0);
+        assert!(
+            (v - want).abs() < 1e-3 * v0,
+            "step {f}: {v} m/s against {want}"
+        );
+        if stopped.is_none() && v.abs() < 1e-5 {
+            stopped = Some(f);
+        }
+    }
+    let f = stopped.expect("the cart kept rolling");
+    println!(
+        "cart: decelerates at {a:.5} m/s^2, stopped at step {f} ({:.0} expected), joints within \
+         {worst_joint:.1e}",
+        v0 / (a * h)
+    );
+    assert!(worst_joint <= 1e-9);
 }

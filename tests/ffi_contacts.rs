@@ -49,11 +49,11 @@ fn step(w: tenon_world_id) {
 #[test]
 fn struct_sizes_of_the_contact_abi_are_pinned() {
     assert_eq!(size_of::<tenon_shape_id>(), 8);
-    assert_eq!(size_of::<tenon_material>(), 24);
-    assert_eq!(size_of::<tenon_shape_def>(), 224);
-    assert_eq!(size_of::<tenon_contact>(), 120);
+    assert_eq!(size_of::<tenon_material>(), 40);
+    assert_eq!(size_of::<tenon_shape_def>(), 240);
+    assert_eq!(size_of::<tenon_contact>(), 144);
     assert_eq!(size_of::<tenon_contact_event>(), 24);
-    assert_eq!(size_of::<tenon_contact_def>(), 104);
+    assert_eq!(size_of::<tenon_contact_def>(), 120);
     assert_eq!(size_of::<tenon_contact_settings>(), 40);
     assert_eq!(size_of::<tenon_contact_report>(), 80);
 }
@@ -82,6 +82,12 @@ fn bad_shape_defs_get_their_codes_and_create_nothing() {
     let mut d = tenon_shape_def_default();
     d.material.dynamic_friction = 2.0;
     assert_eq!(shape(b, &d), Err(tenon_result::InvalidArgument));
+    let mut d = tenon_shape_def_default();
+    d.material.rolling_resistance = -0.01;
+    assert_eq!(shape(b, &d), Err(tenon_result::InvalidArgument));
+    let mut d = tenon_shape_def_default();
+    d.material.spinning_friction = f64::NAN;
+    assert_eq!(shape(b, &d), Err(tenon_result::NonFinite));
     assert_eq!(
         unsafe { tenon_shape_create(b, null(), &mut tenon_shape_id::default()) },
         tenon_result::NullPointer

@@ -26,12 +26,14 @@ use crate::math::{Mat3, Vec3};
 
 /// One side of a contact on a body of the island: local index, world offset of the contact
 /// point from the body's centre of mass, and the sign of the contact impulse on it (+1 for the
-/// contact's body B, -1 for A).
+/// contact's body B, -1 for A). An `angular` side takes angular impulses (a contact's rolling
+/// resistance and spinning friction: `J_c` is `[0 I]` on the body) and ignores `r`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ContactSide {
     pub l: u32,
     pub r: Vec3,
     pub sign: f64,
+    pub angular: bool,
 }
 
 /// `Island::lim_held` of a limit row coupled contacts do not hold.
@@ -78,7 +80,11 @@ impl Island {
             let d: [[f64; 6]; 3] = std::array::from_fn(|k| {
                 let mut e = Vec3::zeros();
                 e[k] = s.sign;
-                let (dv, dw) = (self.inv_mass[l] * e, self.iinv[l] * s.r.cross(&e));
+                let (dv, dw) = if s.angular {
+                    (Vec3::zeros(), self.iinv[l] * e)
+                } else {
+                    (self.inv_mass[l] * e, self.iinv[l] * s.r.cross(&e))
+                };
                 [dv.x, dv.y, dv.z, dw.x, dw.y, dw.z]
             });
             let (a, b) = (self.body_ptr[l] as usize, self.body_ptr[l + 1] as usize);
@@ -132,8 +138,12 @@ impl Island {
             let l = side.l as usize;
             let np = f64::from(self.parts[l]);
             if np > 1.0 {
-                let rx = crate::math::skew(&side.r);
-                let k_part = Mat3::identity() * self.inv_mass[l] - rx * self.iinv[l] * rx;
+                let k_part = if side.angular {
+                    self.iinv[l]
+                } else {
+                    let rx = crate::math::skew(&side.r);
+                    Mat3::identity() * self.inv_mass[l] - rx * self.iinv[l] * rx
+                };
                 s -= k_part * (1.0 - 1.0 / np);
             }
         }
@@ -263,8 +273,12 @@ impl Island {
         for s in sides {
             let l = s.l as usize;
             let ps = s.sign * p;
-            self.v[l] += self.inv_mass[l] * ps;
-            self.w[l] += self.iinv[l] * s.r.cross(&ps);
+            if s.angular {
+                self.w[l] += self.iinv[l] * ps;
+            } else {
+                self.v[l] += self.inv_mass[l] * ps;
+                self.w[l] += self.iinv[l] * s.r.cross(&ps);
+            }
         }
     }
 }
@@ -308,9 +322,10 @@ mod tests {
 
     /// The coupled `K` of a contact point on the middle link of a hanging 3-link chain (the
     /// point's inverse effective mass with the joints held), after one step, with the link
-    /// split into `parts` parts. The Tikhonov term is made negligible: `eps_t ||A||_1` differs
-    /// between the split and the whole system (with the default it moves `K` by 2e-7 relative).
-    fn coupled_k(parts: u32) -> Mat3 {
+    /// split into `parts` parts; with `angular`, of an angular impulse on the link (rolling
+    /// resistance). The Tikhonov term is made negligible: `eps_t ||A||_1` differs between the
+    /// split and the whole system (with the default it moves `K` by 2e-7 relative).
+    fn coupled_k(parts: u32, angular: bool) -> Mat3 {
         let mut world = World::default();
         let mut settings = *world.settings();
         settings.eps_t = 1e-15;
@@ -329,8 +344,10 @@ mod tests {
             l: l as u32,
             r,
             sign: 1.0,
+            angular,
         };
-        k_matrix(&m, &r) - sv.contact_border(i, &[side], &mut u)
+        let free = if angular { m.iinv } else { k_matrix(&m, &r) };
+        free - sv.contact_border(i, &[side], &mut u)
     }
 
     /// Splitting a body (Tomcin section 5) leaves the mechanism's response to a contact on it
@@ -338,11 +355,19 @@ mod tests {
     /// the whole body's, but the Schur complement does not.
     #[test]
     fn split_body_has_the_same_coupled_k() {
-        let whole = coupled_k(1);
-        for parts in [2, 3, 5] {
-            let split = coupled_k(parts);
-            let rel = (split - whole).norm() / whole.norm();
-            assert!(rel < 1e-10, "{parts} parts: {rel:e}\n{whole}\n{split}");
+        for angular in [false, true] {
+            let whole = coupled_k(1, angular);
+            // (the joints hold the link's turn about nothing: a hanging link on two ball joints
+            // turns about its axis only, and the angular `K` is not zero)
+            assert!(whole.norm() > 0.0);
+            for parts in [2, 3, 5] {
+                let split = coupled_k(parts, angular);
+                let rel = (split - whole).norm() / whole.norm();
+                assert!(
+                    rel < 1e-10,
+                    "{parts} parts, angular {angular}: {rel:e}\n{whole}\n{split}"
+                );
+            }
         }
     }
 
@@ -388,6 +413,7 @@ mod tests {
                 l: l as u32,
                 r: Vec3::new(0.05, 0.02, -0.03),
                 sign: 1.0,
+                angular: false,
             };
             let mut u = vec![0.0; isl.border_len()];
             isl.flush_contact_impulses();
@@ -466,6 +492,7 @@ mod tests {
             l: l as u32,
             r: Vec3::new(0.1, 0.04, -0.03),
             sign: 1.0,
+            angular: false,
         };
         isl.contact_border(&[side], &mut u);
         isl.apply_contact_impulse(&[side], &u, &Vec3::new(0.3, -2.0, 0.7));

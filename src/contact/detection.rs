@@ -402,9 +402,17 @@ pub(crate) struct Contact {
     pub mu_s: f64,
     pub mu_d: f64,
     pub e: f64,
+    /// Rolling resistance and spinning friction (m): the torque limits per unit normal force
+    /// across the normal and about it.
+    pub roll: f64,
+    pub spin: f64,
     // solver state
     pub pn: f64,
     pub pt: Vec3,
+    /// The angular impulse on B of the rolling resistance and spinning friction in the current
+    /// phase (world frame), and over the step.
+    pub pr: Vec3,
+    pub pr_total: Vec3,
     pub pn_total: f64,
     /// The world impulse on B applied in the current phase, and over the step: the normals of
     /// the phases and rounds differ (start poses, previews), so the reported impulses are
@@ -447,6 +455,8 @@ pub(crate) struct Contact {
     /// The contact phase's impulse per unit time (N, A's frame): on detection the previous
     /// step's (warm start), after the step this one's.
     pub warm_force: Vec3,
+    /// The same for the angular impulse of the rolling resistance and spinning friction (N m).
+    pub warm_torque: Vec3,
     /// The world offsets of the points from the centres of mass and the world normal at the
     /// start poses (fixed within a phase or round).
     pub wa: Vec3,
@@ -463,8 +473,10 @@ pub(crate) struct Contact {
     pub im: f64,
     /// The step the contact's previewed offset spans (its dynamic bodies' pending step).
     pub dt: f64,
-    /// The impulse on B in the frame's earlier substeps (A's frame; zero in a frame's first).
+    /// The impulse on B in the frame's earlier substeps (A's frame; zero in a frame's first),
+    /// and the angular impulse of its rolling resistance and spinning friction.
     pub frame_impulse: Vec3,
+    pub frame_torque: Vec3,
     /// The bodies' velocity versions ([`crate::body::MotionState::ver`]) after the last
     /// Gauss-Seidel visit: while they are unchanged a visit would do nothing.
     pub seen: [u32; 2],
@@ -522,8 +534,12 @@ impl Contact {
             mu_s: m.static_friction,
             mu_d: m.dynamic_friction,
             e: m.restitution,
+            roll: m.rolling_resistance,
+            spin: m.spinning_friction,
             pn: 0.0,
             pt: Vec3::zeros(),
+            pr: Vec3::zeros(),
+            pr_total: Vec3::zeros(),
             d0: Vec3::zeros(),
             nl: n,
             u0: Vec3::zeros(),
@@ -542,8 +558,10 @@ impl Contact {
             floor: 0.0,
             active: false,
             warm_force: Vec3::zeros(),
+            warm_torque: Vec3::zeros(),
             seen: [u32::MAX; 2],
             frame_impulse: Vec3::zeros(),
+            frame_torque: Vec3::zeros(),
             wa: Vec3::zeros(),
             wb: Vec3::zeros(),
             wn: Vec3::zeros(),
@@ -645,12 +663,15 @@ fn core(s: &dyn parry3d_f64::shape::Shape, p: PVec, n: PVec) -> Option<ShapeCore
     })
 }
 
-/// Friction as the geometric mean, restitution as the maximum.
+/// Friction as the geometric mean; restitution, rolling resistance and spinning friction as the
+/// maximum.
 pub(crate) fn combine(a: &Material, b: &Material) -> Material {
     Material {
         static_friction: (a.static_friction * b.static_friction).sqrt(),
         dynamic_friction: (a.dynamic_friction * b.dynamic_friction).sqrt(),
         restitution: a.restitution.max(b.restitution),
+        rolling_resistance: a.rolling_resistance.max(b.rolling_resistance),
+        spinning_friction: a.spinning_friction.max(b.spinning_friction),
     }
 }
 
@@ -661,7 +682,9 @@ pub(crate) fn combine(a: &Material, b: &Material) -> Material {
 #[derive(Clone, Copy, Debug, Default)]
 struct Warm {
     force: [f64; 3],
+    torque: [f64; 3],
     frame_impulse: [f64; 3],
+    frame_torque: [f64; 3],
     frame: u64,
 }
 
@@ -982,8 +1005,10 @@ impl Detector {
                     }
                     // the force is kept in A's body frame, as the point and normal
                     c.warm_force = Vec3::from(pt.data.force);
+                    c.warm_torque = Vec3::from(pt.data.torque);
                     if pt.data.frame == frame {
                         c.frame_impulse = Vec3::from(pt.data.frame_impulse);
+                        c.frame_torque = Vec3::from(pt.data.frame_torque);
                     }
                     out.push(c);
                 }
@@ -1007,7 +1032,9 @@ impl Detector {
                 for pt in &mut m.points {
                     if let Some(c) = contacts.get(k) {
                         pt.data.force = c.warm_force.into();
+                        pt.data.torque = c.warm_torque.into();
                         pt.data.frame_impulse = c.frame_impulse.into();
+                        pt.data.frame_torque = c.frame_torque.into();
                         pt.data.frame = frame;
                     }
                     k += 1;

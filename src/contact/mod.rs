@@ -81,7 +81,8 @@ pub enum Geometry {
 }
 
 /// Surface parameters of a shape. For a pair, friction coefficients are combined as the
-/// geometric mean and restitution as the maximum of the two shapes' values.
+/// geometric mean, and restitution, rolling resistance and spinning friction as the maximum of
+/// the two shapes' values (a ball given a rolling resistance slows on any ground).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Material {
     /// Static Coulomb friction coefficient `mu_s` (>= `mu_d`). Default 0.5.
@@ -90,6 +91,15 @@ pub struct Material {
     pub dynamic_friction: f64,
     /// Coefficient of restitution `e` of Newton's impact law, in [0, 1]. Default 0.
     pub restitution: f64,
+    /// Rolling resistance `b` (m, >= 0): how far ahead of the contact point the normal force
+    /// acts against rolling. Each contact point resists the relative rotation of its two
+    /// bodies across its normal with a torque of at most `b` times its normal force: a ball of
+    /// radius `r` rests on a slope while `tan(slope) <= b / r` (and its static friction holds),
+    /// and rolling on level ground slows by `5 b g / (7 r)`. Default 0 (ideal rolling).
+    pub rolling_resistance: f64,
+    /// Spinning (torsional) friction `b_s` (m, >= 0): the same about the normal, for a shape
+    /// spinning on one point (a ball, a top). Default 0.
+    pub spinning_friction: f64,
 }
 
 impl Default for Material {
@@ -105,15 +115,20 @@ impl Material {
             static_friction: mu,
             dynamic_friction: mu,
             restitution: 0.0,
+            rolling_resistance: 0.0,
+            spinning_friction: 0.0,
         }
     }
 
-    /// Checks the ranges: `0 <= mu_d <= mu_s`, `0 <= e <= 1`, all finite.
+    /// Checks the ranges: `0 <= mu_d <= mu_s`, `0 <= e <= 1`, rolling resistance and spinning
+    /// friction `>= 0`, all finite.
     pub fn validate(&self) -> Result<()> {
         let v = [
             self.static_friction,
             self.dynamic_friction,
             self.restitution,
+            self.rolling_resistance,
+            self.spinning_friction,
         ];
         if v.iter().any(|x| !x.is_finite()) {
             return Err(Error::new(
@@ -134,6 +149,15 @@ impl Material {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 format!("restitution must be in [0, 1], got {}", self.restitution),
+            ));
+        }
+        if self.rolling_resistance < 0.0 || self.spinning_friction < 0.0 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "rolling resistance and spinning friction must be >= 0, got {} and {}",
+                    self.rolling_resistance, self.spinning_friction
+                ),
             ));
         }
         Ok(())
@@ -378,6 +402,10 @@ pub struct ContactReport {
     pub normal_impulse: f64,
     /// Friction impulse on B over the step (N s, world frame, tangential), as `normal_impulse`.
     pub friction_impulse: Vec3,
+    /// Angular impulse on B over the step from rolling resistance and spinning friction
+    /// ([`Material::rolling_resistance`]; N m s, world frame; A took its opposite), as
+    /// `normal_impulse`.
+    pub rolling_impulse: Vec3,
 }
 
 /// A pair of bodies starting or ending contact in a step: touching at its end and not at the

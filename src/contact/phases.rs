@@ -97,8 +97,8 @@ pub(crate) struct Contacts {
     /// (while the rounds run), then what the pass added to them, taken off again after the
     /// position update ([`Contacts::position_only`]).
     kept: Vec<Kept>,
-    /// Each contact's impulses (normal, total, friction) at the end of the first pass.
-    first_pass: Vec<(f64, Vec3, Vec3)>,
+    /// Each contact's impulses (normal, total, friction, rolling) at the end of the first pass.
+    first_pass: Vec<(f64, Vec3, Vec3, Vec3)>,
     /// Scratch of the sweeps' conjugate directions ([`Contacts::solve`]): per active point its
     /// impulses (normal, friction) before the sweep, and its direction.
     before_sweep: Vec<(f64, Vec3)>,
@@ -128,6 +128,12 @@ struct Border {
     s: [Mat3; 2],
     /// Side A and B: (island slot 0/1, local body), `None` outside an island.
     side: [Option<(u8, u32)>; 2],
+    /// The same for the angular impulses of the contact's rolling resistance and spinning
+    /// friction, when it has either (`angular`).
+    angular: bool,
+    aoff: [usize; 2],
+    aversion: [(u64, u64); 2],
+    a_s: [Mat3; 2],
 }
 
 /// A substep that leaves a contact on a mechanism this many contact tolerances deeper than it
@@ -465,6 +471,7 @@ impl Contacts {
             self.frame += 1;
             for c in &mut self.frame_registered {
                 c.frame_impulse = Vec3::zeros();
+                c.frame_torque = Vec3::zeros();
             }
         }
         if self.detector.shapes.len() == 0 && self.frame_registered.is_empty() {
@@ -618,6 +625,7 @@ impl Contacts {
             c.pn = 0.0;
             c.pt = Vec3::zeros();
             c.p = Vec3::zeros();
+            (c.pr, c.pr_total) = (Vec3::zeros(), Vec3::zeros());
             c.sliding = false;
             c.collided = false;
         }
@@ -1187,25 +1195,45 @@ impl Contacts {
                 };
                 bd.side[side] = Some((j as u8, l as u32));
             }
+            if bd.n > 0 && (c.roll > 0.0 || c.spin > 0.0) {
+                bd.angular = true;
+                for j in 0..bd.n as usize {
+                    bd.aoff[j] = len;
+                    len += solver.island_border_len(bd.island[j] as usize);
+                }
+            }
             self.borders.push(bd);
         }
         self.border_buf.resize(len, 0.0);
     }
 
-    /// The sides of contact `k` on the `j`-th island it touches (world offsets `ra`, `rb`).
-    fn sides(&self, k: usize, j: usize, ra: &Vec3, rb: &Vec3) -> ([ContactSide; 2], usize) {
+    /// The sides of contact `k` on the `j`-th island it touches (world offsets `ra`, `rb`;
+    /// `angular` for its rolling resistance and spinning friction).
+    fn sides(
+        &self,
+        k: usize,
+        j: usize,
+        (ra, rb): (&Vec3, &Vec3),
+        angular: bool,
+    ) -> ([ContactSide; 2], usize) {
         let bd = &self.borders[k];
         let mut out = [ContactSide {
             l: 0,
             r: Vec3::zeros(),
             sign: 0.0,
+            angular,
         }; 2];
         let mut m = 0;
         for (side, (r, sign)) in [(ra, -1.0), (rb, 1.0)].into_iter().enumerate() {
             if let Some((jj, l)) = bd.side[side]
                 && jj as usize == j
             {
-                out[m] = ContactSide { l, r: *r, sign };
+                out[m] = ContactSide {
+                    l,
+                    r: *r,
+                    sign,
+                    angular,
+                };
                 m += 1;
             }
         }
@@ -1225,7 +1253,7 @@ impl Contacts {
             let i = bd.island[j] as usize;
             let version = sv.island_coupling_version(i);
             if bd.version[j] != version {
-                let (sides, ns) = self.sides(k, j, ra, rb);
+                let (sides, ns) = self.sides(k, j, (ra, rb), false);
                 let n = sv.island_border_len(i);
                 let u = &mut self.border_buf[bd.off[j]..bd.off[j] + n];
                 self.borders[k].s[j] = sv.contact_border(i, &sides[..ns], u);
@@ -1236,29 +1264,85 @@ impl Contacts {
         (free, m)
     }
 
+    /// The angular `K` of contact `k` (a unit angular impulse's change of the two bodies'
+    /// relative angular velocity) as [`Contacts::coupled_k`] gives the linear one: the bodies'
+    /// own, and the Schur complement with the islands' joints held. Only for a contact with a
+    /// rolling resistance or spinning friction (its angular border).
+    fn coupled_k_angular(&mut self, k: usize, sv: &mut Solver) -> (Mat3, Mat3) {
+        let c = &self.contacts[k];
+        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+        let free = a.iinv + b.iinv;
+        let mut m = free;
+        let bd = self.borders[k];
+        let zero = Vec3::zeros();
+        for j in 0..bd.n as usize {
+            let i = bd.island[j] as usize;
+            let version = sv.island_coupling_version(i);
+            if bd.aversion[j] != version {
+                let (sides, ns) = self.sides(k, j, (&zero, &zero), true);
+                let n = sv.island_border_len(i);
+                let u = &mut self.border_buf[bd.aoff[j]..bd.aoff[j] + n];
+                self.borders[k].a_s[j] = sv.contact_border(i, &sides[..ns], u);
+                self.borders[k].aversion[j] = version;
+            }
+            m -= self.borders[k].a_s[j];
+        }
+        (free, m)
+    }
+
     /// Applies the impulse pair `p` of contact `k` (B gets `p`). With `solver` (coupled), the
     /// islands' joint impulses come with it and the involved bodies' states are refreshed from
     /// the islands; without, the two bodies' states alone.
     fn push(&mut self, k: usize, ra: &Vec3, rb: &Vec3, p: &Vec3, solver: Option<&mut Solver>) {
+        self.push_as(k, (ra, rb), p, solver, false);
+    }
+
+    /// [`Contacts::push`], or with `angular` the angular impulse `p` of the contact's rolling
+    /// resistance and spinning friction (B gets `p`, A `-p`; coupled through its angular
+    /// border, [`Contacts::coupled_k_angular`]).
+    fn push_as(
+        &mut self,
+        k: usize,
+        (ra, rb): (&Vec3, &Vec3),
+        p: &Vec3,
+        solver: Option<&mut Solver>,
+        angular: bool,
+    ) {
         let c = self.contacts[k];
         let bd = self.borders.get(k).copied().unwrap_or_default();
+        let on_side = |s: &mut MotionState, p: &Vec3, r: &Vec3| {
+            if angular {
+                s.apply_angular(p);
+            } else {
+                s.apply(p, r);
+            }
+        };
         let Some(sv) = solver.filter(|_| bd.n > 0) else {
-            apply_pair(&mut self.states, c.a, ra, c.b, rb, p);
+            if angular {
+                for (i, sign) in [(c.a, -1.0), (c.b, 1.0)] {
+                    if i != WORLD {
+                        self.states[i as usize].apply_angular(&(sign * p));
+                    }
+                }
+            } else {
+                apply_pair(&mut self.states, c.a, ra, c.b, rb, p);
+            }
             return;
         };
         for j in 0..bd.n as usize {
             let i = bd.island[j] as usize;
-            let (sides, ns) = self.sides(k, j, ra, rb);
+            let (sides, ns) = self.sides(k, j, (ra, rb), angular);
             let n = sv.island_border_len(i);
-            let u = &self.border_buf[bd.off[j]..bd.off[j] + n];
+            let off = if angular { bd.aoff[j] } else { bd.off[j] };
+            let u = &self.border_buf[off..off + n];
             sv.apply_contact_impulse(i, &sides[..ns], u, p);
         }
         // sides outside an island take the impulse themselves
         if c.a != WORLD && bd.side[0].is_none() {
-            self.states[c.a as usize].apply(&-p, ra);
+            on_side(&mut self.states[c.a as usize], &-p, ra);
         }
         if c.b != WORLD && bd.side[1].is_none() {
-            self.states[c.b as usize].apply(p, rb);
+            on_side(&mut self.states[c.b as usize], p, rb);
         }
         // The contact's own bodies are read again at once; the other involved bodies of the
         // islands it touches are marked and caught up when read (their versions change now,
@@ -1355,7 +1439,7 @@ impl Contacts {
         let n = c.nl;
         let mut d = c.d0 + h * (self.relative(&c) - c.u0);
         let sep = d.dot(&n);
-        if sep >= -0.5 * tol && c.pn == 0.0 && c.pt == Vec3::zeros() {
+        if sep >= -0.5 * tol && c.pn == 0.0 && c.pt == Vec3::zeros() && c.pr == Vec3::zeros() {
             // not touching at the end of the step: nothing to do
             self.contacts[k].sep = sep;
             return 0.0;
@@ -1436,14 +1520,75 @@ impl Contacts {
             if delta != Vec3::zeros() && (kept || new == Vec3::zeros()) {
                 c.pt = new;
                 c.p += delta;
-                self.push(k, &ra, &rb, &delta, solver);
+                self.push(k, &ra, &rb, &delta, solver.as_deref_mut());
                 changed = changed.max(moved);
             }
         } else {
             c.sep = sep;
         }
+        if c.roll > 0.0 || c.spin > 0.0 || c.pr != Vec3::zeros() {
+            let sv = solver.filter(|_| coupled);
+            changed = changed.max(self.resist_rolling(k, &mut c, (h, tol), sv));
+        }
         self.contacts[k] = c;
         changed
+    }
+
+    /// The rolling resistance and spinning friction of a contact visit (`c`, the visit's copy):
+    /// the angular impulse on B (A takes its opposite) that stops the two bodies' relative
+    /// rotation within the step, across the normal up to `roll |p_n|` (the nearest point of
+    /// that disc in the metric of the angular `K`, as [`friction_block`] does for the slip)
+    /// and about it up to `spin |p_n|`. Returns how far the change moves the contact point
+    /// within the step (m: the rotation times the longer lever).
+    fn resist_rolling(
+        &mut self,
+        k: usize,
+        c: &mut Contact,
+        (h, tol): (f64, f64),
+        mut solver: Option<&mut Solver>,
+    ) -> f64 {
+        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+        let w = b.w - a.w;
+        // the angular `K` of the pair (a unit angular impulse's change of the relative angular
+        // velocity): the bodies' own, and with the joints held on a coupled contact
+        let (free, km) = match solver.as_deref_mut() {
+            Some(sv) => self.coupled_k_angular(k, sv),
+            None => (a.iinv + b.iinv, a.iinv + b.iinv),
+        };
+        let n = c.nl;
+        let mut new = c.pr;
+        // across the normal: the slip of `friction_block` is the relative turn over the step
+        let turn = h * (w - w.dot(&n) * n);
+        if c.roll > 0.0 || (c.pr - c.pr.dot(&n) * n) != Vec3::zeros() {
+            let lim = c.roll * c.pn;
+            match friction_block(&n, &new, &turn, h, lim, &free, &km) {
+                Some((p, _)) => new = p,
+                // (the joints hold every turn across the normal: none is resisted)
+                None => new = new.dot(&n) * n,
+            }
+        }
+        // about the normal, after the change across it
+        let (kn, dn) = (coupled_along(&free, &km, &n, &n), new - c.pr);
+        if kn > 0.0 {
+            let spun = n.dot(&(w + km * dn));
+            let lim = c.spin * c.pn;
+            let along = new.dot(&n);
+            let target = (along - spun / kn).clamp(-lim, lim);
+            new += (target - along) * n;
+        }
+        let delta = new - c.pr;
+        if delta == Vec3::zeros() {
+            return 0.0;
+        }
+        let lever = c.wa.norm().max(c.wb.norm());
+        let moved = h * (km * delta).norm() * lever;
+        if !(c.on_island || moved > NEGLIGIBLE * tol || new == Vec3::zeros()) {
+            return 0.0;
+        }
+        c.pr = new;
+        let zero = Vec3::zeros();
+        self.push_as(k, (&zero, &zero), &delta, solver, true);
+        moved
     }
 
     /// Gauss-Seidel sweeps over all contacts or those `order[range]` until no visit changes
@@ -1483,7 +1628,10 @@ impl Contacts {
                 k_matrix(a, &c.wa) + k_matrix(b, &c.wb),
                 a.inv_mass + b.inv_mass,
             );
-            let touching = c.pn > 0.0 || c.pt != Vec3::zeros() || self.separation(k) < near;
+            let touching = c.pn > 0.0
+                || c.pt != Vec3::zeros()
+                || c.pr != Vec3::zeros()
+                || self.separation(k) < near;
             let c = &mut self.contacts[k];
             (c.kf, c.im) = (kf, im);
             c.active = touching;
@@ -1691,7 +1839,8 @@ impl Contacts {
             }
             // (the round's linear model holds the start offsets)
             let (ra, rb) = (c.wa, c.wb);
-            let p = h * (a.q * c.warm_force);
+            let qa = a.q;
+            let p = h * (qa * c.warm_force);
             let n = c.nl;
             let pn = p.dot(&n);
             if pn <= 0.0 {
@@ -1710,6 +1859,22 @@ impl Contacts {
             c.pt = pt;
             c.p = p;
             self.push(k, &ra, &rb, &p, solver.as_deref_mut());
+            // the rolling resistance and spinning friction within their limits at `pn`
+            let c = &mut self.contacts[k];
+            if c.warm_torque != Vec3::zeros() {
+                let l = h * (qa * c.warm_torque);
+                let along = l.dot(&n).clamp(-c.spin * pn, c.spin * pn);
+                let pr = within(l - l.dot(&n) * n, c.roll * pn) + along * n;
+                c.pr = pr;
+                if let Some(sv) = solver.as_deref_mut()
+                    && self.borders.get(k).is_some_and(|bd| bd.n > 0)
+                {
+                    // (brings the angular borders up to date)
+                    self.coupled_k_angular(k, sv);
+                }
+                let zero = Vec3::zeros();
+                self.push_as(k, (&zero, &zero), &pr, solver.as_deref_mut(), true);
+            }
         }
         self.refresh_all(solver.as_deref());
     }
@@ -1815,9 +1980,9 @@ impl Contacts {
         }
         let (mark, stamp) = (&self.mark, self.stamp);
         let popped = |i: u32| i != WORLD && mark[i as usize] == stamp;
-        for (c, &(pn, p, pt)) in self.contacts.iter_mut().zip(&self.first_pass) {
+        for (c, &(pn, p, pt, pr)) in self.contacts.iter_mut().zip(&self.first_pass) {
             if popped(c.a) || popped(c.b) {
-                (c.pn, c.p, c.pt) = (pn, p, pt);
+                (c.pn, c.p, c.pt, c.pr) = (pn, p, pt, pr);
             }
         }
     }
@@ -1875,6 +2040,7 @@ impl Contacts {
             c.pn = 0.0;
             c.p = Vec3::zeros();
             c.pt = Vec3::zeros();
+            c.pr = Vec3::zeros();
             c.sliding = c.sliding_at_start;
             c.floor = if two_passes && c.s0 < -tol { c.s0 } else { 0.0 };
             deep_at_start |= c.floor < 0.0;
@@ -2023,7 +2189,7 @@ impl Contacts {
                     self.keep_velocities(solver, bodies, h);
                     self.first_pass.clear();
                     self.first_pass
-                        .extend(self.contacts.iter().map(|c| (c.pn, c.p, c.pt)));
+                        .extend(self.contacts.iter().map(|c| (c.pn, c.p, c.pt, c.pr)));
                 }
                 prev_worst = f64::INFINITY;
                 continue;
@@ -2047,6 +2213,7 @@ impl Contacts {
             resting += u32::from(c.pn > 0.0);
             c.pn_total += c.pn;
             c.p_total += c.p;
+            c.pr_total += c.pr;
         }
         let r = &mut self.report;
         r.resting = resting;
@@ -2238,14 +2405,16 @@ impl Contacts {
             let ((xa, qa), (xb, qb)) = (pose(bodies, c.a), pose(bodies, c.b));
             // kept in A's frame: the warm start's force and the frame's impulse so far
             let back = qa.inverse();
-            c.warm_force = if h > 0.0 {
-                back * (c.p / h)
+            (c.warm_force, c.warm_torque) = if h > 0.0 {
+                (back * (c.p / h), back * (c.pr / h))
             } else {
-                Vec3::zeros()
+                (Vec3::zeros(), Vec3::zeros())
             };
             c.frame_impulse += back * c.p_total;
+            c.frame_torque += back * c.pr_total;
             if k >= registered {
-                self.frame_registered[k - registered].frame_impulse = c.frame_impulse;
+                let f = &mut self.frame_registered[k - registered];
+                (f.frame_impulse, f.frame_torque) = (c.frame_impulse, c.frame_torque);
             }
             let (pa, pb, n, sep) = gap(c, (xa, qa), (xb, qb));
             let depth = -sep;
@@ -2266,6 +2435,7 @@ impl Contacts {
                     // the impulse applied, split along the end normal (exact in sum)
                     normal_impulse: total.dot(&n).max(0.0),
                     friction_impulse: total - total.dot(&n).max(0.0) * n,
+                    rolling_impulse: qa * c.frame_torque,
                 });
             }
             self.touching.push((c.a, c.b));

@@ -24,6 +24,9 @@ pub struct tenon_contact {
     /// Friction impulse on body B over the step (N s, world frame, tangential; over all the
     /// substeps the world split the step into, as far as the same features touched).
     pub friction_impulse: tenon_vec3,
+    /// Angular impulse on body B over the step from rolling resistance and spinning friction
+    /// (N m s, world frame; body A took its opposite), over the same substeps.
+    pub rolling_impulse: tenon_vec3,
     /// Penetration at the end of the step (m; negative: a gap).
     pub depth: f64,
     /// Normal impulse on body B over the step (N s, >= 0), impact and resting contact together
@@ -166,9 +169,9 @@ pub struct tenon_contact_report {
     pub uncoupled: u32,
 }
 
-const _: () = assert!(size_of::<tenon_contact>() == 120);
+const _: () = assert!(size_of::<tenon_contact>() == 144);
 const _: () = assert!(size_of::<tenon_contact_event>() == 24);
-const _: () = assert!(size_of::<tenon_contact_def>() == 104);
+const _: () = assert!(size_of::<tenon_contact_def>() == 120);
 const _: () = assert!(size_of::<tenon_contact_settings>() == 40);
 const _: () = assert!(size_of::<tenon_contact_report>() == 80);
 
@@ -186,6 +189,7 @@ pub(crate) fn refresh_views(wb: &mut WorldBox, w: u16) {
             point: tenon_vec3::from_na(c.point),
             normal: tenon_vec3::from_na(c.normal),
             friction_impulse: tenon_vec3::from_na(c.friction_impulse),
+            rolling_impulse: tenon_vec3::from_na(c.rolling_impulse),
             depth: c.depth,
             normal_impulse: c.normal_impulse,
             body_a: body(c.body_a),

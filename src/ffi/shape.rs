@@ -53,7 +53,8 @@ pub struct tenon_shape_id {
 }
 
 /// Surface parameters of a shape. For a pair, friction coefficients are combined as the
-/// geometric mean and restitution as the maximum of the two shapes' values.
+/// geometric mean; restitution, rolling resistance and spinning friction as the maximum of the
+/// two shapes' values.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_material {
@@ -63,6 +64,14 @@ pub struct tenon_material {
     pub dynamic_friction: f64,
     /// Coefficient of restitution e in [0, 1] (Newton's impact law). Default 0.
     pub restitution: f64,
+    /// Rolling resistance b (m, >= 0): each contact point resists the relative rotation of its
+    /// bodies across its normal with a torque of at most b times its normal force. A ball of
+    /// radius r rests on a slope while tan(slope) <= b / r; rolling on level ground it slows
+    /// by 5 b g / (7 r). Default 0.
+    pub rolling_resistance: f64,
+    /// Spinning friction (m, >= 0): the same about the normal (a ball or a top spinning on
+    /// one point). Default 0.
+    pub spinning_friction: f64,
 }
 
 /// Everything needed to create a shape. Fill it with `tenon_shape_def_default()`, then set the
@@ -118,8 +127,8 @@ pub struct tenon_shape_def {
 }
 
 const _: () = assert!(size_of::<tenon_shape_id>() == 8);
-const _: () = assert!(size_of::<tenon_material>() == 24);
-const _: () = assert!(size_of::<tenon_shape_def>() == 224);
+const _: () = assert!(size_of::<tenon_material>() == 40);
+const _: () = assert!(size_of::<tenon_shape_def>() == 240);
 
 impl tenon_shape_id {
     pub(crate) fn new(world_index1: u16, h: ShapeHandle) -> Self {
@@ -150,6 +159,8 @@ impl tenon_material {
             static_friction: m.static_friction,
             dynamic_friction: m.dynamic_friction,
             restitution: m.restitution,
+            rolling_resistance: m.rolling_resistance,
+            spinning_friction: m.spinning_friction,
         }
     }
 
@@ -158,6 +169,8 @@ impl tenon_material {
             static_friction: self.static_friction,
             dynamic_friction: self.dynamic_friction,
             restitution: self.restitution,
+            rolling_resistance: self.rolling_resistance,
+            spinning_friction: self.spinning_friction,
         }
     }
 }
@@ -308,8 +321,9 @@ fn desc_from_def(d: &tenon_shape_def) -> Result<ShapeDesc, FfiError> {
 /// Attaches a shape made from `*def` to `body` and writes its id to `*out`.
 /// Errors: NULL `def` or `out`; def not from `tenon_shape_def_default()`; unknown type; NaN;
 /// a size <= 0; too few points; a degenerate hull; a mesh index out of range; NULL arrays with
-/// a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative
-/// density; invalid body id; world locked or poisoned. On error nothing is created.
+/// a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative rolling
+/// resistance or spinning friction, negative density; invalid body id; world locked or
+/// poisoned. On error nothing is created.
 /// Ownership: the world owns the shape; it lives until `tenon_shape_destroy()`, its body's or
 /// its world's end. The arrays of `def` are copied.
 #[unsafe(no_mangle)]
@@ -374,7 +388,8 @@ pub unsafe extern "C" fn tenon_shape_get_material(
     })
 }
 
-/// Changes the shape's material. Errors: NaN; mu_d > mu_s or < 0; restitution outside [0, 1].
+/// Changes the shape's material. Errors: NaN; mu_d > mu_s or < 0; restitution outside [0, 1];
+/// negative rolling resistance or spinning friction.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_shape_set_material(
     shape: tenon_shape_id,
