@@ -577,7 +577,8 @@ typedef struct {
    */
   double depth;
   /**
-   * Friction and restitution of the pair. Default mu_s = mu_d = 0.5, e = 0.
+   * Friction, restitution, rolling resistance and spinning friction of the pair. Default
+   * mu_s = mu_d = 0.5, e = 0, no rolling resistance or spinning friction.
    */
   tenon_material material;
   /**
@@ -986,7 +987,7 @@ typedef struct {
    */
   double half_height;
   /**
-   * Friction and restitution.
+   * Friction, restitution, rolling resistance and spinning friction.
    */
   tenon_material material;
   /**

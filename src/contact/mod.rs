@@ -199,7 +199,7 @@ pub struct ShapeDesc {
     pub position: Vec3,
     /// Orientation of the shape's frame in the body frame. Default identity.
     pub rotation: Quat,
-    /// Friction and restitution.
+    /// Friction, restitution, rolling resistance and spinning friction.
     pub material: Material,
     /// Density (kg/m^3, >= 0) used by [`crate::World::set_body_mass_from_shapes`].
     /// Default 1000.
@@ -279,7 +279,7 @@ pub struct ContactDesc {
     pub normal: Vec3,
     /// Penetration depth along the normal (m; negative for a gap).
     pub depth: f64,
-    /// Friction and restitution of the pair.
+    /// Friction, restitution, rolling resistance and spinning friction of the pair.
     pub material: Material,
 }
 

@@ -410,6 +410,15 @@ fn within(t: Vec3, lim: f64) -> Vec3 {
     if l <= lim { t } else { t * (lim / l) }
 }
 
+/// The angular impulse `l` of contact `c`'s rolling resistance and spinning friction brought
+/// within their limits at the normal impulse `pn`: across the normal `roll pn`, about it
+/// `spin pn`.
+fn rolling_within(c: &Contact, l: Vec3, pn: f64) -> Vec3 {
+    let n = c.nl;
+    let along = l.dot(&n);
+    within(l - along * n, c.roll * pn) + along.clamp(-c.spin * pn, c.spin * pn) * n
+}
+
 /// The friction impulse of a contact visit along its slip alone (a tangential direction the
 /// joints hold): the step that stops the slip along it, scaled back into the cone. `free` and
 /// `m` as for [`friction_block`].
@@ -1269,6 +1278,7 @@ impl Contacts {
     /// own, and the Schur complement with the islands' joints held. Only for a contact with a
     /// rolling resistance or spinning friction (its angular border).
     fn coupled_k_angular(&mut self, k: usize, sv: &mut Solver) -> (Mat3, Mat3) {
+        debug_assert!(self.borders[k].angular);
         let c = &self.contacts[k];
         let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
         let free = a.iinv + b.iinv;
@@ -1329,6 +1339,7 @@ impl Contacts {
             }
             return;
         };
+        debug_assert!(!angular || bd.angular);
         for j in 0..bd.n as usize {
             let i = bd.island[j] as usize;
             let (sides, ns) = self.sides(k, j, (ra, rb), angular);
@@ -1526,7 +1537,8 @@ impl Contacts {
         } else {
             c.sep = sep;
         }
-        if c.roll > 0.0 || c.spin > 0.0 || c.pr != Vec3::zeros() {
+        // (`pr` is nonzero only where either is)
+        if c.roll > 0.0 || c.spin > 0.0 {
             let sv = solver.filter(|_| coupled);
             changed = changed.max(self.resist_rolling(k, &mut c, (h, tol), sv));
         }
@@ -1561,11 +1573,15 @@ impl Contacts {
         let turn = h * (w - w.dot(&n) * n);
         if c.roll > 0.0 || (c.pr - c.pr.dot(&n) * n) != Vec3::zeros() {
             let lim = c.roll * c.pn;
-            match friction_block(&n, &new, &turn, h, lim, &free, &km) {
-                Some((p, _)) => new = p,
-                // (the joints hold every turn across the normal: none is resisted)
-                None => new = new.dot(&n) * n,
-            }
+            new = match friction_block(&n, &new, &turn, h, lim, &free, &km) {
+                Some((p, _)) => p,
+                // (the joints hold a turn across the normal: along the turn alone, as the
+                // friction of a direction the joints hold)
+                None => {
+                    let along = new.dot(&n) * n;
+                    friction_along_slip(&(new - along), &turn, h, lim, 0.0, &free, &km).0 + along
+                }
+            };
         }
         // about the normal, after the change across it
         let (kn, dn) = (coupled_along(&free, &km, &n, &n), new - c.pr);
@@ -1580,8 +1596,16 @@ impl Contacts {
         if delta == Vec3::zeros() {
             return 0.0;
         }
-        let lever = c.wa.norm().max(c.wb.norm());
-        let moved = h * (km * delta).norm() * lever;
+        // (each dynamic body's turn by the change, times its lever to the point)
+        let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
+        let turned = |s: &MotionState, r: &Vec3| {
+            if s.inv_mass > 0.0 {
+                (s.iinv * delta).norm() * r.norm()
+            } else {
+                0.0
+            }
+        };
+        let moved = h * (turned(a, &c.wa) + turned(b, &c.wb));
         if !(c.on_island || moved > NEGLIGIBLE * tol || new == Vec3::zeros()) {
             return 0.0;
         }
@@ -1769,12 +1793,24 @@ impl Contacts {
                 pt = along + cut;
             }
             let delta = (pn - c.pn) * c.nl + (pt - c.pt);
+            // (the rolling resistance and spinning friction within their limits at the new `pn`)
+            let pr = if pn < c.pn && c.pr != Vec3::zeros() {
+                rolling_within(c, c.pr, pn)
+            } else {
+                c.pr
+            };
+            let turn = pr - c.pr;
             if delta != Vec3::zeros() {
                 let c = &mut self.contacts[k];
                 (c.pn, c.pt) = (pn, pt);
                 c.p += delta;
                 let (ra, rb) = (c.wa, c.wb);
                 self.push(k, &ra, &rb, &delta, None);
+            }
+            if turn != Vec3::zeros() {
+                self.contacts[k].pr = pr;
+                let zero = Vec3::zeros();
+                self.push_as(k, (&zero, &zero), &turn, None, true);
             }
         }
     }
@@ -1861,10 +1897,11 @@ impl Contacts {
             self.push(k, &ra, &rb, &p, solver.as_deref_mut());
             // the rolling resistance and spinning friction within their limits at `pn`
             let c = &mut self.contacts[k];
-            if c.warm_torque != Vec3::zeros() {
-                let l = h * (qa * c.warm_torque);
-                let along = l.dot(&n).clamp(-c.spin * pn, c.spin * pn);
-                let pr = within(l - l.dot(&n) * n, c.roll * pn) + along * n;
+            // (a torque kept from a step whose material had a rolling resistance or spinning
+            // friction, which the point has no longer, is dropped: nothing resists its rolling,
+            // and it has no angular border on an island)
+            if c.warm_torque != Vec3::zeros() && (c.roll > 0.0 || c.spin > 0.0) {
+                let pr = rolling_within(c, h * (qa * c.warm_torque), pn);
                 c.pr = pr;
                 if let Some(sv) = solver.as_deref_mut()
                     && self.borders.get(k).is_some_and(|bd| bd.n > 0)

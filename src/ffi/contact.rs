@@ -73,7 +73,8 @@ pub struct tenon_contact_def {
     pub normal: tenon_vec3,
     /// Penetration depth along the normal (m; negative for a gap). Default 0.
     pub depth: f64,
-    /// Friction and restitution of the pair. Default mu_s = mu_d = 0.5, e = 0.
+    /// Friction, restitution, rolling resistance and spinning friction of the pair. Default
+    /// mu_s = mu_d = 0.5, e = 0, no rolling resistance or spinning friction.
     pub material: tenon_material,
     /// Body A, or the null id for the static world. Default null.
     pub body_a: tenon_body_id,

@@ -92,7 +92,7 @@ pub struct tenon_shape_def {
     pub radius: f64,
     /// Half height of a capsule's segment or a cylinder (m, > 0). Default 0.5.
     pub half_height: f64,
-    /// Friction and restitution.
+    /// Friction, restitution, rolling resistance and spinning friction.
     pub material: tenon_material,
     /// Density (kg/m^3, >= 0) for `tenon_body_set_mass_from_shapes()`. Default 1000.
     pub density: f64,
