@@ -1717,11 +1717,6 @@ fn a_thin_capsule_crossed_at_twenty_degrees_tips_off_its_crossing() {
     }
 }
 
-/// 40 capsules dropped into a pit: every pair of capsules touching is as deep as its contacts
-/// report, and not deeper than 2 mm. Measured, the deepest pair 1.0e-3 m, its contacts
-/// reporting it within 4.1e-5 m. Before the segments' closest points slid along both (and two
-/// capsules lying along each other touched at the two ends of their overlap), a pair was
-/// 9.7e-2 m deep while its contacts reported it touching.
 /// 40 shapes dropped into a 3 m square pit, three to a row, in layers 1.05 m apart, each
 /// turned about x by 0.7 rad more than the last.
 fn heap_in_a_pit(world: &mut World, shape: &Geometry, m: Material) -> Vec<BodyHandle> {
@@ -1750,6 +1745,14 @@ fn heap_in_a_pit(world: &mut World, shape: &Geometry, m: Material) -> Vec<BodyHa
         .collect()
 }
 
+/// 40 capsules dropped into a pit: every pair of capsules touching is as deep as its contacts
+/// report, and not deeper than 0.1 mm; at most 2 of the 180 steps end with a point beyond the
+/// contact tolerance. Measured, the deepest pair 4.2e-5 m, its contacts reporting it within
+/// 4.1e-5 m, one step unconverged. Before the segments' closest points slid along both (and two
+/// capsules lying along each other touched at the two ends of their overlap), a pair was
+/// 9.7e-2 m deep while its contacts reported it touching. While the contact rounds on free
+/// bodies stopped at a round that did not halve the penetration, 12 steps ended unconverged,
+/// the deepest pair 1.0e-3 m.
 #[test]
 fn capsules_in_a_heap_are_as_deep_as_their_contacts_report() {
     let mut world = World::default();
@@ -1760,9 +1763,10 @@ fn capsules_in_a_heap_are_as_deep_as_their_contacts_report() {
         radius: r,
     };
     let capsules = heap_in_a_pit(&mut world, &g, m);
-    let (mut deepest, mut hidden, mut pairs) = (0.0f64, 0.0f64, 0);
+    let (mut deepest, mut hidden, mut pairs, mut unconverged) = (0.0f64, 0.0f64, 0, 0);
     for _ in 0..180 {
         world.step(1.0 / 60.0).unwrap();
+        unconverged += u32::from(!world.contact_report().contacts_converged);
         let mut seen = std::collections::HashSet::new();
         for c in world.contacts() {
             let Some(a) = c.body_a.filter(|a| capsules.contains(a)) else {
@@ -1787,10 +1791,11 @@ fn capsules_in_a_heap_are_as_deep_as_their_contacts_report() {
     }
     println!(
         "{pairs} pairs over 180 steps: deepest {deepest:.2e} m, deeper than reported by at most \
-         {hidden:.2e} m"
+         {hidden:.2e} m, {unconverged} steps unconverged"
     );
     assert!(pairs > 1000, "{pairs} pairs");
-    assert!(deepest <= 2e-3, "a pair {deepest} m deep");
+    assert!(deepest <= 1e-4, "a pair {deepest} m deep");
+    assert!(unconverged <= 2, "{unconverged} steps unconverged");
     assert!(
         hidden <= 2e-4,
         "a pair {hidden} m deeper than its contacts report"
