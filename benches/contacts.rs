@@ -1,5 +1,6 @@
 //! Time per step of the contact phases (criterion, release): Bender-Schmitt's funnel of 1000
-//! cubes at h = 1 ms and h = 1/60 s, and a pile of 1000 mixed shapes at h = 1/60 s.
+//! cubes at h = 1 ms and h = 1/60 s, and a pile of 1000 mixed shapes at h = 1/60 s; and ray
+//! casts into the pile (`World::cast_ray`), with the query tree kept and built again.
 //! `cargo bench --bench contacts`; collisions, resting contacts and sweeps per step are printed
 //! once per scene (means over 20 steps after the warm-up). Contact tolerance 1e-4 m as in the
 //! paper's funnel.
@@ -66,7 +67,65 @@ fn bench_scene(
     g.finish();
 }
 
+/// Rays into the pile of 1000 shapes after 60 steps: 100 rays straight down over a 10 x 10 grid
+/// and 100 sideways through the heap, per iteration, with the query tree kept (it is built at the
+/// first query after the poses change), and one ray after a pose set (the tree built again).
+fn bench_rays(c: &mut Criterion) {
+    let mut world = World::default();
+    scenes::pile(&mut world);
+    for _ in 0..60 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let all = CollisionFilter::default();
+    let rays: Vec<(Vec3, Vec3)> = (0..100)
+        .flat_map(|k| {
+            let (x, y) = (-4.5 + (k % 10) as f64, -4.5 + (k / 10) as f64);
+            [
+                (Vec3::new(x, y, 20.0), -Vec3::z()),
+                (
+                    Vec3::new(-5.9, y, 0.2 + 0.02 * x.abs() * 10.0),
+                    Vec3::new(1.0, 0.1, 0.0),
+                ),
+            ]
+        })
+        .collect();
+    let hits = rays
+        .iter()
+        .filter(|(o, d)| world.cast_ray(*o, *d, 50.0, all).unwrap().is_some())
+        .count();
+    eprintln!("rays/pile: {hits} of {} rays hit", rays.len());
+    let mut g = c.benchmark_group("rays");
+    g.sample_size(20);
+    g.bench_function(BenchmarkId::from_parameter("pile 200 rays"), |b| {
+        b.iter(|| {
+            let mut sum = 0.0;
+            for (o, d) in &rays {
+                if let Some(hit) = world.cast_ray(*o, *d, 50.0, all).unwrap() {
+                    sum += hit.distance;
+                }
+            }
+            black_box(sum)
+        })
+    });
+    let (first, p, q) = world
+        .bodies()
+        .find(|(_, b)| b.kind() == BodyKind::Dynamic)
+        .map(|(h, b)| (h, b.position(), b.rotation()))
+        .unwrap();
+    g.bench_function(
+        BenchmarkId::from_parameter("pile tree built + 1 ray"),
+        |b| {
+            b.iter(|| {
+                world.set_body_pose(first, p, q).unwrap();
+                black_box(world.cast_ray(rays[0].0, rays[0].1, 50.0, all).unwrap())
+            })
+        },
+    );
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
+    bench_rays(c);
     // the cubes reach the funnel after about 1.5 s
     bench_scene(c, "funnel", "h=1ms", 1.0 / 60.0, 100, 1e-3, scenes::funnel);
     bench_scene(

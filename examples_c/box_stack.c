@@ -5,7 +5,8 @@
  * 1 mm, the contact view holds 4 points between the ground and the bottom box whose normal
  * impulses sum to the stack's weight times the step within 2%, every joint ends every step within eps_p, and bad
  * input (NaN size, stale shape id, def not from its default) is rejected; a ball with rolling
- * resistance rolls to rest where 5 b g / (7 r) stops it. Exits non-zero on any failure. */
+ * resistance rolls to rest where 5 b g / (7 r) stops it; a ray cast down meets the top box. Exits
+ * non-zero on any failure. */
 #include <math.h>
 #include <stdio.h>
 
@@ -156,6 +157,15 @@ int main(void) {
   printf("pendulum ball: %d contact begin events, worst joint error %.2e m\n", hits, worst_joint);
   EXPECT(hits >= 1, "the ball never touched the stack");
   EXPECT(worst_joint <= eps_p, "joint error %g above eps_p %g", worst_joint, eps_p);
+
+  /* A ray straight down onto the stack meets the top box's upper face, 10 m up. */
+  tenon_ray_hit top;
+  CHECK(tenon_world_cast_ray(world, (tenon_vec3){0.1, 0.1, 20.0}, (tenon_vec3){0, 0, -1}, 100.0, 1,
+                             0xffffffffu, &top));
+  printf("ray down: hits body %u at z = %.4f m, normal (%.3f, %.3f, %.3f)\n", top.body.index1,
+         top.point.z, top.normal.x, top.normal.y, top.normal.z);
+  EXPECT(top.hit && top.body.index1 == boxes[N - 1].index1, "the ray missed the top box");
+  EXPECT(fabs(top.point.z - N) < 1e-3 && top.normal.z > 0.999, "top face at z = %g", top.point.z);
 
   /* A ball with rolling resistance b rolls to rest beside the stack: on level ground it slows
    * by 5 b g / (7 r), 2 m/s are gone after 2.84 m (b = 0.05 m, r = 0.5 m), and its contact

@@ -32,6 +32,7 @@ static_assert(sizeof(tenon_contact_event) == 24, "tenon_contact_event");
 static_assert(sizeof(tenon_contact_def) == 120, "tenon_contact_def");
 static_assert(sizeof(tenon_contact_settings) == 40, "tenon_contact_settings");
 static_assert(sizeof(tenon_contact_report) == 80, "tenon_contact_report");
+static_assert(sizeof(tenon_ray_hit) == 80, "tenon_ray_hit");
 
 static int failures = 0;
 

@@ -82,6 +82,14 @@ int main() {
       sum += total;
     }
     EXPECT(std::fabs(sum / 10.0 - weight) < 1e-3 * weight);
+    // a ray down onto the resting box meets its top face; one up from beside it, nothing
+    auto top = w.cast_ray({0.1, 0.2, 5.0}, {0, 0, -1}, 100.0);
+    EXPECT(top.ok() && top.value().has_value() && top.value()->body.index1 == box.raw.index1);
+    EXPECT(std::fabs(top.value()->distance - 4.0) < 1e-4 && top.value()->normal.z > 0.999);
+    auto none = w.cast_ray({3.0, 0, 1.0}, {0, 0, 1}, 100.0);
+    EXPECT(none.ok() && !none.value().has_value());
+    EXPECT(w.cast_ray({0, 0, 1.0}, {0, 0, 0}, 1.0).status().code() ==
+           TENON_RESULT_INVALID_ARGUMENT);
   }
   tenon::BodyId null_id;
   EXPECT(null_id.is_null() && null_id == tenon::BodyId{});

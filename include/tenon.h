@@ -819,6 +819,38 @@ typedef struct {
 } tenon_contact_settings;
 
 /**
+ * The first shape a ray meets (`tenon_world_cast_ray()`).
+ */
+typedef struct {
+  /**
+   * Where the ray meets the shape's surface (m, world frame); the ray's origin if it starts
+   * inside a solid shape.
+   */
+  tenon_vec3 point;
+  /**
+   * The surface's outward normal there (world frame, unit); the ray's reverse direction if
+   * it starts inside a solid shape.
+   */
+  tenon_vec3 normal;
+  /**
+   * Distance from the ray's origin (m).
+   */
+  double distance;
+  /**
+   * The body the shape is attached to.
+   */
+  tenon_body_id body;
+  /**
+   * The shape.
+   */
+  tenon_shape_id shape;
+  /**
+   * 1 if the ray met a shape; 0 if not, and then every other field is zero (null ids).
+   */
+  uint32_t hit;
+} tenon_ray_hit;
+
+/**
  * A joint frame: anchor point and orientation, in a body's local frame (or in the world frame
  * for the world side of a joint to the world). The frame's x axis is the joint axis.
  */
@@ -1451,6 +1483,20 @@ tenon_result tenon_world_get_contact_settings(tenon_world_id world, tenon_contac
  * `tenon_world_get_contact_settings()`). Errors: a field out of its range (nothing changes).
  */
 tenon_result tenon_world_set_contact_settings(tenon_world_id world, tenon_contact_settings settings);
+
+/**
+ * Casts a ray: from `origin` along `direction` (any length but zero; distances are measured
+ * along it normalized) up to `max_distance` (m; INFINITY for no limit), among the shapes a
+ * shape of collision group `group` and mask `mask` would touch (see `tenon_shape_def`), and
+ * writes the first shape it meets to `*out` (`out->hit` 0: none). The shapes are where the
+ * last step, or a pose set since, left them. A ray starting inside a solid shape meets it at
+ * distance 0; meshes and height fields are met where the ray crosses them. Errors: NULL `out`;
+ * NaN or infinite origin or direction, NaN max distance; zero direction, negative max
+ * distance; invalid world. On error `*out` is not written. The first query after the poses
+ * or shapes changed builds the world's query tree again (one pass over the shapes); later
+ * ones visit the shapes whose boxes the ray crosses.
+ */
+tenon_result tenon_world_cast_ray(tenon_world_id world, tenon_vec3 origin, tenon_vec3 direction, double max_distance, uint32_t group, uint32_t mask, tenon_ray_hit *out);
 
 /**
  * A joint def with every field at its default (a ball joint, no bodies, identity frames at the

@@ -7,7 +7,7 @@ use crate::contact::detection::Shape;
 use crate::contact::phases::Contacts;
 use crate::contact::{
     CollisionFilter, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
-    Material, ShapeDesc, ShapeHandle,
+    Material, RayHit, ShapeDesc, ShapeHandle,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::joint::{
@@ -187,6 +187,9 @@ pub struct World {
     rolled_back_at: u32,
     /// Frames left with the contacts uncoupled (see [`UNCOUPLED_FRAMES`]).
     uncoupled_frames: u32,
+    /// Counts the changes of bodies' poses and of shapes (steps, poses set, bodies and shapes
+    /// created or destroyed): the scene queries' tree is built again when it changed.
+    scene_version: u64,
 }
 
 /// How far past `max_substeps` a frame step retaken after a rollback may split (a factor;
@@ -228,6 +231,7 @@ impl World {
             blow_up: None,
             rolled_back_at: 0,
             uncoupled_frames: 0,
+            scene_version: 0,
         })
     }
 
@@ -262,6 +266,7 @@ impl World {
 
     /// Creates a body. Fails (changing nothing) on NaN, non-positive mass, bad inertia.
     pub fn create_body(&mut self, desc: &BodyDesc) -> Result<BodyHandle> {
+        self.scene_version = self.scene_version.wrapping_add(1);
         desc.validate()?;
         let n = desc.rotation.coords.norm();
         if (n - 1.0).abs() > 1e-6 {
@@ -298,6 +303,7 @@ impl World {
     /// event in the next step's [`World::contact_events`], with the handles it had (stale
     /// for this body).
     pub fn destroy_body(&mut self, h: BodyHandle) -> Result<()> {
+        self.scene_version = self.scene_version.wrapping_add(1);
         self.body(h)?;
         self.contacts.reserve_destroyed_ends(h.index).map_err(|_| {
             Error::new(
@@ -373,6 +379,7 @@ impl World {
 
     /// Teleports a body. The quaternion must have unit length within 1e-6 (it is renormalized).
     pub fn set_body_pose(&mut self, h: BodyHandle, position: Vec3, rotation: Quat) -> Result<()> {
+        self.scene_version = self.scene_version.wrapping_add(1);
         if !vec_finite(&position) || rotation.coords.iter().any(|v| !v.is_finite()) {
             return Err(Error::new(ErrorKind::NonFinite, "pose is NaN or infinite"));
         }
@@ -411,6 +418,7 @@ impl World {
 
     /// Changes the mass properties of a body (validated as for a dynamic body).
     pub fn set_body_mass_properties(&mut self, h: BodyHandle, mp: MassProperties) -> Result<()> {
+        self.scene_version = self.scene_version.wrapping_add(1);
         mp.validate()?;
         let b = self.body_mut(h)?;
         b.mass = mp.mass;
@@ -423,6 +431,7 @@ impl World {
     /// Changes the kind of a body. A joint left without a dynamic body is ignored until one of
     /// its bodies becomes dynamic again.
     pub fn set_body_kind(&mut self, h: BodyHandle, kind: BodyKind) -> Result<()> {
+        self.scene_version = self.scene_version.wrapping_add(1);
         let b = self.body_mut(h)?;
         if kind == BodyKind::Dynamic && (b.mass <= 0.0 || b.inertia.cholesky().is_none()) {
             return Err(Error::new(
@@ -868,6 +877,7 @@ impl World {
     /// Attaches a shape to a body. Fails (changing nothing) on a stale body, NaN, non-positive
     /// sizes, bad indices, a degenerate hull, bad material or negative density.
     pub fn create_shape(&mut self, body: BodyHandle, desc: &ShapeDesc) -> Result<ShapeHandle> {
+        self.scene_version = self.scene_version.wrapping_add(1);
         self.body(body)?;
         desc.validate()?;
         if self.contacts.detector.shapes.len() >= MAX_OBJECTS {
@@ -910,6 +920,7 @@ impl World {
 
     /// Destroys a shape.
     pub fn destroy_shape(&mut self, h: ShapeHandle) -> Result<()> {
+        self.scene_version = self.scene_version.wrapping_add(1);
         let body = self.shape(h)?.body;
         // (a shape's body is live: shapes go with their body)
         let b = self.bodies.slot_mut(body);
@@ -973,6 +984,7 @@ impl World {
     /// the shapes have no mass (no shape, zero densities, only meshes, height fields and
     /// half-spaces).
     pub fn set_body_mass_from_shapes(&mut self, h: BodyHandle) -> Result<MassProperties> {
+        self.scene_version = self.scene_version.wrapping_add(1);
         self.body(h)?;
         let mut mass = 0.0;
         let mut first = Vec3::zeros();
@@ -1056,6 +1068,70 @@ impl World {
         Ok(())
     }
 
+    /// The first shape a ray meets: from `origin` along `direction` (any length but zero; the
+    /// distance is measured along it normalized) up to `max_distance` (m, `f64::INFINITY` for
+    /// no limit), among the shapes `filter` allows as it would allow a shape with its filter to
+    /// touch them ([`CollisionFilter::allows`]). The shapes are where the last step (or a pose
+    /// set since) left them. A ray starting inside a solid shape meets it at distance 0; meshes
+    /// and height fields are surfaces, met where the ray crosses them. `Ok(None)`: no hit.
+    /// Errors: a NaN or infinite origin or direction, a NaN max distance (`NonFinite`); a zero
+    /// direction, a negative max distance (`InvalidArgument`).
+    ///
+    /// The bounded shapes' boxes are kept in a tree (parry's BVH), built again at the first
+    /// query after the poses or shapes changed; each query then visits the shapes whose boxes
+    /// the ray crosses, nearest first. Half-spaces are tested one by one.
+    pub fn cast_ray(
+        &mut self,
+        origin: Vec3,
+        direction: Vec3,
+        max_distance: f64,
+        filter: CollisionFilter,
+    ) -> Result<Option<RayHit>> {
+        if !vec_finite(&origin) || !vec_finite(&direction) || max_distance.is_nan() {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "ray origin, direction or max distance is NaN or infinite",
+            ));
+        }
+        // (scaled by its largest component first: a finite direction's norm may overflow)
+        let scale = direction.amax();
+        let len = direction.norm();
+        if scale == 0.0 || max_distance < 0.0 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "ray direction must be nonzero and max distance >= 0, got |d| = {len} and \
+                     {max_distance}"
+                ),
+            ));
+        }
+        let dir = (direction / scale).normalize();
+        let version = self.scene_version;
+        let detector = &mut self.contacts.detector;
+        let Some(hit) =
+            detector.cast_ray(&self.bodies, version, (&origin, &dir, max_distance), |s| {
+                filter.allows(&s.filter)
+            })
+        else {
+            return Ok(None);
+        };
+        let shapes = &detector.shapes;
+        let body = shapes.slot(hit.shape).body;
+        Ok(Some(RayHit {
+            body: BodyHandle {
+                index: body,
+                generation: self.bodies.generation(body),
+            },
+            shape: ShapeHandle {
+                index: hit.shape,
+                generation: shapes.generation(hit.shape),
+            },
+            point: origin + hit.distance * dir,
+            normal: hit.normal,
+            distance: hit.distance,
+        }))
+    }
+
     /// The contact points of the last step (world-owned; valid until the next step).
     pub fn contacts(&self) -> &[ContactReport] {
         &self.contacts.reports
@@ -1118,6 +1194,7 @@ impl World {
     /// [`ContactStepReport::uncoupled`]) from the usual substeps, until 60 frames have passed
     /// without a rollback.
     pub fn step(&mut self, h: f64) -> Result<&StepReport> {
+        self.scene_version = self.scene_version.wrapping_add(1);
         if !(h.is_finite() && h > 0.0 && h <= 10.0) {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,

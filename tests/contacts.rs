@@ -2224,3 +2224,231 @@ fn rolling_resistance_acts_where_the_joints_hold_turns_across_the_normal() {
         v0 - a
     );
 }
+
+/// Rays meet every kind of shape at its surface, with its outward normal there: the distance
+/// along the ray normalized, the first shape along it, a filter that passes shapes by, a
+/// maximum distance, a ray starting inside a solid shape (distance 0).
+#[test]
+fn rays_meet_each_shape_kind_at_its_surface() {
+    let mut world = World::default();
+    let m = Material::default();
+    let (_, ground_shape) = ground(&mut world, Vec3::z(), m);
+    let fixed = |world: &mut World, x: Vec3, q: Quat, g: Geometry| {
+        scenes::shaped_body(world, BodyKind::Static, x, q, g, m)
+    };
+    let cube = fixed(
+        &mut world,
+        Vec3::new(0.0, 0.0, 2.0),
+        Quat::identity(),
+        cube(),
+    );
+    fixed(
+        &mut world,
+        Vec3::new(3.0, 0.0, 2.0),
+        Quat::identity(),
+        Geometry::Sphere { radius: 0.5 },
+    );
+    let capsule = Geometry::Capsule {
+        half_height: 0.5,
+        radius: 0.25,
+    };
+    fixed(
+        &mut world,
+        Vec3::new(6.0, 0.0, 2.0),
+        Quat::identity(),
+        capsule,
+    );
+    let cylinder = Geometry::Cylinder {
+        half_height: 0.5,
+        radius: 0.25,
+    };
+    fixed(
+        &mut world,
+        Vec3::new(9.0, 0.0, 2.0),
+        Quat::identity(),
+        cylinder,
+    );
+    let hull = Geometry::ConvexHull {
+        points: vec![
+            Vec3::new(-0.5, -0.5, 0.0),
+            Vec3::new(0.5, -0.5, 0.0),
+            Vec3::new(0.0, 0.5, 0.0),
+            Vec3::new(0.0, 0.0, 0.8),
+        ],
+    };
+    fixed(
+        &mut world,
+        Vec3::new(12.0, 0.0, 2.0),
+        Quat::identity(),
+        hull,
+    );
+    let mesh = Geometry::TriMesh {
+        vertices: vec![
+            Vec3::new(-1.0, -1.0, 0.0),
+            Vec3::new(1.0, -1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(-1.0, 1.0, 0.0),
+        ],
+        indices: vec![[0, 1, 2], [0, 2, 3]],
+    };
+    fixed(
+        &mut world,
+        Vec3::new(15.0, 0.0, 1.0),
+        Quat::identity(),
+        mesh,
+    );
+    let all = CollisionFilter::default();
+    let down = -Vec3::z();
+    // (origin, direction, distance, normal)
+    let cases = [
+        (Vec3::new(0.1, 0.2, 10.0), down, 7.5, Vec3::z()),
+        (Vec3::new(3.0, -5.0, 2.0), Vec3::y(), 4.5, -Vec3::y()),
+        (Vec3::new(6.0, 0.0, 10.0), down, 7.25, Vec3::z()),
+        (Vec3::new(5.0, 0.0, 2.1), Vec3::x(), 0.75, -Vec3::x()),
+        (Vec3::new(9.0, 0.1, 10.0), down, 7.5, Vec3::z()),
+        (Vec3::new(12.0, 0.0, 10.0), down, 7.2, Vec3::z()),
+        (Vec3::new(15.3, 0.4, 10.0), down, 9.0, Vec3::z()),
+        (Vec3::new(15.3, 0.4, 0.5), 5.0 * Vec3::z(), 0.5, Vec3::z()),
+        (Vec3::new(20.0, 0.0, -0.5), Vec3::x(), 0.0, Vec3::zeros()),
+        (Vec3::new(20.0, 0.0, 10.0), down, 10.0, Vec3::z()),
+        (
+            Vec3::new(0.0, 0.0, 2.0),
+            Vec3::new(1.0, 2.0, 3.0),
+            0.0,
+            Vec3::zeros(),
+        ),
+    ];
+    for (origin, dir, distance, normal) in cases {
+        let hit = world
+            .cast_ray(origin, dir, f64::INFINITY, all)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{origin:?} along {dir:?}: no hit"));
+        assert!(
+            (hit.distance - distance).abs() < 1e-9,
+            "{origin:?}: {} m against {distance}",
+            hit.distance
+        );
+        let at = origin + distance * dir.normalize();
+        assert!(
+            (hit.point - at).norm() < 1e-9,
+            "{origin:?}: {:?}",
+            hit.point
+        );
+        if normal != Vec3::zeros() {
+            // (a mesh is two-sided: its normal faces the ray)
+            let n = if normal.dot(&dir) > 0.0 {
+                -normal
+            } else {
+                normal
+            };
+            assert!(
+                (hit.normal - n).norm() < 1e-9,
+                "{origin:?}: {:?}",
+                hit.normal
+            );
+        }
+        assert!(world.shape_body(hit.shape).unwrap() == hit.body);
+    }
+    let from = Vec3::new(0.1, 0.2, 10.0);
+    // not far enough, then a filter that the cube's group does not pass: the ground behind
+    assert_eq!(world.cast_ray(from, down, 7.4, all).unwrap(), None);
+    let hit = world.cast_ray(from, down, 7.6, all).unwrap().unwrap();
+    assert_eq!(hit.body, cube);
+    let cube_shape = hit.shape;
+    world
+        .set_shape_filter(
+            cube_shape,
+            CollisionFilter {
+                group: 2,
+                mask: u32::MAX,
+            },
+        )
+        .unwrap();
+    let ground_only = CollisionFilter { group: 1, mask: !2 };
+    let hit = world
+        .cast_ray(from, down, 100.0, ground_only)
+        .unwrap()
+        .unwrap();
+    assert_eq!((hit.shape, hit.distance), (ground_shape, 10.0));
+    assert_eq!(
+        world
+            .cast_ray(from, down, 100.0, all)
+            .unwrap()
+            .unwrap()
+            .shape,
+        cube_shape
+    );
+}
+
+/// A ray sees the shapes where the last step or a pose set since left them, and no shape
+/// destroyed; bad rays are rejected.
+#[test]
+fn rays_see_bodies_where_the_last_step_or_a_pose_left_them() {
+    let mut world = World::default();
+    ground(&mut world, Vec3::z(), Material::default());
+    let ball = Geometry::Sphere { radius: 0.5 };
+    let b = dynamic(
+        &mut world,
+        Vec3::new(0.0, 0.0, 5.0),
+        Quat::identity(),
+        ball,
+        Material::default(),
+    );
+    let down = -Vec3::z();
+    let all = CollisionFilter::default();
+    let from = Vec3::new(0.0, 0.0, 10.0);
+    let hit = world.cast_ray(from, down, 20.0, all).unwrap().unwrap();
+    assert_eq!((hit.body, hit.distance), (b, 4.5));
+    // (a direction whose norm would overflow, or underflow)
+    for scale in [1e300, 1e-300] {
+        let hit = world
+            .cast_ray(from, scale * down, 20.0, all)
+            .unwrap()
+            .unwrap();
+        assert_eq!(hit.distance, 4.5);
+    }
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+        let z = world.body(b).unwrap().position().z;
+        let hit = world.cast_ray(from, down, 20.0, all).unwrap().unwrap();
+        assert!((hit.distance - (10.0 - z - 0.5)).abs() < 1e-9);
+    }
+    world
+        .set_body_pose(b, Vec3::new(2.0, 0.0, 3.0), Quat::identity())
+        .unwrap();
+    let hit = world.cast_ray(from, down, 20.0, all).unwrap().unwrap();
+    assert_eq!(hit.distance, 10.0);
+    let aside = Vec3::new(2.0, 0.0, 10.0);
+    let hit = world.cast_ray(aside, down, 20.0, all).unwrap().unwrap();
+    assert_eq!((hit.body, hit.distance), (b, 6.5));
+    world.destroy_shape(hit.shape).unwrap();
+    assert_eq!(
+        world
+            .cast_ray(aside, down, 20.0, all)
+            .unwrap()
+            .unwrap()
+            .distance,
+        10.0
+    );
+    let bad = [
+        (
+            Vec3::new(f64::NAN, 0.0, 0.0),
+            down,
+            1.0,
+            ErrorKind::NonFinite,
+        ),
+        (
+            from,
+            Vec3::new(0.0, f64::INFINITY, 0.0),
+            1.0,
+            ErrorKind::NonFinite,
+        ),
+        (from, down, f64::NAN, ErrorKind::NonFinite),
+        (from, Vec3::zeros(), 1.0, ErrorKind::InvalidArgument),
+        (from, down, -1.0, ErrorKind::InvalidArgument),
+    ];
+    for (o, d, max, kind) in bad {
+        let e = world.cast_ray(o, d, max, all).unwrap_err();
+        assert_eq!(e.kind, kind, "{o:?} {d:?} {max}: {e}");
+    }
+}

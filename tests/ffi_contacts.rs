@@ -56,6 +56,76 @@ fn struct_sizes_of_the_contact_abi_are_pinned() {
     assert_eq!(size_of::<tenon_contact_def>(), 120);
     assert_eq!(size_of::<tenon_contact_settings>(), 40);
     assert_eq!(size_of::<tenon_contact_report>(), 80);
+    assert_eq!(size_of::<tenon_ray_hit>(), 80);
+}
+
+/// A ray through the C ABI: the first shape it meets, its filter, a miss (`hit` 0, the rest
+/// zero), and bad rays rejected without writing `*out`.
+#[test]
+fn rays_through_the_c_abi_meet_the_first_shape_and_bad_rays_get_their_codes() {
+    let w = world();
+    let (ground, gs) = ground_plane(w);
+    let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, 2.0));
+    let cube = shape(b, &tenon_shape_def_default()).unwrap();
+    assert_eq!(tenon_shape_set_filter(cube, 2, u32::MAX), R_OK);
+    let cast = |o: tenon_vec3, d: tenon_vec3, max: f64, mask: u32| {
+        let mut hit = tenon_ray_hit::default();
+        let r = unsafe { tenon_world_cast_ray(w, o, d, max, 1, mask, &mut hit) };
+        (r, hit)
+    };
+    let (r, hit) = cast(
+        v(0.1, 0.0, 10.0),
+        v(0.0, 0.0, -2.0),
+        f64::INFINITY,
+        u32::MAX,
+    );
+    assert_eq!(r, R_OK);
+    assert_eq!((hit.hit, hit.body, hit.distance), (1, b, 7.5));
+    assert_eq!((hit.point.z, hit.normal.z), (2.5, 1.0));
+    // the cube's group (2) not in the mask: the ground behind it
+    let (r, hit) = cast(v(0.1, 0.0, 10.0), v(0.0, 0.0, -1.0), 20.0, !2);
+    assert_eq!(r, R_OK);
+    assert_eq!(
+        (hit.hit, hit.body, hit.shape, hit.distance),
+        (1, ground, gs, 10.0)
+    );
+    let (r, hit) = cast(v(0.1, 0.0, 10.0), v(0.0, 0.0, 1.0), 20.0, u32::MAX);
+    assert_eq!((r, hit), (R_OK, tenon_ray_hit::default()));
+    let mut hit = tenon_ray_hit {
+        distance: 42.0,
+        ..Default::default()
+    };
+    let bad = [
+        (
+            v(f64::NAN, 0.0, 0.0),
+            v(0.0, 0.0, -1.0),
+            1.0,
+            tenon_result::NonFinite,
+        ),
+        (
+            v(0.0, 0.0, 1.0),
+            v(0.0, 0.0, 0.0),
+            1.0,
+            tenon_result::InvalidArgument,
+        ),
+        (
+            v(0.0, 0.0, 1.0),
+            v(0.0, 0.0, -1.0),
+            -1.0,
+            tenon_result::InvalidArgument,
+        ),
+    ];
+    for (o, d, max, code) in bad {
+        let r = unsafe { tenon_world_cast_ray(w, o, d, max, 1, u32::MAX, &mut hit) };
+        assert_eq!(r, code);
+        assert_eq!(hit.distance, 42.0);
+    }
+    let o = v(0.0, 0.0, 1.0);
+    let r = unsafe { tenon_world_cast_ray(w, o, o, 1.0, 1, 1, std::ptr::null_mut()) };
+    assert_eq!(r, tenon_result::NullPointer);
+    assert_eq!(tenon_world_destroy(w), R_OK);
+    let r = unsafe { tenon_world_cast_ray(w, o, o, 1.0, 1, 1, &mut hit) };
+    assert_eq!(r, tenon_result::WorldDestroyed);
 }
 
 #[test]

@@ -252,6 +252,18 @@ class World {
   Result<tenon_contact_report> contact_report() const {
     return get(tenon_world_get_contact_report, id_);
   }
+  /// The first shape a ray meets among those a shape of `group` and `mask` would touch
+  /// (tenon_world_cast_ray()); an empty optional if none.
+  Result<std::optional<tenon_ray_hit>> cast_ray(tenon_vec3 origin, tenon_vec3 direction,
+                                                double max_distance, uint32_t group = 1,
+                                                uint32_t mask = 0xffffffffu) {
+    tenon_ray_hit hit{};
+    tenon_result r =
+        tenon_world_cast_ray(id_, origin, direction, max_distance, group, mask, &hit);
+    if (r != TENON_RESULT_OK) return r;
+    if (!hit.hit) return std::optional<tenon_ray_hit>();
+    return std::optional<tenon_ray_hit>(hit);
+  }
 
   // ---- world
   Result<tenon_step_report> step(double dt) {

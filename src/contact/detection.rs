@@ -14,9 +14,10 @@ use std::f64::consts::FRAC_1_SQRT_2;
 
 use parry3d_f64::bounding_volume::Aabb;
 use parry3d_f64::math::{Pose, Rot3 as PQuat, Vector as PVec};
-use parry3d_f64::partitioning::{Bvh, BvhWorkspace};
+use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use parry3d_f64::query::{
     ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
+    Ray,
 };
 use parry3d_f64::shape::{HeightFieldFlags, PackedFeatureId, SharedShape, TriMeshFlags};
 use parry3d_f64::utils::Array2;
@@ -782,9 +783,92 @@ pub(crate) struct Detector {
     stamp: u64,
     /// The pairs whose manifolds gave the detected contacts, in their order.
     produced: Vec<(u32, u32)>,
+    /// The scene queries' tree: the bounded shapes' boxes at the poses of `query_version`, its
+    /// leaves numbered densely (parry's tree of one or two leaves takes them as 0 and 1) and
+    /// `query_slots` their shapes' slots.
+    query_bvh: Bvh,
+    query_slots: Vec<u32>,
+    query_version: Option<u64>,
+}
+
+/// A ray's first hit: the shape's slot, the distance along the (unit) ray and the surface's
+/// outward normal there.
+pub(crate) struct RayHitAt {
+    pub shape: u32,
+    pub distance: f64,
+    pub normal: Vec3,
 }
 
 impl Detector {
+    /// The first shape `accept` takes that the ray from `origin` along the unit `direction`
+    /// meets within `max_distance` (a ray starting inside a solid shape meets it at 0). The
+    /// bounded shapes' boxes are kept in a tree built again only when `version` (the world's
+    /// count of its changes of poses and shapes) differs from the last query's.
+    pub(crate) fn cast_ray(
+        &mut self,
+        bodies: &Arena<Body>,
+        version: u64,
+        (origin, direction, max_distance): (&Vec3, &Vec3, f64),
+        accept: impl Fn(&Shape) -> bool,
+    ) -> Option<RayHitAt> {
+        if self.query_version != Some(version) {
+            let shapes = &self.shapes;
+            self.query_slots.clear();
+            let slots = &mut self.query_slots;
+            let leaves =
+                shapes
+                    .iter()
+                    .filter(|(_, s)| !s.unbounded)
+                    .enumerate()
+                    .map(|(leaf, (slot, s))| {
+                        slots.push(slot);
+                        let aabb = s.shape.compute_aabb(&s.world_pose(bodies.slot(s.body)));
+                        (leaf, aabb)
+                    });
+            self.query_bvh = Bvh::from_iter(BvhBuildStrategy::Binned, leaves);
+            self.query_version = Some(version);
+        }
+        let ray = Ray::new(pv(origin), pv(direction));
+        let toi = |s: &Shape, best: f64| {
+            let pose = s.world_pose(bodies.slot(s.body));
+            s.shape.cast_ray(&pose, &ray, best, true)
+        };
+        let (shapes, slots) = (&self.shapes, &self.query_slots);
+        let mut best: Option<(u32, f64)> = self
+            .query_bvh
+            .cast_ray(&ray, max_distance, |leaf, best| {
+                let s = shapes.slot(slots[leaf as usize]);
+                if accept(s) { toi(s, best) } else { None }
+            })
+            .map(|(leaf, t)| (slots[leaf as usize], t));
+        // (half-spaces are not in the tree)
+        for (slot, s) in shapes.iter().filter(|(_, s)| s.unbounded) {
+            let limit = best.map_or(max_distance, |b| b.1);
+            if accept(s)
+                && let Some(t) = toi(s, limit)
+                && best.is_none_or(|b| t < b.1)
+            {
+                best = Some((slot, t));
+            }
+        }
+        let (slot, distance) = best?;
+        let s = shapes.slot(slot);
+        let pose = s.world_pose(bodies.slot(s.body));
+        // the normal where the ray meets the shape (a solid shape met at its start point: the
+        // ray's reverse)
+        let normal = s
+            .shape
+            .cast_ray_and_get_normal(&pose, &ray, distance.max(0.0) * (1.0 + 1e-9) + 1e-12, true)
+            .map(|hit| nv(hit.normal))
+            .filter(|n| n.norm() > 0.0)
+            .unwrap_or(-direction);
+        Some(RayHitAt {
+            shape: slot,
+            distance,
+            normal,
+        })
+    }
+
     /// Removes a shape's leaf from the broad phase (the shape itself is removed by the caller).
     pub(crate) fn forget(&mut self, slot: u32) {
         if self.in_bvh.get(slot as usize).copied().unwrap_or(false) {

@@ -408,6 +408,23 @@ pub struct ContactReport {
     pub rolling_impulse: Vec3,
 }
 
+/// The first shape a ray meets ([`crate::World::cast_ray`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// The body the shape is attached to.
+    pub body: BodyHandle,
+    /// The shape.
+    pub shape: ShapeHandle,
+    /// Where the ray meets the shape's surface (m, world frame); the ray's origin if it starts
+    /// inside a solid shape.
+    pub point: Vec3,
+    /// The surface's outward normal there (world frame, unit); the ray's reverse direction if
+    /// it starts inside a solid shape.
+    pub normal: Vec3,
+    /// Distance from the ray's origin (m).
+    pub distance: f64,
+}
+
 /// A pair of bodies starting or ending contact in a step: touching at its end and not at the
 /// end of the step before (begin), or the other way round (end). Substeps the world takes
 /// within the step do not count: a pair touching at both ends has no event whatever it did in
