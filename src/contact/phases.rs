@@ -143,6 +143,15 @@ struct Border {
 /// re-linearized; at 10 those two frames are redone and end within the tolerance.
 const DEEP: f64 = 10.0;
 
+/// Rounds in a row that do not shrink the penetration after which the contact phase on free
+/// bodies stops short of the tolerance. It stopped at the first round that did not halve it: 40
+/// capsules in a pit ended 12 of 180 steps unconverged, up to 1.0e-3 m deep (now 3, 2.4e-5 m,
+/// 10 % more sweeps); the pile of 150 steps 30, up to 1.6e-3 m (now 8, 3.1e-4 m, the same
+/// sweeps). Going on to `max_rounds`: a ball jammed between walls closer than its diameter took
+/// 8 rounds per step instead of 3 (now 4); after one such round, 6 and 10 unconverged steps
+/// (docs/BENCHMARKS.md).
+const STALLED_ROUNDS: u32 = 2;
+
 /// A coupled contact direction whose Schur complement is below this fraction of its bodies' own
 /// `K` is held by the joints (dependent on their rows).
 const DEPENDENT: f64 = 1e-8;
@@ -2114,6 +2123,7 @@ impl Contacts {
         let mut levels = 0;
         let mut worst = 0.0;
         let mut joints_ok = true;
+        let (mut stalls, mut prev_held) = (0, f64::INFINITY);
         for round in 0..self.settings.max_rounds {
             rounds += 1;
             // Contacts coupled to mechanisms are solved together with the joints at velocity
@@ -2204,10 +2214,8 @@ impl Contacts {
                 joints_ok = solver.correct_joints_again(ws, bodies, joints, &self.islands, coupled);
             }
             // The previewed poses themselves: a round more re-linearizes while the penetration
-            // exceeds the tolerance, up to `max_rounds`. Free bodies stopped once a round did
-            // not halve it: 40 capsules in a pit ended 12 of 180 steps unconverged, up to
-            // 1.0e-3 m deep (now 1, 2.4e-5 m), for 22 % more sweeps; the pile of 150 steps 30
-            // steps, up to 1.6e-3 m (now 8, 3.1e-4 m), the same sweeps (docs/BENCHMARKS.md).
+            // exceeds the tolerance, up to `max_rounds`; without islands, until
+            // `STALLED_ROUNDS` rounds in a row have not shrunk it.
             self.gather(|slot| solver.motion_state(bodies, slot, h));
             let beyond;
             (worst, beyond) = self.penetration();
@@ -2216,7 +2224,9 @@ impl Contacts {
             // rest to the second)
             let give_up =
                 !position_pass && deep_at_start && 4 * (round + 1) >= self.settings.max_rounds;
-            if held <= tol || give_up {
+            stalls = if held < prev_held { 0 } else { stalls + 1 };
+            prev_held = held;
+            if held <= tol || give_up || (!any_island && stalls >= STALLED_ROUNDS) {
                 if position_pass || !deep_at_start || worst <= tol {
                     break;
                 }
@@ -2230,6 +2240,7 @@ impl Contacts {
                     self.first_pass
                         .extend(self.contacts.iter().map(|c| (c.pn, c.p, c.pt, c.pr)));
                 }
+                (stalls, prev_held) = (0, f64::INFINITY);
                 continue;
             }
         }
