@@ -848,6 +848,10 @@ typedef struct {
    * 1 if the ray met a shape; 0 if not, and then every other field is zero (null ids).
    */
   uint32_t hit;
+  /**
+   * Zero.
+   */
+  uint32_t reserved;
 } tenon_ray_hit;
 
 /**
@@ -1490,7 +1494,8 @@ tenon_result tenon_world_set_contact_settings(tenon_world_id world, tenon_contac
  * shape of collision group `group` and mask `mask` would touch (see `tenon_shape_def`), and
  * writes the first shape it meets to `*out` (`out->hit` 0: none). The shapes are where the
  * last step, or a pose set since, left them. A ray starting inside a solid shape meets it at
- * distance 0; meshes and height fields are met where the ray crosses them. Errors: NULL `out`;
+ * distance 0, its normal the ray's reverse; meshes and height fields are met where the ray
+ * crosses them. A shape exactly `max_distance` away is met. Errors: NULL `out`;
  * NaN or infinite origin or direction, NaN max distance; zero direction, negative max
  * distance; invalid world. On error `*out` is not written. The first query after the poses
  * or shapes changed builds the world's query tree again (one pass over the shapes); later

@@ -1072,8 +1072,9 @@ impl World {
     /// distance is measured along it normalized) up to `max_distance` (m, `f64::INFINITY` for
     /// no limit), among the shapes `filter` allows as it would allow a shape with its filter to
     /// touch them ([`CollisionFilter::allows`]). The shapes are where the last step (or a pose
-    /// set since) left them. A ray starting inside a solid shape meets it at distance 0; meshes
-    /// and height fields are surfaces, met where the ray crosses them. `Ok(None)`: no hit.
+    /// set since) left them. A ray starting inside a solid shape meets it at distance 0, its
+    /// normal the ray's reverse; meshes and height fields are surfaces, met where the ray
+    /// crosses them. A shape exactly `max_distance` away is met. `Ok(None)`: no hit.
     /// Errors: a NaN or infinite origin or direction, a NaN max distance (`NonFinite`); a zero
     /// direction, a negative max distance (`InvalidArgument`).
     ///

@@ -91,6 +91,12 @@ fn rays_through_the_c_abi_meet_the_first_shape_and_bad_rays_get_their_codes() {
     );
     let (r, hit) = cast(v(0.1, 0.0, 10.0), v(0.0, 0.0, 1.0), 20.0, u32::MAX);
     assert_eq!((r, hit), (R_OK, tenon_ray_hit::default()));
+    // from inside the cube: met at 0, the normal the ray's reverse
+    let (r, hit) = cast(v(0.1, 0.0, 2.0), v(1.0, 0.0, 0.0), 0.0, u32::MAX);
+    assert_eq!(
+        (r, hit.hit, hit.distance, hit.normal.x),
+        (R_OK, 1, 0.0, -1.0)
+    );
     let mut hit = tenon_ray_hit {
         distance: 42.0,
         ..Default::default()

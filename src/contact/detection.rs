@@ -801,7 +801,8 @@ pub(crate) struct RayHitAt {
 
 impl Detector {
     /// The first shape `accept` takes that the ray from `origin` along the unit `direction`
-    /// meets within `max_distance` (a ray starting inside a solid shape meets it at 0). The
+    /// meets within `max_distance` (inclusive; a ray starting inside a solid shape meets it at
+    /// 0, its normal the ray's reverse). The
     /// bounded shapes' boxes are kept in a tree built again only when `version` (the world's
     /// count of its changes of poses and shapes) differs from the last query's.
     pub(crate) fn cast_ray(
@@ -834,11 +835,18 @@ impl Detector {
             s.shape.cast_ray(&pose, &ray, best, true)
         };
         let (shapes, slots) = (&self.shapes, &self.query_slots);
+        // (the tree keeps the hits strictly nearer than its limit: `max_distance` is reached
+        // by a limit just beyond it, and the hits beyond it are dropped)
+        let beyond = max_distance + max_distance * 1e-12 + f64::MIN_POSITIVE;
         let mut best: Option<(u32, f64)> = self
             .query_bvh
-            .cast_ray(&ray, max_distance, |leaf, best| {
+            .cast_ray(&ray, beyond, |leaf, best| {
                 let s = shapes.slot(slots[leaf as usize]);
-                if accept(s) { toi(s, best) } else { None }
+                if accept(s) {
+                    toi(s, best).filter(|&t| t <= max_distance)
+                } else {
+                    None
+                }
             })
             .map(|(leaf, t)| (slots[leaf as usize], t));
         // (half-spaces are not in the tree)
@@ -854,14 +862,17 @@ impl Detector {
         let (slot, distance) = best?;
         let s = shapes.slot(slot);
         let pose = s.world_pose(bodies.slot(s.body));
-        // the normal where the ray meets the shape (a solid shape met at its start point: the
-        // ray's reverse)
-        let normal = s
-            .shape
-            .cast_ray_and_get_normal(&pose, &ray, distance.max(0.0) * (1.0 + 1e-9) + 1e-12, true)
-            .map(|hit| nv(hit.normal))
-            .filter(|n| n.norm() > 0.0)
-            .unwrap_or(-direction);
+        // the normal where the ray meets the shape; a shape met where the ray starts (inside
+        // it, or on its surface) has the ray's reverse (parry gives a ball's inward normal)
+        let normal = if distance > 0.0 {
+            s.shape
+                .cast_ray_and_get_normal(&pose, &ray, distance * (1.0 + 1e-9) + 1e-12, true)
+                .map(|hit| nv(hit.normal))
+                .filter(|n| n.norm() > 0.0)
+                .unwrap_or(-direction)
+        } else {
+            -direction
+        };
         Some(RayHitAt {
             shape: slot,
             distance,

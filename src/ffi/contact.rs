@@ -188,6 +188,8 @@ pub struct tenon_ray_hit {
     pub shape: tenon_shape_id,
     /// 1 if the ray met a shape; 0 if not, and then every other field is zero (null ids).
     pub hit: u32,
+    /// Zero.
+    pub reserved: u32,
 }
 
 const _: () = assert!(size_of::<tenon_ray_hit>() == 80);
@@ -483,7 +485,8 @@ pub extern "C" fn tenon_world_set_contact_settings(
 /// shape of collision group `group` and mask `mask` would touch (see `tenon_shape_def`), and
 /// writes the first shape it meets to `*out` (`out->hit` 0: none). The shapes are where the
 /// last step, or a pose set since, left them. A ray starting inside a solid shape meets it at
-/// distance 0; meshes and height fields are met where the ray crosses them. Errors: NULL `out`;
+/// distance 0, its normal the ray's reverse; meshes and height fields are met where the ray
+/// crosses them. A shape exactly `max_distance` away is met. Errors: NULL `out`;
 /// NaN or infinite origin or direction, NaN max distance; zero direction, negative max
 /// distance; invalid world. On error `*out` is not written. The first query after the poses
 /// or shapes changed builds the world's query tree again (one pass over the shapes); later
@@ -514,6 +517,7 @@ pub unsafe extern "C" fn tenon_world_cast_ray(
             body: tenon_body_id::new(w, h.body),
             shape: tenon_shape_id::new(w, h.shape),
             hit: 1,
+            reserved: 0,
         });
         // SAFETY: `out` is the caller's valid pointer (header contract), checked non-null.
         unsafe { out.write(v) };
