@@ -68,8 +68,9 @@ fn bench_scene(
 }
 
 /// Rays into the pile of 1000 shapes after 60 steps: 100 rays straight down over a 10 x 10 grid
-/// and 100 sideways through the heap, per iteration, with the query tree kept (it is built at the
-/// first query after the poses change), and one ray after a pose set (the tree built again).
+/// and 100 sideways through the heap, per iteration, with the query tree kept; one ray after a
+/// pose set (the tree refit, and built again every 60th time); and one ray after a shape created,
+/// then one after it is destroyed (the tree built again for each).
 fn bench_rays(c: &mut Criterion) {
     let mut world = World::default();
     scenes::pile(&mut world);
@@ -113,10 +114,22 @@ fn bench_rays(c: &mut Criterion) {
         .map(|(h, b)| (h, b.position(), b.rotation()))
         .unwrap();
     g.bench_function(
-        BenchmarkId::from_parameter("pile tree built + 1 ray"),
+        BenchmarkId::from_parameter("pile tree refit + 1 ray"),
         |b| {
             b.iter(|| {
                 world.set_body_pose(first, p, q).unwrap();
+                black_box(world.cast_ray(rays[0].0, rays[0].1, 50.0, all).unwrap())
+            })
+        },
+    );
+    let ball = ShapeDesc::new(Geometry::Sphere { radius: 0.1 });
+    g.bench_function(
+        BenchmarkId::from_parameter("pile tree built twice + 2 rays"),
+        |b| {
+            b.iter(|| {
+                let s = world.create_shape(first, &ball).unwrap();
+                black_box(world.cast_ray(rays[0].0, rays[0].1, 50.0, all).unwrap());
+                world.destroy_shape(s).unwrap();
                 black_box(world.cast_ray(rays[0].0, rays[0].1, 50.0, all).unwrap())
             })
         },

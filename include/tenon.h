@@ -1498,8 +1498,8 @@ tenon_result tenon_world_set_contact_settings(tenon_world_id world, tenon_contac
  * crosses them. A shape exactly `max_distance` away is met. Errors: NULL `out`;
  * NaN or infinite origin or direction, NaN max distance; zero direction, negative max
  * distance; invalid world. On error `*out` is not written. The first query after the poses
- * or shapes changed builds the world's query tree again (one pass over the shapes); later
- * ones visit the shapes whose boxes the ray crosses.
+ * or shapes changed brings the world's query tree up to date (one pass over the shapes);
+ * later ones visit the shapes whose boxes the ray crosses.
  */
 tenon_result tenon_world_cast_ray(tenon_world_id world, tenon_vec3 origin, tenon_vec3 direction, double max_distance, uint32_t group, uint32_t mask, tenon_ray_hit *out);
 

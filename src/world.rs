@@ -188,7 +188,7 @@ pub struct World {
     /// Frames left with the contacts uncoupled (see [`UNCOUPLED_FRAMES`]).
     uncoupled_frames: u32,
     /// Counts the changes of bodies' poses and of shapes (steps, poses set, bodies and shapes
-    /// created or destroyed): the scene queries' tree is built again when it changed.
+    /// created or destroyed): the scene queries' tree is brought up to date when it changed.
     scene_version: u64,
 }
 
@@ -1078,9 +1078,10 @@ impl World {
     /// Errors: a NaN or infinite origin or direction, a NaN max distance (`NonFinite`); a zero
     /// direction, a negative max distance (`InvalidArgument`).
     ///
-    /// The bounded shapes' boxes are kept in a tree (parry's BVH), built again at the first
-    /// query after the poses or shapes changed; each query then visits the shapes whose boxes
-    /// the ray crosses, nearest first. Half-spaces are tested one by one.
+    /// The bounded shapes' boxes are kept in a tree (parry's BVH), brought up to date at the
+    /// first query after the poses or shapes changed (refit while the shapes are the same,
+    /// built again every 60th time and when they change); each query then visits the shapes
+    /// whose boxes the ray crosses, nearest first. Half-spaces are tested one by one.
     pub fn cast_ray(
         &mut self,
         origin: Vec3,

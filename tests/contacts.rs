@@ -2398,12 +2398,23 @@ fn rays_meet_each_shape_kind_at_its_surface() {
     );
 }
 
-/// A ray sees the shapes where the last step or a pose set since left them, and no shape
-/// destroyed; bad rays are rejected.
+/// A ray sees the shapes where the last step or a pose set since left them (over 90 steps the
+/// query tree is refit and built again), and no shape destroyed; bad rays are rejected.
 #[test]
 fn rays_see_bodies_where_the_last_step_or_a_pose_left_them() {
     let mut world = World::default();
     ground(&mut world, Vec3::z(), Material::default());
+    for x in [50.0, 60.0, 70.0] {
+        let at = Vec3::new(x, 0.0, 0.5);
+        scenes::shaped_body(
+            &mut world,
+            BodyKind::Static,
+            at,
+            Quat::identity(),
+            cube(),
+            mat(0.5, 0.5, 0.0),
+        );
+    }
     let ball = Geometry::Sphere { radius: 0.5 };
     let b = dynamic(
         &mut world,
@@ -2425,11 +2436,15 @@ fn rays_see_bodies_where_the_last_step_or_a_pose_left_them() {
             .unwrap();
         assert_eq!(hit.distance, 4.5);
     }
-    for _ in 0..30 {
+    for _ in 0..90 {
         world.step(1.0 / 60.0).unwrap();
         let z = world.body(b).unwrap().position().z;
         let hit = world.cast_ray(from, down, 20.0, all).unwrap().unwrap();
         assert!((hit.distance - (10.0 - z - 0.5)).abs() < 1e-9);
+        let hit = world
+            .cast_ray(Vec3::new(60.0, 0.0, 10.0), down, 20.0, all)
+            .unwrap();
+        assert_eq!(hit.unwrap().distance, 9.0);
     }
     world
         .set_body_pose(b, Vec3::new(2.0, 0.0, 3.0), Quat::identity())

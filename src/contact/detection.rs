@@ -789,7 +789,14 @@ pub(crate) struct Detector {
     query_bvh: Bvh,
     query_slots: Vec<u32>,
     query_version: Option<u64>,
+    /// Scratch of the slots at a query, the tree's workspace, and its refits since it was built.
+    query_scratch: Vec<u32>,
+    query_ws: BvhWorkspace,
+    query_refits: u32,
 }
+
+/// Refits of the scene queries' tree after which it is built again.
+const QUERY_REFITS: u32 = 60;
 
 /// A ray's first hit: the shape's slot, the distance along the (unit) ray and the surface's
 /// outward normal there.
@@ -802,9 +809,9 @@ pub(crate) struct RayHitAt {
 impl Detector {
     /// The first shape `accept` takes that the ray from `origin` along the unit `direction`
     /// meets within `max_distance` (inclusive; a ray starting inside a solid shape meets it at
-    /// 0, its normal the ray's reverse). The
-    /// bounded shapes' boxes are kept in a tree built again only when `version` (the world's
-    /// count of its changes of poses and shapes) differs from the last query's.
+    /// 0, its normal the ray's reverse). The bounded shapes' boxes are kept in a tree brought
+    /// up to date only when `version` (the world's count of its changes of poses and shapes)
+    /// differs from the last query's.
     pub(crate) fn cast_ray(
         &mut self,
         bodies: &Arena<Body>,
@@ -814,19 +821,35 @@ impl Detector {
     ) -> Option<RayHitAt> {
         if self.query_version != Some(version) {
             let shapes = &self.shapes;
-            self.query_slots.clear();
-            let slots = &mut self.query_slots;
-            let leaves =
+            let aabb = |s: &Shape| s.shape.compute_aabb(&s.world_pose(bodies.slot(s.body)));
+            self.query_scratch.clear();
+            self.query_scratch.extend(
                 shapes
                     .iter()
                     .filter(|(_, s)| !s.unbounded)
-                    .enumerate()
-                    .map(|(leaf, (slot, s))| {
-                        slots.push(slot);
-                        let aabb = s.shape.compute_aabb(&s.world_pose(bodies.slot(s.body)));
-                        (leaf, aabb)
-                    });
-            self.query_bvh = Bvh::from_iter(BvhBuildStrategy::Binned, leaves);
+                    .map(|(slot, _)| slot),
+            );
+            // The same shapes: their leaves' boxes updated and the tree refit, built again every
+            // `QUERY_REFITS` refits as the shapes' moves loosen it. (parry's tree of one or two
+            // leaves is always built)
+            if self.query_scratch == self.query_slots
+                && self.query_slots.len() > 2
+                && self.query_refits < QUERY_REFITS
+            {
+                for (leaf, &slot) in self.query_slots.iter().enumerate() {
+                    let b = aabb(shapes.slot(slot));
+                    self.query_bvh
+                        .insert_or_update_partially(b, leaf as u32, 0.0);
+                }
+                self.query_bvh.refit(&mut self.query_ws);
+                self.query_refits += 1;
+            } else {
+                std::mem::swap(&mut self.query_slots, &mut self.query_scratch);
+                let leaves = (self.query_slots.iter().enumerate())
+                    .map(|(leaf, &slot)| (leaf, aabb(shapes.slot(slot))));
+                self.query_bvh = Bvh::from_iter(BvhBuildStrategy::Binned, leaves);
+                self.query_refits = 0;
+            }
             self.query_version = Some(version);
         }
         let ray = Ray::new(pv(origin), pv(direction));

@@ -489,8 +489,8 @@ pub extern "C" fn tenon_world_set_contact_settings(
 /// crosses them. A shape exactly `max_distance` away is met. Errors: NULL `out`;
 /// NaN or infinite origin or direction, NaN max distance; zero direction, negative max
 /// distance; invalid world. On error `*out` is not written. The first query after the poses
-/// or shapes changed builds the world's query tree again (one pass over the shapes); later
-/// ones visit the shapes whose boxes the ray crosses.
+/// or shapes changed brings the world's query tree up to date (one pass over the shapes);
+/// later ones visit the shapes whose boxes the ray crosses.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_world_cast_ray(
     world: tenon_world_id,
