@@ -187,8 +187,9 @@ pub struct World {
     rolled_back_at: u32,
     /// Frames left with the contacts uncoupled (see [`UNCOUPLED_FRAMES`]).
     uncoupled_frames: u32,
-    /// Counts the changes of bodies' poses and of shapes (steps, poses set, bodies and shapes
-    /// created or destroyed): the scene queries' tree is brought up to date when it changed.
+    /// Counts the changes of shapes' world poses and of the set of shapes (steps, poses set,
+    /// the origin moved to the centre of mass, bodies destroyed, shapes created or destroyed):
+    /// the scene queries' tree is brought up to date when it changed.
     scene_version: u64,
 }
 
@@ -266,7 +267,6 @@ impl World {
 
     /// Creates a body. Fails (changing nothing) on NaN, non-positive mass, bad inertia.
     pub fn create_body(&mut self, desc: &BodyDesc) -> Result<BodyHandle> {
-        self.scene_version = self.scene_version.wrapping_add(1);
         desc.validate()?;
         let n = desc.rotation.coords.norm();
         if (n - 1.0).abs() > 1e-6 {
@@ -418,7 +418,6 @@ impl World {
 
     /// Changes the mass properties of a body (validated as for a dynamic body).
     pub fn set_body_mass_properties(&mut self, h: BodyHandle, mp: MassProperties) -> Result<()> {
-        self.scene_version = self.scene_version.wrapping_add(1);
         mp.validate()?;
         let b = self.body_mut(h)?;
         b.mass = mp.mass;
@@ -431,7 +430,6 @@ impl World {
     /// Changes the kind of a body. A joint left without a dynamic body is ignored until one of
     /// its bodies becomes dynamic again.
     pub fn set_body_kind(&mut self, h: BodyHandle, kind: BodyKind) -> Result<()> {
-        self.scene_version = self.scene_version.wrapping_add(1);
         let b = self.body_mut(h)?;
         if kind == BodyKind::Dynamic && (b.mass <= 0.0 || b.inertia.cholesky().is_none()) {
             return Err(Error::new(

@@ -130,10 +130,16 @@ fn contact_phases_allocate_nothing_once_the_contact_set_is_steady() {
         .set_joint_frames_world(&mut j, Vec3::new(3.0, 1.0, 0.5), Vec3::x())
         .unwrap();
     world.create_joint(&j).unwrap();
+    // (the jointed box's points with rolling resistance and spinning friction: their angular
+    // impulses coupled through a border of their own)
+    let rolling = Material {
+        rolling_resistance: 0.01,
+        spinning_friction: 0.01,
+        ..Material::default()
+    };
     let n = allocations_once_steady(&mut world, |world| {
-        for b in [free, bob] {
-            register_bottom_corners(world, b, Material::default());
-        }
+        register_bottom_corners(world, free, Material::default());
+        register_bottom_corners(world, bob, rolling);
         world.step(1.0 / 60.0).unwrap();
     });
     assert_eq!(world.contacts().len(), 8);

@@ -1,5 +1,5 @@
 //! The impulses of one contact point (Bender-Schmitt section 3): the matrix `K` along a
-//! direction (eq. 1), relative velocities, and applying an impulse pair.
+//! direction (eq. 1), relative velocities, and the points' gap at moved poses.
 
 use super::detection::{Contact, Core, NormalOn};
 use crate::body::MotionState;
@@ -29,24 +29,6 @@ pub(crate) fn k_matrix(s: &MotionState, r: &Vec3) -> Mat3 {
 #[inline]
 pub(crate) fn relative_velocity(a: &MotionState, ra: &Vec3, b: &MotionState, rb: &Vec3) -> Vec3 {
     (b.v + b.w.cross(rb)) - (a.v + a.w.cross(ra))
-}
-
-/// Applies `p` to B at `rb` and `-p` to A at `ra`.
-#[inline]
-pub(crate) fn apply_pair(
-    states: &mut [MotionState],
-    a: u32,
-    ra: &Vec3,
-    b: u32,
-    rb: &Vec3,
-    p: &Vec3,
-) {
-    if a != WORLD {
-        states[a as usize].apply(&-p, ra);
-    }
-    if b != WORLD {
-        states[b as usize].apply(p, rb);
-    }
 }
 
 /// The state of a contact's body (the static world for [`WORLD`]), borrowed: a copy of the

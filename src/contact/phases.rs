@@ -19,8 +19,7 @@ use std::time::Instant;
 
 use super::detection::{Contact, Detector, NormalOn, to_local};
 use super::impulse::{
-    WORLD, apply_pair, at_start, gap, k_along, k_matrix, previewed, relative_velocity, rolled,
-    state,
+    WORLD, at_start, gap, k_along, k_matrix, previewed, relative_velocity, rolled, state,
 };
 use super::{
     ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
@@ -116,24 +115,40 @@ struct Kept {
 }
 
 /// A contact's coupling to the (at most two) islands its bodies belong to: for each island its
-/// index, the offset of its border columns `U` and `G = L^-T U` in `border_buf`, the
-/// island's coupling version they were computed for (factor and pushing limit rows), and
-/// `U^T U`; for each side, which of the two islands it is in and its local body index.
+/// index, and for each side which of the two islands it is in and its local body index; the
+/// border columns of its impulses at the point (`lin`) and, where it has a rolling resistance
+/// or spinning friction, of its angular impulses (`ang`).
 #[derive(Clone, Copy, Debug, Default)]
 struct Border {
     n: u8,
     island: [u32; 2],
+    /// Side A and B: (island slot 0/1, local body), `None` outside an island.
+    side: [Option<(u8, u32)>; 2],
+    lin: Columns,
+    ang: Option<Columns>,
+}
+
+/// One kind of a contact's border columns, per island it touches: the offset of `U` and
+/// `G = L^-T U` in `border_buf`, the island's coupling version they were computed for (factor
+/// and pushing limit rows), and `U^T U`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Columns {
     off: [usize; 2],
     version: [(u64, u64); 2],
     s: [Mat3; 2],
-    /// Side A and B: (island slot 0/1, local body), `None` outside an island.
-    side: [Option<(u8, u32)>; 2],
-    /// The same for the angular impulses of the contact's rolling resistance and spinning
-    /// friction, when it has either (`angular`).
-    angular: bool,
-    aoff: [usize; 2],
-    aversion: [(u64, u64); 2],
-    a_s: [Mat3; 2],
+}
+
+impl Border {
+    /// The columns of the angular impulses (`angular`) or of those at the point.
+    fn columns(&mut self, angular: bool) -> &mut Columns {
+        if angular {
+            self.ang
+                .as_mut()
+                .expect("an angular border for a contact with rolling resistance")
+        } else {
+            &mut self.lin
+        }
+    }
 }
 
 /// A substep that leaves a contact on a mechanism this many contact tolerances deeper than it
@@ -1205,7 +1220,7 @@ impl Contacts {
                     None => {
                         let j = bd.n as usize;
                         bd.island[j] = i as u32;
-                        bd.off[j] = len;
+                        bd.lin.off[j] = len;
                         len += solver.island_border_len(i);
                         bd.n += 1;
                         j
@@ -1214,11 +1229,12 @@ impl Contacts {
                 bd.side[side] = Some((j as u8, l as u32));
             }
             if bd.n > 0 && (c.roll > 0.0 || c.spin > 0.0) {
-                bd.angular = true;
+                let mut ang = Columns::default();
                 for j in 0..bd.n as usize {
-                    bd.aoff[j] = len;
+                    ang.off[j] = len;
                     len += solver.island_border_len(bd.island[j] as usize);
                 }
+                bd.ang = Some(ang);
             }
             self.borders.push(bd);
         }
@@ -1265,48 +1281,47 @@ impl Contacts {
         let c = &self.contacts[k];
         let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
         let free = k_matrix(a, ra) + k_matrix(b, rb);
-        let mut m = free;
-        let bd = self.borders[k];
-        for j in 0..bd.n as usize {
-            let i = bd.island[j] as usize;
-            let version = sv.island_coupling_version(i);
-            if bd.version[j] != version {
-                let (sides, ns) = self.sides(k, j, (ra, rb), false);
-                let n = sv.island_border_len(i);
-                let u = &mut self.border_buf[bd.off[j]..bd.off[j] + n];
-                self.borders[k].s[j] = sv.contact_border(i, &sides[..ns], u);
-                self.borders[k].version[j] = version;
-            }
-            m -= self.borders[k].s[j];
-        }
-        (free, m)
+        (free, self.joints_held(k, (ra, rb), false, sv, free))
     }
 
     /// The angular `K` of contact `k` (a unit angular impulse's change of the two bodies'
-    /// relative angular velocity) as [`Contacts::coupled_k`] gives the linear one: the bodies'
-    /// own, and the Schur complement with the islands' joints held. Only for a contact with a
-    /// rolling resistance or spinning friction (its angular border).
+    /// relative angular velocity) as [`Contacts::coupled_k`] gives the linear one. Only for a
+    /// contact with a rolling resistance or spinning friction (its angular border).
     fn coupled_k_angular(&mut self, k: usize, sv: &mut Solver) -> (Mat3, Mat3) {
-        debug_assert!(self.borders[k].angular);
         let c = &self.contacts[k];
         let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
         let free = a.iinv + b.iinv;
-        let mut m = free;
-        let bd = self.borders[k];
         let zero = Vec3::zeros();
-        for j in 0..bd.n as usize {
-            let i = bd.island[j] as usize;
+        (free, self.joints_held(k, (&zero, &zero), true, sv, free))
+    }
+
+    /// `m` less `U^T U` of contact `k`'s border columns on each island it touches, those of its
+    /// angular impulses with `angular` (the columns computed again where the island's
+    /// coupling version changed).
+    fn joints_held(
+        &mut self,
+        k: usize,
+        offsets: (&Vec3, &Vec3),
+        angular: bool,
+        sv: &mut Solver,
+        mut m: Mat3,
+    ) -> Mat3 {
+        let n_islands = self.borders[k].n as usize;
+        for j in 0..n_islands {
+            let i = self.borders[k].island[j] as usize;
             let version = sv.island_coupling_version(i);
-            if bd.aversion[j] != version {
-                let (sides, ns) = self.sides(k, j, (&zero, &zero), true);
+            let cols = *self.borders[k].columns(angular);
+            if cols.version[j] != version {
+                let (sides, ns) = self.sides(k, j, offsets, angular);
                 let n = sv.island_border_len(i);
-                let u = &mut self.border_buf[bd.aoff[j]..bd.aoff[j] + n];
-                self.borders[k].a_s[j] = sv.contact_border(i, &sides[..ns], u);
-                self.borders[k].aversion[j] = version;
+                let u = &mut self.border_buf[cols.off[j]..cols.off[j] + n];
+                let s = sv.contact_border(i, &sides[..ns], u);
+                let cols = self.borders[k].columns(angular);
+                (cols.s[j], cols.version[j]) = (s, version);
             }
-            m -= self.borders[k].a_s[j];
+            m -= self.borders[k].columns(angular).s[j];
         }
-        (free, m)
+        m
     }
 
     /// Applies the impulse pair `p` of contact `k` (B gets `p`). With `solver` (coupled), the
@@ -1316,9 +1331,15 @@ impl Contacts {
         self.push_as(k, (ra, rb), p, solver, false);
     }
 
-    /// [`Contacts::push`], or with `angular` the angular impulse `p` of the contact's rolling
-    /// resistance and spinning friction (B gets `p`, A `-p`; coupled through its angular
-    /// border, [`Contacts::coupled_k_angular`]).
+    /// The angular impulse `l` of contact `k`'s rolling resistance and spinning friction (B
+    /// gets `l`, A `-l`), as [`Contacts::push`] applies its impulses at the point (coupled
+    /// through its angular border, [`Contacts::coupled_k_angular`]).
+    fn push_angular(&mut self, k: usize, l: &Vec3, solver: Option<&mut Solver>) {
+        let zero = Vec3::zeros();
+        self.push_as(k, (&zero, &zero), l, solver, true);
+    }
+
+    /// [`Contacts::push`], or with `angular` [`Contacts::push_angular`].
     fn push_as(
         &mut self,
         k: usize,
@@ -1328,42 +1349,32 @@ impl Contacts {
         angular: bool,
     ) {
         let c = self.contacts[k];
-        let bd = self.borders.get(k).copied().unwrap_or_default();
-        let on_side = |s: &mut MotionState, p: &Vec3, r: &Vec3| {
-            if angular {
-                s.apply_angular(p);
-            } else {
-                s.apply(p, r);
+        let mut bd = self.borders.get(k).copied().unwrap_or_default();
+        let mut sv = solver.filter(|_| bd.n > 0);
+        if let Some(sv) = sv.as_deref_mut() {
+            let off = bd.columns(angular).off;
+            for j in 0..bd.n as usize {
+                let i = bd.island[j] as usize;
+                let (sides, ns) = self.sides(k, j, (ra, rb), angular);
+                let n = sv.island_border_len(i);
+                let u = &self.border_buf[off[j]..off[j] + n];
+                sv.apply_contact_impulse(i, &sides[..ns], u, p);
             }
-        };
-        let Some(sv) = solver.filter(|_| bd.n > 0) else {
-            if angular {
-                for (i, sign) in [(c.a, -1.0), (c.b, 1.0)] {
-                    if i != WORLD {
-                        self.states[i as usize].apply_angular(&(sign * p));
-                    }
+        }
+        // sides outside an island (uncoupled, every side) take the impulse themselves
+        for (side, (i, r, q)) in [(c.a, ra, -p), (c.b, rb, *p)].into_iter().enumerate() {
+            if i != WORLD && (sv.is_none() || bd.side[side].is_none()) {
+                let s = &mut self.states[i as usize];
+                if angular {
+                    s.apply_angular(&q);
+                } else {
+                    s.apply(&q, r);
                 }
-            } else {
-                apply_pair(&mut self.states, c.a, ra, c.b, rb, p);
             }
+        }
+        let Some(sv) = sv else {
             return;
         };
-        debug_assert!(!angular || bd.angular);
-        for j in 0..bd.n as usize {
-            let i = bd.island[j] as usize;
-            let (sides, ns) = self.sides(k, j, (ra, rb), angular);
-            let n = sv.island_border_len(i);
-            let off = if angular { bd.aoff[j] } else { bd.off[j] };
-            let u = &self.border_buf[off..off + n];
-            sv.apply_contact_impulse(i, &sides[..ns], u, p);
-        }
-        // sides outside an island take the impulse themselves
-        if c.a != WORLD && bd.side[0].is_none() {
-            on_side(&mut self.states[c.a as usize], &-p, ra);
-        }
-        if c.b != WORLD && bd.side[1].is_none() {
-            on_side(&mut self.states[c.b as usize], p, rb);
-        }
         // The contact's own bodies are read again at once; the other involved bodies of the
         // islands it touches are marked and caught up when read (their versions change now,
         // so the visits that depend on them are not skipped).
@@ -1619,8 +1630,7 @@ impl Contacts {
             return 0.0;
         }
         c.pr = new;
-        let zero = Vec3::zeros();
-        self.push_as(k, (&zero, &zero), &delta, solver, true);
+        self.push_angular(k, &delta, solver);
         moved
     }
 
@@ -1818,8 +1828,7 @@ impl Contacts {
             }
             if turn != Vec3::zeros() {
                 self.contacts[k].pr = pr;
-                let zero = Vec3::zeros();
-                self.push_as(k, (&zero, &zero), &turn, None, true);
+                self.push_angular(k, &turn, None);
             }
         }
     }
@@ -1918,8 +1927,7 @@ impl Contacts {
                     // (brings the angular borders up to date)
                     self.coupled_k_angular(k, sv);
                 }
-                let zero = Vec3::zeros();
-                self.push_as(k, (&zero, &zero), &pr, solver.as_deref_mut(), true);
+                self.push_angular(k, &pr, solver.as_deref_mut());
             }
         }
         self.refresh_all(solver.as_deref());
