@@ -225,6 +225,10 @@ pub(crate) struct Island {
     pub v_vel: Vec<Vec3>,
     /// The joints' accumulated impulses at the same point (end of the velocity correction).
     pub impulse_vel: Vec<[f64; 6]>,
+    /// The joints' impulses and the limit rows' position-level impulses when the contact
+    /// phase's second pass began (`keep_impulses`), given back if the pass is set aside.
+    impulse_kept: Vec<[f64; 6]>,
+    lam_pos_kept: Vec<f64>,
     /// What the joint correction undone by the last return to the velocity level did (velocity
     /// changes, joint impulses), and whether the next correction may start from it.
     pub warm_dv: Vec<Vec3>,
@@ -536,6 +540,8 @@ impl Island {
             motor_from: vec![0.0; nj],
             motor_rate: vec![0.0; nj],
             impulse: vec![[0.0; 6]; nj],
+            impulse_kept: vec![[0.0; 6]; nj],
+            lam_pos_kept: vec![0.0; n_lim],
             lambda: vec![0.0; n_rows],
             lambda_pending: false,
             violation: vec![0.0; nj],
@@ -1090,6 +1096,23 @@ impl Island {
                 }
             }
         }
+    }
+
+    /// Remembers the joints' impulses and the limit rows' position-level impulses (the
+    /// pending ones added first), to be given back by [`Island::restore_impulses`].
+    pub fn keep_impulses(&mut self) {
+        self.flush_contact_impulses();
+        self.flush_impulses();
+        self.impulse_kept.copy_from_slice(&self.impulse);
+        self.lam_pos_kept.copy_from_slice(&self.lim.lam_pos);
+    }
+
+    /// Gives back the impulses [`Island::keep_impulses`] remembered, dropping those since.
+    pub fn restore_impulses(&mut self) {
+        self.flush_contact_impulses();
+        self.flush_impulses();
+        self.impulse.copy_from_slice(&self.impulse_kept);
+        self.lim.lam_pos.copy_from_slice(&self.lam_pos_kept);
     }
 
     /// Adds the accumulated row impulses, along the current linearization, to the joints'

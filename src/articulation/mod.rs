@@ -583,6 +583,25 @@ impl Solver {
         );
     }
 
+    /// Island `i` remembers its joints' impulses ([`Island::keep_impulses`]).
+    pub fn keep_island_impulses(&mut self, i: usize) {
+        self.islands[i].keep_impulses();
+    }
+
+    /// Island `i` takes back the impulses it remembered ([`Island::restore_impulses`]).
+    pub fn restore_island_impulses(&mut self, i: usize) {
+        self.islands[i].restore_impulses();
+    }
+
+    /// Whether every island flagged in `which` ended its last joint correction within `eps_p`.
+    pub fn islands_converged(&self, which: &[bool]) -> bool {
+        self.report
+            .islands
+            .iter()
+            .enumerate()
+            .all(|(i, r)| !which.get(i).copied().unwrap_or(false) || r.converged)
+    }
+
     /// Joint correction again, from the current velocities, for the islands flagged in
     /// `which` (after contact impulses; `coupled`: impulses of contacts coupled to the
     /// islands, Tomcin section 7). True if every one of them ends within `eps_p`.
@@ -597,11 +616,7 @@ impl Solver {
         self.for_flagged_islands(which, |island, r| {
             island.correct_joints_again(settings, bodies, joints, r, coupled)
         });
-        self.report
-            .islands
-            .iter()
-            .enumerate()
-            .all(|(i, r)| !which.get(i).copied().unwrap_or(false) || r.converged)
+        self.islands_converged(which)
     }
 
     /// Last part of the step: position update and end-of-step velocity update of every island

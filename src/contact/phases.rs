@@ -96,8 +96,16 @@ pub(crate) struct Contacts {
     /// (while the rounds run), then what the pass added to them, taken off again after the
     /// position update ([`Contacts::position_only`]).
     kept: Vec<Kept>,
-    /// Each contact's impulses (normal, total, friction, rolling) at the end of the first pass.
+    /// Each contact's impulses (normal, total, friction, rolling) at the end of the first pass,
+    /// and its previewed separation there.
     first_pass: Vec<(f64, Vec3, Vec3, Vec3)>,
+    sep_first: Vec<f64>,
+    /// Scratch of [`Contacts::set_aside_deeper_groups`]: a union-find over the body slots and
+    /// one node per island, per root the deepest point after the first pass and at the end,
+    /// and the islands whose second pass is set aside.
+    group: Vec<u32>,
+    group_depth: Vec<(f64, f64)>,
+    redo: Vec<bool>,
     /// Scratch of the sweeps' conjugate directions ([`Contacts::solve`]): per active point its
     /// impulses (normal, friction) before the sweep, and its direction.
     before_sweep: Vec<(f64, Vec3)>,
@@ -1987,19 +1995,96 @@ impl Contacts {
         }
     }
 
-    /// Gives the kept bodies back the velocities they had after the first pass, and the
-    /// contacts the first pass's impulses; nothing is left to take off after the position
-    /// update. The islands' joints are corrected again by the caller.
-    fn set_aside_second_pass(&mut self, solver: &mut Solver, bodies: &mut Arena<Body>, h: f64) {
-        for k in &self.kept {
-            let mut m = solver.motion_state(bodies, k.slot, h);
-            (m.v, m.w) = (k.v, k.w);
-            solver.set_velocity(bodies, k.slot, &m);
+    /// Sets the second pass aside where it left the points deeper than the first did: per
+    /// group of bodies the contacts join (an island's bodies one group, static and kinematic
+    /// bodies joining none), if its deepest point ended more than `tol` deeper than after the
+    /// first pass, its bodies take back the velocities they had then, its contacts the first
+    /// pass's impulses and its islands their joints' impulses (flagged in `redo`, their
+    /// joints to be corrected again by the caller); its bodies are left out of `kept`, nothing
+    /// to take off. Returns whether any group was set aside.
+    fn set_aside_deeper_groups(
+        &mut self,
+        solver: &mut Solver,
+        bodies: &mut Arena<Body>,
+        h: f64,
+        tol: f64,
+    ) -> bool {
+        let n_slots = self.mark.len();
+        let node = |solver: &Solver, slot: u32| match solver.island_of(slot) {
+            Some((i, _)) => n_slots + i,
+            None => slot as usize,
+        };
+        fn root(g: &mut [u32], mut x: usize) -> usize {
+            while g[x] as usize != x {
+                g[x] = g[g[x] as usize];
+                x = g[x] as usize;
+            }
+            x
         }
+        let n = n_slots + self.islands.len();
+        self.group.clear();
+        self.group.extend(0..n as u32);
+        self.group_depth.clear();
+        self.group_depth.resize(n, (0.0, 0.0));
+        let states = &self.states;
+        let dynamic = |i: u32| i != WORLD && states[i as usize].dynamic;
+        for c in &self.contacts {
+            if dynamic(c.a) && dynamic(c.b) {
+                let ra = root(&mut self.group, node(solver, c.a));
+                let rb = root(&mut self.group, node(solver, c.b));
+                self.group[ra] = rb as u32;
+            }
+        }
+        let mut any = false;
+        for (c, &first) in self.contacts.iter().zip(&self.sep_first) {
+            let Some(side) = [c.a, c.b].into_iter().find(|&i| dynamic(i)) else {
+                continue;
+            };
+            let r = root(&mut self.group, node(solver, side));
+            let d = &mut self.group_depth[r];
+            *d = (d.0.max(-first), d.1.max(-c.sep));
+        }
+        for (r, d) in self.group_depth.iter().enumerate() {
+            any |= self.group[r] as usize == r && d.1 > d.0 + tol;
+        }
+        if !any {
+            return false;
+        }
+        let depth = &self.group_depth;
+        let deeper = |group: &mut [u32], solver: &Solver, slot: u32| {
+            let g = root(group, node(solver, slot));
+            depth[g].1 > depth[g].0 + tol
+        };
+        self.redo.clear();
+        self.redo.resize(self.islands.len(), false);
+        let mut left = 0;
+        for k in 0..self.kept.len() {
+            let kept = self.kept[k];
+            if deeper(&mut self.group, solver, kept.slot) {
+                let mut m = solver.motion_state(bodies, kept.slot, h);
+                (m.v, m.w) = (kept.v, kept.w);
+                solver.set_velocity(bodies, kept.slot, &m);
+                if let Some(i) = kept.island {
+                    self.redo[i] = true;
+                }
+            } else {
+                self.kept[left] = kept;
+                left += 1;
+            }
+        }
+        self.kept.truncate(left);
         for (c, &(pn, p, pt, pr)) in self.contacts.iter_mut().zip(&self.first_pass) {
-            (c.pn, c.p, c.pt, c.pr) = (pn, p, pt, pr);
+            let side = [c.a, c.b].into_iter().find(|&i| dynamic(i));
+            if side.is_some_and(|i| deeper(&mut self.group, solver, i)) {
+                (c.pn, c.p, c.pt, c.pr) = (pn, p, pt, pr);
+            }
         }
-        self.kept.clear();
+        for (i, &redo) in self.redo.iter().enumerate() {
+            if redo {
+                solver.restore_island_impulses(i);
+            }
+        }
+        true
     }
 
     /// What the position-level pass added to the kept bodies' velocities, per island or free
@@ -2145,7 +2230,7 @@ impl Contacts {
         let mut iterations = 0;
         let mut levels = 0;
         let mut worst = 0.0;
-        let (mut worst_first, mut gave_up) = (0.0, false);
+        let mut gave_up = false;
         let mut joints_ok = true;
         let (mut stalls, mut prev_held) = (0, f64::INFINITY);
         for round in 0..self.settings.max_rounds {
@@ -2263,24 +2348,31 @@ impl Contacts {
                 self.first_pass.clear();
                 self.first_pass
                     .extend(self.contacts.iter().map(|c| (c.pn, c.p, c.pt, c.pr)));
+                self.sep_first.clear();
+                self.sep_first.extend(self.contacts.iter().map(|c| c.sep));
+                for (i, &touched) in self.islands.iter().enumerate() {
+                    if touched {
+                        solver.keep_island_impulses(i);
+                    }
+                }
                 gave_up = held > tol;
-                worst_first = worst;
                 (stalls, prev_held) = (0, f64::INFINITY);
                 continue;
             }
         }
-        if position_pass && worst > worst_first {
-            // A second pass that left the points deeper than the first did (points it cannot
-            // move out: boxes jammed in a row between walls, where the linear model has no
-            // room) is set aside: kept, its impulses, growing over its sweeps, were the energy
-            // of an explosion (21 boxes in a row 0.1 m too short: 3.4e9 J in 2 s).
-            self.set_aside_second_pass(solver, bodies, h);
-            if any_island {
-                joints_ok = solver.correct_joints_again(ws, bodies, joints, &self.islands, coupled);
+        // A second pass that left the points deeper than the first did (points it cannot move
+        // out: boxes jammed in a row between walls, where the linear model has no room) is set
+        // aside: kept, its impulses, growing over its sweeps, were the energy of an explosion
+        // (21 boxes in a row 0.1 m too short: 3.4e9 J in 2 s).
+        if position_pass && self.set_aside_deeper_groups(solver, bodies, h, tol) {
+            if self.redo.contains(&true) {
+                solver.correct_joints_again(ws, bodies, joints, &self.redo, coupled);
+                joints_ok = solver.islands_converged(&self.islands);
             }
             self.gather(|slot| solver.motion_state(bodies, slot, h));
             (worst, _) = self.penetration();
-        } else if gave_up {
+        }
+        if gave_up {
             // (velocities kept, as they would be without the first pass)
             self.kept.clear();
         }
