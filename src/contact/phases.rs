@@ -1997,7 +1997,7 @@ impl Contacts {
 
     /// Sets the second pass aside where it left the points deeper than the first did: per
     /// group of bodies the contacts join (an island's bodies one group, static and kinematic
-    /// bodies joining none), if its deepest point ended more than `tol` deeper than after the
+    /// bodies joining none), if its deepest point ended deeper than after the
     /// first pass, its bodies take back the velocities they had then, its contacts the first
     /// pass's impulses and its islands their joints' impulses (flagged in `redo`, their
     /// joints to be corrected again by the caller); its bodies are left out of `kept`, nothing
@@ -2007,7 +2007,6 @@ impl Contacts {
         solver: &mut Solver,
         bodies: &mut Arena<Body>,
         h: f64,
-        tol: f64,
     ) -> bool {
         let n_slots = self.mark.len();
         let node = |solver: &Solver, slot: u32| match solver.island_of(slot) {
@@ -2045,7 +2044,7 @@ impl Contacts {
             *d = (d.0.max(-first), d.1.max(-c.sep));
         }
         for (r, d) in self.group_depth.iter().enumerate() {
-            any |= self.group[r] as usize == r && d.1 > d.0 + tol;
+            any |= self.group[r] as usize == r && d.1 > d.0;
         }
         if !any {
             return false;
@@ -2053,7 +2052,7 @@ impl Contacts {
         let depth = &self.group_depth;
         let deeper = |group: &mut [u32], solver: &Solver, slot: u32| {
             let g = root(group, node(solver, slot));
-            depth[g].1 > depth[g].0 + tol
+            depth[g].1 > depth[g].0
         };
         self.redo.clear();
         self.redo.resize(self.islands.len(), false);
@@ -2364,7 +2363,7 @@ impl Contacts {
         // out: boxes jammed in a row between walls, where the linear model has no room) is set
         // aside: kept, its impulses, growing over its sweeps, were the energy of an explosion
         // (21 boxes in a row 0.1 m too short: 3.4e9 J in 2 s).
-        if position_pass && self.set_aside_deeper_groups(solver, bodies, h, tol) {
+        if position_pass && self.set_aside_deeper_groups(solver, bodies, h) {
             if self.redo.contains(&true) {
                 solver.correct_joints_again(ws, bodies, joints, &self.redo, coupled);
                 joints_ok = solver.islands_converged(&self.islands);
