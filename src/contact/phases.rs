@@ -98,8 +98,7 @@ pub(crate) struct Contacts {
     kept: Vec<Kept>,
     /// Each contact's impulses (normal, total, friction, rolling) at the end of the first pass,
     /// and its previewed separation there.
-    first_pass: Vec<(f64, Vec3, Vec3, Vec3)>,
-    sep_first: Vec<f64>,
+    first_pass: Vec<(f64, Vec3, Vec3, Vec3, f64)>,
     /// Scratch of [`Contacts::set_aside_deeper_groups`]: a union-find over the body slots and
     /// one node per island, per root the deepest point after the first pass and at the end,
     /// and the islands whose second pass is set aside.
@@ -1995,6 +1994,21 @@ impl Contacts {
         }
     }
 
+    /// What the first pass left, for the second to be measured against and set aside:
+    /// the velocities ([`Contacts::keep_velocities`]), each contact's impulses and separation,
+    /// the touched islands' joint impulses.
+    fn remember_first_pass(&mut self, solver: &mut Solver, bodies: &Arena<Body>, h: f64) {
+        self.keep_velocities(solver, bodies, h);
+        self.first_pass.clear();
+        self.first_pass
+            .extend(self.contacts.iter().map(|c| (c.pn, c.p, c.pt, c.pr, c.sep)));
+        for (i, &touched) in self.islands.iter().enumerate() {
+            if touched {
+                solver.keep_island_impulses(i);
+            }
+        }
+    }
+
     /// Sets the second pass aside where it left the points deeper than the first did: per
     /// group of bodies the contacts join (an island's bodies one group, static and kinematic
     /// bodies joining none), if its deepest point ended deeper than after the
@@ -2035,7 +2049,7 @@ impl Contacts {
             }
         }
         let mut any = false;
-        for (c, &first) in self.contacts.iter().zip(&self.sep_first) {
+        for (c, &(.., first)) in self.contacts.iter().zip(&self.first_pass) {
             let Some(side) = [c.a, c.b].into_iter().find(|&i| dynamic(i)) else {
                 continue;
             };
@@ -2072,7 +2086,7 @@ impl Contacts {
             }
         }
         self.kept.truncate(left);
-        for (c, &(pn, p, pt, pr)) in self.contacts.iter_mut().zip(&self.first_pass) {
+        for (c, &(pn, p, pt, pr, _)) in self.contacts.iter_mut().zip(&self.first_pass) {
             let side = [c.a, c.b].into_iter().find(|&i| dynamic(i));
             if side.is_some_and(|i| deeper(&mut self.group, solver, i)) {
                 (c.pn, c.p, c.pt, c.pr) = (pn, p, pt, pr);
@@ -2133,7 +2147,7 @@ impl Contacts {
         }
         let (mark, stamp) = (&self.mark, self.stamp);
         let popped = |i: u32| i != WORLD && mark[i as usize] == stamp;
-        for (c, &(pn, p, pt, pr)) in self.contacts.iter_mut().zip(&self.first_pass) {
+        for (c, &(pn, p, pt, pr, _)) in self.contacts.iter_mut().zip(&self.first_pass) {
             if popped(c.a) || popped(c.b) {
                 (c.pn, c.p, c.pt, c.pr) = (pn, p, pt, pr);
             }
@@ -2343,17 +2357,7 @@ impl Contacts {
                 // kept, as they would without the first). The first pass's velocities are
                 // remembered either way, to be given back should the second end deeper.
                 position_pass = true;
-                self.keep_velocities(solver, bodies, h);
-                self.first_pass.clear();
-                self.first_pass
-                    .extend(self.contacts.iter().map(|c| (c.pn, c.p, c.pt, c.pr)));
-                self.sep_first.clear();
-                self.sep_first.extend(self.contacts.iter().map(|c| c.sep));
-                for (i, &touched) in self.islands.iter().enumerate() {
-                    if touched {
-                        solver.keep_island_impulses(i);
-                    }
-                }
+                self.remember_first_pass(solver, bodies, h);
                 gave_up = held > tol;
                 (stalls, prev_held) = (0, f64::INFINITY);
                 continue;
