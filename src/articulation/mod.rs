@@ -10,6 +10,7 @@ mod limits;
 mod split;
 mod stiffness;
 mod topology;
+pub(crate) use topology::find;
 
 use std::time::Instant;
 

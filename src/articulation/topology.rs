@@ -8,7 +8,9 @@ use crate::arena::Arena;
 use crate::body::{Body, BodyKind};
 use crate::world::Joint;
 
-fn find(parent: &mut [u32], mut i: u32) -> u32 {
+/// Root of `i` in the union-find forest `parent` (each node its parent, a root its own),
+/// halving the path on the way.
+pub(crate) fn find(parent: &mut [u32], mut i: u32) -> u32 {
     while parent[i as usize] != i {
         let p = parent[i as usize];
         parent[i as usize] = parent[p as usize];

@@ -2027,13 +2027,7 @@ impl Contacts {
             Some((i, _)) => n_slots + i,
             None => slot as usize,
         };
-        fn root(g: &mut [u32], mut x: usize) -> usize {
-            while g[x] as usize != x {
-                g[x] = g[g[x] as usize];
-                x = g[x] as usize;
-            }
-            x
-        }
+        let root = |g: &mut [u32], x: usize| crate::articulation::find(g, x as u32) as usize;
         let n = n_slots + self.islands.len();
         self.group.clear();
         self.group.extend(0..n as u32);
