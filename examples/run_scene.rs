@@ -13,7 +13,7 @@
 //! automatic, the default; 1 never), `THREADS=` the threads islands are solved on,
 //! `GS=0` turns geometric stiffness off, `MAX_ITER=` the joint-correction iteration limit,
 //! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `BALL=1` adds a free body falling
-//! far from the scene, `TRACE=1` prints the heaviest body every step, the total energy
+//! far from the scene, `SLEEP=1` lets bodies at rest fall asleep, `TRACE=1` prints the heaviest body every step, the total energy
 //! (kinetic and potential), and `uncoupled` when the contacts were. The last line is a hash of
 //! every body's final pose and velocity, to check that two builds (or thread counts) step the
 //! same.
@@ -140,6 +140,14 @@ fn main() {
             .set_contact_settings(cs)
             .expect("valid contact settings");
     }
+    if std::env::var("SLEEP").as_deref() == Ok("1") {
+        world
+            .set_sleep_settings(tenon::SleepSettings {
+                enabled: true,
+                ..Default::default()
+            })
+            .expect("valid sleep settings");
+    }
     if std::env::var("BALL").is_ok() {
         world
             .create_body(&tenon::BodyDesc {
@@ -258,6 +266,13 @@ fn main() {
         sweeps as f64 / steps as f64,
         rounds as f64 / steps as f64,
     );
+    if world.sleep_settings().enabled {
+        out!(
+            "  sleeping bodies at the end: {} of {}",
+            world.sleeping_body_count(),
+            world.body_count()
+        );
+    }
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for (_, b) in world.bodies() {
         let (x, q) = (b.position(), b.rotation());

@@ -46,6 +46,18 @@ int main() {
     EXPECT(b.split_parts(body.value()).value() == 0);
     EXPECT(b.set_split_parts(body.value(), 2).ok() && b.split_parts(body.value()).value() == 2);
     EXPECT(b.step(1.0 / 60.0).ok());
+    // sleep: off by default; the caller puts a body to sleep and wakes it
+    EXPECT(b.sleep_settings().value().enabled == 0);
+    tenon_sleep_settings sleep = tenon_sleep_settings_default();
+    sleep.enabled = 1;
+    EXPECT(b.set_sleep_settings(sleep).ok() && b.sleep_settings().value().enabled == 1);
+    sleep.time = -1.0;
+    EXPECT(b.set_sleep_settings(sleep).code() == TENON_RESULT_INVALID_ARGUMENT);
+    EXPECT(b.awake(body.value()).value());
+    EXPECT(b.set_awake(body.value(), false).ok() && !b.awake(body.value()).value());
+    EXPECT(b.sleeping_body_count().value() == 1);
+    EXPECT(b.step(1.0 / 60.0).ok() && !b.awake(body.value()).value());
+    EXPECT(b.set_sleep_allowed(body.value(), false).ok() && b.awake(body.value()).value());
     EXPECT(b.destroy_body(body.value()).ok());
     auto stale = b.position(body.value());
     EXPECT(!stale && stale.code() == TENON_RESULT_INVALID_HANDLE);

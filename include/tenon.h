@@ -1297,7 +1297,48 @@ typedef struct {
    * joints of 6 rows, counted in `rows`).
    */
   uint32_t split_parts;
+  /**
+   * 1 if the island's bodies sleep (it was not solved; `max_violation` is the one it fell
+   * asleep with), else 0.
+   */
+  uint32_t asleep;
 } tenon_island_report;
+
+/**
+ * When bodies fall asleep (`tenon_world_set_sleep_settings()`). A group of dynamic bodies (those
+ * its joints and touching contacts join) falls asleep when each of its bodies has moved slower
+ * than both velocities for `time` seconds: velocities zeroed, it is then held still and costs
+ * nothing (no solve, no detection between sleeping bodies; its pairs stay touching for the
+ * contact events and are not in `tenon_world_get_contact_view()`). It wakes whole when an
+ * awake dynamic body or a moving kinematic body can reach one of its shapes within a step, or
+ * when the caller changes it (see `tenon_body_set_awake()`).
+ */
+typedef struct {
+  /**
+   * A body whose centre of mass moves faster than this (m/s, >= 0) is not at rest.
+   * Default 0.01.
+   */
+  double linear_velocity;
+  /**
+   * A body turning faster than this (rad/s, >= 0) is not at rest. Default 0.035.
+   */
+  double angular_velocity;
+  /**
+   * How long (s, > 0) every body of a group must be at rest before it falls asleep.
+   * Default 0.5.
+   */
+  double time;
+  /**
+   * 1: groups at rest fall asleep. 0 (the default): every body is simulated at every step
+   * (bodies put to sleep with `tenon_body_set_awake()` sleep either way); setting 0 wakes
+   * every sleeping body.
+   */
+  uint32_t enabled;
+  /**
+   * Reserved, must be 0.
+   */
+  uint32_t reserved;
+} tenon_sleep_settings;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1436,6 +1477,37 @@ tenon_result tenon_body_apply_impulse(tenon_body_id body, tenon_vec3 impulse, te
  * Applies an angular impulse (N m s, world frame) now (dynamic bodies only). Errors: NaN.
  */
 tenon_result tenon_body_apply_angular_impulse(tenon_body_id body, tenon_vec3 impulse);
+
+/**
+ * Writes 1 to `*out` if the body is awake, 0 while it sleeps (see
+ * `tenon_world_set_sleep_settings()`). Static and kinematic bodies are always awake.
+ */
+tenon_result tenon_body_is_awake(tenon_body_id body, uint32_t *out);
+
+/**
+ * `awake` 1: wakes the body with the group it sleeps with (and the groups of the bodies its
+ * joints join and it touches). 0: puts it to sleep now, with every dynamic body its joints and
+ * touching contacts join, velocities zeroed (a level loading its piles asleep); it sleeps until
+ * something wakes it, whether sleep is enabled or not. A sleeping body also wakes when the
+ * caller sets its pose, velocity, mass properties, gravity scale, kind or split, applies a
+ * force, torque or impulse, registers a contact on it, creates or destroys a joint or shape on
+ * it, changes a joint's motor or limits, or changes or destroys a body or shape it touches;
+ * changing the world's gravity wakes every body. Errors: `awake` not 0 or 1; putting a static
+ * or kinematic body to sleep (`TENON_RESULT_INVALID_ARGUMENT`).
+ */
+tenon_result tenon_body_set_awake(tenon_body_id body, uint32_t awake);
+
+/**
+ * Writes 1 to `*out` if the body may fall asleep (the default), else 0.
+ */
+tenon_result tenon_body_get_sleep_allowed(tenon_body_id body, uint32_t *out);
+
+/**
+ * `allowed` 0: the body never falls asleep (it wakes now if it sleeps), and neither does any
+ * body its joints and contacts join to it (a player's character, a body the game moves every
+ * frame). 1: it may again (the default). Errors: `allowed` not 0 or 1.
+ */
+tenon_result tenon_body_set_sleep_allowed(tenon_body_id body, uint32_t allowed);
 
 /**
  * A contact def with every field at its default and `internal_magic` set. Thread-safe.
@@ -1882,6 +1954,27 @@ tenon_result tenon_world_get_island_reports(tenon_world_id world, tenon_island_r
  * query). `out_count`: not nullable. Caller owns the arrays.
  */
 tenon_result tenon_world_get_body_poses(tenon_world_id world, tenon_body_id *ids, tenon_vec3 *positions, tenon_quat *rotations, size_t capacity, size_t *out_count);
+
+/**
+ * The default sleep settings (sleep off). Thread-safe.
+ */
+tenon_sleep_settings tenon_sleep_settings_default(void);
+
+/**
+ * Writes the world's sleep settings into `*out`.
+ */
+tenon_result tenon_world_get_sleep_settings(tenon_world_id world, tenon_sleep_settings *out);
+
+/**
+ * Replaces the world's sleep settings. Errors: `enabled` not 0 or 1, `reserved` not 0, a
+ * velocity negative or NaN, `time` not positive (nothing changes).
+ */
+tenon_result tenon_world_set_sleep_settings(tenon_world_id world, tenon_sleep_settings settings);
+
+/**
+ * Reads the number of sleeping bodies into `*out`.
+ */
+tenon_result tenon_world_get_sleeping_body_count(tenon_world_id world, size_t *out);
 
 #ifdef __cplusplus
 }  // extern "C"

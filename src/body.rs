@@ -199,6 +199,15 @@ pub struct Body {
     /// the body's last free flight); valid for the body's rotation while its bits are those.
     /// Cleared when the mass properties change.
     pub(crate) inertias_at: Option<(Quat, Mat3, Mat3)>,
+    /// Asleep (see [`crate::SleepSettings`]): held still until something wakes its group.
+    pub(crate) asleep: bool,
+    /// May fall asleep ([`crate::World::set_body_sleep_allowed`]).
+    pub(crate) sleep_allowed: bool,
+    /// Time the body has moved slower than the sleep thresholds (s).
+    pub(crate) sleep_time: f64,
+    /// The group it fell asleep with (the bodies its joints and contacts joined), woken
+    /// together.
+    pub(crate) sleep_group: u64,
 }
 
 impl Body {
@@ -220,6 +229,10 @@ impl Body {
             split_parts: 0,
             shapes: 0,
             inertias_at: None,
+            asleep: false,
+            sleep_allowed: true,
+            sleep_time: 0.0,
+            sleep_group: 0,
         }
     }
 
@@ -254,6 +267,15 @@ impl Body {
             mass: self.mass,
             inertia: self.inertia,
         }
+    }
+    /// False while the body sleeps (see [`crate::SleepSettings`]). Static and kinematic
+    /// bodies are always awake.
+    pub fn is_awake(&self) -> bool {
+        !self.asleep
+    }
+    /// Whether the body may fall asleep (default true; [`crate::World::set_body_sleep_allowed`]).
+    pub fn sleep_allowed(&self) -> bool {
+        self.sleep_allowed
     }
     /// Gravity multiplier.
     pub fn gravity_scale(&self) -> f64 {

@@ -30,6 +30,7 @@ pub mod ffi;
 pub mod joint;
 pub mod math;
 pub mod scenes;
+mod sleep;
 mod world;
 
 pub use articulation::{IslandReport, MAX_SPLIT_PARTS, Ordering, StepReport, WarningCounters};
@@ -41,4 +42,5 @@ pub use contact::{
 pub use error::{Error, ErrorKind, Result};
 pub use joint::{JointDesc, JointFrame, JointKind, JointLimits, MAX_JOINT_ROWS, Motor, MotorMode};
 pub use math::{Mat3, Quat, Vec3};
+pub use sleep::SleepSettings;
 pub use world::{BodyHandle, JointHandle, MAX_OBJECTS, MAX_THREADS, World, WorldSettings};

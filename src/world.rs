@@ -191,6 +191,8 @@ pub struct World {
     /// the origin moved to the centre of mass, bodies destroyed, shapes created or destroyed):
     /// the scene queries' tree is brought up to date when it changed.
     scene_version: u64,
+    /// Sleeping bodies: settings, the bodies held static in the frame step, scratch.
+    pub(crate) sleep: crate::sleep::Sleep,
 }
 
 /// How far past `max_substeps` a frame step retaken after a rollback may split (a factor;
@@ -233,6 +235,7 @@ impl World {
             rolled_back_at: 0,
             uncoupled_frames: 0,
             scene_version: 0,
+            sleep: Default::default(),
         })
     }
 
@@ -244,6 +247,9 @@ impl World {
     /// Replaces all parameters (validated first; on error nothing changes).
     pub fn set_settings(&mut self, settings: WorldSettings) -> Result<()> {
         settings.validate()?;
+        if settings.gravity != self.settings.gravity {
+            self.wake_all();
+        }
         self.settings = settings;
         Ok(())
     }
@@ -311,6 +317,8 @@ impl World {
                 "out of memory destroying a body",
             )
         })?;
+        // (what rested on it, or hung from it, falls)
+        self.wake_around(h.index);
         let attached = std::mem::take(&mut self.body_joints[h.index as usize]);
         for j in attached {
             let g = self.joints.generation(j);
@@ -393,6 +401,7 @@ impl World {
         let b = self.body_mut(h)?;
         b.position = position;
         b.rotation = Quat::new_normalize(rotation.into_inner());
+        self.wake_around(h.index);
         Ok(())
     }
 
@@ -413,6 +422,7 @@ impl World {
         }
         b.linear_velocity = linear;
         b.angular_velocity = angular;
+        self.wake_around(h.index);
         Ok(())
     }
 
@@ -424,6 +434,7 @@ impl World {
         b.inertia = mp.inertia;
         b.inv_inertia = mp.inertia.try_inverse().unwrap_or_default();
         b.inertias_at = None;
+        self.wake_around(h.index);
         Ok(())
     }
 
@@ -437,6 +448,8 @@ impl World {
                 "set mass properties before making the body dynamic",
             ));
         }
+        self.wake_around(h.index);
+        let b = self.bodies.slot_mut(h.index);
         b.kind = kind;
         if kind == BodyKind::Static {
             b.linear_velocity = Vec3::zeros();
@@ -455,6 +468,7 @@ impl World {
             ));
         }
         self.body_mut(h)?.gravity_scale = scale;
+        self.wake_around(h.index);
         Ok(())
     }
 
@@ -512,6 +526,7 @@ impl World {
             ));
         }
         self.body_mut(h)?.split_parts = parts;
+        self.wake_around(h.index);
         self.solver.invalidate();
         Ok(())
     }
@@ -528,6 +543,7 @@ impl World {
         let b = self.body_mut(h)?;
         b.force += force;
         b.torque += (world_point - b.position).cross(&force);
+        self.wake_body(h.index);
         Ok(())
     }
 
@@ -540,6 +556,7 @@ impl World {
             ));
         }
         self.body_mut(h)?.torque += torque;
+        self.wake_body(h.index);
         Ok(())
     }
 
@@ -558,6 +575,7 @@ impl World {
             b.linear_velocity += impulse / b.mass;
             b.angular_velocity += iinv * (world_point - b.position).cross(&impulse);
         }
+        self.wake_body(h.index);
         Ok(())
     }
 
@@ -573,6 +591,7 @@ impl World {
         if b.kind == BodyKind::Dynamic {
             b.angular_velocity += b.world_inv_inertia() * impulse;
         }
+        self.wake_body(h.index);
         Ok(())
     }
 
@@ -648,6 +667,7 @@ impl World {
         if let Some(a) = desc.body_a {
             self.body_joints[a.index as usize].push(index);
         }
+        self.wake_joint(index);
         self.solver.invalidate();
         Ok(JointHandle { index, generation })
     }
@@ -710,6 +730,8 @@ impl World {
 
     /// Destroys a joint.
     pub fn destroy_joint(&mut self, h: JointHandle) -> Result<()> {
+        self.joint(h)?;
+        self.wake_joint(h.index);
         let j = self
             .joints
             .remove(h.index, h.generation)
@@ -796,6 +818,7 @@ impl World {
         if was_on != j.motor_on() {
             self.solver.invalidate();
         }
+        self.wake_joint(h.index);
         Ok(())
     }
 
@@ -812,6 +835,7 @@ impl World {
         if j.model.limit_count() != before {
             self.solver.invalidate();
         }
+        self.wake_joint(h.index);
         Ok(())
     }
 
@@ -897,6 +921,7 @@ impl World {
             })?;
         let (index, generation) = self.contacts.detector.shapes.insert(shape);
         self.body_mut(body)?.shapes += 1;
+        self.wake_around(body.index);
         Ok(ShapeHandle { index, generation })
     }
 
@@ -920,6 +945,7 @@ impl World {
     pub fn destroy_shape(&mut self, h: ShapeHandle) -> Result<()> {
         self.scene_version = self.scene_version.wrapping_add(1);
         let body = self.shape(h)?.body;
+        self.wake_around(body);
         // (a shape's body is live: shapes go with their body)
         let b = self.bodies.slot_mut(body);
         b.shapes = b.shapes.saturating_sub(1);
@@ -967,6 +993,8 @@ impl World {
     /// Changes the shape's collision group and mask.
     pub fn set_shape_filter(&mut self, h: ShapeHandle, f: CollisionFilter) -> Result<()> {
         self.shape_mut(h)?.filter = f;
+        let body = self.shape(h)?.body;
+        self.wake_around(body);
         Ok(())
     }
 
@@ -1063,6 +1091,9 @@ impl World {
             )
         })?;
         self.contacts.registered.push(c);
+        for slot in c.body_a.iter().chain([&c.body_b]) {
+            self.wake_body(slot.index);
+        }
         Ok(())
     }
 
@@ -1203,6 +1234,8 @@ impl World {
         }
         let t0 = std::time::Instant::now();
         let max = self.settings.max_substeps.max(1);
+        // sleeping groups the frame can reach wake, the others are held static for it
+        self.hold_sleepers(h);
         self.contacts.begin_frame(&self.bodies);
         // Redoing the frame needs its start state; only an island (joints) touched by contacts
         // can ask for it.
@@ -1283,6 +1316,8 @@ impl World {
         }
         self.frame_substeps = n;
         self.report.topology_rebuilt = rebuilt;
+        self.release_sleepers();
+        self.fall_asleep(h);
         // the warnings count island steps: frames, not the world's substeps
         self.solver.warnings.count(&self.report);
         // the caller's forces and torques act over the whole frame step
@@ -1362,9 +1397,10 @@ impl World {
             self.solver
                 .finish(&mut self.bodies, &mut self.joints, dt, first);
             self.contacts.position_only(&mut self.bodies, &self.solver);
-            let frozen = &self.frozen;
+            // (frozen and sleeping bodies keep the pairs they had at the frame start)
+            let (frozen, bodies) = (&self.frozen, &self.bodies);
             self.contacts.after(&self.bodies, first, last, |slot| {
-                frozen.binary_search(&slot).is_ok()
+                frozen.binary_search(&slot).is_ok() || bodies.slot(slot).asleep
             });
             self.contacts.merge_report(first);
             self.merge_report(first, k + 1);

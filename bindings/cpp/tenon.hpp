@@ -168,6 +168,18 @@ class World {
   Status apply_angular_impulse(BodyId b, tenon_vec3 i) noexcept {
     return tenon_body_apply_angular_impulse(b.raw, i);
   }
+  /// False while the body sleeps (see set_sleep_settings()).
+  Result<bool> awake(BodyId b) const {
+    Result<uint32_t> a = get(tenon_body_is_awake, b.raw);
+    if (!a) return a.code();
+    return a.value() == 1;
+  }
+  /// Wakes the body with its group, or puts it to sleep now with what it touches.
+  Status set_awake(BodyId b, bool awake) noexcept { return tenon_body_set_awake(b.raw, awake); }
+  /// Whether the body may fall asleep (default true).
+  Status set_sleep_allowed(BodyId b, bool allowed) noexcept {
+    return tenon_body_set_sleep_allowed(b.raw, allowed);
+  }
   /// Every body's pose, one bulk copy (resizes `out`).
   Status body_poses(std::vector<BodyPose>& out) const {
     size_t n = 0;
@@ -287,6 +299,16 @@ class World {
   Result<double> kinetic_energy() const { return get(tenon_world_get_kinetic_energy, id_); }
   Result<double> potential_energy() const { return get(tenon_world_get_potential_energy, id_); }
   Result<tenon_warnings> warnings() const { return get(tenon_world_get_warnings, id_); }
+  /// When bodies at rest fall asleep (off by default; tenon_sleep_settings_default()).
+  Status set_sleep_settings(const tenon_sleep_settings& s) noexcept {
+    return tenon_world_set_sleep_settings(id_, s);
+  }
+  Result<tenon_sleep_settings> sleep_settings() const {
+    return get(tenon_world_get_sleep_settings, id_);
+  }
+  Result<size_t> sleeping_body_count() const {
+    return get(tenon_world_get_sleeping_body_count, id_);
+  }
 
  private:
   explicit World(tenon_world_id id) noexcept : id_(id) {}

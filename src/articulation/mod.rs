@@ -65,6 +65,9 @@ pub struct IslandReport {
     /// bodies were left as they were at the start of the step (velocities included) and the
     /// step counts as not converged.
     pub rolled_back: bool,
+    /// The island's bodies sleep (see [`crate::SleepSettings`]): it was not solved, and its
+    /// violation is the one it fell asleep with.
+    pub asleep: bool,
     /// Pivots held up by the Tikhonov term (redundant rows, Tomcin section 4), last factorization.
     pub regularized_pivots: u32,
     /// Pivots clamped as numerically singular despite the regularization, in the step's
@@ -107,6 +110,26 @@ impl IslandReport {
         };
     }
 
+    /// The report of a frame step an asleep island sat out: what it is and the violation it
+    /// fell asleep with, nothing done.
+    fn asleep(&mut self) {
+        *self = IslandReport {
+            bodies: self.bodies,
+            joints: self.joints,
+            split_parts: self.split_parts,
+            rows: self.rows,
+            limit_rows: self.limit_rows,
+            regularized_pivots: self.regularized_pivots,
+            nnz_a: self.nnz_a,
+            nnz_l: self.nnz_l,
+            factor_madds: self.factor_madds,
+            max_violation: self.max_violation,
+            converged: true,
+            asleep: true,
+            ..Default::default()
+        };
+    }
+
     /// Adds the report of a later substep of the same frame step (the world split it): the
     /// counts and times add up, the violation is the largest, the flags hold for every substep.
     pub(crate) fn add(&mut self, s: &IslandReport) {
@@ -119,6 +142,7 @@ impl IslandReport {
         self.max_violation = self.max_violation.max(s.max_violation);
         self.converged &= s.converged;
         self.rolled_back |= s.rolled_back;
+        self.asleep &= s.asleep;
         self.regularized_pivots = self.regularized_pivots.max(s.regularized_pivots);
         self.clamped_pivots = self.clamped_pivots.max(s.clamped_pivots);
         self.time_factor_ns += s.time_factor_ns;
@@ -239,6 +263,10 @@ pub(crate) struct Solver {
     /// Per island: rolled back in an earlier substep of the frame step, left out of the rest
     /// of it (its bodies held static by the world, see [`Solver::freeze`]).
     frozen: Vec<bool>,
+    /// Per island: its bodies sleep ([`Solver::mark_asleep`]).
+    asleep: Vec<bool>,
+    /// The topology was built by [`Solver::prepare_topology`] since the last step began.
+    built_early: bool,
     /// Start of the current step.
     t0: Option<Instant>,
     t1: Option<Instant>,
@@ -323,6 +351,47 @@ impl Solver {
         self.valid = false;
     }
 
+    /// Builds the islands when the topology was invalidated; true if it did. The world calls it
+    /// before a frame step that holds sleeping bodies static, so that the islands are those of
+    /// the bodies' own kinds (the next [`Solver::begin`] then reports the rebuild).
+    pub fn prepare_topology(&mut self, bodies: &Arena<Body>, joints: &Arena<Joint>) {
+        if self.ensure_topology(bodies, joints) {
+            self.built_early = true;
+        }
+    }
+
+    /// Marks the islands whose bodies sleep: they sit the frame out (the world holds their
+    /// bodies static), and [`Solver::island_of`] does not give them. (The world puts an island
+    /// to sleep and wakes it whole.)
+    pub fn mark_asleep(&mut self, bodies: &Arena<Body>) {
+        for (i, island) in self.islands.iter().enumerate() {
+            self.asleep[i] =
+                (island.body_slots.first()).is_some_and(|&slot| bodies.slot(slot).asleep);
+        }
+    }
+
+    fn ensure_topology(&mut self, bodies: &Arena<Body>, joints: &Arena<Joint>) -> bool {
+        if self.valid {
+            return false;
+        }
+        let (islands, free) = topology::build(bodies, joints, self.ordering);
+        self.islands = islands;
+        self.free = free;
+        self.free_alpha = vec![crate::math::Vec3::zeros(); self.free.len()];
+        self.island_of = vec![(u32::MAX, 0); bodies.capacity_slots()];
+        for (i, island) in self.islands.iter().enumerate() {
+            // a split body is found at its first part
+            for (l, &slot) in island.body_slots.iter().enumerate().rev() {
+                self.island_of[slot as usize] = (i as u32, l as u32);
+            }
+        }
+        self.report.islands = Vec::with_capacity(self.islands.len());
+        self.frozen = vec![false; self.islands.len()];
+        self.asleep = vec![false; self.islands.len()];
+        self.valid = true;
+        true
+    }
+
     /// First part of the step: topology (when invalidated), then per island external impulses,
     /// velocity correction and joint correction (substeps as needed; the position update of the
     /// last substep is left pending), and the external impulses of the free bodies. `left` is
@@ -339,25 +408,10 @@ impl Solver {
         touched: impl Iterator<Item = u32>,
     ) {
         let t0 = Instant::now();
-        let rebuilt = !self.valid;
-        if rebuilt {
-            let (islands, free) = topology::build(bodies, joints, self.ordering);
-            self.islands = islands;
-            self.free = free;
-            self.free_alpha = vec![crate::math::Vec3::zeros(); self.free.len()];
-            self.island_of = vec![(u32::MAX, 0); bodies.capacity_slots()];
-            for (i, island) in self.islands.iter().enumerate() {
-                // a split body is found at its first part
-                for (l, &slot) in island.body_slots.iter().enumerate().rev() {
-                    self.island_of[slot as usize] = (i as u32, l as u32);
-                }
-            }
-            self.report.islands = Vec::with_capacity(self.islands.len());
-            self.frozen = vec![false; self.islands.len()];
-            self.valid = true;
-        }
+        let rebuilt = self.ensure_topology(bodies, joints) || std::mem::take(&mut self.built_early);
         // (no topology to build: no second clock read)
         let t1 = if rebuilt { Instant::now() } else { t0 };
+        self.mark_asleep(bodies);
         self.report
             .islands
             .resize(self.islands.len(), IslandReport::default());
@@ -370,7 +424,7 @@ impl Solver {
             }
         }
         let bodies_now: &Arena<Body> = bodies;
-        let frozen = &self.frozen;
+        let (frozen, asleep) = (&self.frozen, &self.asleep);
         for_each_island(
             self.pool.as_ref(),
             &mut self.islands,
@@ -380,12 +434,20 @@ impl Solver {
                     r.frozen();
                     return;
                 }
+                if asleep[i] {
+                    r.asleep();
+                    return;
+                }
                 island.gather(bodies_now, joints, &settings.gravity, h, left);
                 *r = island.solve(settings, bodies_now, joints, h);
             },
         );
         for (k, &slot) in self.free.iter().enumerate() {
-            self.free_alpha[k] = free_external_impulse(bodies.slot_mut(slot), &settings.gravity, h);
+            let b = bodies.slot_mut(slot);
+            // (a sleeping body is held static for the frame)
+            if b.kind == BodyKind::Dynamic {
+                self.free_alpha[k] = free_external_impulse(b, &settings.gravity, h);
+            }
         }
         self.t0 = Some(t0);
         self.t1 = Some(t1);
@@ -397,10 +459,12 @@ impl Solver {
         self.islands.iter_mut().for_each(Island::poison);
     }
 
-    /// Island and local index of a body slot, if it is in an island that is not frozen.
+    /// Island and local index of a body slot, if it is in an island that is not frozen or
+    /// asleep.
     #[inline]
     pub fn island_of(&self, slot: u32) -> Option<(usize, usize)> {
-        self.island_of_any(slot).filter(|&(i, _)| !self.frozen[i])
+        self.island_of_any(slot)
+            .filter(|&(i, _)| !self.frozen[i] && !self.asleep[i])
     }
 
     /// Island and local index of a body slot, if it is in an island, frozen or not.
@@ -419,9 +483,9 @@ impl Solver {
         self.frozen[i] = true;
     }
 
-    /// Whether island `i` is frozen ([`Solver::freeze`]).
+    /// Whether island `i` sits the substep out: frozen ([`Solver::freeze`]) or asleep.
     pub fn is_frozen(&self, i: usize) -> bool {
-        self.frozen[i]
+        self.frozen[i] || self.asleep[i]
     }
 
     /// Every island takes part in the steps again.
@@ -631,13 +695,13 @@ impl Solver {
         first: bool,
     ) {
         let (bodies_now, joints_now): (&Arena<Body>, &Arena<Joint>) = (bodies, joints);
-        let frozen = &self.frozen;
+        let (frozen, asleep) = (&self.frozen, &self.asleep);
         for_each_island(
             self.pool.as_ref(),
             &mut self.islands,
             &mut self.report.islands,
             |i, island, r| {
-                if frozen[i] {
+                if frozen[i] || asleep[i] {
                     return;
                 }
                 island.finish_substep(joints_now, bodies_now);
@@ -653,8 +717,8 @@ impl Solver {
             .islands
             .iter_mut()
             .zip(&mut self.report.islands)
-            .zip(&self.frozen)
-            .filter(|(_, frozen)| !**frozen)
+            .zip(self.frozen.iter().zip(&self.asleep))
+            .filter(|(_, (frozen, asleep))| !**frozen && !**asleep)
         {
             island.scatter(bodies, joints, !first);
             // (the contact phase's refactorizations count too)
@@ -662,7 +726,10 @@ impl Solver {
         }
         let t2 = Instant::now();
         for (k, &slot) in self.free.iter().enumerate() {
-            free_finish(bodies.slot_mut(slot), &self.free_alpha[k], h);
+            let b = bodies.slot_mut(slot);
+            if b.kind == BodyKind::Dynamic {
+                free_finish(b, &self.free_alpha[k], h);
+            }
         }
         let mut kinematic = false;
         for (_, b) in bodies.iter_mut() {

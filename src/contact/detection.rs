@@ -939,23 +939,16 @@ impl Detector {
         self.cache.clear();
     }
 
-    /// Detects the contact points of the step into `out`. `gravity` and `h` bound how far each
-    /// body moves; `collide(shape_a, shape_b)` filters pairs (bodies, groups, joints), and
-    /// `in_island(body slot)` tells the bodies of islands, whose points stay as parry gives them
-    /// (see [`Contact::rounded`]); `frame` numbers the frame step the (sub)step belongs to.
-    /// Returns (pairs from the broad phase, unsupported pairs).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn detect(
+    /// The broad phase of [`Detector::detect`]: the shape pairs (sorted, slot pairs with the
+    /// lower first) whose boxes, loosened by how far their bodies can move in `h` and by the
+    /// margin, overlap, into `pairs` (half-spaces against every bounded shape's box).
+    pub(crate) fn broad_phase(
         &mut self,
         bodies: &Arena<Body>,
         gravity: &Vec3,
         h: f64,
         margin: f64,
-        frame: u64,
-        (collide, in_island): (impl Fn(&Shape, &Shape) -> bool, impl Fn(u32) -> bool),
-        out: &mut Vec<Contact>,
-    ) -> (u32, u32) {
-        self.stamp += 1;
+    ) {
         self.reach.resize(bodies.capacity_slots(), (0.0, 0.0));
         for (slot, b) in bodies.iter() {
             self.reach[slot as usize] = match b.kind {
@@ -1019,6 +1012,31 @@ impl Detector {
         }
         self.pairs.sort_unstable();
         self.pairs.dedup();
+    }
+
+    /// The pairs of the last broad phase.
+    pub(crate) fn broad_pairs(&self) -> &[(u32, u32)] {
+        &self.pairs
+    }
+
+    /// Detects the contact points of the step into `out`. `gravity` and `h` bound how far each
+    /// body moves; `collide(shape_a, shape_b)` filters pairs (bodies, groups, joints), and
+    /// `in_island(body slot)` tells the bodies of islands, whose points stay as parry gives them
+    /// (see [`Contact::rounded`]); `frame` numbers the frame step the (sub)step belongs to.
+    /// Returns (pairs from the broad phase, unsupported pairs).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn detect(
+        &mut self,
+        bodies: &Arena<Body>,
+        gravity: &Vec3,
+        h: f64,
+        margin: f64,
+        frame: u64,
+        (collide, in_island): (impl Fn(&Shape, &Shape) -> bool, impl Fn(u32) -> bool),
+        out: &mut Vec<Contact>,
+    ) -> (u32, u32) {
+        self.stamp += 1;
+        self.broad_phase(bodies, gravity, h, margin);
         // Narrow phase.
         out.clear();
         self.produced.clear();

@@ -2406,6 +2406,17 @@ impl Contacts {
         r.time_contact_ns = ((Instant::now() - t0).as_nanos() as u64).saturating_sub(collision_ns);
     }
 
+    /// Body pairs touching at the end of the last frame step (sorted; `WORLD` for the world).
+    pub fn touching_pairs(&self) -> &[(u32, u32)] {
+        &self.touching
+    }
+
+    /// Body pairs of the contacts the caller registered for the frame step being taken or last
+    /// taken.
+    pub fn registered_pairs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.frame_registered.iter().map(|c| (c.a, c.b))
+    }
+
     /// Takes the caller's contacts for the frame step about to begin, as points on the bodies at
     /// their current poses (they act in every substep of the frame).
     pub fn begin_frame(&mut self, bodies: &Arena<Body>) {

@@ -407,3 +407,55 @@ pub extern "C" fn tenon_body_apply_angular_impulse(
         Ok(w.apply_angular_impulse(h, impulse.finite("angular impulse")?)?)
     })
 }
+
+/// Writes 1 to `*out` if the body is awake, 0 while it sleeps (see
+/// `tenon_world_set_sleep_settings()`). Static and kinematic bodies are always awake.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_is_awake(body: tenon_body_id, out: *mut u32) -> tenon_result {
+    get(body, out, |b| u32::from(b.is_awake()))
+}
+
+/// `awake` 1: wakes the body with the group it sleeps with (and the groups of the bodies its
+/// joints join and it touches). 0: puts it to sleep now, with every dynamic body its joints and
+/// touching contacts join, velocities zeroed (a level loading its piles asleep); it sleeps until
+/// something wakes it, whether sleep is enabled or not. A sleeping body also wakes when the
+/// caller sets its pose, velocity, mass properties, gravity scale, kind or split, applies a
+/// force, torque or impulse, registers a contact on it, creates or destroys a joint or shape on
+/// it, changes a joint's motor or limits, or changes or destroys a body or shape it touches;
+/// changing the world's gravity wakes every body. Errors: `awake` not 0 or 1; putting a static
+/// or kinematic body to sleep (`TENON_RESULT_INVALID_ARGUMENT`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_awake(body: tenon_body_id, awake: u32) -> tenon_result {
+    mutate(body, |w, h| Ok(w.set_body_awake(h, flag(awake, "awake")?)?))
+}
+
+/// Writes 1 to `*out` if the body may fall asleep (the default), else 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_sleep_allowed(
+    body: tenon_body_id,
+    out: *mut u32,
+) -> tenon_result {
+    get(body, out, |b| u32::from(b.sleep_allowed()))
+}
+
+/// `allowed` 0: the body never falls asleep (it wakes now if it sleeps), and neither does any
+/// body its joints and contacts join to it (a player's character, a body the game moves every
+/// frame). 1: it may again (the default). Errors: `allowed` not 0 or 1.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_sleep_allowed(body: tenon_body_id, allowed: u32) -> tenon_result {
+    mutate(body, |w, h| {
+        Ok(w.set_body_sleep_allowed(h, flag(allowed, "allowed")?)?)
+    })
+}
+
+/// A C flag: 0 or 1.
+fn flag(v: u32, what: &str) -> Result<bool, FfiError> {
+    match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(FfiError::new(
+            tenon_result::InvalidArgument,
+            format!("{what} must be 0 or 1, got {v}"),
+        )),
+    }
+}

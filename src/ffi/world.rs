@@ -137,6 +137,9 @@ pub struct tenon_island_report {
     /// Parts added by body splitting (a body split into k parts adds k - 1, and as many fixed
     /// joints of 6 rows, counted in `rows`).
     pub split_parts: u32,
+    /// 1 if the island's bodies sleep (it was not solved; `max_violation` is the one it fell
+    /// asleep with), else 0.
+    pub asleep: u32,
 }
 
 /// Simulation health since the world was created, counted in island steps (not errors).
@@ -203,6 +206,7 @@ impl tenon_island_report {
             converged: r.converged.into(),
             regularized_pivots: r.regularized_pivots,
             split_parts: r.split_parts,
+            asleep: r.asleep.into(),
         }
     }
 }
@@ -714,4 +718,96 @@ pub unsafe extern "C" fn tenon_world_get_body_poses(
             }
         }
     })
+}
+
+/// When bodies fall asleep (`tenon_world_set_sleep_settings()`). A group of dynamic bodies (those
+/// its joints and touching contacts join) falls asleep when each of its bodies has moved slower
+/// than both velocities for `time` seconds: velocities zeroed, it is then held still and costs
+/// nothing (no solve, no detection between sleeping bodies; its pairs stay touching for the
+/// contact events and are not in `tenon_world_get_contact_view()`). It wakes whole when an
+/// awake dynamic body or a moving kinematic body can reach one of its shapes within a step, or
+/// when the caller changes it (see `tenon_body_set_awake()`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct tenon_sleep_settings {
+    /// A body whose centre of mass moves faster than this (m/s, >= 0) is not at rest.
+    /// Default 0.01.
+    pub linear_velocity: f64,
+    /// A body turning faster than this (rad/s, >= 0) is not at rest. Default 0.035.
+    pub angular_velocity: f64,
+    /// How long (s, > 0) every body of a group must be at rest before it falls asleep.
+    /// Default 0.5.
+    pub time: f64,
+    /// 1: groups at rest fall asleep. 0 (the default): every body is simulated at every step
+    /// (bodies put to sleep with `tenon_body_set_awake()` sleep either way); setting 0 wakes
+    /// every sleeping body.
+    pub enabled: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+}
+
+const _: () = assert!(size_of::<tenon_sleep_settings>() == 32);
+
+/// The default sleep settings (sleep off). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_sleep_settings_default() -> tenon_sleep_settings {
+    let s = crate::SleepSettings::default();
+    tenon_sleep_settings {
+        linear_velocity: s.linear_velocity,
+        angular_velocity: s.angular_velocity,
+        time: s.time,
+        enabled: s.enabled.into(),
+        reserved: 0,
+    }
+}
+
+/// Writes the world's sleep settings into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_sleep_settings(
+    world: tenon_world_id,
+    out: *mut tenon_sleep_settings,
+) -> tenon_result {
+    get_world(world, out, |w| {
+        let s = w.sleep_settings();
+        tenon_sleep_settings {
+            linear_velocity: s.linear_velocity,
+            angular_velocity: s.angular_velocity,
+            time: s.time,
+            enabled: s.enabled.into(),
+            reserved: 0,
+        }
+    })
+}
+
+/// Replaces the world's sleep settings. Errors: `enabled` not 0 or 1, `reserved` not 0, a
+/// velocity negative or NaN, `time` not positive (nothing changes).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_sleep_settings(
+    world: tenon_world_id,
+    settings: tenon_sleep_settings,
+) -> tenon_result {
+    boundary(|| {
+        if settings.enabled > 1 || settings.reserved != 0 {
+            return Err(FfiError::new(
+                tenon_result::InvalidArgument,
+                "enabled must be 0 or 1 and reserved 0",
+            ));
+        }
+        let s = crate::SleepSettings {
+            enabled: settings.enabled == 1,
+            linear_velocity: settings.linear_velocity,
+            angular_velocity: settings.angular_velocity,
+            time: settings.time,
+        };
+        with_world(world, |wb| Ok(wb.world.set_sleep_settings(s)?))
+    })
+}
+
+/// Reads the number of sleeping bodies into `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_sleeping_body_count(
+    world: tenon_world_id,
+    out: *mut usize,
+) -> tenon_result {
+    get_world(world, out, |w| w.sleeping_body_count())
 }

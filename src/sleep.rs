@@ -1,0 +1,453 @@
+//! Sleep: bodies at rest are held still, at no cost, until something wakes them (the sleeping
+//! islands of Box2D, Jolt and Rapier).
+//!
+//! A group of dynamic bodies (those its joints and touching contacts join) falls asleep when
+//! every body in it has moved slower than the thresholds of [`SleepSettings`] for
+//! [`SleepSettings::time`]. Its velocities are zeroed and, frame after frame, its bodies are
+//! held static: the solver leaves its islands out and the contacts see immovable bodies, whose
+//! pairs with each other are not detected (they stay touching for the contact events).
+//!
+//! A sleeping group wakes whole at the start of a frame step when an awake dynamic body, or a
+//! moving kinematic one, can reach one of its shapes within the step (the broad phase with the
+//! speculative margin), and when the caller changes one of its bodies, or a joint, shape or body
+//! touching it (see [`World::set_body_awake`]). Sleep trades exactness for time: a sleeping
+//! body does not feel what changes around it until it is woken, so it is off by default.
+
+use crate::articulation::find;
+use crate::body::BodyKind;
+use crate::contact::impulse::WORLD;
+use crate::error::{Error, ErrorKind, Result};
+use crate::world::{BodyHandle, World};
+
+/// When bodies fall asleep ([`World::set_sleep_settings`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SleepSettings {
+    /// Groups of bodies at rest fall asleep. Default false: every body is simulated at every
+    /// step. (Bodies put to sleep by [`World::set_body_awake`] sleep either way.)
+    pub enabled: bool,
+    /// A body moving faster than this (m/s, its centre of mass) is not at rest. Default 0.01.
+    pub linear_velocity: f64,
+    /// A body turning faster than this (rad/s) is not at rest. Default 0.035 (2 degrees/s).
+    pub angular_velocity: f64,
+    /// How long (s) every body of a group must have been at rest before the group falls
+    /// asleep. Default 0.5.
+    pub time: f64,
+}
+
+impl Default for SleepSettings {
+    fn default() -> Self {
+        SleepSettings {
+            enabled: false,
+            linear_velocity: 0.01,
+            angular_velocity: 0.035,
+            time: 0.5,
+        }
+    }
+}
+
+impl SleepSettings {
+    /// Checks every field against its documented range.
+    pub fn validate(&self) -> Result<()> {
+        let ok = |v: f64| v.is_finite() && v >= 0.0;
+        if !(ok(self.linear_velocity) && ok(self.angular_velocity)) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "sleep velocities must be finite and >= 0, got {} m/s and {} rad/s",
+                    self.linear_velocity, self.angular_velocity
+                ),
+            ));
+        }
+        if !(self.time.is_finite() && self.time > 0.0) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("sleep time must be finite and > 0, got {} s", self.time),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The world's sleep state and scratch (no allocation per step once they are large enough).
+#[derive(Default)]
+pub(crate) struct Sleep {
+    pub settings: SleepSettings,
+    /// Some body may sleep (false: none does; set when one falls asleep).
+    any: bool,
+    /// Bodies held static for the frame step being taken (they sleep).
+    held: Vec<u32>,
+    /// The next group number (0: none).
+    next_group: u64,
+    /// Union-find over body slots, and per root: whether every awake body is ready to sleep,
+    /// whether it has an awake body, and the group it falls asleep as.
+    parent: Vec<u32>,
+    ready: Vec<bool>,
+    awake: Vec<bool>,
+    group: Vec<u64>,
+    /// (group, slot) of the sleeping bodies, to join each group again.
+    members: Vec<(u64, u32)>,
+    /// Groups to wake.
+    woken: Vec<u64>,
+}
+
+impl World {
+    /// The sleep settings.
+    pub fn sleep_settings(&self) -> &SleepSettings {
+        &self.sleep.settings
+    }
+
+    /// Replaces the sleep settings. Turning sleep off wakes every sleeping body. Errors: a
+    /// field out of its range (nothing changes).
+    pub fn set_sleep_settings(&mut self, s: SleepSettings) -> Result<()> {
+        s.validate()?;
+        if !s.enabled {
+            self.wake_all();
+        }
+        self.sleep.settings = s;
+        Ok(())
+    }
+
+    /// Wakes a body (`true`) with the group it sleeps with, or puts it to sleep now (`false`)
+    /// with the dynamic bodies its joints and touching contacts join, velocities zeroed (as a
+    /// level loads its piles asleep). A sleeping body wakes when the caller sets its pose,
+    /// velocity, mass properties, gravity scale, kind or split, applies a force, torque or
+    /// impulse, registers a contact on it, creates or destroys a joint or shape on it, changes
+    /// a joint's motor, limits or frames, or changes or destroys a body or shape it touches;
+    /// changing the world's gravity wakes every body. Errors: a stale handle, or putting a
+    /// static or kinematic body to sleep.
+    pub fn set_body_awake(&mut self, h: BodyHandle, awake: bool) -> Result<()> {
+        let b = self.body(h)?;
+        if awake {
+            self.wake_around(h.index);
+            return Ok(());
+        }
+        if b.kind != BodyKind::Dynamic {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                "only a dynamic body can sleep",
+            ));
+        }
+        self.join_groups();
+        let root = find(&mut self.sleep.parent, h.index);
+        self.sleep.next_group += 1;
+        let g = self.sleep.next_group;
+        let parent = &mut self.sleep.parent;
+        for (slot, b) in self.bodies.iter_mut() {
+            if b.kind == BodyKind::Dynamic && find(parent, slot) == root {
+                fall_asleep(&mut self.sleep.any, b, g);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a body may fall asleep (default true). Not allowed, it wakes (with its group)
+    /// and stays awake, and so does every body its joints and contacts join to it. Errors: a
+    /// stale handle.
+    pub fn set_body_sleep_allowed(&mut self, h: BodyHandle, allowed: bool) -> Result<()> {
+        self.body(h)?;
+        self.bodies.slot_mut(h.index).sleep_allowed = allowed;
+        if !allowed {
+            self.wake_around(h.index);
+        }
+        Ok(())
+    }
+
+    /// Number of sleeping bodies.
+    pub fn sleeping_body_count(&self) -> usize {
+        self.bodies.iter().filter(|(_, b)| b.asleep).count()
+    }
+
+    /// Wakes the group of body slot `slot`, those of the bodies its joints join and those of
+    /// the bodies it touches (what the caller changes about a body, or about what touches it).
+    pub(crate) fn wake_around(&mut self, slot: u32) {
+        if !self.sleep.any {
+            return;
+        }
+        let s = &mut self.sleep;
+        s.woken.clear();
+        let group = |slot: u32| {
+            let b = self.bodies.slot(slot);
+            b.asleep.then_some(b.sleep_group)
+        };
+        s.woken.extend(group(slot));
+        for &j in &self.body_joints[slot as usize] {
+            let j = self.joints.slot(j);
+            s.woken.extend(j.body_a.and_then(group));
+            s.woken.extend(group(j.body_b));
+        }
+        for &(a, b) in self.contacts.touching_pairs() {
+            if a == slot {
+                s.woken.extend(group(b));
+            } else if b == slot && a != WORLD {
+                s.woken.extend(group(a));
+            }
+        }
+        self.wake_groups();
+    }
+
+    /// Wakes the group of body slot `slot` if it sleeps (forces and impulses).
+    pub(crate) fn wake_body(&mut self, slot: u32) {
+        let b = self.bodies.slot(slot);
+        if b.asleep {
+            self.sleep.woken.clear();
+            self.sleep.woken.push(b.sleep_group);
+            self.wake_groups();
+        }
+    }
+
+    /// Wakes what [`World::wake_around`] wakes for both bodies of joint slot `j`.
+    pub(crate) fn wake_joint(&mut self, j: u32) {
+        let j = self.joints.slot(j);
+        let (a, b) = (j.body_a, j.body_b);
+        for slot in a.into_iter().chain([b]) {
+            self.wake_around(slot);
+        }
+    }
+
+    /// Wakes every sleeping body.
+    pub(crate) fn wake_all(&mut self) {
+        for (_, b) in self.bodies.iter_mut() {
+            wake(b);
+        }
+    }
+
+    /// Wakes the groups listed in `sleep.woken`.
+    fn wake_groups(&mut self) {
+        let woken = &mut self.sleep.woken;
+        if woken.is_empty() {
+            return;
+        }
+        woken.sort_unstable();
+        woken.dedup();
+        for (_, b) in self.bodies.iter_mut() {
+            if b.asleep && woken.binary_search(&b.sleep_group).is_ok() {
+                wake(b);
+            }
+        }
+        woken.clear();
+    }
+
+    /// At the start of a frame step `h`: wakes the sleeping groups that awake bodies can reach
+    /// in it, and holds the others static for the frame (the islands built first, from the
+    /// bodies' own kinds). Does nothing while no body sleeps.
+    pub(crate) fn hold_sleepers(&mut self, h: f64) {
+        if !self.sleep.any {
+            return;
+        }
+        if !self.bodies.iter().any(|(_, b)| b.asleep) {
+            self.sleep.any = false;
+            return;
+        }
+        let s = &mut self.sleep;
+        s.woken.clear();
+        let bodies = &self.bodies;
+        let group = |slot: u32| {
+            let b = bodies.slot(slot);
+            b.asleep.then_some(b.sleep_group)
+        };
+        // a joint between a sleeping and an awake dynamic body (whatever made it so): its
+        // island wakes whole
+        for (_, j) in self.joints.iter() {
+            let Some(a) = j.body_a else { continue };
+            let (ba, bb) = (bodies.slot(a), bodies.slot(j.body_b));
+            if ba.kind == BodyKind::Dynamic
+                && bb.kind == BodyKind::Dynamic
+                && ba.asleep != bb.asleep
+            {
+                s.woken.extend(group(a).or(group(j.body_b)));
+            }
+        }
+        // what awake bodies can reach in the frame
+        let shapes = &self.contacts.detector.shapes;
+        if shapes.len() > 0 {
+            let margin = self.contacts.settings.margin;
+            let g = self.settings.gravity;
+            self.contacts.detector.broad_phase(bodies, &g, h, margin);
+            let (pairs, shapes) = (
+                self.contacts.detector.broad_pairs(),
+                &self.contacts.detector.shapes,
+            );
+            let wakes = |slot: u32| {
+                let b = bodies.slot(slot);
+                match b.kind {
+                    BodyKind::Dynamic => !b.asleep,
+                    BodyKind::Kinematic => {
+                        b.linear_velocity != crate::math::Vec3::zeros()
+                            || b.angular_velocity != crate::math::Vec3::zeros()
+                    }
+                    BodyKind::Static => false,
+                }
+            };
+            for &(i, j) in pairs {
+                let (s1, s2) = (shapes.slot(i), shapes.slot(j));
+                if s1.body == s2.body || !s1.filter.allows(&s2.filter) {
+                    continue;
+                }
+                if wakes(s2.body) {
+                    s.woken.extend(group(s1.body));
+                }
+                if wakes(s1.body) {
+                    s.woken.extend(group(s2.body));
+                }
+            }
+        }
+        self.wake_groups();
+        self.solver.prepare_topology(&self.bodies, &self.joints);
+        let held = &mut self.sleep.held;
+        for (slot, b) in self.bodies.iter_mut() {
+            if b.asleep {
+                b.kind = BodyKind::Static;
+                held.push(slot);
+            }
+        }
+        self.solver.mark_asleep(&self.bodies);
+    }
+
+    /// At the end of a frame step: the bodies held static are dynamic again.
+    pub(crate) fn release_sleepers(&mut self) {
+        for &slot in &self.sleep.held {
+            self.bodies.slot_mut(slot).kind = BodyKind::Dynamic;
+        }
+        self.sleep.held.clear();
+    }
+
+    /// At the end of a frame step `h` (sleepers released): counts how long each awake dynamic
+    /// body has been at rest, and puts to sleep the groups whose every awake body has been at
+    /// rest for the settings' time (a group touching a sleeping one joins it).
+    pub(crate) fn fall_asleep(&mut self, h: f64) {
+        let st = self.sleep.settings;
+        if !st.enabled {
+            return;
+        }
+        let mut any = false;
+        for (_, b) in self.bodies.iter_mut() {
+            if b.kind != BodyKind::Dynamic || b.asleep {
+                continue;
+            }
+            let at_rest = b.linear_velocity.norm() <= st.linear_velocity
+                && b.angular_velocity.norm() <= st.angular_velocity;
+            b.sleep_time = if at_rest && b.sleep_allowed {
+                b.sleep_time + h
+            } else {
+                0.0
+            };
+            any |= b.sleep_time >= st.time;
+        }
+        if !any {
+            return;
+        }
+        // what a moving kinematic body touches, or a registered contact holds, stays awake
+        let moving = |b: &crate::Body| {
+            b.kind == BodyKind::Kinematic
+                && (b.linear_velocity != crate::math::Vec3::zeros()
+                    || b.angular_velocity != crate::math::Vec3::zeros())
+        };
+        for k in 0..self.contacts.touching_pairs().len() {
+            let (a, b) = self.contacts.touching_pairs()[k];
+            if (a != WORLD && moving(self.bodies.slot(a))) || moving(self.bodies.slot(b)) {
+                keep_awake(&mut self.bodies, a, b);
+            }
+        }
+        for (a, b) in self.contacts.registered_pairs() {
+            keep_awake(&mut self.bodies, a, b);
+        }
+        self.join_groups();
+        let s = &mut self.sleep;
+        let n = self.bodies.capacity_slots();
+        s.ready.clear();
+        s.ready.resize(n, true);
+        s.awake.clear();
+        s.awake.resize(n, false);
+        s.group.clear();
+        s.group.resize(n, 0);
+        for (slot, b) in self.bodies.iter() {
+            if b.kind != BodyKind::Dynamic || b.asleep {
+                continue;
+            }
+            let r = find(&mut s.parent, slot) as usize;
+            s.awake[r] = true;
+            s.ready[r] &= b.sleep_time >= st.time;
+        }
+        for (slot, b) in self.bodies.iter_mut() {
+            if b.kind != BodyKind::Dynamic {
+                continue;
+            }
+            let r = find(&mut s.parent, slot) as usize;
+            if s.awake[r] && s.ready[r] {
+                if s.group[r] == 0 {
+                    s.next_group += 1;
+                    s.group[r] = s.next_group;
+                }
+                fall_asleep(&mut s.any, b, s.group[r]);
+            }
+        }
+    }
+
+    /// Union-find (`sleep.parent`) over the dynamic bodies that joints and touching contacts
+    /// join, and over each sleeping group.
+    fn join_groups(&mut self) {
+        let s = &mut self.sleep;
+        let n = self.bodies.capacity_slots();
+        s.parent.clear();
+        s.parent.extend(0..n as u32);
+        let dynamic = |slot: u32| slot != WORLD && self.bodies.slot(slot).kind == BodyKind::Dynamic;
+        let union = |parent: &mut Vec<u32>, a: u32, b: u32| {
+            let (ra, rb) = (find(parent, a), find(parent, b));
+            if ra != rb {
+                parent[ra.max(rb) as usize] = ra.min(rb);
+            }
+        };
+        for (_, j) in self.joints.iter() {
+            if let Some(a) = j.body_a
+                && dynamic(a)
+                && dynamic(j.body_b)
+            {
+                union(&mut s.parent, a, j.body_b);
+            }
+        }
+        for &(a, b) in self.contacts.touching_pairs() {
+            if dynamic(a) && dynamic(b) {
+                union(&mut s.parent, a, b);
+            }
+        }
+        s.members.clear();
+        for (slot, b) in self.bodies.iter() {
+            if b.asleep {
+                s.members.push((b.sleep_group, slot));
+            }
+        }
+        s.members.sort_unstable();
+        for k in 1..s.members.len() {
+            let ((g0, a), (g1, b)) = (s.members[k - 1], s.members[k]);
+            if g0 == g1 {
+                union(&mut s.parent, a, b);
+            }
+        }
+    }
+}
+
+/// Restarts the time at rest of both bodies of a pair.
+fn keep_awake(bodies: &mut crate::arena::Arena<crate::Body>, a: u32, b: u32) {
+    for slot in [a, b] {
+        if slot != WORLD {
+            bodies.slot_mut(slot).sleep_time = 0.0;
+        }
+    }
+}
+
+/// Puts a body to sleep in group `g`.
+fn fall_asleep(any: &mut bool, b: &mut crate::Body, g: u64) {
+    *any = true;
+    b.asleep = true;
+    b.sleep_group = g;
+    b.linear_velocity = crate::math::Vec3::zeros();
+    b.angular_velocity = crate::math::Vec3::zeros();
+}
+
+/// Wakes a body, its time at rest from zero.
+fn wake(b: &mut crate::Body) {
+    if b.asleep {
+        b.asleep = false;
+        b.sleep_time = 0.0;
+    }
+}
