@@ -58,6 +58,7 @@ int main() {
     EXPECT(b.sleeping_body_count().value() == 1);
     EXPECT(b.step(1.0 / 60.0).ok() && !b.awake(body.value()).value());
     EXPECT(b.set_sleep_allowed(body.value(), false).ok() && b.awake(body.value()).value());
+    EXPECT(!b.sleep_allowed(body.value()).value());
     EXPECT(b.destroy_body(body.value()).ok());
     auto stale = b.position(body.value());
     EXPECT(!stale && stale.code() == TENON_RESULT_INVALID_HANDLE);

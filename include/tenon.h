@@ -1309,9 +1309,10 @@ typedef struct {
  * its joints and touching contacts join) falls asleep when each of its bodies has moved slower
  * than both velocities for `time` seconds: velocities zeroed, it is then held still and costs
  * nothing (no solve, no detection between sleeping bodies; its pairs stay touching for the
- * contact events and are not in `tenon_world_get_contact_view()`). It wakes whole when an
- * awake dynamic body or a moving kinematic body can reach one of its shapes within a step, or
- * when the caller changes it (see `tenon_body_set_awake()`).
+ * contact events and are not in `tenon_world_get_contact_view()`). It wakes whole when a
+ * moving body (dynamic and faster than the thresholds or pushed by a force, or kinematic with a
+ * velocity) or a body the caller changed can reach one of its shapes within a step, or when the
+ * caller changes it (see `tenon_body_set_awake()`).
  */
 typedef struct {
   /**
@@ -1487,13 +1488,17 @@ tenon_result tenon_body_is_awake(tenon_body_id body, uint32_t *out);
 /**
  * `awake` 1: wakes the body with the group it sleeps with (and the groups of the bodies its
  * joints join and it touches). 0: puts it to sleep now, with every dynamic body its joints and
- * touching contacts join, velocities zeroed (a level loading its piles asleep); it sleeps until
- * something wakes it, whether sleep is enabled or not. A sleeping body also wakes when the
- * caller sets its pose, velocity, mass properties, gravity scale, kind or split, applies a
+ * the last step's touching contacts join, velocities zeroed (a level loading its piles asleep;
+ * each call costs a pass over the bodies, joints and contacts); it sleeps until something
+ * wakes it, whether sleep is enabled or not. A sleeping body also wakes, with its group, when
+ * the caller sets its pose, velocity, mass properties, gravity scale, kind or split, applies a
  * force, torque or impulse, registers a contact on it, creates or destroys a joint or shape on
- * it, changes a joint's motor or limits, or changes or destroys a body or shape it touches;
- * changing the world's gravity wakes every body. Errors: `awake` not 0 or 1; putting a static
- * or kinematic body to sleep (`TENON_RESULT_INVALID_ARGUMENT`).
+ * it, changes a shape's material or filter, or changes a joint's motor or limits; the bodies
+ * it touches or is jointed to, and those it can reach, wake at the start of the next step.
+ * Destroying a body wakes what it touched at once; changing the world's gravity or contact
+ * settings wakes every body. Errors: `awake` not 0 or 1; putting a static or kinematic body
+ * to sleep, or one whose group holds a body not allowed to sleep
+ * (`TENON_RESULT_INVALID_ARGUMENT`; nothing changes).
  */
 tenon_result tenon_body_set_awake(tenon_body_id body, uint32_t awake);
 

@@ -7,11 +7,14 @@
 //! held static: the solver leaves its islands out and the contacts see immovable bodies, whose
 //! pairs with each other are not detected (they stay touching for the contact events).
 //!
-//! A sleeping group wakes whole at the start of a frame step when an awake dynamic body, or a
-//! moving kinematic one, can reach one of its shapes within the step (the broad phase with the
+//! A sleeping group wakes whole at the start of a frame step when a moving body (dynamic and
+//! faster than the thresholds or pushed by a force, or kinematic with a velocity), or one the
+//! caller changed, can reach one of its shapes within the step (the broad phase with the
 //! speculative margin), and when the caller changes one of its bodies, or a joint, shape or body
-//! touching it (see [`World::set_body_awake`]). Sleep trades exactness for time: a sleeping
-//! body does not feel what changes around it until it is woken, so it is off by default.
+//! touching it (see [`World::set_body_awake`]). A body the caller changes wakes at once with its
+//! group, what touches it at the start of the next step (one pass for all the caller's
+//! changes). Sleep trades exactness for time: a sleeping body does not feel what
+//! changes around it until it is woken, so it is off by default.
 
 use crate::articulation::find;
 use crate::body::BodyKind;
@@ -74,6 +77,9 @@ pub(crate) struct Sleep {
     pub settings: SleepSettings,
     /// Some body may sleep (false: none does; set when one falls asleep).
     any: bool,
+    /// Bodies the caller changed since the last step (while some body may sleep): what they
+    /// touch and reach wakes at the next step.
+    changed: Vec<u32>,
     /// Bodies held static for the frame step being taken (they sleep).
     held: Vec<u32>,
     /// The next group number (0: none).
@@ -102,19 +108,28 @@ impl World {
         s.validate()?;
         if !s.enabled {
             self.wake_all();
+        } else if !self.sleep.settings.enabled {
+            // (the time at rest counts from now)
+            for (_, b) in self.bodies.iter_mut() {
+                b.sleep_time = 0.0;
+            }
         }
         self.sleep.settings = s;
         Ok(())
     }
 
-    /// Wakes a body (`true`) with the group it sleeps with, or puts it to sleep now (`false`)
-    /// with the dynamic bodies its joints and touching contacts join, velocities zeroed (as a
-    /// level loads its piles asleep). A sleeping body wakes when the caller sets its pose,
-    /// velocity, mass properties, gravity scale, kind or split, applies a force, torque or
-    /// impulse, registers a contact on it, creates or destroys a joint or shape on it, changes
-    /// a joint's motor, limits or frames, or changes or destroys a body or shape it touches;
-    /// changing the world's gravity wakes every body. Errors: a stale handle, or putting a
-    /// static or kinematic body to sleep.
+    /// Wakes a body (`true`) with the group it sleeps with and what it touches, or puts it to
+    /// sleep now (`false`) with the dynamic bodies its joints and touching contacts join (those
+    /// of the last step), velocities zeroed (as a level loads its piles asleep; each call costs
+    /// a pass over the bodies, joints and touching pairs). A sleeping body also wakes when the
+    /// caller sets its pose, velocity, mass properties, gravity scale, kind or split, applies a
+    /// force, torque or impulse, registers a contact on it, creates or destroys a joint or
+    /// shape on it or changes a shape's material or filter, or changes a joint's motor or
+    /// limits: the body and its group at once, the bodies touching it or jointed to it at the
+    /// start of the next step. Destroying a body wakes what it touched at once. Changing the
+    /// world's gravity or contact settings wakes every body. Errors: a stale handle; putting a
+    /// static or kinematic body to sleep, or one whose group holds a body not allowed to sleep
+    /// (nothing changes).
     pub fn set_body_awake(&mut self, h: BodyHandle, awake: bool) -> Result<()> {
         let b = self.body(h)?;
         if awake {
@@ -129,6 +144,13 @@ impl World {
         }
         self.join_groups();
         let root = find(&mut self.sleep.parent, h.index);
+        let parent = &mut self.sleep.parent;
+        if (self.bodies.iter()).any(|(slot, b)| !b.sleep_allowed && find(parent, slot) == root) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                "the body's group holds a body not allowed to sleep",
+            ));
+        }
         self.sleep.next_group += 1;
         let g = self.sleep.next_group;
         let parent = &mut self.sleep.parent;
@@ -157,14 +179,13 @@ impl World {
         self.bodies.iter().filter(|(_, b)| b.asleep).count()
     }
 
-    /// Wakes the group of body slot `slot`, those of the bodies its joints join and those of
-    /// the bodies it touches (what the caller changes about a body, or about what touches it).
+    /// Wakes now the group of body slot `slot`, those of the bodies its joints join and those of
+    /// the bodies it touches (and the groups waiting for the next step).
     pub(crate) fn wake_around(&mut self, slot: u32) {
         if !self.sleep.any {
             return;
         }
         let s = &mut self.sleep;
-        s.woken.clear();
         let group = |slot: u32| {
             let b = self.bodies.slot(slot);
             b.asleep.then_some(b.sleep_group)
@@ -185,22 +206,33 @@ impl World {
         self.wake_groups();
     }
 
-    /// Wakes the group of body slot `slot` if it sleeps (forces and impulses).
+    /// Wakes body slot `slot` with its group now if it sleeps (a pass over the bodies, once per
+    /// group woken). Forces, impulses and registered contacts: the body moves, and moving, it
+    /// wakes what it reaches at the next step.
     pub(crate) fn wake_body(&mut self, slot: u32) {
         let b = self.bodies.slot(slot);
         if b.asleep {
-            self.sleep.woken.clear();
             self.sleep.woken.push(b.sleep_group);
             self.wake_groups();
         }
     }
 
-    /// Wakes what [`World::wake_around`] wakes for both bodies of joint slot `j`.
-    pub(crate) fn wake_joint(&mut self, j: u32) {
+    /// The caller changed body slot `slot` (or its shapes, or a joint on it): it wakes now with
+    /// its group, and at the next step the bodies it touches or is jointed to and what it can
+    /// reach wake.
+    pub(crate) fn note_change(&mut self, slot: u32) {
+        if self.sleep.any {
+            self.wake_body(slot);
+            self.sleep.changed.push(slot);
+        }
+    }
+
+    /// [`World::note_change`] for both bodies of joint slot `j`.
+    pub(crate) fn note_joint_change(&mut self, j: u32) {
         let j = self.joints.slot(j);
         let (a, b) = (j.body_a, j.body_b);
         for slot in a.into_iter().chain([b]) {
-            self.wake_around(slot);
+            self.note_change(slot);
         }
     }
 
@@ -227,39 +259,72 @@ impl World {
         woken.clear();
     }
 
-    /// At the start of a frame step `h`: wakes the sleeping groups that awake bodies can reach
-    /// in it, and holds the others static for the frame (the islands built first, from the
+    /// At the start of a frame step `h`: wakes the groups of the bodies woken since the last
+    /// step, those touching or jointed to a body the caller changed, those jointed to a moving
+    /// kinematic body or to an awake dynamic one, and those a moving or changed body can reach
+    /// in the frame; holds the others static for the frame (the islands built first, from the
     /// bodies' own kinds). Does nothing while no body sleeps.
     pub(crate) fn hold_sleepers(&mut self, h: f64) {
         if !self.sleep.any {
             return;
         }
+        let s = &mut self.sleep;
         if !self.bodies.iter().any(|(_, b)| b.asleep) {
-            self.sleep.any = false;
+            s.any = false;
+            s.changed.clear();
+            s.woken.clear();
             return;
         }
-        let s = &mut self.sleep;
-        s.woken.clear();
         let bodies = &self.bodies;
         let group = |slot: u32| {
             let b = bodies.slot(slot);
             b.asleep.then_some(b.sleep_group)
         };
-        // a joint between a sleeping and an awake dynamic body (whatever made it so): its
-        // island wakes whole
-        for (_, j) in self.joints.iter() {
-            let Some(a) = j.body_a else { continue };
-            let (ba, bb) = (bodies.slot(a), bodies.slot(j.body_b));
-            if ba.kind == BodyKind::Dynamic
-                && bb.kind == BodyKind::Dynamic
-                && ba.asleep != bb.asleep
-            {
-                s.woken.extend(group(a).or(group(j.body_b)));
+        let (lin, ang) = (s.settings.linear_velocity, s.settings.angular_velocity);
+        let zero = crate::math::Vec3::zeros();
+        let moving = |b: &crate::Body| match b.kind {
+            BodyKind::Dynamic => {
+                !b.asleep
+                    && (b.linear_velocity.norm() > lin
+                        || b.angular_velocity.norm() > ang
+                        || b.force != zero
+                        || b.torque != zero)
+            }
+            BodyKind::Kinematic => b.linear_velocity != zero || b.angular_velocity != zero,
+            BodyKind::Static => false,
+        };
+        // what touches or is jointed to a body the caller changed
+        s.changed.sort_unstable();
+        s.changed.dedup();
+        let changed = |slot: u32| s.changed.binary_search(&slot).is_ok();
+        for &(a, b) in self.contacts.touching_pairs() {
+            if a != WORLD && changed(a) {
+                s.woken.extend(group(b));
+            }
+            if changed(b) && a != WORLD {
+                s.woken.extend(group(a));
             }
         }
-        // what awake bodies can reach in the frame
-        let shapes = &self.contacts.detector.shapes;
-        if shapes.len() > 0 {
+        // a joint between a sleeping body and a changed one, an awake dynamic one or a moving
+        // kinematic one (whatever made it so: an island is never partly asleep)
+        for (_, j) in self.joints.iter() {
+            let Some(a) = j.body_a else {
+                // (jointed to the world: the world does not move)
+                continue;
+            };
+            let (ba, bb) = (bodies.slot(a), bodies.slot(j.body_b));
+            let wakes = |slot: u32, b: &crate::Body| {
+                changed(slot) || moving(b) || (b.kind == BodyKind::Dynamic && !b.asleep)
+            };
+            if wakes(a, ba) {
+                s.woken.extend(group(j.body_b));
+            }
+            if wakes(j.body_b, bb) {
+                s.woken.extend(group(a));
+            }
+        }
+        // what a moving or changed body can reach in the frame
+        if self.contacts.detector.shapes.len() > 0 {
             let margin = self.contacts.settings.margin;
             let g = self.settings.gravity;
             self.contacts.detector.broad_phase(bodies, &g, h, margin);
@@ -267,30 +332,20 @@ impl World {
                 self.contacts.detector.broad_pairs(),
                 &self.contacts.detector.shapes,
             );
-            let wakes = |slot: u32| {
-                let b = bodies.slot(slot);
-                match b.kind {
-                    BodyKind::Dynamic => !b.asleep,
-                    BodyKind::Kinematic => {
-                        b.linear_velocity != crate::math::Vec3::zeros()
-                            || b.angular_velocity != crate::math::Vec3::zeros()
-                    }
-                    BodyKind::Static => false,
-                }
-            };
             for &(i, j) in pairs {
                 let (s1, s2) = (shapes.slot(i), shapes.slot(j));
                 if s1.body == s2.body || !s1.filter.allows(&s2.filter) {
                     continue;
                 }
-                if wakes(s2.body) {
+                if changed(s2.body) || moving(bodies.slot(s2.body)) {
                     s.woken.extend(group(s1.body));
                 }
-                if wakes(s1.body) {
+                if changed(s1.body) || moving(bodies.slot(s1.body)) {
                     s.woken.extend(group(s2.body));
                 }
             }
         }
+        s.changed.clear();
         self.wake_groups();
         self.solver.prepare_topology(&self.bodies, &self.joints);
         let held = &mut self.sleep.held;
@@ -336,7 +391,8 @@ impl World {
         if !any {
             return;
         }
-        // what a moving kinematic body touches, or a registered contact holds, stays awake
+        // what a moving kinematic body touches or is jointed to, what a registered contact
+        // holds, and a joint driven by a velocity motor stay awake
         let moving = |b: &crate::Body| {
             b.kind == BodyKind::Kinematic
                 && (b.linear_velocity != crate::math::Vec3::zeros()
@@ -350,6 +406,18 @@ impl World {
         }
         for (a, b) in self.contacts.registered_pairs() {
             keep_awake(&mut self.bodies, a, b);
+        }
+        // a joint to a moving kinematic body, or driven by a velocity motor (however slowly:
+        // the coordinate must advance at its speed)
+        for (_, j) in self.joints.iter() {
+            let a = j.body_a.unwrap_or(WORLD);
+            let kinematic =
+                (a != WORLD && moving(self.bodies.slot(a))) || moving(self.bodies.slot(j.body_b));
+            let driven =
+                j.motor.mode == crate::MotorMode::Velocity && j.motor.target_velocity != 0.0;
+            if kinematic || driven {
+                keep_awake(&mut self.bodies, a, j.body_b);
+            }
         }
         self.join_groups();
         let s = &mut self.sleep;

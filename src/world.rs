@@ -401,7 +401,7 @@ impl World {
         let b = self.body_mut(h)?;
         b.position = position;
         b.rotation = Quat::new_normalize(rotation.into_inner());
-        self.wake_around(h.index);
+        self.note_change(h.index);
         Ok(())
     }
 
@@ -422,7 +422,7 @@ impl World {
         }
         b.linear_velocity = linear;
         b.angular_velocity = angular;
-        self.wake_around(h.index);
+        self.note_change(h.index);
         Ok(())
     }
 
@@ -434,7 +434,7 @@ impl World {
         b.inertia = mp.inertia;
         b.inv_inertia = mp.inertia.try_inverse().unwrap_or_default();
         b.inertias_at = None;
-        self.wake_around(h.index);
+        self.note_change(h.index);
         Ok(())
     }
 
@@ -448,7 +448,7 @@ impl World {
                 "set mass properties before making the body dynamic",
             ));
         }
-        self.wake_around(h.index);
+        self.note_change(h.index);
         let b = self.bodies.slot_mut(h.index);
         b.kind = kind;
         if kind == BodyKind::Static {
@@ -468,7 +468,7 @@ impl World {
             ));
         }
         self.body_mut(h)?.gravity_scale = scale;
-        self.wake_around(h.index);
+        self.note_change(h.index);
         Ok(())
     }
 
@@ -526,7 +526,7 @@ impl World {
             ));
         }
         self.body_mut(h)?.split_parts = parts;
-        self.wake_around(h.index);
+        self.note_change(h.index);
         self.solver.invalidate();
         Ok(())
     }
@@ -667,7 +667,7 @@ impl World {
         if let Some(a) = desc.body_a {
             self.body_joints[a.index as usize].push(index);
         }
-        self.wake_joint(index);
+        self.note_joint_change(index);
         self.solver.invalidate();
         Ok(JointHandle { index, generation })
     }
@@ -731,7 +731,7 @@ impl World {
     /// Destroys a joint.
     pub fn destroy_joint(&mut self, h: JointHandle) -> Result<()> {
         self.joint(h)?;
-        self.wake_joint(h.index);
+        self.note_joint_change(h.index);
         let j = self
             .joints
             .remove(h.index, h.generation)
@@ -818,7 +818,7 @@ impl World {
         if was_on != j.motor_on() {
             self.solver.invalidate();
         }
-        self.wake_joint(h.index);
+        self.note_joint_change(h.index);
         Ok(())
     }
 
@@ -835,7 +835,7 @@ impl World {
         if j.model.limit_count() != before {
             self.solver.invalidate();
         }
-        self.wake_joint(h.index);
+        self.note_joint_change(h.index);
         Ok(())
     }
 
@@ -921,7 +921,7 @@ impl World {
             })?;
         let (index, generation) = self.contacts.detector.shapes.insert(shape);
         self.body_mut(body)?.shapes += 1;
-        self.wake_around(body.index);
+        self.note_change(body.index);
         Ok(ShapeHandle { index, generation })
     }
 
@@ -945,7 +945,7 @@ impl World {
     pub fn destroy_shape(&mut self, h: ShapeHandle) -> Result<()> {
         self.scene_version = self.scene_version.wrapping_add(1);
         let body = self.shape(h)?.body;
-        self.wake_around(body);
+        self.note_change(body);
         // (a shape's body is live: shapes go with their body)
         let b = self.bodies.slot_mut(body);
         b.shapes = b.shapes.saturating_sub(1);
@@ -982,6 +982,8 @@ impl World {
     pub fn set_shape_material(&mut self, h: ShapeHandle, m: Material) -> Result<()> {
         m.validate()?;
         self.shape_mut(h)?.material = m;
+        let body = self.shape(h)?.body;
+        self.note_change(body);
         Ok(())
     }
 
@@ -994,7 +996,7 @@ impl World {
     pub fn set_shape_filter(&mut self, h: ShapeHandle, f: CollisionFilter) -> Result<()> {
         self.shape_mut(h)?.filter = f;
         let body = self.shape(h)?.body;
-        self.wake_around(body);
+        self.note_change(body);
         Ok(())
     }
 
@@ -1188,6 +1190,7 @@ impl World {
     pub fn set_contact_settings(&mut self, s: ContactSettings) -> Result<()> {
         s.validate()?;
         self.contacts.settings = s;
+        self.wake_all();
         Ok(())
     }
 

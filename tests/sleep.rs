@@ -183,13 +183,16 @@ fn removing_or_moving_the_support_wakes_what_rests_on_it() {
     world
         .set_body_velocity(platform, Vec3::new(0.5, 0.0, 0.0), Vec3::zeros())
         .unwrap();
+    // (what touches a body the caller changed wakes at the next step)
+    world.step(H).unwrap();
     assert!(world.body(rider).unwrap().is_awake());
-    for _ in 0..60 {
+    for _ in 0..59 {
         world.step(H).unwrap();
     }
     let fallen = world.body(on_slab).unwrap().position().z;
     assert!(fallen < 0.51, "the box stayed at {fallen} m");
-    // a body on a moving kinematic platform does not sleep: it rides it (0.5 m in 1 s)
+    // a body on a moving kinematic platform does not sleep: it rides it (0.5 m in 1 s, the
+    // first step's half centimetre at rest)
     let ridden = world.body(rider).unwrap().position().x - 5.0;
     assert!((ridden - 0.5).abs() < 0.02, "{ridden}");
     assert!(world.body(rider).unwrap().is_awake());
@@ -291,4 +294,184 @@ fn sleep_is_set_by_the_caller_and_bad_input_changes_nothing() {
         world.set_body_awake(boxes[0], false).unwrap_err().kind,
         ErrorKind::InvalidHandle
     );
+}
+
+/// The ragdoll tumbles down the stairs, comes to rest and falls asleep whole (its 14 joints and
+/// their limits one island), with its joints held as they were; asleep, its steps cost no
+/// iteration and no contact sweep. A kick wakes it and it moves on with its joints exact.
+#[test]
+fn a_ragdoll_at_rest_on_the_stairs_falls_asleep_and_wakes_on_a_kick() {
+    let mut world = World::default();
+    world
+        .set_sleep_settings(SleepSettings {
+            enabled: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let scene = scenes::ragdoll_on_stairs(&mut world);
+    let mut fell_asleep = None;
+    for k in 0..900 {
+        let r = world.step(H).unwrap();
+        assert!(r.max_violation < 1e-9, "step {k}: {}", r.max_violation);
+        if fell_asleep.is_none() && asleep(&world, &scene.bodies) == scene.bodies.len() {
+            fell_asleep = Some(k);
+        }
+    }
+    let k = fell_asleep.expect("the ragdoll falls asleep within 15 s");
+    println!("asleep at step {k} ({:.2} s)", k as f64 * H);
+    assert_eq!(asleep(&world, &scene.bodies), scene.bodies.len());
+    let r = world.step(H).unwrap();
+    assert!(r.islands.iter().all(|i| i.asleep));
+    assert_eq!(
+        (r.iterations, world.contact_report().contact_iterations),
+        (0, 0)
+    );
+    assert!(world.max_joint_violation() < 1e-9);
+    let kicked = *scene.bodies.last().unwrap();
+    let p = world.body(kicked).unwrap().position();
+    world
+        .apply_impulse(kicked, Vec3::new(0.0, 30.0, 30.0), p)
+        .unwrap();
+    assert_eq!(asleep(&world, &scene.bodies), 0);
+    for _ in 0..30 {
+        let r = world.step(H).unwrap();
+        assert!(r.max_violation < 1e-9, "{}", r.max_violation);
+    }
+    assert!((world.body(kicked).unwrap().position() - p).norm() > 0.1);
+}
+
+/// Two boxes a centimetre apart come to rest at different times: a box at rest beside a
+/// sleeping one does not wake it (only moving or changed bodies wake what they can reach), so
+/// both fall asleep and stay asleep.
+#[test]
+fn boxes_at_rest_side_by_side_fall_asleep_and_stay_asleep() {
+    let mut world = sleepy_world();
+    let a = cube_at(&mut world, Vec3::new(0.0, 0.0, 0.5));
+    let b = cube_at(&mut world, Vec3::new(1.01, 0.0, 0.8));
+    let steps = step_until_asleep(&mut world, &[a, b], 300);
+    let mut switches = 0;
+    for _ in 0..300 {
+        world.step(H).unwrap();
+        switches += 2 - asleep(&world, &[a, b]);
+    }
+    println!("asleep after {steps} steps, awake 300 steps later: {switches}");
+    assert_eq!(switches, 0);
+}
+
+/// Bodies that must keep moving, however slowly, do not fall asleep: a bob hanging from a
+/// kinematic anchor moving at 5 mm/s, and a hinge driven by a velocity motor at 0.03 rad/s
+/// (both under the sleep thresholds).
+#[test]
+fn slow_kinematic_anchors_and_velocity_motors_keep_their_bodies_awake() {
+    let mut world = sleepy_world();
+    let anchor = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Kinematic,
+            position: Vec3::new(0.0, 0.0, 5.0),
+            linear_velocity: Vec3::new(0.005, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let bob = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, 4.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut j = JointDesc::new(JointKind::Ball, Some(anchor), bob);
+    world
+        .set_joint_frames_world(&mut j, Vec3::new(0.0, 0.0, 5.0), Vec3::x())
+        .unwrap();
+    world.create_joint(&j).unwrap();
+    let wheel = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(5.0, 0.0, 5.0),
+            gravity_scale: 0.0,
+            ..Default::default()
+        })
+        .unwrap();
+    let mut h = JointDesc::new(JointKind::Hinge, None, wheel);
+    world
+        .set_joint_frames_world(&mut h, Vec3::new(5.0, 0.0, 5.0), Vec3::z())
+        .unwrap();
+    h.motor = tenon::Motor {
+        mode: tenon::MotorMode::Velocity,
+        target_position: 0.0,
+        target_velocity: 0.03,
+    };
+    let hinge = world.create_joint(&h).unwrap();
+    for _ in 0..300 {
+        let r = world.step(H).unwrap();
+        assert!(r.max_violation < 1e-9, "{}", r.max_violation);
+    }
+    assert!(world.body(bob).unwrap().is_awake());
+    assert!(world.body(wheel).unwrap().is_awake());
+    // 5 s at 0.03 rad/s; the bob follows the anchor's 25 mm, swinging about it (it started at
+    // rest under an anchor moving at 5 mm/s)
+    let angle = world.joint_coordinate(hinge).unwrap();
+    assert!((angle - 0.15).abs() < 1e-6, "{angle}");
+    let x = world.body(bob).unwrap().position().x;
+    assert!(x > 0.015, "the bob at x = {x} m, the anchor at 0.025 m");
+}
+
+/// A kinematic box the game moves by setting its pose (no velocity) into a sleeping cube, and a
+/// static wall created inside a sleeping pile, wake what they reach; a body not allowed to sleep
+/// cannot be put to sleep with its group.
+#[test]
+fn geometry_the_caller_moves_or_creates_wakes_what_it_reaches() {
+    let mut world = sleepy_world();
+    let cube = cube_at(&mut world, Vec3::new(0.0, 0.0, 0.5));
+    let pusher = scenes::shaped_body(
+        &mut world,
+        BodyKind::Kinematic,
+        Vec3::new(-2.0, 0.0, 0.5),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(0.5, 0.5, 0.5),
+        },
+        Material::default(),
+    );
+    step_until_asleep(&mut world, &[cube], 300);
+    for k in 1..=60 {
+        let x = -2.0 + 0.02 * k as f64;
+        world
+            .set_body_pose(pusher, Vec3::new(x, 0.0, 0.5), Quat::identity())
+            .unwrap();
+        world.step(H).unwrap();
+    }
+    // the pusher's face at x = -0.3: the cube is pushed 0.2 m
+    let x = world.body(cube).unwrap().position().x;
+    assert!((x - 0.2).abs() < 0.01, "the cube at {x}");
+    let pile = stack(&mut world, 2);
+    for &b in &pile {
+        let p = world.body(b).unwrap().position();
+        world
+            .set_body_pose(b, p + Vec3::new(5.0, 0.0, 0.0), Quat::identity())
+            .unwrap();
+    }
+    step_until_asleep(&mut world, &pile, 300);
+    // a wall appearing across the lower box pushes it out
+    scenes::shaped_body(
+        &mut world,
+        BodyKind::Static,
+        Vec3::new(5.9, 0.0, 0.5),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(0.5, 2.0, 2.0),
+        },
+        Material::default(),
+    );
+    for _ in 0..60 {
+        world.step(H).unwrap();
+    }
+    let moved = 5.0 - world.body(pile[0]).unwrap().position().x;
+    assert!(moved > 0.05, "the lower box moved {moved} m");
+    // not allowed to sleep: its group cannot be put to sleep
+    world.set_body_sleep_allowed(pile[1], false).unwrap();
+    for _ in 0..5 {
+        world.step(H).unwrap();
+    }
+    let e = world.set_body_awake(pile[0], false).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument);
+    assert_eq!(asleep(&world, &pile), 0);
 }

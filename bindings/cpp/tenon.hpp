@@ -180,6 +180,11 @@ class World {
   Status set_sleep_allowed(BodyId b, bool allowed) noexcept {
     return tenon_body_set_sleep_allowed(b.raw, allowed);
   }
+  Result<bool> sleep_allowed(BodyId b) const {
+    Result<uint32_t> a = get(tenon_body_get_sleep_allowed, b.raw);
+    if (!a) return a.code();
+    return a.value() == 1;
+  }
   /// Every body's pose, one bulk copy (resizes `out`).
   Status body_poses(std::vector<BodyPose>& out) const {
     size_t n = 0;

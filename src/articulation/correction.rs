@@ -187,19 +187,13 @@ pub(super) struct SubstepResult {
 }
 
 impl Island {
-    /// Solves the frame step `h`, substepping as needed. The workspace must hold the frame-start
-    /// state (`gather`); on return it holds the end state.
-    pub fn solve(
-        &mut self,
-        s: &WorldSettings,
-        bodies: &Arena<Body>,
-        joints: &Arena<Joint>,
-        h: f64,
-    ) -> IslandReport {
+    /// The report fields that describe the island itself (bodies, joints, rows, sparsity), the
+    /// rest zero.
+    pub(crate) fn structure_report(&self) -> IslandReport {
         let (nnz_a, nnz_l) = self.factor.nnz();
         // each part added by splitting brings one fixed joint
         let added = self.body_slots.len() as u32 - self.whole_bodies;
-        let mut rep = IslandReport {
+        IslandReport {
             bodies: self.whole_bodies,
             joints: self.joints.len() as u32 - added,
             split_parts: added,
@@ -209,7 +203,34 @@ impl Island {
             nnz_l,
             factor_madds: self.factor.madds(),
             ..Default::default()
-        };
+        }
+    }
+
+    /// The report of a frame step the island sat out asleep: what it is, the violation its
+    /// joints fell asleep with (kept by the world's joints), converged, nothing done.
+    pub(crate) fn asleep_report(&self, joints: &Arena<Joint>) -> IslandReport {
+        let worst = (self.joints.iter())
+            .filter(|ij| ij.slot != super::island::SPLIT_JOINT)
+            .map(|ij| joints.slot(ij.slot).violation)
+            .fold(0.0, f64::max);
+        IslandReport {
+            max_violation: worst,
+            converged: true,
+            asleep: true,
+            ..self.structure_report()
+        }
+    }
+
+    /// Solves the frame step `h`, substepping as needed. The workspace must hold the frame-start
+    /// state (`gather`); on return it holds the end state.
+    pub fn solve(
+        &mut self,
+        s: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        h: f64,
+    ) -> IslandReport {
+        let mut rep = self.structure_report();
         self.clamped_pivots = 0;
         let max_sub = s.max_substeps.max(1);
         let mut n = self.substep_hint.clamp(1, max_sub);

@@ -110,26 +110,6 @@ impl IslandReport {
         };
     }
 
-    /// The report of a frame step an asleep island sat out: what it is and the violation it
-    /// fell asleep with, nothing done.
-    fn asleep(&mut self) {
-        *self = IslandReport {
-            bodies: self.bodies,
-            joints: self.joints,
-            split_parts: self.split_parts,
-            rows: self.rows,
-            limit_rows: self.limit_rows,
-            regularized_pivots: self.regularized_pivots,
-            nnz_a: self.nnz_a,
-            nnz_l: self.nnz_l,
-            factor_madds: self.factor_madds,
-            max_violation: self.max_violation,
-            converged: true,
-            asleep: true,
-            ..Default::default()
-        };
-    }
-
     /// Adds the report of a later substep of the same frame step (the world split it): the
     /// counts and times add up, the violation is the largest, the flags hold for every substep.
     pub(crate) fn add(&mut self, s: &IslandReport) {
@@ -240,7 +220,8 @@ pub struct WarningCounters {
 impl WarningCounters {
     /// Counts the island steps of a (frame) step's report.
     pub(crate) fn count(&mut self, r: &StepReport) {
-        for i in &r.islands {
+        // (an island asleep was not stepped)
+        for i in r.islands.iter().filter(|i| !i.asleep) {
             self.non_finite += u64::from(i.rolled_back);
             self.not_converged += u64::from(!i.converged);
             self.regularization_active += u64::from(i.regularized_pivots > 0);
@@ -435,7 +416,7 @@ impl Solver {
                     return;
                 }
                 if asleep[i] {
-                    r.asleep();
+                    *r = island.asleep_report(joints);
                     return;
                 }
                 island.gather(bodies_now, joints, &settings.gravity, h, left);

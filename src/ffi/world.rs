@@ -724,9 +724,10 @@ pub unsafe extern "C" fn tenon_world_get_body_poses(
 /// its joints and touching contacts join) falls asleep when each of its bodies has moved slower
 /// than both velocities for `time` seconds: velocities zeroed, it is then held still and costs
 /// nothing (no solve, no detection between sleeping bodies; its pairs stay touching for the
-/// contact events and are not in `tenon_world_get_contact_view()`). It wakes whole when an
-/// awake dynamic body or a moving kinematic body can reach one of its shapes within a step, or
-/// when the caller changes it (see `tenon_body_set_awake()`).
+/// contact events and are not in `tenon_world_get_contact_view()`). It wakes whole when a
+/// moving body (dynamic and faster than the thresholds or pushed by a force, or kinematic with a
+/// velocity) or a body the caller changed can reach one of its shapes within a step, or when the
+/// caller changes it (see `tenon_body_set_awake()`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_sleep_settings {
