@@ -3,7 +3,7 @@
 //! casts into the pile (`World::cast_ray`), with the query tree kept and built again.
 //! `cargo bench --bench contacts`; collisions, resting contacts and sweeps per step are printed
 //! once per scene (means over 20 steps after the warm-up). Contact tolerance 1e-4 m as in the
-//! paper's funnel.
+//! paper's funnel. And 100 stacks of 5 boxes at rest, awake and asleep (`sleep`).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -137,7 +137,63 @@ fn bench_rays(c: &mut Criterion) {
     g.finish();
 }
 
+/// 100 stacks of five 1 m boxes, 3 m apart, at rest on the ground: stepped awake (sleep off,
+/// after 120 steps) and asleep (sleep on, stepped until every box sleeps).
+fn bench_sleep(c: &mut Criterion) {
+    let mut g = c.benchmark_group("sleep");
+    g.sample_size(10);
+    for enabled in [false, true] {
+        let mut world = World::default();
+        scenes::shaped_body(
+            &mut world,
+            BodyKind::Static,
+            Vec3::zeros(),
+            Quat::identity(),
+            Geometry::HalfSpace { normal: Vec3::z() },
+            Material::default(),
+        );
+        for k in 0..100 {
+            let (x, y) = (3.0 * (k % 10) as f64, 3.0 * (k / 10) as f64);
+            for i in 0..5 {
+                scenes::shaped_body(
+                    &mut world,
+                    BodyKind::Dynamic,
+                    Vec3::new(x, y, 0.5 + i as f64),
+                    Quat::identity(),
+                    Geometry::Box {
+                        half_extents: Vec3::new(0.5, 0.5, 0.5),
+                    },
+                    Material::default(),
+                );
+            }
+        }
+        world
+            .set_sleep_settings(SleepSettings {
+                enabled,
+                ..Default::default()
+            })
+            .unwrap();
+        let mut steps = 0;
+        while steps < 120 || (enabled && world.sleeping_body_count() < 500) {
+            world.step(1.0 / 60.0).unwrap();
+            steps += 1;
+            assert!(steps < 600, "{} boxes asleep", world.sleeping_body_count());
+        }
+        eprintln!(
+            "sleep/{}: {} of 500 boxes asleep after {steps} steps",
+            if enabled { "asleep" } else { "awake" },
+            world.sleeping_body_count()
+        );
+        let name = if enabled { "asleep" } else { "awake" };
+        g.bench_function(BenchmarkId::new("500 boxes", name), |b| {
+            b.iter(|| black_box(world.step(1.0 / 60.0).unwrap().iterations))
+        });
+    }
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
+    bench_sleep(c);
     bench_rays(c);
     // the cubes reach the funnel after about 1.5 s
     bench_scene(c, "funnel", "h=1ms", 1.0 / 60.0, 100, 1e-3, scenes::funnel);
