@@ -323,8 +323,10 @@ impl World {
                 s.woken.extend(group(a));
             }
         }
-        // what a moving or changed body can reach in the frame
-        if self.contacts.detector.shapes.len() > 0 {
+        // what a moving or changed body can reach in the frame (no broad phase when nothing
+        // moves: a world asleep)
+        let wakers = !s.changed.is_empty() || bodies.iter().any(|(_, b)| moving(b));
+        if wakers && self.contacts.detector.shapes.len() > 0 {
             let margin = self.contacts.settings.margin;
             let g = self.settings.gravity;
             self.contacts.detector.broad_phase(bodies, &g, h, margin);
