@@ -221,10 +221,20 @@ impl World {
     /// its group, and at the next step the bodies it touches or is jointed to and what it can
     /// reach wake.
     pub(crate) fn note_change(&mut self, slot: u32) {
-        if self.sleep.any {
-            self.wake_body(slot);
-            self.sleep.changed.push(slot);
+        let s = &mut self.sleep;
+        if !(s.any || s.settings.enabled) {
+            return;
         }
+        // (kept to about one entry per body however often the caller changes them between
+        // steps)
+        if s.changed.last() != Some(&slot) {
+            s.changed.push(slot);
+            if s.changed.len() > 2 * self.bodies.capacity_slots() {
+                s.changed.sort_unstable();
+                s.changed.dedup();
+            }
+        }
+        self.wake_body(slot);
     }
 
     /// [`World::note_change`] for both bodies of joint slot `j`.
@@ -266,6 +276,7 @@ impl World {
     /// bodies' own kinds). Does nothing while no body sleeps.
     pub(crate) fn hold_sleepers(&mut self, h: f64) {
         if !self.sleep.any {
+            self.sleep.changed.clear();
             return;
         }
         let s = &mut self.sleep;
@@ -293,15 +304,23 @@ impl World {
             BodyKind::Kinematic => b.linear_velocity != zero || b.angular_velocity != zero,
             BodyKind::Static => false,
         };
-        // what touches or is jointed to a body the caller changed
+        // what touches an awake dynamic body (however slowly it moves: a contact joins the two
+        // groups, which then fall asleep together) or a body the caller changed
         s.changed.sort_unstable();
         s.changed.dedup();
         let changed = |slot: u32| s.changed.binary_search(&slot).is_ok();
+        let awake = |slot: u32| {
+            let b = bodies.slot(slot);
+            b.kind == BodyKind::Dynamic && !b.asleep
+        };
         for &(a, b) in self.contacts.touching_pairs() {
-            if a != WORLD && changed(a) {
+            if a == WORLD {
+                continue;
+            }
+            if changed(a) || awake(a) {
                 s.woken.extend(group(b));
             }
-            if changed(b) && a != WORLD {
+            if changed(b) || awake(b) {
                 s.woken.extend(group(a));
             }
         }

@@ -475,3 +475,36 @@ fn geometry_the_caller_moves_or_creates_wakes_what_it_reaches() {
     assert_eq!(e.kind, ErrorKind::InvalidArgument);
     assert_eq!(asleep(&world, &pile), 0);
 }
+
+/// A body that may not sleep creeps at 5 mm/s (under the thresholds) into a cube put to sleep,
+/// without gravity: their contact wakes the cube, which is pushed along instead of stopping
+/// the creeping body as a wall would.
+#[test]
+fn a_slow_body_touching_a_sleeping_one_wakes_it() {
+    let mut world = World::new(tenon::WorldSettings {
+        gravity: Vec3::zeros(),
+        ..Default::default()
+    })
+    .unwrap();
+    world
+        .set_sleep_settings(SleepSettings {
+            enabled: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let sleeper = cube_at(&mut world, Vec3::zeros());
+    let creeper = cube_at(&mut world, Vec3::new(-1.01, 0.0, 0.0));
+    world.set_body_sleep_allowed(creeper, false).unwrap();
+    world
+        .set_body_velocity(creeper, Vec3::new(0.005, 0.0, 0.0), Vec3::zeros())
+        .unwrap();
+    world.set_body_awake(sleeper, false).unwrap();
+    for _ in 0..300 {
+        world.step(H).unwrap();
+    }
+    // 2 s to close the gap, then 3 s pushing: the two cubes share the momentum
+    let x = world.body(sleeper).unwrap().position().x;
+    println!("the cube put to sleep at x = {x} m");
+    assert!(world.body(sleeper).unwrap().is_awake());
+    assert!(x > 3e-3, "{x}");
+}
