@@ -270,8 +270,9 @@ impl World {
     }
 
     /// At the start of a frame step `h`: wakes the groups of the bodies woken since the last
-    /// step, those touching or jointed to a body the caller changed, those jointed to a moving
-    /// kinematic body or to an awake dynamic one, and those a moving or changed body can reach
+    /// step, those touching an awake dynamic body or one the caller changed, those jointed to a
+    /// changed, moving kinematic or awake dynamic body or on a joint driven by a velocity motor,
+    /// and those a moving or changed body can reach
     /// in the frame; holds the others static for the frame (the islands built first, from the
     /// bodies' own kinds). Does nothing while no body sleeps.
     pub(crate) fn hold_sleepers(&mut self, h: f64) {
@@ -327,6 +328,11 @@ impl World {
         // a joint between a sleeping body and a changed one, an awake dynamic one or a moving
         // kinematic one (whatever made it so: an island is never partly asleep)
         for (_, j) in self.joints.iter() {
+            // (a joint driven by a velocity motor keeps its bodies awake, even put to sleep)
+            if j.motor.mode == crate::MotorMode::Velocity && j.motor.target_velocity != 0.0 {
+                s.woken.extend(j.body_a.and_then(group));
+                s.woken.extend(group(j.body_b));
+            }
             let Some(a) = j.body_a else {
                 // (jointed to the world: the world does not move)
                 continue;

@@ -412,6 +412,14 @@ fn slow_kinematic_anchors_and_velocity_motors_keep_their_bodies_awake() {
     assert!((angle - 0.15).abs() < 1e-6, "{angle}");
     let x = world.body(bob).unwrap().position().x;
     assert!(x > 0.015, "the bob at x = {x} m, the anchor at 0.025 m");
+    // put to sleep by the caller, the driven wheel wakes at the next step and keeps its pace
+    world.set_body_awake(wheel, false).unwrap();
+    for _ in 0..60 {
+        world.step(H).unwrap();
+    }
+    assert!(world.body(wheel).unwrap().is_awake());
+    let angle = world.joint_coordinate(hinge).unwrap();
+    assert!((angle - 0.18).abs() < 1e-6, "{angle}");
 }
 
 /// A kinematic box the game moves by setting its pose (no velocity) into a sleeping cube, and a
