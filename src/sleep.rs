@@ -302,7 +302,7 @@ impl World {
                         || b.force != zero
                         || b.torque != zero)
             }
-            BodyKind::Kinematic => b.linear_velocity != zero || b.angular_velocity != zero,
+            BodyKind::Kinematic => kinematic_moving(b),
             BodyKind::Static => false,
         };
         // what touches an awake dynamic body (however slowly it moves: a contact joins the two
@@ -420,11 +420,7 @@ impl World {
         }
         // what a moving kinematic body touches or is jointed to, what a registered contact
         // holds, and a joint driven by a velocity motor stay awake
-        let moving = |b: &crate::Body| {
-            b.kind == BodyKind::Kinematic
-                && (b.linear_velocity != crate::math::Vec3::zeros()
-                    || b.angular_velocity != crate::math::Vec3::zeros())
-        };
+        let moving = |b: &crate::Body| b.kind == BodyKind::Kinematic && kinematic_moving(b);
         for k in 0..self.contacts.touching_pairs().len() {
             let (a, b) = self.contacts.touching_pairs()[k];
             if (a != WORLD && moving(self.bodies.slot(a))) || moving(self.bodies.slot(b)) {
@@ -519,6 +515,12 @@ impl World {
             }
         }
     }
+}
+
+/// A kinematic body with a velocity (it moves whatever touches or hangs from it).
+fn kinematic_moving(b: &crate::Body) -> bool {
+    b.linear_velocity != crate::math::Vec3::zeros()
+        || b.angular_velocity != crate::math::Vec3::zeros()
 }
 
 /// Restarts the time at rest of both bodies of a pair.

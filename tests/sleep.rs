@@ -8,14 +8,20 @@ use tenon::{
 
 const H: f64 = 1.0 / 60.0;
 
-fn sleepy_world() -> World {
-    let mut world = World::default();
+/// Turns sleep on with the default thresholds.
+fn enable_sleep(world: &mut World) {
     world
         .set_sleep_settings(SleepSettings {
             enabled: true,
             ..Default::default()
         })
         .unwrap();
+}
+
+/// A world with sleep on and the ground plane z = 0.
+fn sleepy_world() -> World {
+    let mut world = World::default();
+    enable_sleep(&mut world);
     let g = world
         .create_body(&BodyDesc {
             kind: BodyKind::Static,
@@ -302,12 +308,7 @@ fn sleep_is_set_by_the_caller_and_bad_input_changes_nothing() {
 #[test]
 fn a_ragdoll_at_rest_on_the_stairs_falls_asleep_and_wakes_on_a_kick() {
     let mut world = World::default();
-    world
-        .set_sleep_settings(SleepSettings {
-            enabled: true,
-            ..Default::default()
-        })
-        .unwrap();
+    enable_sleep(&mut world);
     let scene = scenes::ragdoll_on_stairs(&mut world);
     let mut fell_asleep = None;
     for k in 0..900 {
@@ -494,12 +495,7 @@ fn a_slow_body_touching_a_sleeping_one_wakes_it() {
         ..Default::default()
     })
     .unwrap();
-    world
-        .set_sleep_settings(SleepSettings {
-            enabled: true,
-            ..Default::default()
-        })
-        .unwrap();
+    enable_sleep(&mut world);
     let sleeper = cube_at(&mut world, Vec3::zeros());
     let creeper = cube_at(&mut world, Vec3::new(-1.01, 0.0, 0.0));
     world.set_body_sleep_allowed(creeper, false).unwrap();

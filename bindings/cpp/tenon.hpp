@@ -169,11 +169,7 @@ class World {
     return tenon_body_apply_angular_impulse(b.raw, i);
   }
   /// False while the body sleeps (see set_sleep_settings()).
-  Result<bool> awake(BodyId b) const {
-    Result<uint32_t> a = get(tenon_body_is_awake, b.raw);
-    if (!a) return a.code();
-    return a.value() == 1;
-  }
+  Result<bool> awake(BodyId b) const { return flag(tenon_body_is_awake, b.raw); }
   /// Wakes the body with its group, or puts it to sleep now with what it touches.
   Status set_awake(BodyId b, bool awake) noexcept { return tenon_body_set_awake(b.raw, awake); }
   /// Whether the body may fall asleep (default true).
@@ -181,9 +177,7 @@ class World {
     return tenon_body_set_sleep_allowed(b.raw, allowed);
   }
   Result<bool> sleep_allowed(BodyId b) const {
-    Result<uint32_t> a = get(tenon_body_get_sleep_allowed, b.raw);
-    if (!a) return a.code();
-    return a.value() == 1;
+    return flag(tenon_body_get_sleep_allowed, b.raw);
   }
   /// Every body's pose, one bulk copy (resizes `out`).
   Status body_poses(std::vector<BodyPose>& out) const {
@@ -323,6 +317,13 @@ class World {
     tenon_result r = fn(id, &v);
     if (r != TENON_RESULT_OK) return r;
     return v;
+  }
+  /// A getter of a 0/1 flag, as a bool.
+  template <class Id>
+  static Result<bool> flag(tenon_result (*fn)(Id, uint32_t*), Id id) {
+    Result<uint32_t> v = get(fn, id);
+    if (!v) return v.code();
+    return v.value() == 1;
   }
   tenon_world_id id_{};
 };

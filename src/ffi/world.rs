@@ -749,17 +749,22 @@ pub struct tenon_sleep_settings {
 
 const _: () = assert!(size_of::<tenon_sleep_settings>() == 32);
 
+impl tenon_sleep_settings {
+    fn from_rust(s: &crate::SleepSettings) -> Self {
+        tenon_sleep_settings {
+            linear_velocity: s.linear_velocity,
+            angular_velocity: s.angular_velocity,
+            time: s.time,
+            enabled: s.enabled.into(),
+            reserved: 0,
+        }
+    }
+}
+
 /// The default sleep settings (sleep off). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_sleep_settings_default() -> tenon_sleep_settings {
-    let s = crate::SleepSettings::default();
-    tenon_sleep_settings {
-        linear_velocity: s.linear_velocity,
-        angular_velocity: s.angular_velocity,
-        time: s.time,
-        enabled: s.enabled.into(),
-        reserved: 0,
-    }
+    tenon_sleep_settings::from_rust(&crate::SleepSettings::default())
 }
 
 /// Writes the world's sleep settings into `*out`.
@@ -769,14 +774,7 @@ pub unsafe extern "C" fn tenon_world_get_sleep_settings(
     out: *mut tenon_sleep_settings,
 ) -> tenon_result {
     get_world(world, out, |w| {
-        let s = w.sleep_settings();
-        tenon_sleep_settings {
-            linear_velocity: s.linear_velocity,
-            angular_velocity: s.angular_velocity,
-            time: s.time,
-            enabled: s.enabled.into(),
-            reserved: 0,
-        }
+        tenon_sleep_settings::from_rust(w.sleep_settings())
     })
 }
 
