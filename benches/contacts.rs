@@ -144,14 +144,7 @@ fn bench_sleep(c: &mut Criterion) {
     g.sample_size(10);
     for enabled in [false, true] {
         let mut world = World::default();
-        scenes::shaped_body(
-            &mut world,
-            BodyKind::Static,
-            Vec3::zeros(),
-            Quat::identity(),
-            Geometry::HalfSpace { normal: Vec3::z() },
-            Material::default(),
-        );
+        scenes::floor(&mut world, 0.0, Material::default());
         for k in 0..100 {
             let (x, y) = (3.0 * (k % 10) as f64, 3.0 * (k / 10) as f64);
             for i in 0..5 {

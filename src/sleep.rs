@@ -80,8 +80,6 @@ pub(crate) struct Sleep {
     /// Bodies the caller changed since the last step (while some body may sleep): what they
     /// touch and reach wakes at the next step.
     changed: Vec<u32>,
-    /// Bodies held static for the frame step being taken (they sleep).
-    held: Vec<u32>,
     /// The next group number (0: none).
     next_group: u64,
     /// Union-find over body slots, and per root: whether every awake body is ready to sleep,
@@ -186,10 +184,7 @@ impl World {
             return;
         }
         let s = &mut self.sleep;
-        let group = |slot: u32| {
-            let b = self.bodies.slot(slot);
-            b.asleep.then_some(b.sleep_group)
-        };
+        let group = |slot: u32| sleeping_group(&self.bodies, slot);
         s.woken.extend(group(slot));
         for &j in &self.body_joints[slot as usize] {
             let j = self.joints.slot(j);
@@ -288,10 +283,7 @@ impl World {
             return;
         }
         let bodies = &self.bodies;
-        let group = |slot: u32| {
-            let b = bodies.slot(slot);
-            b.asleep.then_some(b.sleep_group)
-        };
+        let group = |slot: u32| sleeping_group(bodies, slot);
         let (lin, ang) = (s.settings.linear_velocity, s.settings.angular_velocity);
         let zero = crate::math::Vec3::zeros();
         let moving = |b: &crate::Body| match b.kind {
@@ -375,22 +367,25 @@ impl World {
         s.changed.clear();
         self.wake_groups();
         self.solver.prepare_topology(&self.bodies, &self.joints);
-        let held = &mut self.sleep.held;
-        for (slot, b) in self.bodies.iter_mut() {
+        for (_, b) in self.bodies.iter_mut() {
             if b.asleep {
                 b.kind = BodyKind::Static;
-                held.push(slot);
             }
         }
         self.solver.mark_asleep(&self.bodies);
     }
 
-    /// At the end of a frame step: the bodies held static are dynamic again.
+    /// At the end of a frame step: the bodies held static are dynamic again (nothing wakes or
+    /// falls asleep within a step: they are the sleeping bodies).
     pub(crate) fn release_sleepers(&mut self) {
-        for &slot in &self.sleep.held {
-            self.bodies.slot_mut(slot).kind = BodyKind::Dynamic;
+        if !self.sleep.any {
+            return;
         }
-        self.sleep.held.clear();
+        for (_, b) in self.bodies.iter_mut() {
+            if b.asleep {
+                b.kind = BodyKind::Dynamic;
+            }
+        }
     }
 
     /// At the end of a frame step `h` (sleepers released): counts how long each awake dynamic
@@ -421,8 +416,7 @@ impl World {
         // what a moving kinematic body touches or is jointed to, what a registered contact
         // holds, and a joint driven by a velocity motor stay awake
         let moving = |b: &crate::Body| b.kind == BodyKind::Kinematic && kinematic_moving(b);
-        for k in 0..self.contacts.touching_pairs().len() {
-            let (a, b) = self.contacts.touching_pairs()[k];
+        for &(a, b) in self.contacts.touching_pairs() {
             if (a != WORLD && moving(self.bodies.slot(a))) || moving(self.bodies.slot(b)) {
                 keep_awake(&mut self.bodies, a, b);
             }
@@ -515,6 +509,12 @@ impl World {
             }
         }
     }
+}
+
+/// The group body slot `slot` sleeps with, if it sleeps.
+fn sleeping_group(bodies: &crate::arena::Arena<crate::Body>, slot: u32) -> Option<u64> {
+    let b = bodies.slot(slot);
+    b.asleep.then_some(b.sleep_group)
 }
 
 /// A kinematic body with a velocity (it moves whatever touches or hangs from it).

@@ -186,14 +186,7 @@ fn sleeping_bodies_allocate_nothing() {
             ..Default::default()
         })
         .unwrap();
-    scenes::shaped_body(
-        &mut world,
-        BodyKind::Static,
-        Vec3::zeros(),
-        Quat::identity(),
-        Geometry::HalfSpace { normal: Vec3::z() },
-        Material::default(),
-    );
+    scenes::floor(&mut world, 0.0, Material::default());
     for i in 0..3 {
         scenes::shaped_body(
             &mut world,

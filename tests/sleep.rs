@@ -3,7 +3,7 @@
 
 use tenon::{
     BodyDesc, BodyHandle, BodyKind, ErrorKind, Geometry, JointDesc, JointKind, Material, Quat,
-    ShapeDesc, SleepSettings, Vec3, World, scenes,
+    SleepSettings, Vec3, World, scenes,
 };
 
 const H: f64 = 1.0 / 60.0;
@@ -22,18 +22,7 @@ fn enable_sleep(world: &mut World) {
 fn sleepy_world() -> World {
     let mut world = World::default();
     enable_sleep(&mut world);
-    let g = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            ..Default::default()
-        })
-        .unwrap();
-    world
-        .create_shape(
-            g,
-            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
-        )
-        .unwrap();
+    scenes::floor(&mut world, 0.0, Material::default());
     world
 }
 
@@ -150,10 +139,10 @@ fn a_box_thrown_at_a_sleeping_stack_wakes_it_and_knocks_the_top_off() {
         assert!(deepest < 1e-3, "{deepest}");
         knocked.push(top.position().x);
     }
-    // knocked well off, and the same with and without sleep (the stack's rest differs by what
-    // its last half second left)
+    // knocked well off, and the same with and without sleep within 1 cm (0.601 and 0.602 m:
+    // the stack's rest differs by what its last half second left)
     assert!(knocked[0] > 0.5, "{knocked:?}");
-    assert!((knocked[0] - knocked[1]).abs() < 0.05, "{knocked:?}");
+    assert!((knocked[0] - knocked[1]).abs() < 0.01, "{knocked:?}");
 }
 
 /// A box asleep on a static slab falls when the slab is destroyed, and one asleep on a
@@ -506,9 +495,10 @@ fn a_slow_body_touching_a_sleeping_one_wakes_it() {
     for _ in 0..300 {
         world.step(H).unwrap();
     }
-    // 2 s to close the gap, then 3 s pushing: the two cubes share the momentum
+    // 2 s to close the gap, then 3 s pushing: the two cubes share the momentum, 2.5 mm/s each
+    // (no restitution), 7.5 mm
     let x = world.body(sleeper).unwrap().position().x;
     println!("the cube put to sleep at x = {x} m");
     assert!(world.body(sleeper).unwrap().is_awake());
-    assert!(x > 3e-3, "{x}");
+    assert!((x - 7.5e-3).abs() < 5e-4, "{x}");
 }
