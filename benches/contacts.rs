@@ -1,6 +1,7 @@
 //! Time per step of the contact phases (criterion, release): Bender-Schmitt's funnel of 1000
 //! cubes at h = 1 ms and h = 1/60 s, and a pile of 1000 mixed shapes at h = 1/60 s; and ray
-//! casts into the pile (`World::cast_ray`), with the query tree kept and built again.
+//! casts into the pile (`World::cast_ray`), with the query tree kept and built again, and the
+//! other scene queries there (all of a ray's hits, boxes, balls, swept capsules).
 //! `cargo bench --bench contacts`; collisions, resting contacts and sweeps per step are printed
 //! once per scene (means over 20 steps after the warm-up). Contact tolerance 1e-4 m as in the
 //! paper's funnel. And 100 stacks of 5 boxes at rest, awake and asleep (`sleep`).
@@ -70,7 +71,8 @@ fn bench_scene(
 /// Rays into the pile of 1000 shapes after 60 steps: 100 rays straight down over a 10 x 10 grid
 /// and 100 sideways through the heap, per iteration, with the query tree kept; one ray after a
 /// pose set (the tree refit, and built again every 60th time); and one ray after a shape created,
-/// then one after it is destroyed (the tree built again for each).
+/// then one after it is destroyed (the tree built again for each). Then the other queries on the
+/// same pile (group `queries`).
 fn bench_rays(c: &mut Criterion) {
     let mut world = World::default();
     scenes::pile(&mut world);
@@ -134,6 +136,95 @@ fn bench_rays(c: &mut Criterion) {
             })
         },
     );
+    g.finish();
+    // The other queries over the same grid: every hit of the sideways rays, a box and a ball
+    // of 0.5 m around each grid point at z = 1, and a capsule (radius 0.2, half height 0.3)
+    // swept down onto the pile from each.
+    let mut g = c.benchmark_group("queries");
+    g.sample_size(20);
+    let mut hits = Vec::new();
+    let mut found = Vec::new();
+    let grid: Vec<Vec3> = rays
+        .iter()
+        .step_by(2)
+        .map(|r| Vec3::new(r.0.x, r.0.y, 1.0))
+        .collect();
+    let sideways: Vec<(Vec3, Vec3)> = rays.iter().skip(1).step_by(2).copied().collect();
+    let (mut n_hits, mut n_boxes, mut n_balls, mut n_casts) = (0, 0, 0, 0);
+    let half = Vec3::new(0.5, 0.5, 0.5);
+    let ball = Geometry::Sphere { radius: 0.5 };
+    let capsule = Geometry::Capsule {
+        half_height: 0.3,
+        radius: 0.2,
+    };
+    let id = Quat::identity();
+    for (o, d) in &sideways {
+        world.cast_ray_all(*o, *d, 50.0, all, &mut hits).unwrap();
+        n_hits += hits.len();
+    }
+    for p in &grid {
+        world
+            .overlap_aabb(p - half, p + half, all, &mut found)
+            .unwrap();
+        n_boxes += found.len();
+        world.overlap_shape(&ball, *p, id, all, &mut found).unwrap();
+        n_balls += found.len();
+        let top = Vec3::new(p.x, p.y, 20.0);
+        n_casts += world
+            .cast_shape(&capsule, top, id, -Vec3::z(), 50.0, all)
+            .unwrap()
+            .is_some() as usize;
+    }
+    eprintln!(
+        "queries/pile: {n_hits} hits of 100 rays, {n_boxes} shapes in 100 boxes, {n_balls} in \
+         100 balls, {n_casts} of 100 capsules met a shape"
+    );
+    g.bench_function(
+        BenchmarkId::from_parameter("pile 100 rays, all hits"),
+        |b| {
+            b.iter(|| {
+                let mut n = 0;
+                for (o, d) in &sideways {
+                    world.cast_ray_all(*o, *d, 50.0, all, &mut hits).unwrap();
+                    n += hits.len();
+                }
+                black_box(n)
+            })
+        },
+    );
+    g.bench_function(BenchmarkId::from_parameter("pile 100 boxes"), |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for p in &grid {
+                world
+                    .overlap_aabb(p - half, p + half, all, &mut found)
+                    .unwrap();
+                n += found.len();
+            }
+            black_box(n)
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("pile 100 balls"), |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for p in &grid {
+                world.overlap_shape(&ball, *p, id, all, &mut found).unwrap();
+                n += found.len();
+            }
+            black_box(n)
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("pile 100 capsule casts"), |b| {
+        b.iter(|| {
+            let mut sum = 0.0;
+            for p in &grid {
+                let top = Vec3::new(p.x, p.y, 20.0);
+                let hit = world.cast_shape(&capsule, top, id, -Vec3::z(), 50.0, all);
+                sum += hit.unwrap().map_or(0.0, |h| h.distance);
+            }
+            black_box(sum)
+        })
+    });
     g.finish();
 }
 

@@ -103,6 +103,30 @@ int main() {
     EXPECT(none.ok() && !none.value().has_value());
     EXPECT(w.cast_ray({0, 0, 1.0}, {0, 0, 0}, 1.0).status().code() ==
            TENON_RESULT_INVALID_ARGUMENT);
+    // every hit of a ray down: the box's top face, then the ground (the vector grows to fit
+    // from empty, and is reused)
+    std::vector<tenon_ray_hit> hits;
+    for (int k = 0; k < 2; ++k) {
+      EXPECT(w.cast_ray_all({0.1, 0.2, 5.0}, {0, 0, -1}, 100.0, hits).ok());
+      EXPECT(hits.size() == 2 && hits[0].body.index1 == box.raw.index1);
+      EXPECT(std::fabs(hits[1].distance - 5.0) < 1e-12);
+    }
+    EXPECT(w.cast_ray_all({0, 0, 5.0}, {0, 0, -1}, -1.0, hits).code() ==
+           TENON_RESULT_INVALID_ARGUMENT && hits.empty());
+    // the box's bounding box and a ball of 0.2 m 0.1 m above its top face: the box alone
+    std::vector<tenon::ShapeId> shapes;
+    EXPECT(w.overlap_aabb({-0.2, -0.2, 0.6}, {0.2, 0.2, 0.9}, shapes).ok() && shapes.size() == 1);
+    tenon_shape_def ball = tenon_shape_def_default();
+    ball.type = TENON_SHAPE_TYPE_SPHERE;
+    ball.radius = 0.2;
+    EXPECT(w.overlap_shape(ball, {0, 0, 1.1}, {0, 0, 0, 1}, shapes).ok() && shapes.size() == 1);
+    EXPECT(w.overlap_shape(ball, {0, 0, 1.3}, {0, 0, 0, 1}, shapes).ok() && shapes.empty());
+    // the ball dropped from 5 m lands on the box after 5 - 0.2 - 1 m; swept up, nothing
+    auto drop = w.cast_shape(ball, {0, 0, 5.0}, {0, 0, 0, 1}, {0, 0, -1}, 100.0);
+    EXPECT(drop.ok() && drop.value().has_value() && drop.value()->body.index1 == box.raw.index1);
+    EXPECT(std::fabs(drop.value()->distance - 3.8) < 1e-4 && drop.value()->normal.z > 0.999);
+    auto up = w.cast_shape(ball, {0, 0, 5.0}, {0, 0, 0, 1}, {0, 0, 1}, 100.0);
+    EXPECT(up.ok() && !up.value().has_value());
   }
   tenon::BodyId null_id;
   EXPECT(null_id.is_null() && null_id == tenon::BodyId{});

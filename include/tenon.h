@@ -819,42 +819,6 @@ typedef struct {
 } tenon_contact_settings;
 
 /**
- * The first shape a ray meets (`tenon_world_cast_ray()`).
- */
-typedef struct {
-  /**
-   * Where the ray meets the shape's surface (m, world frame); the ray's origin if it starts
-   * inside a solid shape.
-   */
-  tenon_vec3 point;
-  /**
-   * The surface's outward normal there (world frame, unit); the ray's reverse direction if
-   * it starts inside a solid shape.
-   */
-  tenon_vec3 normal;
-  /**
-   * Distance from the ray's origin (m).
-   */
-  double distance;
-  /**
-   * The body the shape is attached to.
-   */
-  tenon_body_id body;
-  /**
-   * The shape.
-   */
-  tenon_shape_id shape;
-  /**
-   * 1 if the ray met a shape; 0 if not, and then every other field is zero (null ids).
-   */
-  uint32_t hit;
-  /**
-   * Zero.
-   */
-  uint32_t reserved;
-} tenon_ray_hit;
-
-/**
  * A joint frame: anchor point and orientation, in a body's local frame (or in the world frame
  * for the world side of a joint to the world). The frame's x axis is the joint axis.
  */
@@ -993,6 +957,42 @@ typedef struct {
 } tenon_joint_id;
 
 /**
+ * The first shape a ray meets (`tenon_world_cast_ray()`).
+ */
+typedef struct {
+  /**
+   * Where the ray meets the shape's surface (m, world frame); the ray's origin if it starts
+   * inside a solid shape.
+   */
+  tenon_vec3 point;
+  /**
+   * The surface's outward normal there (world frame, unit); the ray's reverse direction if
+   * it starts inside a solid shape.
+   */
+  tenon_vec3 normal;
+  /**
+   * Distance from the ray's origin (m).
+   */
+  double distance;
+  /**
+   * The body the shape is attached to.
+   */
+  tenon_body_id body;
+  /**
+   * The shape.
+   */
+  tenon_shape_id shape;
+  /**
+   * 1 if the ray met a shape; 0 if not, and then every other field is zero (null ids).
+   */
+  uint32_t hit;
+  /**
+   * Zero.
+   */
+  uint32_t reserved;
+} tenon_ray_hit;
+
+/**
  * Everything needed to create a shape. Fill it with `tenon_shape_def_default()`, then set the
  * type and the fields it uses. Copied by `tenon_shape_create()`, arrays included; never
  * retained.
@@ -1083,6 +1083,43 @@ typedef struct {
    */
   uint32_t internal_magic;
 } tenon_shape_def;
+
+/**
+ * The first shape a swept shape meets (`tenon_world_cast_shape()`).
+ */
+typedef struct {
+  /**
+   * Where the swept shape touches the shape met (m, world frame): a point on the surface of
+   * the shape met, the swept shape moved by `distance`.
+   */
+  tenon_vec3 point;
+  /**
+   * The outward normal of the shape met there (world frame, unit), toward the swept shape.
+   */
+  tenon_vec3 normal;
+  /**
+   * How far the shape moved along the direction before touching (m); 0 for a shape it
+   * overlaps where it starts.
+   */
+  double distance;
+  /**
+   * The body the shape met is attached to.
+   */
+  tenon_body_id body;
+  /**
+   * The shape met.
+   */
+  tenon_shape_id shape;
+  /**
+   * 1 if the swept shape met a shape; 0 if it moved the whole distance freely, and then
+   * every other field is zero (null ids).
+   */
+  uint32_t hit;
+  /**
+   * Zero.
+   */
+  uint32_t reserved;
+} tenon_shape_cast_hit;
 
 /**
  * Parameters of a new world. Fill it with `tenon_world_def_default()`, then change fields.
@@ -1566,21 +1603,6 @@ tenon_result tenon_world_get_contact_settings(tenon_world_id world, tenon_contac
 tenon_result tenon_world_set_contact_settings(tenon_world_id world, tenon_contact_settings settings);
 
 /**
- * Casts a ray: from `origin` along `direction` (any length but zero; distances are measured
- * along it normalized) up to `max_distance` (m; INFINITY for no limit), among the shapes a
- * shape of collision group `group` and mask `mask` would touch (see `tenon_shape_def`), and
- * writes the first shape it meets to `*out` (`out->hit` 0: none). The shapes are where the
- * last step, or a pose set since, left them. A ray starting inside a solid shape meets it at
- * distance 0, its normal the ray's reverse; meshes and height fields are met where the ray
- * crosses them. A shape exactly `max_distance` away is met. Errors: NULL `out`;
- * NaN or infinite origin or direction, NaN max distance; zero direction, negative max
- * distance; invalid world. On error `*out` is not written. The first query after the poses
- * or shapes changed brings the world's query tree up to date (one pass over the shapes);
- * later ones visit the shapes whose boxes the ray crosses.
- */
-tenon_result tenon_world_cast_ray(tenon_world_id world, tenon_vec3 origin, tenon_vec3 direction, double max_distance, uint32_t group, uint32_t mask, tenon_ray_hit *out);
-
-/**
  * A joint def with every field at its default (a ball joint, no bodies, identity frames at the
  * centres of mass, distance 1 m, motor off) and `internal_magic` set. Thread-safe.
  */
@@ -1669,6 +1691,72 @@ tenon_result tenon_joint_get_violation(tenon_joint_id joint, double *out);
  * Divide by the step for the mean force and torque. Both pointers are required.
  */
 tenon_result tenon_joint_get_reaction_impulse(tenon_joint_id joint, tenon_vec3 *out_linear, tenon_vec3 *out_angular);
+
+/**
+ * Casts a ray: from `origin` along `direction` (any length but zero; distances are measured
+ * along it normalized) up to `max_distance` (m; INFINITY for no limit), among the shapes a
+ * shape of collision group `group` and mask `mask` would touch (see `tenon_shape_def`), and
+ * writes the first shape it meets to `*out` (`out->hit` 0: none). The shapes are where the
+ * last step, or a pose set since, left them. A ray starting inside a solid shape meets it at
+ * distance 0, its normal the ray's reverse; meshes and height fields are met where the ray
+ * crosses them. A shape exactly `max_distance` away is met. Errors: NULL `out`;
+ * NaN or infinite origin or direction, NaN max distance; zero direction, negative max
+ * distance; invalid world. On error `*out` is not written. The first query after the poses
+ * or shapes changed brings the world's query tree up to date (one pass over the shapes);
+ * later ones visit the shapes whose boxes the ray crosses.
+ */
+tenon_result tenon_world_cast_ray(tenon_world_id world, tenon_vec3 origin, tenon_vec3 direction, double max_distance, uint32_t group, uint32_t mask, tenon_ray_hit *out);
+
+/**
+ * Casts a ray as `tenon_world_cast_ray()` and writes every shape it meets, nearest first, to
+ * `hits[0 .. capacity)` and their number to `*out_count`. Each shape is met once, where the
+ * ray first meets it (a ray through a mesh is reported where it first crosses it); shapes met
+ * at the same distance come in the order of their slots. If `capacity` is smaller than the
+ * number of hits, nothing is copied, `*out_count` receives the number needed and
+ * `TENON_RESULT_BUFFER_TOO_SMALL` is returned. `hits`: nullable when `capacity` is 0.
+ * `out_count`: not nullable. Errors: those of `tenon_world_cast_ray()`.
+ */
+tenon_result tenon_world_cast_ray_all(tenon_world_id world, tenon_vec3 origin, tenon_vec3 direction, double max_distance, uint32_t group, uint32_t mask, tenon_ray_hit *hits, size_t capacity, size_t *out_count);
+
+/**
+ * Writes the shapes whose axis-aligned bounding boxes overlap the box from `min` to `max` (m,
+ * world frame; touching counts), among those a shape of collision group `group` and mask
+ * `mask` would touch, to `shapes[0 .. capacity)` in the order of their slots, and their number
+ * to `*out_count`; a half-space is listed when the box reaches into it. This is the broad test
+ * (a ball's box has corners the ball does not reach): `tenon_world_overlap_shape()` with a box
+ * tests the shapes themselves. Buffer as `tenon_world_cast_ray_all()`. Errors: NULL
+ * `out_count`, NULL `shapes` with a nonzero capacity; NaN or infinite corners; `min` above
+ * `max` along an axis; invalid world. On error nothing is written.
+ */
+tenon_result tenon_world_overlap_aabb(tenon_world_id world, tenon_vec3 min, tenon_vec3 max, uint32_t group, uint32_t mask, tenon_shape_id *shapes, size_t capacity, size_t *out_count);
+
+/**
+ * Writes the shapes a solid shape overlaps or touches to `shapes[0 .. capacity)` in the order
+ * of their slots, and their number to `*out_count`. The query shape is `*def` (from
+ * `tenon_shape_def_default()`; a sphere, box, capsule, cylinder or convex hull) placed as on a
+ * body at `position`, `rotation` (its `position` and `rotation` are its placement there); its
+ * `group` and `mask` filter the shapes as a shape's would; its material, density and user
+ * data are not used. Meshes and height fields it crosses or touches count, and a half-space
+ * when it reaches into it. Buffer as `tenon_world_cast_ray_all()`. Errors: NULL `def` or
+ * `out_count`, NULL `shapes` with a nonzero capacity; a def not from
+ * `tenon_shape_def_default()`, an unknown type, a mesh, height field or half-space; NaN or
+ * infinite pose or sizes, sizes <= 0, a rotation not of unit length; invalid world. On error
+ * nothing is written. A convex hull is computed at each call.
+ */
+tenon_result tenon_world_overlap_shape(tenon_world_id world, const tenon_shape_def *def, tenon_vec3 position, tenon_quat rotation, tenon_shape_id *shapes, size_t capacity, size_t *out_count);
+
+/**
+ * Sweeps a solid shape, placed as in `tenon_world_overlap_shape()`, without turning along
+ * `direction` (any length but zero; distances along it normalized) up to `max_distance` (m;
+ * INFINITY for no limit), and writes the first shape it meets to `*out` (`out->hit` 0: it
+ * moves the whole distance freely): how far a character's capsule can move, where a thrown
+ * object lands. A shape it overlaps or touches where it starts is met at distance 0, the point
+ * and normal then those of the deepest contact. A shape exactly `max_distance` away is met.
+ * Errors: NULL `out`; those of `tenon_world_overlap_shape()` for the shape; NaN or infinite
+ * direction, NaN max distance, zero direction, negative max distance. On error `*out` is not
+ * written.
+ */
+tenon_result tenon_world_cast_shape(tenon_world_id world, const tenon_shape_def *def, tenon_vec3 position, tenon_quat rotation, tenon_vec3 direction, double max_distance, tenon_shape_cast_hit *out);
 
 /**
  * A static, NUL-terminated name for a result code, such as "TENON_RESULT_NULL_POINTER".

@@ -29,6 +29,7 @@ mod error;
 pub mod ffi;
 pub mod joint;
 pub mod math;
+mod query;
 pub mod scenes;
 mod sleep;
 mod world;
@@ -37,7 +38,7 @@ pub use articulation::{IslandReport, MAX_SPLIT_PARTS, Ordering, StepReport, Warn
 pub use body::{Body, BodyDesc, BodyKind, MassProperties};
 pub use contact::{
     CollisionFilter, ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings,
-    ContactStepReport, Geometry, Material, RayHit, ShapeDesc, ShapeHandle,
+    ContactStepReport, Geometry, Material, RayHit, ShapeCastHit, ShapeDesc, ShapeHandle,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use joint::{JointDesc, JointFrame, JointKind, JointLimits, MAX_JOINT_ROWS, Motor, MotorMode};

@@ -7,7 +7,7 @@ use crate::contact::detection::Shape;
 use crate::contact::phases::Contacts;
 use crate::contact::{
     CollisionFilter, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
-    Material, RayHit, ShapeDesc, ShapeHandle,
+    Material, ShapeDesc, ShapeHandle,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::joint::{
@@ -190,7 +190,10 @@ pub struct World {
     /// Counts the changes of shapes' world poses and of the set of shapes (steps, poses set,
     /// the origin moved to the centre of mass, bodies destroyed, shapes created or destroyed):
     /// the scene queries' tree is brought up to date when it changed.
-    scene_version: u64,
+    pub(crate) scene_version: u64,
+    /// Scratch of the scene queries (`query.rs`): a ray's hits, the shapes' slots found.
+    pub(crate) query_ray_hits: Vec<crate::contact::detection::RayHitAt>,
+    pub(crate) query_slots: Vec<u32>,
     /// Sleeping bodies: settings, the bodies held static in the frame step, scratch.
     pub(crate) sleep: crate::sleep::Sleep,
 }
@@ -235,6 +238,8 @@ impl World {
             rolled_back_at: 0,
             uncoupled_frames: 0,
             scene_version: 0,
+            query_ray_hits: Vec::new(),
+            query_slots: Vec::new(),
             sleep: Default::default(),
         })
     }
@@ -1097,72 +1102,6 @@ impl World {
             self.wake_body(slot.index);
         }
         Ok(())
-    }
-
-    /// The first shape a ray meets: from `origin` along `direction` (any length but zero; the
-    /// distance is measured along it normalized) up to `max_distance` (m, `f64::INFINITY` for
-    /// no limit), among the shapes `filter` allows as it would allow a shape with its filter to
-    /// touch them ([`CollisionFilter::allows`]). The shapes are where the last step (or a pose
-    /// set since) left them. A ray starting inside a solid shape meets it at distance 0, its
-    /// normal the ray's reverse; meshes and height fields are surfaces, met where the ray
-    /// crosses them. A shape exactly `max_distance` away is met. `Ok(None)`: no hit.
-    /// Errors: a NaN or infinite origin or direction, a NaN max distance (`NonFinite`); a zero
-    /// direction, a negative max distance (`InvalidArgument`).
-    ///
-    /// The bounded shapes' boxes are kept in a tree (parry's BVH), brought up to date at the
-    /// first query after the poses or shapes changed (refit while the shapes are the same,
-    /// built again every 60th time and when they change); each query then visits the shapes
-    /// whose boxes the ray crosses, nearest first. Half-spaces are tested one by one.
-    pub fn cast_ray(
-        &mut self,
-        origin: Vec3,
-        direction: Vec3,
-        max_distance: f64,
-        filter: CollisionFilter,
-    ) -> Result<Option<RayHit>> {
-        if !vec_finite(&origin) || !vec_finite(&direction) || max_distance.is_nan() {
-            return Err(Error::new(
-                ErrorKind::NonFinite,
-                "ray origin, direction or max distance is NaN or infinite",
-            ));
-        }
-        // (scaled by its largest component first: a finite direction's norm may overflow)
-        let scale = direction.amax();
-        let len = direction.norm();
-        if scale == 0.0 || max_distance < 0.0 {
-            return Err(Error::new(
-                ErrorKind::InvalidArgument,
-                format!(
-                    "ray direction must be nonzero and max distance >= 0, got |d| = {len} and \
-                     {max_distance}"
-                ),
-            ));
-        }
-        let dir = (direction / scale).normalize();
-        let version = self.scene_version;
-        let detector = &mut self.contacts.detector;
-        let Some(hit) =
-            detector.cast_ray(&self.bodies, version, (&origin, &dir, max_distance), |s| {
-                filter.allows(&s.filter)
-            })
-        else {
-            return Ok(None);
-        };
-        let shapes = &detector.shapes;
-        let body = shapes.slot(hit.shape).body;
-        Ok(Some(RayHit {
-            body: BodyHandle {
-                index: body,
-                generation: self.bodies.generation(body),
-            },
-            shape: ShapeHandle {
-                index: hit.shape,
-                generation: shapes.generation(hit.shape),
-            },
-            point: origin + hit.distance * dir,
-            normal: hit.normal,
-            distance: hit.distance,
-        }))
     }
 
     /// The contact points of the last step (world-owned; valid until the next step).

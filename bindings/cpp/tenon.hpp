@@ -275,6 +275,46 @@ class World {
     if (!hit.hit) return std::optional<tenon_ray_hit>();
     return std::optional<tenon_ray_hit>(hit);
   }
+  /// Every shape a ray meets, nearest first (tenon_world_cast_ray_all()), into `out`
+  /// (resized; its capacity reused).
+  Status cast_ray_all(tenon_vec3 origin, tenon_vec3 direction, double max_distance,
+                      std::vector<tenon_ray_hit>& out, uint32_t group = 1,
+                      uint32_t mask = 0xffffffffu) {
+    return fill(out, [&](tenon_ray_hit* p, size_t cap, size_t* n) {
+      return tenon_world_cast_ray_all(id_, origin, direction, max_distance, group, mask, p, cap,
+                                      n);
+    });
+  }
+  /// The shapes whose bounding boxes overlap the box `min`..`max`
+  /// (tenon_world_overlap_aabb()), into `out` (resized).
+  Status overlap_aabb(tenon_vec3 min, tenon_vec3 max, std::vector<ShapeId>& out,
+                      uint32_t group = 1, uint32_t mask = 0xffffffffu) {
+    return fill_ids(out, [&](tenon_shape_id* p, size_t cap, size_t* n) {
+      return tenon_world_overlap_aabb(id_, min, max, group, mask, p, cap, n);
+    });
+  }
+  /// The shapes a solid shape `def`, placed as on a body at `position`, `rotation`, overlaps
+  /// or touches (tenon_world_overlap_shape()), into `out` (resized).
+  Status overlap_shape(const tenon_shape_def& def, tenon_vec3 position, tenon_quat rotation,
+                       std::vector<ShapeId>& out) {
+    return fill_ids(out, [&](tenon_shape_id* p, size_t cap, size_t* n) {
+      return tenon_world_overlap_shape(id_, &def, position, rotation, p, cap, n);
+    });
+  }
+  /// The first shape a solid shape `def` meets when swept from `position`, `rotation` along
+  /// `direction` (tenon_world_cast_shape()); an empty optional if it moves freely.
+  Result<std::optional<tenon_shape_cast_hit>> cast_shape(const tenon_shape_def& def,
+                                                         tenon_vec3 position,
+                                                         tenon_quat rotation,
+                                                         tenon_vec3 direction,
+                                                         double max_distance) {
+    tenon_shape_cast_hit hit{};
+    tenon_result r =
+        tenon_world_cast_shape(id_, &def, position, rotation, direction, max_distance, &hit);
+    if (r != TENON_RESULT_OK) return r;
+    if (!hit.hit) return std::optional<tenon_shape_cast_hit>();
+    return std::optional<tenon_shape_cast_hit>(hit);
+  }
 
   // ---- world
   Result<tenon_step_report> step(double dt) {
@@ -310,6 +350,28 @@ class World {
   }
 
  private:
+  // Calls `call(data, capacity, &count)` on `out`'s storage, once more with the size it asks
+  // for if that is too small; `out` ends with the results (empty on error).
+  template <class T, class F>
+  static Status fill(std::vector<T>& out, F call) {
+    size_t n = 0;
+    out.resize(out.capacity());
+    tenon_result r = call(out.data(), out.size(), &n);
+    if (r == TENON_RESULT_BUFFER_TOO_SMALL) {
+      out.resize(n);
+      r = call(out.data(), out.size(), &n);
+    }
+    out.resize(r == TENON_RESULT_OK ? n : 0);
+    return r;
+  }
+  template <class F>
+  Status fill_ids(std::vector<ShapeId>& out, F call) {
+    Status st = fill(shape_ids_, call);
+    out.resize(shape_ids_.size());
+    for (size_t i = 0; i < out.size(); ++i) out[i].raw = shape_ids_[i];
+    return st;
+  }
+  std::vector<tenon_shape_id> shape_ids_;
   explicit World(tenon_world_id id) noexcept : id_(id) {}
   template <class T, class Id>
   static Result<T> get(tenon_result (*fn)(Id, T*), Id id) {

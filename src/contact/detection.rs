@@ -14,13 +14,15 @@ use std::f64::consts::FRAC_1_SQRT_2;
 
 use parry3d_f64::bounding_volume::Aabb;
 use parry3d_f64::math::{Pose, Rot3 as PQuat, Vector as PVec};
-use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
+use parry3d_f64::partitioning::{Bvh, BvhWorkspace};
 use parry3d_f64::query::{
     ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
-    Ray,
 };
 use parry3d_f64::shape::{HeightFieldFlags, PackedFeatureId, SharedShape, TriMeshFlags};
 use parry3d_f64::utils::Array2;
+
+mod queries;
+pub(crate) use queries::{QueryShape, RayHitAt};
 
 use super::{CollisionFilter, Geometry, Material};
 use crate::arena::Arena;
@@ -795,114 +797,7 @@ pub(crate) struct Detector {
     query_refits: u32,
 }
 
-/// Refits of the scene queries' tree after which it is built again.
-const QUERY_REFITS: u32 = 60;
-
-/// A ray's first hit: the shape's slot, the distance along the (unit) ray and the surface's
-/// outward normal there.
-pub(crate) struct RayHitAt {
-    pub shape: u32,
-    pub distance: f64,
-    pub normal: Vec3,
-}
-
 impl Detector {
-    /// The first shape `accept` takes that the ray from `origin` along the unit `direction`
-    /// meets within `max_distance` (inclusive; a ray starting inside a solid shape meets it at
-    /// 0, its normal the ray's reverse). The bounded shapes' boxes are kept in a tree brought
-    /// up to date only when `version` (the world's count of its changes of poses and shapes)
-    /// differs from the last query's.
-    pub(crate) fn cast_ray(
-        &mut self,
-        bodies: &Arena<Body>,
-        version: u64,
-        (origin, direction, max_distance): (&Vec3, &Vec3, f64),
-        accept: impl Fn(&Shape) -> bool,
-    ) -> Option<RayHitAt> {
-        if self.query_version != Some(version) {
-            let shapes = &self.shapes;
-            let aabb = |s: &Shape| s.shape.compute_aabb(&s.world_pose(bodies.slot(s.body)));
-            self.query_scratch.clear();
-            self.query_scratch.extend(
-                shapes
-                    .iter()
-                    .filter(|(_, s)| !s.unbounded)
-                    .map(|(slot, _)| slot),
-            );
-            // The same shapes: their leaves' boxes updated and the tree refit, built again every
-            // `QUERY_REFITS` refits as the shapes' moves loosen it. (parry's tree of one or two
-            // leaves is always built)
-            if self.query_scratch == self.query_slots
-                && self.query_slots.len() > 2
-                && self.query_refits < QUERY_REFITS
-            {
-                for (leaf, &slot) in self.query_slots.iter().enumerate() {
-                    let b = aabb(shapes.slot(slot));
-                    self.query_bvh
-                        .insert_or_update_partially(b, leaf as u32, 0.0);
-                }
-                self.query_bvh.refit(&mut self.query_ws);
-                self.query_refits += 1;
-            } else {
-                std::mem::swap(&mut self.query_slots, &mut self.query_scratch);
-                let leaves = (self.query_slots.iter().enumerate())
-                    .map(|(leaf, &slot)| (leaf, aabb(shapes.slot(slot))));
-                self.query_bvh = Bvh::from_iter(BvhBuildStrategy::Binned, leaves);
-                self.query_refits = 0;
-            }
-            self.query_version = Some(version);
-        }
-        let ray = Ray::new(pv(origin), pv(direction));
-        let toi = |s: &Shape, best: f64| {
-            let pose = s.world_pose(bodies.slot(s.body));
-            s.shape.cast_ray(&pose, &ray, best, true)
-        };
-        let (shapes, slots) = (&self.shapes, &self.query_slots);
-        // (the tree keeps the hits strictly nearer than its limit: `max_distance` is reached
-        // by a limit just beyond it, and the hits beyond it are dropped)
-        let beyond = max_distance + max_distance * 1e-12 + f64::MIN_POSITIVE;
-        let mut best: Option<(u32, f64)> = self
-            .query_bvh
-            .cast_ray(&ray, beyond, |leaf, best| {
-                let s = shapes.slot(slots[leaf as usize]);
-                if accept(s) {
-                    toi(s, best).filter(|&t| t <= max_distance)
-                } else {
-                    None
-                }
-            })
-            .map(|(leaf, t)| (slots[leaf as usize], t));
-        // (half-spaces are not in the tree)
-        for (slot, s) in shapes.iter().filter(|(_, s)| s.unbounded) {
-            let limit = best.map_or(max_distance, |b| b.1);
-            if accept(s)
-                && let Some(t) = toi(s, limit)
-                && best.is_none_or(|b| t < b.1)
-            {
-                best = Some((slot, t));
-            }
-        }
-        let (slot, distance) = best?;
-        let s = shapes.slot(slot);
-        let pose = s.world_pose(bodies.slot(s.body));
-        // the normal where the ray meets the shape; a shape met where the ray starts (inside
-        // it, or on its surface) has the ray's reverse (parry gives a ball's inward normal)
-        let normal = if distance > 0.0 {
-            s.shape
-                .cast_ray_and_get_normal(&pose, &ray, distance * (1.0 + 1e-9) + 1e-12, true)
-                .map(|hit| nv(hit.normal))
-                .filter(|n| n.norm() > 0.0)
-                .unwrap_or(-direction)
-        } else {
-            -direction
-        };
-        Some(RayHitAt {
-            shape: slot,
-            distance,
-            normal,
-        })
-    }
-
     /// Removes a shape's leaf from the broad phase (the shape itself is removed by the caller).
     pub(crate) fn forget(&mut self, slot: u32) {
         if self.in_bvh.get(slot as usize).copied().unwrap_or(false) {

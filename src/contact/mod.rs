@@ -425,6 +425,24 @@ pub struct RayHit {
     pub distance: f64,
 }
 
+/// The first shape a swept shape meets ([`crate::World::cast_shape`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeCastHit {
+    /// The body the shape met is attached to.
+    pub body: BodyHandle,
+    /// The shape met.
+    pub shape: ShapeHandle,
+    /// Where the swept shape touches it (m, world frame): a point on the surface of the shape
+    /// met, the swept shape moved by `distance`.
+    pub point: Vec3,
+    /// The outward normal of the shape met there (world frame, unit): it points toward the
+    /// swept shape.
+    pub normal: Vec3,
+    /// How far the shape moved along the direction before touching (m); 0 for a shape it
+    /// overlaps where it starts.
+    pub distance: f64,
+}
+
 /// A pair of bodies starting or ending contact in a step: touching at its end and not at the
 /// end of the step before (begin), or the other way round (end). Substeps the world takes
 /// within the step do not count: a pair touching at both ends has no event whatever it did in

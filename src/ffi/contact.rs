@@ -8,7 +8,7 @@ use super::result::{FfiError, boundary, tenon_result};
 use super::shape::{tenon_material, tenon_shape_id};
 use super::types::tenon_vec3;
 use super::world::tenon_world_id;
-use crate::{CollisionFilter, ContactCoupling, ContactDesc, ContactSettings, Material};
+use crate::{ContactCoupling, ContactDesc, ContactSettings, Material};
 
 /// Magic value `tenon_contact_def_default()` puts in `internal_magic`.
 pub(crate) const CONTACT_DEF_MAGIC: u32 = 0x5445_4e43; // "TENC"
@@ -170,29 +170,6 @@ pub struct tenon_contact_report {
     pub uncoupled: u32,
 }
 
-/// The first shape a ray meets (`tenon_world_cast_ray()`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct tenon_ray_hit {
-    /// Where the ray meets the shape's surface (m, world frame); the ray's origin if it starts
-    /// inside a solid shape.
-    pub point: tenon_vec3,
-    /// The surface's outward normal there (world frame, unit); the ray's reverse direction if
-    /// it starts inside a solid shape.
-    pub normal: tenon_vec3,
-    /// Distance from the ray's origin (m).
-    pub distance: f64,
-    /// The body the shape is attached to.
-    pub body: tenon_body_id,
-    /// The shape.
-    pub shape: tenon_shape_id,
-    /// 1 if the ray met a shape; 0 if not, and then every other field is zero (null ids).
-    pub hit: u32,
-    /// Zero.
-    pub reserved: u32,
-}
-
-const _: () = assert!(size_of::<tenon_ray_hit>() == 80);
 const _: () = assert!(size_of::<tenon_contact>() == 144);
 const _: () = assert!(size_of::<tenon_contact_event>() == 24);
 const _: () = assert!(size_of::<tenon_contact_def>() == 120);
@@ -477,50 +454,5 @@ pub extern "C" fn tenon_world_set_contact_settings(
             warm_start: settings.warm_start == 1,
         };
         with_world(world, |wb| Ok(wb.world.set_contact_settings(s)?))
-    })
-}
-
-/// Casts a ray: from `origin` along `direction` (any length but zero; distances are measured
-/// along it normalized) up to `max_distance` (m; INFINITY for no limit), among the shapes a
-/// shape of collision group `group` and mask `mask` would touch (see `tenon_shape_def`), and
-/// writes the first shape it meets to `*out` (`out->hit` 0: none). The shapes are where the
-/// last step, or a pose set since, left them. A ray starting inside a solid shape meets it at
-/// distance 0, its normal the ray's reverse; meshes and height fields are met where the ray
-/// crosses them. A shape exactly `max_distance` away is met. Errors: NULL `out`;
-/// NaN or infinite origin or direction, NaN max distance; zero direction, negative max
-/// distance; invalid world. On error `*out` is not written. The first query after the poses
-/// or shapes changed brings the world's query tree up to date (one pass over the shapes);
-/// later ones visit the shapes whose boxes the ray crosses.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn tenon_world_cast_ray(
-    world: tenon_world_id,
-    origin: tenon_vec3,
-    direction: tenon_vec3,
-    max_distance: f64,
-    group: u32,
-    mask: u32,
-    out: *mut tenon_ray_hit,
-) -> tenon_result {
-    boundary(|| {
-        let out = Out::new(out, "out")?;
-        let filter = CollisionFilter { group, mask };
-        let w = world.index1;
-        let hit = with_world(world, |wb| {
-            Ok(wb
-                .world
-                .cast_ray(origin.to_na(), direction.to_na(), max_distance, filter)?)
-        })?;
-        let v = hit.map_or(tenon_ray_hit::default(), |h| tenon_ray_hit {
-            point: tenon_vec3::from_na(h.point),
-            normal: tenon_vec3::from_na(h.normal),
-            distance: h.distance,
-            body: tenon_body_id::new(w, h.body),
-            shape: tenon_shape_id::new(w, h.shape),
-            hit: 1,
-            reserved: 0,
-        });
-        // SAFETY: `out` is the caller's valid pointer (header contract), checked non-null.
-        unsafe { out.write(v) };
-        Ok(())
     })
 }

@@ -19,6 +19,11 @@ pub(crate) struct WorldBox {
     /// The contacts and contact events of the last step in C layout (the world-owned views).
     pub contacts: Vec<super::contact::tenon_contact>,
     pub events: Vec<super::contact::tenon_contact_event>,
+    /// Scratch of the scene queries: a ray's hits and the shapes found, in Rust and in C.
+    pub ray_hits: Vec<crate::RayHit>,
+    pub c_ray_hits: Vec<super::query::tenon_ray_hit>,
+    pub shapes_found: Vec<crate::ShapeHandle>,
+    pub shape_ids: Vec<super::shape::tenon_shape_id>,
 }
 
 type Cell = Arc<Mutex<WorldBox>>;
@@ -60,6 +65,10 @@ pub(crate) fn insert(world: World) -> Result<tenon_world_id, FfiError> {
         panic_next_step: false,
         contacts: Vec::new(),
         events: Vec::new(),
+        ray_hits: Vec::new(),
+        c_ray_hits: Vec::new(),
+        shapes_found: Vec::new(),
+        shape_ids: Vec::new(),
     }));
     let mut r = registry();
     let max = TENON_MAX_WORLDS as usize;

@@ -236,7 +236,7 @@ unsafe fn slice<'a, T>(p: *const T, n: usize, name: &str) -> Result<&'a [T], Ffi
     Ok(unsafe { std::slice::from_raw_parts(p, n) })
 }
 
-fn desc_from_def(d: &tenon_shape_def) -> Result<ShapeDesc, FfiError> {
+pub(crate) fn desc_from_def(d: &tenon_shape_def) -> Result<ShapeDesc, FfiError> {
     if d.internal_magic != SHAPE_DEF_MAGIC {
         return Err(FfiError::new(
             tenon_result::DefNotInitialized,
