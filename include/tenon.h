@@ -1099,7 +1099,7 @@ typedef struct {
   tenon_vec3 normal;
   /**
    * How far the shape moved along the direction before touching (m); 0 for a shape it
-   * overlaps where it starts.
+   * overlaps or touches where it starts and moves into.
    */
   double distance;
   /**
@@ -1750,8 +1750,10 @@ tenon_result tenon_world_overlap_shape(tenon_world_id world, const tenon_shape_d
  * `direction` (any length but zero; distances along it normalized) up to `max_distance` (m;
  * INFINITY for no limit), and writes the first shape it meets to `*out` (`out->hit` 0: it
  * moves the whole distance freely): how far a character's capsule can move, where a thrown
- * object lands. A shape it overlaps or touches where it starts is met at distance 0, the point
- * and normal then those of the deepest contact. A shape exactly `max_distance` away is met.
+ * object lands. A shape it overlaps or touches where it starts is met at distance 0 (the point
+ * and normal those of the deepest contact) if the motion goes into it, and passed by if the
+ * motion leaves it or runs along it: a capsule standing on the ground slides along it, and stops
+ * at once against a wall it touches. A shape exactly `max_distance` away is met.
  * Errors: NULL `out`; those of `tenon_world_overlap_shape()` for the shape; NaN or infinite
  * direction, NaN max distance, zero direction, negative max distance. On error `*out` is not
  * written.

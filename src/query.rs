@@ -233,8 +233,11 @@ impl World {
     /// normalized) up to `max_distance` (m, `f64::INFINITY` for no limit), among the shapes
     /// `filter` allows: how far it can move (a character's capsule, a thrown object's path).
     /// The geometry as in [`World::overlap_shape`]. A shape it overlaps or touches where it
-    /// starts is met at distance 0, its point and normal then those of the deepest contact.
-    /// A shape exactly `max_distance` away is met. `Ok(None)`: it moves the whole distance
+    /// starts is met at distance 0 (its point and normal those of the deepest contact) if the
+    /// motion goes into it, and passed by if the motion leaves it or runs along it: a capsule
+    /// standing on the ground slides along it, and stops at once against a wall it touches
+    /// ([`World::overlap_shape`] lists what it overlaps). A shape exactly `max_distance` away
+    /// is met. `Ok(None)`: it moves the whole distance
     /// freely. Errors: those of [`World::overlap_shape`] and, for the direction and the
     /// distance, those of [`World::cast_ray`].
     pub fn cast_shape(

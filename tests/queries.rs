@@ -427,8 +427,9 @@ fn shape_overlaps_against_every_kind_of_shape() {
 
 /// A shape swept along a line stops at the first shape it meets: a ball dropped on the ground,
 /// a box slid into a wall, a capsule slid into a mesh wall and over a height field, with the
-/// distance, the point and the normal of the contact; its start overlapping a shape meets it at
-/// 0; a limit and a filter let it pass.
+/// distance, the point and the normal of the contact; a limit and a filter let it pass. A shape
+/// it overlaps or touches where it starts is met at 0 if it moves into it, and passed by if it
+/// moves away or along it.
 #[test]
 fn a_swept_shape_stops_at_the_first_shape_it_meets() {
     let mut world = World::default();
@@ -559,7 +560,6 @@ fn a_swept_shape_stops_at_the_first_shape_it_meets() {
         .unwrap();
     assert_eq!(hit.shape, field);
     assert!(err(hit.distance, 8.8), "{}", hit.distance);
-    println!("sweeps: largest distance error {worst:.1e} m");
     assert!(close(hit.normal, Vec3::z()), "{:?}", hit.normal);
     // a limit exactly at the wall meets it; short of it, nothing; a filter passes the wall by
     // and the sweep goes on to nothing (along +x at z = 1 there is only the wall)
@@ -590,16 +590,168 @@ fn a_swept_shape_stops_at_the_first_shape_it_meets() {
         slide(&mut world, 100.0, CollisionFilter { group: 1, mask: 1 }),
         None
     );
-    // a ball starting 0.1 m into the ground meets it at 0, pushed out along the ground's
-    // normal; moving away it meets it all the same
-    for dir in [-Vec3::z(), Vec3::z(), Vec3::x()] {
-        let hit = world
-            .cast_shape(&ball(0.5), Vec3::new(40.0, 0.0, 0.4), id, dir, 10.0, ALL)
-            .unwrap()
+    // a ball starting 0.1 m into the ground meets it at 0 moving down (the ground's normal);
+    // moving up or along the ground it leaves it or runs along it: nothing met
+    let sunk = Vec3::new(40.0, 0.0, 0.4);
+    let hit = world
+        .cast_shape(&ball(0.5), sunk, id, -Vec3::z(), 10.0, ALL)
+        .unwrap()
+        .unwrap();
+    assert_eq!((hit.shape, hit.distance), (ground, 0.0));
+    assert!(close(hit.normal, Vec3::z()), "{:?}", hit.normal);
+    for dir in [Vec3::z(), Vec3::x(), Vec3::new(1.0, 1.0, 0.0)] {
+        let free = world
+            .cast_shape(&ball(0.5), sunk, id, dir, 10.0, ALL)
             .unwrap();
-        assert_eq!((hit.shape, hit.distance), (ground, 0.0));
-        assert!(close(hit.normal, Vec3::z()), "{:?}", hit.normal);
+        assert_eq!(free, None, "{dir:?}");
     }
+    // a cube resting on the ground (touching it) slides along it into the wall after 3 m, and
+    // one ten degrees down meets the ground at once
+    let resting = Vec3::new(1.0, 0.0, 0.5);
+    let hit = world
+        .cast_shape(&cube(0.5), resting, id, Vec3::x(), 100.0, ALL)
+        .unwrap()
+        .unwrap();
+    assert_eq!(hit.shape, wall);
+    assert!(err(hit.distance, 3.0), "{}", hit.distance);
+    let down = Vec3::new(1.0, 0.0, -(10f64.to_radians().tan()));
+    let hit = world
+        .cast_shape(&cube(0.5), resting, id, down, 100.0, ALL)
+        .unwrap()
+        .unwrap();
+    assert_eq!((hit.shape, hit.distance), (ground, 0.0));
+    // a cube touching the wall meets it at once moving into it, and moving along it or away
+    // does not (away, it meets the mesh wall after 8.5 m)
+    let touching = Vec3::new(4.0, 0.0, 1.0);
+    let hit = world
+        .cast_shape(&cube(0.5), touching, id, Vec3::x(), 100.0, ALL)
+        .unwrap()
+        .unwrap();
+    assert_eq!((hit.shape, hit.distance), (wall, 0.0));
+    assert!(close(hit.normal, -Vec3::x()), "{:?}", hit.normal);
+    let along = world.cast_shape(&cube(0.5), touching, id, Vec3::y(), 100.0, ALL);
+    assert_eq!(along.unwrap(), None);
+    let hit = world
+        .cast_shape(&cube(0.5), touching, id, -Vec3::x(), 100.0, ALL)
+        .unwrap()
+        .unwrap();
+    assert_eq!(hit.shape, mesh_wall);
+    assert!(err(hit.distance, 8.5), "{}", hit.distance);
+    // the capsule standing on the height field (touching it) slides along it
+    let standing = Vec3::new(0.0, 20.0, 0.5 + 0.7);
+    let slide = world.cast_shape(&capsule, standing, id, Vec3::x(), 1.0, ALL);
+    assert_eq!(slide.unwrap(), None);
+    println!("sweeps: largest distance error {worst:.1e} m");
+}
+
+/// A capsule standing on a floor of 200 mesh triangles slides across their inner edges without
+/// being stopped (touching the floor, 1 nm above it, 0.1 mm into it; along x and diagonally),
+/// as over a height field and from one box onto the next, and stops where its lower ball meets
+/// the edge of a step 0.2 m high:
+/// 7.3 - sqrt(0.3^2 - 0.1^2) m from where it started (within 1e-8 m, its normal within 1e-5:
+/// parry's sweeps of rounded shapes end within about 4e-9 m of the contact).
+#[test]
+fn a_swept_capsule_slides_over_a_mesh_floor_and_stops_at_a_step() {
+    let mut world = World::default();
+    let n = 10;
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    for j in 0..=n {
+        for i in 0..=n {
+            vertices.push(Vec3::new(f64::from(i) - 5.0, f64::from(j) - 5.0, 0.0));
+        }
+    }
+    let at = |i: u32, j: u32| j * (n + 1) + i;
+    for j in 0..n {
+        for i in 0..n {
+            indices.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            indices.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    let id = Quat::identity();
+    let floor = fixed(
+        &mut world,
+        Vec3::zeros(),
+        id,
+        Geometry::TriMesh { vertices, indices },
+    );
+    let field = fixed(&mut world, Vec3::new(0.0, 20.0, 0.0), id, flat_field());
+    let capsule = Geometry::Capsule {
+        half_height: 0.4,
+        radius: 0.3,
+    };
+    let mut stopped = 0;
+    for lift in [0.0, 1e-9, -1e-4] {
+        let start = Vec3::new(-4.3, 0.2, 0.7 + lift);
+        for dir in [Vec3::x(), Vec3::new(1.0, 1.0, 0.0)] {
+            let slide = world
+                .cast_shape(&capsule, start, id, dir, 4.0, ALL)
+                .unwrap();
+            stopped += slide.is_some() as usize;
+            assert_eq!(slide, None, "lift {lift}, {dir:?}");
+        }
+        let start = Vec3::new(-1.5, 20.3, 0.7 + lift);
+        for dir in [Vec3::x(), Vec3::new(1.0, -1.0, 0.0)] {
+            let slide = world
+                .cast_shape(&capsule, start, id, dir, 2.5, ALL)
+                .unwrap();
+            assert_eq!(slide, None, "field, lift {lift}, {dir:?}");
+        }
+        // going down into the floor, it meets it at once (or when it has come down the nm)
+        let down = Vec3::new(1.0, 0.0, -0.01);
+        let hit = world.cast_shape(&capsule, start - 20.0 * Vec3::y(), id, down, 1.0, ALL);
+        let hit = hit.unwrap().unwrap();
+        assert_eq!(hit.shape, floor);
+        let sink = lift.max(0.0) * down.norm() / 0.01;
+        assert!(
+            (hit.distance - sink).abs() < 1e-10,
+            "lift {lift}: {}",
+            hit.distance
+        );
+        let hit = world.cast_shape(&capsule, start, id, down, 1.0, ALL);
+        assert_eq!(hit.unwrap().unwrap().shape, field);
+    }
+    assert_eq!(stopped, 0);
+    // a floor of two boxes side by side: standing on the first (touching it), the capsule
+    // slides onto the second, whose edge it grazes
+    for x in [-1.0, 1.0] {
+        let tile = Geometry::Box {
+            half_extents: Vec3::new(1.0, 1.0, 0.5),
+        };
+        fixed(&mut world, Vec3::new(x, 40.0, -0.5), id, tile);
+    }
+    let start = Vec3::new(-1.5, 40.0, 0.7);
+    let slide = world.cast_shape(&capsule, start, id, Vec3::x(), 3.0, ALL);
+    assert_eq!(slide.unwrap(), None);
+    // a step 0.2 m high from x = 3
+    let step = fixed(
+        &mut world,
+        Vec3::new(3.5, 0.0, 0.1),
+        id,
+        Geometry::Box {
+            half_extents: Vec3::new(0.5, 5.0, 0.1),
+        },
+    );
+    let start = Vec3::new(-4.3, 0.2, 0.7);
+    let hit = world
+        .cast_shape(&capsule, start, id, Vec3::x(), 10.0, ALL)
+        .unwrap()
+        .unwrap();
+    let reach = (0.3f64 * 0.3 - 0.1 * 0.1).sqrt();
+    assert_eq!(hit.shape, step);
+    assert!(
+        (hit.distance - (7.3 - reach)).abs() < 1e-8,
+        "{} against {}",
+        hit.distance,
+        7.3 - reach
+    );
+    assert!(
+        (hit.point - Vec3::new(3.0, 0.2, 0.2)).norm() < 1e-6,
+        "{:?}",
+        hit.point
+    );
+    let normal = Vec3::new(-reach, 0.0, 0.1) / 0.3;
+    assert!((hit.normal - normal).norm() < 1e-5, "{:?}", hit.normal);
 }
 
 /// The queries see bodies where the last step or a pose left them, and do not change the

@@ -439,7 +439,7 @@ pub struct ShapeCastHit {
     /// swept shape.
     pub normal: Vec3,
     /// How far the shape moved along the direction before touching (m); 0 for a shape it
-    /// overlaps where it starts.
+    /// overlaps or touches where it starts and moves into.
     pub distance: f64,
 }
 

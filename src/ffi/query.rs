@@ -81,7 +81,7 @@ pub struct tenon_shape_cast_hit {
     /// The outward normal of the shape met there (world frame, unit), toward the swept shape.
     pub normal: tenon_vec3,
     /// How far the shape moved along the direction before touching (m); 0 for a shape it
-    /// overlaps where it starts.
+    /// overlaps or touches where it starts and moves into.
     pub distance: f64,
     /// The body the shape met is attached to.
     pub body: tenon_body_id,
@@ -287,8 +287,10 @@ pub unsafe extern "C" fn tenon_world_overlap_shape(
 /// `direction` (any length but zero; distances along it normalized) up to `max_distance` (m;
 /// INFINITY for no limit), and writes the first shape it meets to `*out` (`out->hit` 0: it
 /// moves the whole distance freely): how far a character's capsule can move, where a thrown
-/// object lands. A shape it overlaps or touches where it starts is met at distance 0, the point
-/// and normal then those of the deepest contact. A shape exactly `max_distance` away is met.
+/// object lands. A shape it overlaps or touches where it starts is met at distance 0 (the point
+/// and normal those of the deepest contact) if the motion goes into it, and passed by if the
+/// motion leaves it or runs along it: a capsule standing on the ground slides along it, and stops
+/// at once against a wall it touches. A shape exactly `max_distance` away is met.
 /// Errors: NULL `out`; those of `tenon_world_overlap_shape()` for the shape; NaN or infinite
 /// direction, NaN max distance, zero direction, negative max distance. On error `*out` is not
 /// written.
