@@ -202,8 +202,9 @@ impl World {
     /// half-space when it reaches into it. The geometry is built for the query (a convex hull's
     /// hull computed each time).
     /// Errors: NaN or infinite pose or geometry (`NonFinite`); a rotation not of unit length
-    /// (`InvalidRotation`); invalid sizes, a mesh, height field or half-space as the query
-    /// (`InvalidArgument`). On error `shapes` is not touched.
+    /// (`InvalidRotation`); invalid sizes, a mesh, height field or half-space as the query, a
+    /// query reaching farther than 1e15 m from the origin (`InvalidArgument`). On error
+    /// `shapes` is not touched.
     pub fn overlap_shape(
         &mut self,
         geometry: &Geometry,
@@ -233,13 +234,15 @@ impl World {
     /// normalized) up to `max_distance` (m, `f64::INFINITY` for no limit), among the shapes
     /// `filter` allows: how far it can move (a character's capsule, a thrown object's path).
     /// The geometry as in [`World::overlap_shape`]. A shape it overlaps or touches where it
-    /// starts is met at distance 0 (its point and normal those of the deepest contact) if the
+    /// starts is met at distance 0 (its point and normal those of the contact there) if the
     /// motion goes into it, and passed by if the motion leaves it or runs along it: a capsule
     /// standing on the ground slides along it, and stops at once against a wall it touches
     /// ([`World::overlap_shape`] lists what it overlaps). A shape exactly `max_distance` away
-    /// is met. `Ok(None)`: it moves the whole distance
-    /// freely. Errors: those of [`World::overlap_shape`] and, for the direction and the
-    /// distance, those of [`World::cast_ray`].
+    /// is met. Meshes are two-sided; height fields are met from above only (from their +z
+    /// side). A motion within about 3e-5 of parallel to a surface (0.002 degrees) runs along
+    /// it: over a kilometre it may end up to 3 cm inside. `Ok(None)`: it moves the whole
+    /// distance freely. Errors: those of [`World::overlap_shape`] and, for the direction and
+    /// the distance, those of [`World::cast_ray`].
     pub fn cast_shape(
         &mut self,
         geometry: &Geometry,

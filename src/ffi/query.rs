@@ -188,7 +188,7 @@ pub unsafe extern "C" fn tenon_world_cast_ray_all(
 /// (a ball's box has corners the ball does not reach): `tenon_world_overlap_shape()` with a box
 /// tests the shapes themselves. Buffer as `tenon_world_cast_ray_all()`. Errors: NULL
 /// `out_count`, NULL `shapes` with a nonzero capacity; NaN or infinite corners; `min` above
-/// `max` along an axis; invalid world. On error nothing is written.
+/// `max` along an axis; invalid world. On these errors nothing is written.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_world_overlap_aabb(
     world: tenon_world_id,
@@ -254,8 +254,9 @@ fn query_from_def(
 /// when it reaches into it. Buffer as `tenon_world_cast_ray_all()`. Errors: NULL `def` or
 /// `out_count`, NULL `shapes` with a nonzero capacity; a def not from
 /// `tenon_shape_def_default()`, an unknown type, a mesh, height field or half-space; NaN or
-/// infinite pose or sizes, sizes <= 0, a rotation not of unit length; invalid world. On error
-/// nothing is written. A convex hull is computed at each call.
+/// infinite pose or sizes, sizes <= 0, a rotation not of unit length, a query reaching farther
+/// than 1e15 m from the origin; invalid world. On these errors nothing is written. A convex
+/// hull is computed at each call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_world_overlap_shape(
     world: tenon_world_id,
@@ -288,9 +289,12 @@ pub unsafe extern "C" fn tenon_world_overlap_shape(
 /// INFINITY for no limit), and writes the first shape it meets to `*out` (`out->hit` 0: it
 /// moves the whole distance freely): how far a character's capsule can move, where a thrown
 /// object lands. A shape it overlaps or touches where it starts is met at distance 0 (the point
-/// and normal those of the deepest contact) if the motion goes into it, and passed by if the
+/// and normal those of the contact there) if the motion goes into it, and passed by if the
 /// motion leaves it or runs along it: a capsule standing on the ground slides along it, and stops
-/// at once against a wall it touches. A shape exactly `max_distance` away is met.
+/// at once against a wall it touches. A shape exactly `max_distance` away is met. Meshes are
+/// two-sided; height fields are met from above only (from their +z side). A
+/// motion within about 3e-5 of parallel to a surface (0.002 degrees) runs along it: over a
+/// kilometre it may end up to 3 cm inside.
 /// Errors: NULL `out`; those of `tenon_world_overlap_shape()` for the shape; NaN or infinite
 /// direction, NaN max distance, zero direction, negative max distance. On error `*out` is not
 /// written.

@@ -7,11 +7,15 @@
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::{Pose, Vector as PVec};
 use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy, BvhLeafCost};
+use parry3d_f64::query::PointQuery;
 use parry3d_f64::query::details::NormalConstraints;
 use parry3d_f64::query::{
-    Ray, RayCast, ShapeCastOptions, ShapeCastStatus, cast_shapes, contact, intersection_test,
+    Contact, Ray, RayCast, ShapeCastOptions, ShapeCastStatus, cast_shapes, contact,
+    intersection_test,
 };
-use parry3d_f64::shape::{Shape as ParryShape, SharedShape, TrianglePseudoNormals};
+use parry3d_f64::shape::{
+    Segment, Shape as ParryShape, SharedShape, Triangle, TrianglePseudoNormals,
+};
 
 use super::{Detector, Shape, bad, build, nv, ppose, pv, validate_geometry};
 use crate::arena::Arena;
@@ -22,6 +26,10 @@ use crate::math::{Quat, Vec3};
 
 /// Refits of the scene queries' tree after which it is built again.
 const QUERY_REFITS: u32 = 60;
+
+/// How far from the origin a query shape may reach (m): beyond, doubles resolve no better than
+/// 0.1 m.
+pub(crate) const MAX_QUERY_EXTENT: f64 = 1e15;
 
 /// A ray's hit: the shape's slot, the distance along the (unit) ray and the surface's outward
 /// normal there.
@@ -87,6 +95,13 @@ impl QueryShape {
             .map(|(p, s)| s.compute_aabb(p))
             .reduce(|a, b| a.merged(&b))
             .expect("a query shape has at least one part");
+        // (parry's penetration depth panicked on a ball of 1e200 m)
+        if aabb.mins.min_element() < -MAX_QUERY_EXTENT || aabb.maxs.max_element() > MAX_QUERY_EXTENT
+        {
+            return Err(bad(format!(
+                "a query shape must lie within {MAX_QUERY_EXTENT:e} m of the origin"
+            )));
+        }
         Ok(QueryShape { parts, aabb })
     }
 }
@@ -245,12 +260,18 @@ impl Detector {
         let (shapes, slots) = (&self.shapes, &self.query_slots);
         let inside = (self.query_bvh.intersect_aabb(&query)).map(|leaf| slots[leaf as usize]);
         out.extend(inside.filter(|&slot| accept(shapes.slot(slot))));
-        let half = query.half_extents();
-        let cuboid = parry3d_f64::shape::Cuboid::new(half);
-        let centre = Pose::from_translation(query.center());
+        // a half-space when the box's corner deepest along its normal is in it (a box of any
+        // size: its centre and half extents may overflow)
         for (slot, s) in shapes.iter().filter(|(_, s)| s.unbounded) {
             let pose = s.world_pose(bodies.slot(s.body));
-            if accept(s) && intersects(&centre, &cuboid, &pose, &*s.shape) {
+            let Some(h) = s.shape.as_halfspace() else {
+                continue;
+            };
+            let n = pose.rotation * h.normal;
+            let corner = PVec::select(n.cmpgt(PVec::ZERO), query.mins, query.maxs);
+            let d = corner - pose.translation;
+            let depth = n.x * d.x + n.y * d.y + n.z * d.z;
+            if accept(s) && (depth <= 0.0 || depth.is_nan()) {
                 out.push(slot);
             }
         }
@@ -343,17 +364,34 @@ impl Detector {
 }
 
 /// A contact whose normal is this close to perpendicular to the motion (the cosine of their
-/// angle below `PROBE`) is probed: it stops the motion only if moving on by `PROBE_STEP` times
-/// the query's size takes the two shapes deeper into each other by more than `GRAZING` times
-/// that step. The normal parry gives where a shape grazes an edge is off by about
-/// `sqrt(2 tol / r)` (its tolerance `tol` over the radius `r` of the rounded part that grazes:
-/// 9e-5 for a capsule of 0.3 m passing over the joint of two floor triangles), which a fixed
-/// threshold on the angle would take for a contact.
+/// angle above `-PROBE`, or pointing along the motion) is probed: it stops the motion only if
+/// moving on by `PROBE_STEP` times the query's size (at least `MIN_PROBE_STEP`) brings the two
+/// shapes closer, or deeper into each other, by more than `GRAZING` times that step. The normal
+/// parry gives where a shape grazes an edge is off by about `sqrt(2 tol / r)` (its tolerance
+/// `tol` over the radius `r` of the rounded part that grazes: 9e-5 for a capsule of 0.3 m passing
+/// over the joint of two floor triangles, 7.5e-4 for 1 cm), and where shapes touch at the start
+/// it can point anywhere (a capsule lying against a wall: 0.999 along the wall), which a
+/// threshold on the angle would misread.
 const PROBE: f64 = 1e-2;
 const PROBE_STEP: f64 = 1e-3;
+const MIN_PROBE_STEP: f64 = 1e-6;
 const GRAZING: f64 = 1e-5;
 /// Below this a motion runs along a triangle's pseudo-normal (the cosine of their angle).
 const ROUNDING: f64 = 1e-12;
+/// Shapes this close at the start of a sweep touch (m).
+const TOUCH: f64 = 1e-9;
+/// An edge of a mesh triangle whose pseudo-normal (the sum of its triangles' normals) is
+/// shorter than this is open (one triangle: 1) or sharp (two at more than 83 degrees): a
+/// contact there keeps its own normal.
+const OPEN_EDGE: f64 = 1.5;
+
+/// A mesh or height field triangle swept against: its pseudo-normals and which of its edges
+/// (a-b, b-c, c-a) are open.
+struct TriangleEdges {
+    triangle: Triangle,
+    normals: TrianglePseudoNormals,
+    open: [bool; 3],
+}
 
 /// The first contact of the query shape, moved along the unit `dir`, with the shape `target` at
 /// `pose` within `max`: the distance, the point on `target` and its outward normal there
@@ -361,6 +399,7 @@ const ROUNDING: f64 = 1e-12;
 /// or convex parts near the query's path), so that each contact is one of two convex shapes;
 /// a triangle's contact normal is first brought into the normals its neighbours allow (parry's
 /// pseudo-normals, as for contacts: on a flat floor, the face's normal at an inner edge).
+/// Height fields are one-sided there, as for contacts: met from above.
 fn sweep_shape(
     pose: &Pose,
     target: &dyn ParryShape,
@@ -369,10 +408,10 @@ fn sweep_shape(
     max: f64,
 ) -> Option<(f64, Vec3, Vec3)> {
     let mut best: Option<(f64, Vec3, Vec3)> = None;
-    let mut visit = |p: &Pose, t: &dyn ParryShape, normals: Option<TrianglePseudoNormals>| {
+    let mut visit = |p: &Pose, t: &dyn ParryShape, edges: Option<TriangleEdges>| {
         for (qp, q) in &query.parts {
             let bound = best.as_ref().map_or(max, |b| b.0);
-            if let Some(hit) = sweep_convex((p, t, normals.as_ref()), (qp, &**q), query, dir, bound)
+            if let Some(hit) = sweep_convex((p, t, edges.as_ref()), (qp, &**q), query, dir, bound)
                 && best.as_ref().is_none_or(|b| hit.0 < b.0)
             {
                 best = Some(hit);
@@ -394,12 +433,29 @@ fn sweep_shape(
             visit(&(pose * part), &**s, None);
         }
     } else if let Some(m) = target.as_trimesh() {
+        let sums = m.pseudo_normals().map(|p| &p.edges_pseudo_normal);
         for i in m.bvh().intersect_aabb(&region()) {
-            visit(pose, &m.triangle(i), m.triangle_normal_constraints(i));
+            let triangle = m.triangle(i);
+            let edges = m
+                .triangle_normal_constraints(i)
+                .map(|normals| TriangleEdges {
+                    triangle,
+                    normals,
+                    open: sums.map_or([true; 3], |e| e[i as usize].map(|n| n.length() < OPEN_EDGE)),
+                });
+            visit(pose, &triangle, edges);
         }
     } else if let Some(h) = target.as_heightfield() {
+        // (parry gives a height field's border edges normals in its plane: none is open)
         h.map_elements_in_local_aabb(&region(), &mut |i, tri| {
-            visit(pose, tri, h.triangle_normal_constraints(i))
+            let edges = h
+                .triangle_normal_constraints(i)
+                .map(|normals| TriangleEdges {
+                    triangle: *tri,
+                    normals,
+                    open: [false; 3],
+                });
+            visit(pose, tri, edges)
         });
     } else {
         visit(pose, target, None);
@@ -408,14 +464,13 @@ fn sweep_shape(
 }
 
 /// The first contact of the convex `part` at `part_pose`, moved along the unit `dir`, with the
-/// convex `target` at `pose` (a triangle with its pseudo-normals `normals`), within `max`, as
-/// [`sweep_shape`]. Only a contact the motion goes into counts: where its normal does not
-/// oppose the motion the two convex shapes touch or overlap and the motion runs along the
-/// contact or leaves it, never deeper (near perpendicular, the `PROBE` decides). That holds
-/// where they start too: a shape overlapping or touching the query where it starts is met at 0
-/// only if the motion goes into it.
+/// convex `target` at `pose` (a triangle with its `edges`), within `max`, as [`sweep_shape`].
+/// Only a contact the motion goes into counts: where the two convex shapes touch or overlap and
+/// the motion runs along the contact or leaves it, they never go deeper. That holds where they
+/// start too: a shape overlapping or touching the query where it starts is met at 0 only if the
+/// motion goes into it (its point and normal then those of the contact there).
 fn sweep_convex(
-    (pose, target, normals): (&Pose, &dyn ParryShape, Option<&TrianglePseudoNormals>),
+    (pose, target, edges): (&Pose, &dyn ParryShape, Option<&TriangleEdges>),
     (part_pose, part): (&Pose, &dyn ParryShape),
     query: &QueryShape,
     dir: PVec,
@@ -427,42 +482,80 @@ fn sweep_convex(
         stop_at_penetration: true,
         compute_impact_geometry_on_penetration: true,
     };
-    let hit = cast_shapes(pose, PVec::ZERO, target, part_pose, dir, part, options).ok()??;
-    let distance = if hit.status == ShapeCastStatus::PenetratingOrWithinTargetDist {
-        0.0
-    } else {
-        hit.time_of_impact
+    let cast = cast_shapes(pose, PVec::ZERO, target, part_pose, dir, part, options);
+    let (distance, raw, witness) = match cast {
+        Ok(Some(h))
+            if h.status != ShapeCastStatus::PenetratingOrWithinTargetDist
+                && h.time_of_impact > 0.0 =>
+        {
+            (h.time_of_impact, h.normal1, h.witness1)
+        }
+        // A start that touches or overlaps: the contact there (parry's sweep misses some
+        // such starts, and its normal at them can point anywhere).
+        _ => {
+            let c = contact(pose, target, part_pose, part, TOUCH)
+                .ok()
+                .flatten()?;
+            let inv = pose.inverse();
+            (0.0, inv.rotation * c.normal1, inv * c.point1)
+        }
     };
-    let mut local = hit.normal1;
-    if let Some(n) = normals
-        && !n.project_local_normal_mut(&mut local)
-    {
+    if distance > max {
         return None;
     }
-    // (a normal the pseudo-normals moved is the one the neighbours allow: the face's at a flat
-    // inner edge, which the motion along the floor runs along up to rounding)
-    let projected = local != hit.normal1;
-    let normal = pose.rotation * local;
-    let along = normal.dot(dir);
-    let limit = if projected { -ROUNDING } else { 0.0 };
-    // (a NaN normal does not oppose the motion either)
-    if distance > max || along.is_nan() || along >= limit {
-        return None;
-    }
-    if !projected && along > -PROBE {
-        let step = PROBE_STEP * query.aabb.half_extents().length();
-        let depth = |t: f64| {
-            let at = Pose::from_translation(dir * t) * part_pose;
-            match contact(pose, target, &at, part, 0.0) {
-                Ok(Some(c)) => (-c.dist).max(0.0),
-                _ => 0.0,
-            }
-        };
-        if depth(distance + step) <= depth(distance) + GRAZING * step {
+    let mut local = raw;
+    let mut trusted = false;
+    if let Some(e) = edges {
+        if !e.normals.project_local_normal_mut(&mut local) {
+            // the back of a one-sided triangle
             return None;
         }
+        // A normal moved into the neighbours' (an edge's or a vertex's contact) is the one the
+        // mesh allows: the face's at a flat inner edge, which the motion along the floor runs
+        // along up to rounding. At an open edge the contact keeps its own.
+        if local != raw {
+            let t = &e.triangle;
+            let near = 1e-6 * query.aabb.half_extents().length() + TOUCH;
+            let sides = [(t.a, t.b), (t.b, t.c), (t.c, t.a)];
+            let open = (sides.iter().zip(e.open)).any(|(&(p, q), open)| {
+                open && Segment::new(p, q).distance_to_local_point(witness, true) <= near
+            });
+            if open {
+                local = raw;
+            } else {
+                trusted = true;
+            }
+        }
     }
-    Some((distance, nv(pose * hit.witness1), nv(normal)))
+    let mut normal = pose.rotation * local;
+    let along = normal.dot(dir);
+    if along.is_nan() {
+        return None;
+    }
+    // the contact of the two with the query moved by `t`, as far as the probe looks; its
+    // distance (negative: overlapping)
+    let step = (PROBE_STEP * query.aabb.half_extents().length()).max(MIN_PROBE_STEP);
+    let probe = |t: f64| {
+        let at = Pose::from_translation(dir * t) * part_pose;
+        contact(pose, target, &at, part, 2.0 * step).ok().flatten()
+    };
+    let gap = |c: &Option<Contact>| c.as_ref().map_or(2.0 * step, |c| c.dist);
+    let stops = if trusted {
+        along < -ROUNDING
+    } else if along <= -PROBE && distance > 0.0 {
+        true
+    } else {
+        // (also every start that touches: parry's normal there can point anywhere, as for a
+        // capsule lying against a wall, 0.999 along it; the normal is then taken where they
+        // overlap a little further on)
+        let ahead = probe(distance + step);
+        let deeper = gap(&ahead) < gap(&probe(distance)) - GRAZING * step;
+        if deeper && let Some(c) = ahead.filter(|c| c.dist < 0.0) {
+            normal = c.normal1;
+        }
+        deeper
+    };
+    stops.then(|| (distance, nv(pose * witness), nv(normal)))
 }
 
 /// Whether two shapes overlap or touch (parry answers for every pair with a convex shape,
