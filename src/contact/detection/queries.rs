@@ -7,15 +7,11 @@
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::{Pose, Vector as PVec};
 use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy, BvhLeafCost};
-use parry3d_f64::query::PointQuery;
 use parry3d_f64::query::details::NormalConstraints;
 use parry3d_f64::query::{
-    Contact, Ray, RayCast, ShapeCastOptions, ShapeCastStatus, cast_shapes, contact,
-    intersection_test,
+    Ray, RayCast, ShapeCastOptions, ShapeCastStatus, cast_shapes, contact, intersection_test,
 };
-use parry3d_f64::shape::{
-    Segment, Shape as ParryShape, SharedShape, Triangle, TrianglePseudoNormals,
-};
+use parry3d_f64::shape::{Shape as ParryShape, SharedShape, TrianglePseudoNormals};
 
 use super::{Detector, Shape, bad, build, nv, ppose, pv, validate_geometry};
 use crate::arena::Arena;
@@ -329,12 +325,12 @@ impl Detector {
             }
             let pose = s.world_pose(bodies.slot(s.body));
             let max = best.min(limit);
-            let (distance, point, normal) = sweep_shape(&pose, &*s.shape, query, dir, max)?;
+            let stop = sweep_shape(&pose, &*s.shape, query, dir, max)?;
             Some(SweepHitAt {
                 shape: slot,
-                distance,
-                point,
-                normal,
+                distance: stop.distance,
+                point: stop.point,
+                normal: stop.normal,
             })
         };
         // The tree's boxes grown by the query's half extents, met by a ray from its centre.
@@ -363,99 +359,122 @@ impl Detector {
     }
 }
 
-/// A contact whose normal is this close to perpendicular to the motion (the cosine of their
-/// angle above `-PROBE`, or pointing along the motion) is probed: it stops the motion only if
-/// moving on by `PROBE_STEP` times the query's size (at least `MIN_PROBE_STEP`) brings the two
-/// shapes closer, or deeper into each other, by more than `GRAZING` times that step. The normal
-/// parry gives where a shape grazes an edge is off by about `sqrt(2 tol / r)` (its tolerance
-/// `tol` over the radius `r` of the rounded part that grazes: 9e-5 for a capsule of 0.3 m passing
-/// over the joint of two floor triangles, 7.5e-4 for 1 cm), and where shapes touch at the start
-/// it can point anywhere (a capsule lying against a wall: 0.999 along the wall), which a
-/// threshold on the angle would misread.
-const PROBE: f64 = 1e-2;
+/// Whether a sweep stops where it touches a shape is decided by two probes further along the
+/// motion, `PROBE_STEP` times the query's size (at least `MIN_PROBE_STEP`) and twice that: it
+/// stops if the second step brings the query closer to the whole shape, or deeper into it, by
+/// more than `GRAZING` times the step. (The first step may only close the gap parry's sweep
+/// leaves, about 1e-8 m for a ball of 0.3 m; the second measures where the motion goes.)
+/// Grazing an edge, running along a face, leaving, or passing from one triangle of a floor to
+/// the next, it does not; a real contact does at any angle above `GRAZING`. Normals do not
+/// decide: parry's normal where shapes graze or touch can point anywhere (a capsule lying
+/// against a wall: 0.999 along it).
 const PROBE_STEP: f64 = 1e-3;
-const MIN_PROBE_STEP: f64 = 1e-6;
+const MIN_PROBE_STEP: f64 = 1e-4;
 const GRAZING: f64 = 1e-5;
-/// Below this a motion runs along a triangle's pseudo-normal (the cosine of their angle).
-const ROUNDING: f64 = 1e-12;
+/// The noise of parry's distances between shapes that touch (m): a capsule of 1 cm standing
+/// on a mesh floor was 5e-9 m from it in one probe and 3e-17 m in the next, and without this
+/// stopped at 23 of 300 inner edges.
+const GAP_NOISE: f64 = 1e-8;
+/// A normal this far against the motion (its cosine with it) is where parry's sweep ended at
+/// a contact: the hit's own; otherwise the normal of the contact two probe steps on.
+const OPPOSED: f64 = 1e-2;
+/// A hit whose normal is this far against the motion (its cosine with it) takes one probe.
+const CLEAR: f64 = 0.1;
 /// Shapes this close at the start of a sweep touch (m).
 const TOUCH: f64 = 1e-9;
-/// An edge of a mesh triangle whose pseudo-normal (the sum of its triangles' normals) is
-/// shorter than this is open (one triangle: 1) or sharp (two at more than 83 degrees): a
-/// contact there keeps its own normal.
-const OPEN_EDGE: f64 = 1.5;
 
-/// A mesh or height field triangle swept against: its pseudo-normals and which of its edges
-/// (a-b, b-c, c-a) are open.
-struct TriangleEdges {
-    triangle: Triangle,
-    normals: TrianglePseudoNormals,
-    open: [bool; 3],
+/// Where a sweep stops against one shape: the distance, the point on the shape and its outward
+/// normal there (world frame).
+pub(crate) struct Stop {
+    distance: f64,
+    point: Vec3,
+    normal: Vec3,
 }
 
-/// The first contact of the query shape, moved along the unit `dir`, with the shape `target` at
-/// `pose` within `max`: the distance, the point on `target` and its outward normal there
-/// (world frame). Meshes, height fields and compounds are swept part by part (their triangles
-/// or convex parts near the query's path), so that each contact is one of two convex shapes;
-/// a triangle's contact normal is first brought into the normals its neighbours allow (parry's
-/// pseudo-normals, as for contacts: on a flat floor, the face's normal at an inner edge).
-/// Height fields are one-sided there, as for contacts: met from above.
+impl BvhLeafCost for Stop {
+    fn cost(&self) -> f64 {
+        self.distance
+    }
+}
+
+/// The first stop of the query shape, moved along the unit `dir`, against the shape `target`
+/// at `pose` within `max`. Meshes, height fields and compounds are swept piece by piece (their
+/// triangles or convex parts along the query's path; a mesh's tree searched nearest first), so
+/// that each contact is one of two convex shapes, and whether the motion goes into the target
+/// is probed against the whole of it: on a floor of many triangles, whatever their winding,
+/// passing onto the next one is not going deeper. A height field's triangles are one-sided (met
+/// from above: a contact from below is none, as parry's pseudo-normals say).
 fn sweep_shape(
     pose: &Pose,
     target: &dyn ParryShape,
     query: &QueryShape,
     dir: PVec,
     max: f64,
-) -> Option<(f64, Vec3, Vec3)> {
-    let mut best: Option<(f64, Vec3, Vec3)> = None;
-    let mut visit = |p: &Pose, t: &dyn ParryShape, edges: Option<TriangleEdges>| {
-        for (qp, q) in &query.parts {
-            let bound = best.as_ref().map_or(max, |b| b.0);
-            if let Some(hit) = sweep_convex((p, t, edges.as_ref()), (qp, &**q), query, dir, bound)
-                && best.as_ref().is_none_or(|b| hit.0 < b.0)
-            {
-                best = Some(hit);
+) -> Option<Stop> {
+    // (a shape of pieces: a mesh, a height field or a compound)
+    let composite = target.as_trimesh().is_some()
+        || target.as_heightfield().is_some()
+        || target.as_compound().is_some();
+    let whole = (pose, target, composite);
+    // the first stop of any part of the query against one piece
+    let piece =
+        |p: &Pose, t: &dyn ParryShape, one_sided: Option<&TrianglePseudoNormals>, max: f64| {
+            let mut first: Option<Stop> = None;
+            for (qp, q) in &query.parts {
+                let bound = first.as_ref().map_or(max, |f| f.distance);
+                if let Some(stop) =
+                    sweep_convex((p, t, one_sided), whole, (qp, &**q), query, dir, bound)
+                    && first.as_ref().is_none_or(|f| stop.distance < f.distance)
+                {
+                    first = Some(stop);
+                }
             }
+            first
+        };
+    if let Some(m) = target.as_trimesh() {
+        // the query's box and path in the mesh's frame; the tree's boxes grown by its half
+        // extents, met by a ray from its centre, nearest first
+        let inv = pose.inverse();
+        let local = query.aabb.transform_by(&inv);
+        let (half, ray) = (
+            local.half_extents(),
+            Ray::new(local.center(), inv.rotation * dir),
+        );
+        return m
+            .bvh()
+            .find_best(
+                beyond(max),
+                |node, best| {
+                    let grown = Aabb::new(node.aabb().mins - half, node.aabb().maxs + half);
+                    grown.cast_local_ray(&ray, best, true).unwrap_or(f64::MAX)
+                },
+                |i, best| piece(pose, &m.triangle(i), None, best.min(max)),
+            )
+            .map(|(_, stop)| stop);
+    }
+    let mut best: Option<Stop> = None;
+    let mut visit = |p: &Pose, t: &dyn ParryShape, one_sided: Option<&TrianglePseudoNormals>| {
+        let bound = best.as_ref().map_or(max, |b| b.distance);
+        if let Some(stop) = piece(p, t, one_sided, bound)
+            && best.as_ref().is_none_or(|b| stop.distance < b.distance)
+        {
+            best = Some(stop);
         }
     };
-    // the query's path within `max` (or the whole target) in the target's frame
-    let region = || {
+    if let Some(c) = target.as_compound() {
+        for (part, s) in c.shapes() {
+            visit(&(pose * part), &**s, None);
+        }
+    } else if let Some(h) = target.as_heightfield() {
+        // the query's path within `max` (or the whole field) in the field's frame
         let path = if max.is_finite() {
             let end = Pose::from_translation(dir * max);
             query.aabb.merged(&query.aabb.transform_by(&end))
         } else {
             target.compute_aabb(pose)
         };
-        path.transform_by(&pose.inverse())
-    };
-    if let Some(c) = target.as_compound() {
-        for (part, s) in c.shapes() {
-            visit(&(pose * part), &**s, None);
-        }
-    } else if let Some(m) = target.as_trimesh() {
-        let sums = m.pseudo_normals().map(|p| &p.edges_pseudo_normal);
-        for i in m.bvh().intersect_aabb(&region()) {
-            let triangle = m.triangle(i);
-            let edges = m
-                .triangle_normal_constraints(i)
-                .map(|normals| TriangleEdges {
-                    triangle,
-                    normals,
-                    open: sums.map_or([true; 3], |e| e[i as usize].map(|n| n.length() < OPEN_EDGE)),
-                });
-            visit(pose, &triangle, edges);
-        }
-    } else if let Some(h) = target.as_heightfield() {
-        // (parry gives a height field's border edges normals in its plane: none is open)
-        h.map_elements_in_local_aabb(&region(), &mut |i, tri| {
-            let edges = h
-                .triangle_normal_constraints(i)
-                .map(|normals| TriangleEdges {
-                    triangle: *tri,
-                    normals,
-                    open: [false; 3],
-                });
-            visit(pose, tri, edges)
+        h.map_elements_in_local_aabb(&path.transform_by(&pose.inverse()), &mut |i, tri| {
+            visit(pose, tri, h.triangle_normal_constraints(i).as_ref())
         });
     } else {
         visit(pose, target, None);
@@ -463,19 +482,19 @@ fn sweep_shape(
     best
 }
 
-/// The first contact of the convex `part` at `part_pose`, moved along the unit `dir`, with the
-/// convex `target` at `pose` (a triangle with its `edges`), within `max`, as [`sweep_shape`].
-/// Only a contact the motion goes into counts: where the two convex shapes touch or overlap and
-/// the motion runs along the contact or leaves it, they never go deeper. That holds where they
-/// start too: a shape overlapping or touching the query where it starts is met at 0 only if the
-/// motion goes into it (its point and normal then those of the contact there).
+/// The stop of the convex `part` at `part_pose`, moved along the unit `dir`, against the convex
+/// `target` at `pose` (a piece of the shape `whole`; a height field's triangle with its
+/// pseudo-normals `one_sided`), within `max`, as [`sweep_shape`]. Where they touch or overlap
+/// at the start, the sweep stops there (distance 0) only if the motion goes deeper into the
+/// whole shape: a capsule standing on the ground slides along it.
 fn sweep_convex(
-    (pose, target, edges): (&Pose, &dyn ParryShape, Option<&TriangleEdges>),
+    (pose, target, one_sided): (&Pose, &dyn ParryShape, Option<&TrianglePseudoNormals>),
+    (whole_pose, whole, composite): (&Pose, &dyn ParryShape, bool),
     (part_pose, part): (&Pose, &dyn ParryShape),
     query: &QueryShape,
     dir: PVec,
     max: f64,
-) -> Option<(f64, Vec3, Vec3)> {
+) -> Option<Stop> {
     let options = ShapeCastOptions {
         max_time_of_impact: max,
         target_distance: 0.0,
@@ -483,15 +502,14 @@ fn sweep_convex(
         compute_impact_geometry_on_penetration: true,
     };
     let cast = cast_shapes(pose, PVec::ZERO, target, part_pose, dir, part, options);
-    let (distance, raw, witness) = match cast {
+    let (distance, mut normal, witness) = match cast {
         Ok(Some(h))
             if h.status != ShapeCastStatus::PenetratingOrWithinTargetDist
                 && h.time_of_impact > 0.0 =>
         {
             (h.time_of_impact, h.normal1, h.witness1)
         }
-        // A start that touches or overlaps: the contact there (parry's sweep misses some
-        // such starts, and its normal at them can point anywhere).
+        // a start that touches or overlaps: the contact there (parry's sweep misses some)
         _ => {
             let c = contact(pose, target, part_pose, part, TOUCH)
                 .ok()
@@ -503,59 +521,50 @@ fn sweep_convex(
     if distance > max {
         return None;
     }
-    let mut local = raw;
-    let mut trusted = false;
-    if let Some(e) = edges {
-        if !e.normals.project_local_normal_mut(&mut local) {
-            // the back of a one-sided triangle
-            return None;
-        }
-        // A normal moved into the neighbours' (an edge's or a vertex's contact) is the one the
-        // mesh allows: the face's at a flat inner edge, which the motion along the floor runs
-        // along up to rounding. At an open edge the contact keeps its own.
-        if local != raw {
-            let t = &e.triangle;
-            let near = 1e-6 * query.aabb.half_extents().length() + TOUCH;
-            let sides = [(t.a, t.b), (t.b, t.c), (t.c, t.a)];
-            let open = (sides.iter().zip(e.open)).any(|(&(p, q), open)| {
-                open && Segment::new(p, q).distance_to_local_point(witness, true) <= near
-            });
-            if open {
-                local = raw;
-            } else {
-                trusted = true;
-            }
-        }
-    }
-    let mut normal = pose.rotation * local;
-    let along = normal.dot(dir);
-    if along.is_nan() {
+    if let Some(n) = one_sided
+        && !n.project_local_normal_mut(&mut normal)
+    {
+        // from the back of a one-sided triangle
         return None;
     }
-    // the contact of the two with the query moved by `t`, as far as the probe looks; its
-    // distance (negative: overlapping)
+    // the probes: the query moved on by one and two steps, its distance to a shape (negative:
+    // overlapping) as far as they look; first to the piece, then (a piece the motion goes into
+    // may only be the next triangle of a floor) to the whole shape
     let step = (PROBE_STEP * query.aabb.half_extents().length()).max(MIN_PROBE_STEP);
-    let probe = |t: f64| {
-        let at = Pose::from_translation(dir * t) * part_pose;
-        contact(pose, target, &at, part, 2.0 * step).ok().flatten()
+    let moved = |t: f64| Pose::from_translation(dir * t) * part_pose;
+    // (where parry's sweep ended at a contact well against the motion, two steps on they
+    // overlap by far more than the gap it leaves: one probe tells)
+    let clear = distance > 0.0 && (pose.rotation * normal).dot(dir) <= -CLEAR;
+    let deeper = |p: &Pose, s: &dyn ParryShape| {
+        let gap = |t: f64| {
+            let c = contact(p, s, &moved(t), part, 3.0 * step).ok().flatten();
+            c.map_or(3.0 * step, |c| c.dist)
+        };
+        let two = gap(distance + 2.0 * step);
+        if clear {
+            two < -GAP_NOISE
+        } else {
+            two < gap(distance + step) - GRAZING * step - GAP_NOISE
+        }
     };
-    let gap = |c: &Option<Contact>| c.as_ref().map_or(2.0 * step, |c| c.dist);
-    let stops = if trusted {
-        along < -ROUNDING
-    } else if along <= -PROBE && distance > 0.0 {
-        true
-    } else {
-        // (also every start that touches: parry's normal there can point anywhere, as for a
-        // capsule lying against a wall, 0.999 along it; the normal is then taken where they
-        // overlap a little further on)
-        let ahead = probe(distance + step);
-        let deeper = gap(&ahead) < gap(&probe(distance)) - GRAZING * step;
-        if deeper && let Some(c) = ahead.filter(|c| c.dist < 0.0) {
+    if !deeper(pose, target) || (composite && !deeper(whole_pose, whole)) {
+        return None;
+    }
+    let mut normal = pose.rotation * normal;
+    if distance == 0.0 || normal.dot(dir) > -OPPOSED {
+        // the piece's normal where they overlap, two steps on
+        let c = contact(pose, target, &moved(distance + 2.0 * step), part, 0.0);
+        if let Ok(Some(c)) = c
+            && c.dist < 0.0
+        {
             normal = c.normal1;
         }
-        deeper
-    };
-    stops.then(|| (distance, nv(pose * witness), nv(normal)))
+    }
+    Some(Stop {
+        distance,
+        point: nv(pose * witness),
+        normal: nv(normal),
+    })
 }
 
 /// Whether two shapes overlap or touch (parry answers for every pair with a convex shape,
