@@ -7,7 +7,9 @@
 //! every 60th time and when they change); a query then visits the shapes whose boxes it
 //! reaches. Half-spaces are tested one by one.
 
-use crate::contact::detection::{QueryShape, RayHitAt};
+use crate::arena::Arena;
+use crate::body::Body;
+use crate::contact::detection::{Detector, QueryShape, RayHitAt, Shape};
 use crate::error::{Error, ErrorKind, Result};
 use crate::math::{Quat, Vec3, vec_finite};
 use crate::world::BodyHandle;
@@ -68,6 +70,25 @@ impl World {
                 generation: shapes.generation(slot),
             },
         )
+    }
+
+    /// Runs a query that finds shapes' slots (`query(detector, bodies, scene version, found)`)
+    /// and puts their handles in `shapes` (cleared first).
+    fn list_shapes(
+        &mut self,
+        shapes: &mut Vec<ShapeHandle>,
+        query: impl FnOnce(&mut Detector, &Arena<Body>, u64, &mut Vec<u32>),
+    ) {
+        let mut found = std::mem::take(&mut self.query_slots);
+        query(
+            &mut self.contacts.detector,
+            &self.bodies,
+            self.scene_version,
+            &mut found,
+        );
+        shapes.clear();
+        shapes.extend(found.iter().map(|&slot| self.shape_handles(slot).1));
+        self.query_slots = found;
     }
 
     fn ray_hit(&self, origin: &Vec3, direction: &Vec3, hit: &RayHitAt) -> RayHit {
@@ -180,18 +201,10 @@ impl World {
                 ),
             ));
         }
-        let version = self.scene_version;
-        let mut found = std::mem::take(&mut self.query_slots);
-        self.contacts.detector.overlap_aabb(
-            &self.bodies,
-            version,
-            (&min, &max),
-            |s| filter.allows(&s.filter),
-            &mut found,
-        );
-        shapes.clear();
-        shapes.extend(found.iter().map(|&slot| self.shape_handles(slot).1));
-        self.query_slots = found;
+        self.list_shapes(shapes, |detector, bodies, version, found| {
+            let accept = |s: &Shape| filter.allows(&s.filter);
+            detector.overlap_aabb(bodies, version, (&min, &max), accept, found)
+        });
         Ok(())
     }
 
@@ -214,18 +227,10 @@ impl World {
         shapes: &mut Vec<ShapeHandle>,
     ) -> Result<()> {
         let query = query_shape(geometry, &position, &rotation)?;
-        let version = self.scene_version;
-        let mut found = std::mem::take(&mut self.query_slots);
-        self.contacts.detector.overlap_shape(
-            &self.bodies,
-            version,
-            &query,
-            |s| filter.allows(&s.filter),
-            &mut found,
-        );
-        shapes.clear();
-        shapes.extend(found.iter().map(|&slot| self.shape_handles(slot).1));
-        self.query_slots = found;
+        self.list_shapes(shapes, |detector, bodies, version, found| {
+            let accept = |s: &Shape| filter.allows(&s.filter);
+            detector.overlap_shape(bodies, version, &query, accept, found)
+        });
         Ok(())
     }
 

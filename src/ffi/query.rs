@@ -204,25 +204,31 @@ pub unsafe extern "C" fn tenon_world_overlap_aabb(
         let count = Out::new(out_count, "out_count")?;
         let out = OutArray::new(shapes, capacity, false, "shapes")?;
         let filter = CollisionFilter { group, mask };
-        with_world(world, |wb| {
-            let mut found = std::mem::take(&mut wb.shapes_found);
-            let r = wb
-                .world
-                .overlap_aabb(min.to_na(), max.to_na(), filter, &mut found);
-            let r = r.map_err(FfiError::from).and_then(|()| {
-                copy_ids(world.index1, &found, &mut wb.shape_ids);
-                copy_found(&wb.shape_ids, &out, count, "shapes")
-            });
-            wb.shapes_found = found;
-            r
+        list_shapes(world, (&out, count), |w, found| {
+            w.overlap_aabb(min.to_na(), max.to_na(), filter, found)
         })
     })
 }
 
-/// The ids of `found` in C, into `ids`.
-fn copy_ids(world_index1: u16, found: &[crate::ShapeHandle], ids: &mut Vec<tenon_shape_id>) {
-    ids.clear();
-    ids.extend(found.iter().map(|&h| tenon_shape_id::new(world_index1, h)));
+/// Runs a query that lists shapes (`query(world, found)`) and copies their ids to the caller's
+/// array as [`copy_found`] does.
+fn list_shapes(
+    world: tenon_world_id,
+    (out, count): (&OutArray<tenon_shape_id>, Out<usize>),
+    query: impl FnOnce(&mut crate::World, &mut Vec<crate::ShapeHandle>) -> crate::Result<()>,
+) -> Result<(), FfiError> {
+    with_world(world, |wb| {
+        let mut found = std::mem::take(&mut wb.shapes_found);
+        let r = query(&mut wb.world, &mut found)
+            .map_err(FfiError::from)
+            .and_then(|()| {
+                wb.shape_ids.clear();
+                (wb.shape_ids).extend(found.iter().map(|&h| tenon_shape_id::new(world.index1, h)));
+                copy_found(&wb.shape_ids, out, count, "shapes")
+            });
+        wb.shapes_found = found;
+        r
+    })
 }
 
 /// A query shape from a shape def placed at a world pose: its geometry, its world pose (the
@@ -271,15 +277,8 @@ pub unsafe extern "C" fn tenon_world_overlap_shape(
         let count = Out::new(out_count, "out_count")?;
         let out = OutArray::new(shapes, capacity, false, "shapes")?;
         let (g, p, q, filter) = query_from_def(def, position, rotation)?;
-        with_world(world, |wb| {
-            let mut found = std::mem::take(&mut wb.shapes_found);
-            let r = wb.world.overlap_shape(&g, p, q, filter, &mut found);
-            let r = r.map_err(FfiError::from).and_then(|()| {
-                copy_ids(world.index1, &found, &mut wb.shape_ids);
-                copy_found(&wb.shape_ids, &out, count, "shapes")
-            });
-            wb.shapes_found = found;
-            r
+        list_shapes(world, (&out, count), |w, found| {
+            w.overlap_shape(&g, p, q, filter, found)
         })
     })
 }
