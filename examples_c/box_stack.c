@@ -13,15 +13,6 @@
 #include "check.h"
 #include "tenon.h"
 
-#define EXPECT(cond, ...)                      \
-  do {                                         \
-    if (!(cond)) {                             \
-      fprintf(stderr, "FAILED: " __VA_ARGS__); \
-      fprintf(stderr, "\n");                   \
-      return 1;                                \
-    }                                          \
-  } while (0)
-
 enum { N = 10 };
 
 int main(void) {

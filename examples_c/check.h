@@ -1,5 +1,6 @@
 /* check.h - the examples' error handling: CHECK(call) prints the result code, its name and the
- * last error message, then returns 1 from main. */
+ * last error message, then returns 1 from main; EXPECT(cond, format, ...) prints FAILED and the
+ * message when a condition does not hold, then returns 1 from main. */
 #ifndef TENON_EXAMPLE_CHECK_H
 #define TENON_EXAMPLE_CHECK_H
 
@@ -17,6 +18,15 @@
               tenon_result_str(r_), msg_);                                            \
       return 1;                                                                       \
     }                                                                                 \
+  } while (0)
+
+#define EXPECT(cond, ...)                      \
+  do {                                         \
+    if (!(cond)) {                             \
+      fprintf(stderr, "FAILED: " __VA_ARGS__); \
+      fprintf(stderr, "\n");                   \
+      return 1;                                \
+    }                                          \
   } while (0)
 
 #endif

@@ -18,15 +18,6 @@
 #include "check.h"
 #include "tenon.h"
 
-#define EXPECT(cond, ...)                      \
-  do {                                         \
-    if (!(cond)) {                             \
-      fprintf(stderr, "FAILED: " __VA_ARGS__); \
-      fprintf(stderr, "\n");                   \
-      return 1;                                \
-    }                                          \
-  } while (0)
-
 static tenon_result make_body(tenon_world_id world, uint32_t kind, tenon_vec3 p,
                               const tenon_shape_def *s, tenon_shape_id *shape) {
   tenon_body_def d = tenon_body_def_default();

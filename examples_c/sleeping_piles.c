@@ -13,15 +13,6 @@
 #include "check.h"
 #include "tenon.h"
 
-#define EXPECT(cond, ...)                      \
-  do {                                         \
-    if (!(cond)) {                             \
-      fprintf(stderr, "FAILED: " __VA_ARGS__); \
-      fprintf(stderr, "\n");                   \
-      return 1;                                \
-    }                                          \
-  } while (0)
-
 enum { STACKS = 4, HIGH = 5 };
 
 static tenon_result make_box(tenon_world_id world, tenon_vec3 p, tenon_body_id *out) {

@@ -38,6 +38,17 @@ fn unit_direction(direction: &Vec3, max_distance: f64, what: &str) -> Result<Vec
     Ok((direction / scale).normalize())
 }
 
+/// Checks a ray; its unit direction.
+fn ray_direction(origin: &Vec3, direction: &Vec3, max_distance: f64) -> Result<Vec3> {
+    if !vec_finite(origin) {
+        return Err(Error::new(
+            ErrorKind::NonFinite,
+            "ray origin is NaN or infinite",
+        ));
+    }
+    unit_direction(direction, max_distance, "ray")
+}
+
 /// Checks a query shape's pose and builds it.
 fn query_shape(geometry: &Geometry, position: &Vec3, rotation: &Quat) -> Result<QueryShape> {
     if !vec_finite(position) || rotation.coords.iter().any(|c| !c.is_finite()) {
@@ -121,13 +132,7 @@ impl World {
         max_distance: f64,
         filter: CollisionFilter,
     ) -> Result<Option<RayHit>> {
-        if !vec_finite(&origin) {
-            return Err(Error::new(
-                ErrorKind::NonFinite,
-                "ray origin is NaN or infinite",
-            ));
-        }
-        let dir = unit_direction(&direction, max_distance, "ray")?;
+        let dir = ray_direction(&origin, &direction, max_distance)?;
         let version = self.scene_version;
         let detector = &mut self.contacts.detector;
         let hit = detector.cast_ray(&self.bodies, version, (&origin, &dir, max_distance), |s| {
@@ -149,13 +154,7 @@ impl World {
         filter: CollisionFilter,
         hits: &mut Vec<RayHit>,
     ) -> Result<()> {
-        if !vec_finite(&origin) {
-            return Err(Error::new(
-                ErrorKind::NonFinite,
-                "ray origin is NaN or infinite",
-            ));
-        }
-        let dir = unit_direction(&direction, max_distance, "ray")?;
+        let dir = ray_direction(&origin, &direction, max_distance)?;
         let version = self.scene_version;
         let mut found = std::mem::take(&mut self.query_ray_hits);
         self.contacts.detector.cast_ray_all(
@@ -267,14 +266,14 @@ impl World {
             (&dir, max_distance),
             |s| filter.allows(&s.filter),
         );
-        Ok(hit.map(|h| {
-            let (body, shape) = self.shape_handles(h.shape);
+        Ok(hit.map(|(slot, stop)| {
+            let (body, shape) = self.shape_handles(slot);
             ShapeCastHit {
                 body,
                 shape,
-                point: h.point,
-                normal: h.normal,
-                distance: h.distance,
+                point: stop.point,
+                normal: stop.normal,
+                distance: stop.distance,
             }
         }))
     }

@@ -19,6 +19,24 @@ fn cube(half: f64) -> Geometry {
     }
 }
 
+/// The first shape `g` at (`at`, `q`) meets swept along `dir` up to `max`, any filter.
+fn sweep(
+    world: &mut World,
+    g: &Geometry,
+    at: Vec3,
+    q: Quat,
+    dir: Vec3,
+    max: f64,
+) -> Option<ShapeCastHit> {
+    world.cast_shape(g, at, q, dir, max, ALL).unwrap()
+}
+
+/// As [`sweep`], for a sweep that must meet a shape.
+fn meets(world: &mut World, g: &Geometry, at: Vec3, q: Quat, dir: Vec3, max: f64) -> ShapeCastHit {
+    sweep(world, g, at, q, dir, max)
+        .unwrap_or_else(|| panic!("{g:?} from {at:?} along {dir:?}: no hit"))
+}
+
 /// A static body with one shape; its shape's handle.
 fn fixed(world: &mut World, at: Vec3, rotation: Quat, g: Geometry) -> ShapeHandle {
     let b = world
@@ -30,6 +48,12 @@ fn fixed(world: &mut World, at: Vec3, rotation: Quat, g: Geometry) -> ShapeHandl
         })
         .unwrap();
     world.create_shape(b, &ShapeDesc::new(g)).unwrap()
+}
+
+/// A static ground: the half-space below z; its shape's handle.
+fn ground(world: &mut World, z: f64) -> ShapeHandle {
+    let up = Geometry::HalfSpace { normal: Vec3::z() };
+    fixed(world, Vec3::new(0.0, 0.0, z), Quat::identity(), up)
 }
 
 /// A flat mesh square of side 2 at the origin of its body (z = 0).
@@ -196,12 +220,7 @@ fn a_ray_lists_every_shape_it_meets_nearest_first() {
 #[test]
 fn box_and_shape_overlaps_list_the_shapes_they_reach() {
     let mut world = World::default();
-    let ground = fixed(
-        &mut world,
-        Vec3::zeros(),
-        Quat::identity(),
-        Geometry::HalfSpace { normal: Vec3::z() },
-    );
+    let ground = ground(&mut world, 0.0);
     let mut grid = Vec::new();
     for i in 0..10 {
         for j in 0..10 {
@@ -319,12 +338,7 @@ fn shape_overlaps_against_every_kind_of_shape() {
         Quat::identity(),
         flat_field(),
     );
-    let ground = fixed(
-        &mut world,
-        Vec3::new(0.0, 0.0, -5.0),
-        Quat::identity(),
-        Geometry::HalfSpace { normal: Vec3::z() },
-    );
+    let ground = ground(&mut world, -5.0);
     let hull = fixed(
         &mut world,
         Vec3::new(20.0, 0.0, 0.0),
@@ -433,12 +447,7 @@ fn shape_overlaps_against_every_kind_of_shape() {
 #[test]
 fn a_swept_shape_stops_at_the_first_shape_it_meets() {
     let mut world = World::default();
-    let ground = fixed(
-        &mut world,
-        Vec3::zeros(),
-        Quat::identity(),
-        Geometry::HalfSpace { normal: Vec3::z() },
-    );
+    let ground = ground(&mut world, 0.0);
     let wall = fixed(
         &mut world,
         Vec3::new(5.0, 0.0, 2.0),
@@ -469,17 +478,14 @@ fn a_swept_shape_stops_at_the_first_shape_it_meets() {
         (d - want).abs() < tol
     };
     // a ball of 0.5 m dropped from z = 10 lands at 9.5 m, touching at (1, 2, 0)
-    let hit = world
-        .cast_shape(
-            &ball(0.5),
-            Vec3::new(1.0, 2.0, 10.0),
-            id,
-            -Vec3::z(),
-            100.0,
-            ALL,
-        )
-        .unwrap()
-        .unwrap();
+    let hit = meets(
+        &mut world,
+        &ball(0.5),
+        Vec3::new(1.0, 2.0, 10.0),
+        id,
+        -Vec3::z(),
+        100.0,
+    );
     assert_eq!(hit.shape, ground);
     assert!(err(hit.distance, 9.5), "{}", hit.distance);
     assert!(
@@ -489,33 +495,27 @@ fn a_swept_shape_stops_at_the_first_shape_it_meets() {
     );
     assert!(close(hit.normal, Vec3::z()), "{:?}", hit.normal);
     // a cube of 0.5 slid along +x at z = 1 meets the wall's face x = 4.5 after 3 m
-    let hit = world
-        .cast_shape(
-            &cube(0.5),
-            Vec3::new(1.0, 0.0, 1.0),
-            id,
-            Vec3::x(),
-            100.0,
-            ALL,
-        )
-        .unwrap()
-        .unwrap();
+    let hit = meets(
+        &mut world,
+        &cube(0.5),
+        Vec3::new(1.0, 0.0, 1.0),
+        id,
+        Vec3::x(),
+        100.0,
+    );
     assert_eq!(hit.shape, wall);
     assert!(err(hit.distance, 3.0), "{}", hit.distance);
     assert!((hit.point.x - 4.5).abs() < tol && close(hit.normal, -Vec3::x()));
     // turned 45 degrees about z, its edge leads: it meets the face after 4 - 0.5 sqrt(2) m
     let diagonal = Quat::from_axis_angle(&Vec3::z_axis(), std::f64::consts::FRAC_PI_4);
-    let hit = world
-        .cast_shape(
-            &cube(0.5),
-            Vec3::new(0.0, 0.0, 1.0),
-            diagonal,
-            Vec3::x(),
-            100.0,
-            ALL,
-        )
-        .unwrap()
-        .unwrap();
+    let hit = meets(
+        &mut world,
+        &cube(0.5),
+        Vec3::new(0.0, 0.0, 1.0),
+        diagonal,
+        Vec3::x(),
+        100.0,
+    );
     let d = 4.5 - 0.5 * 2f64.sqrt();
     assert!(
         (hit.distance - d).abs() < tol,
@@ -532,32 +532,26 @@ fn a_swept_shape_stops_at_the_first_shape_it_meets() {
         half_height: 0.4,
         radius: 0.3,
     };
-    let hit = world
-        .cast_shape(
-            &capsule,
-            Vec3::new(0.0, 0.0, 1.0),
-            id,
-            -Vec3::x(),
-            100.0,
-            ALL,
-        )
-        .unwrap()
-        .unwrap();
+    let hit = meets(
+        &mut world,
+        &capsule,
+        Vec3::new(0.0, 0.0, 1.0),
+        id,
+        -Vec3::x(),
+        100.0,
+    );
     assert_eq!(hit.shape, mesh_wall);
     assert!(err(hit.distance, 4.7), "{}", hit.distance);
     assert!(close(hit.normal, Vec3::x()), "{:?}", hit.normal);
     // dropped on the height field (surface z = 0.5): lands after 10 - 0.5 - 0.7 m
-    let hit = world
-        .cast_shape(
-            &capsule,
-            Vec3::new(0.5, 20.5, 10.0),
-            id,
-            -Vec3::z(),
-            100.0,
-            ALL,
-        )
-        .unwrap()
-        .unwrap();
+    let hit = meets(
+        &mut world,
+        &capsule,
+        Vec3::new(0.5, 20.5, 10.0),
+        id,
+        -Vec3::z(),
+        100.0,
+    );
     assert_eq!(hit.shape, field);
     assert!(err(hit.distance, 8.8), "{}", hit.distance);
     assert!(close(hit.normal, Vec3::z()), "{:?}", hit.normal);
@@ -593,48 +587,31 @@ fn a_swept_shape_stops_at_the_first_shape_it_meets() {
     // a ball starting 0.1 m into the ground meets it at 0 moving down (the ground's normal);
     // moving up or along the ground it leaves it or runs along it: nothing met
     let sunk = Vec3::new(40.0, 0.0, 0.4);
-    let hit = world
-        .cast_shape(&ball(0.5), sunk, id, -Vec3::z(), 10.0, ALL)
-        .unwrap()
-        .unwrap();
+    let hit = meets(&mut world, &ball(0.5), sunk, id, -Vec3::z(), 10.0);
     assert_eq!((hit.shape, hit.distance), (ground, 0.0));
     assert!(close(hit.normal, Vec3::z()), "{:?}", hit.normal);
     for dir in [Vec3::z(), Vec3::x(), Vec3::new(1.0, 1.0, 0.0)] {
-        let free = world
-            .cast_shape(&ball(0.5), sunk, id, dir, 10.0, ALL)
-            .unwrap();
+        let free = sweep(&mut world, &ball(0.5), sunk, id, dir, 10.0);
         assert_eq!(free, None, "{dir:?}");
     }
     // a cube resting on the ground (touching it) slides along it into the wall after 3 m, and
     // one ten degrees down meets the ground at once
     let resting = Vec3::new(1.0, 0.0, 0.5);
-    let hit = world
-        .cast_shape(&cube(0.5), resting, id, Vec3::x(), 100.0, ALL)
-        .unwrap()
-        .unwrap();
+    let hit = meets(&mut world, &cube(0.5), resting, id, Vec3::x(), 100.0);
     assert_eq!(hit.shape, wall);
     assert!(err(hit.distance, 3.0), "{}", hit.distance);
     let down = Vec3::new(1.0, 0.0, -(10f64.to_radians().tan()));
-    let hit = world
-        .cast_shape(&cube(0.5), resting, id, down, 100.0, ALL)
-        .unwrap()
-        .unwrap();
+    let hit = meets(&mut world, &cube(0.5), resting, id, down, 100.0);
     assert_eq!((hit.shape, hit.distance), (ground, 0.0));
     // a cube touching the wall meets it at once moving into it, and moving along it or away
     // does not (away, it meets the mesh wall after 8.5 m)
     let touching = Vec3::new(4.0, 0.0, 1.0);
-    let hit = world
-        .cast_shape(&cube(0.5), touching, id, Vec3::x(), 100.0, ALL)
-        .unwrap()
-        .unwrap();
+    let hit = meets(&mut world, &cube(0.5), touching, id, Vec3::x(), 100.0);
     assert_eq!((hit.shape, hit.distance), (wall, 0.0));
     assert!(close(hit.normal, -Vec3::x()), "{:?}", hit.normal);
     let along = world.cast_shape(&cube(0.5), touching, id, Vec3::y(), 100.0, ALL);
     assert_eq!(along.unwrap(), None);
-    let hit = world
-        .cast_shape(&cube(0.5), touching, id, -Vec3::x(), 100.0, ALL)
-        .unwrap()
-        .unwrap();
+    let hit = meets(&mut world, &cube(0.5), touching, id, -Vec3::x(), 100.0);
     assert_eq!(hit.shape, mesh_wall);
     assert!(err(hit.distance, 8.5), "{}", hit.distance);
     // the capsule standing on the height field (touching it) slides along it
@@ -684,17 +661,13 @@ fn a_swept_capsule_slides_over_a_mesh_floor_and_stops_at_a_step() {
     for lift in [0.0, 1e-9, -1e-4] {
         let start = Vec3::new(-4.3, 0.2, 0.7 + lift);
         for dir in [Vec3::x(), Vec3::new(1.0, 1.0, 0.0)] {
-            let slide = world
-                .cast_shape(&capsule, start, id, dir, 4.0, ALL)
-                .unwrap();
+            let slide = sweep(&mut world, &capsule, start, id, dir, 4.0);
             stopped += slide.is_some() as usize;
             assert_eq!(slide, None, "lift {lift}, {dir:?}");
         }
         let start = Vec3::new(-1.5, 20.3, 0.7 + lift);
         for dir in [Vec3::x(), Vec3::new(1.0, -1.0, 0.0)] {
-            let slide = world
-                .cast_shape(&capsule, start, id, dir, 2.5, ALL)
-                .unwrap();
+            let slide = sweep(&mut world, &capsule, start, id, dir, 2.5);
             assert_eq!(slide, None, "field, lift {lift}, {dir:?}");
         }
         // going down into the floor, it meets it at once (or when it has come down the nm)
@@ -733,10 +706,7 @@ fn a_swept_capsule_slides_over_a_mesh_floor_and_stops_at_a_step() {
         },
     );
     let start = Vec3::new(-4.3, 0.2, 0.7);
-    let hit = world
-        .cast_shape(&capsule, start, id, Vec3::x(), 10.0, ALL)
-        .unwrap()
-        .unwrap();
+    let hit = meets(&mut world, &capsule, start, id, Vec3::x(), 10.0);
     let reach = (0.3f64 * 0.3 - 0.1 * 0.1).sqrt();
     assert_eq!(hit.shape, step);
     assert!(
@@ -803,11 +773,11 @@ fn sweeps_stop_at_what_they_move_into() {
             for a in [0.9, 0.5, 0.2, 0.05, 0.01] {
                 let dir = Vec3::new(a, (1.0 - a * a).sqrt(), 0.0);
                 let start = Vec3::new(-2.0, -500.0, 0.0);
-                let first = world.cast_shape(g, start, q, dir, 1000.0, ALL).unwrap();
+                let first = sweep(&mut world, g, start, q, dir, 1000.0);
                 let first = first.unwrap_or_else(|| panic!("{g:?} {i} {a}: no hit"));
                 assert_eq!(first.shape, wall);
                 let at = start + first.distance * dir;
-                let again = world.cast_shape(g, at, q, dir, 10.0, ALL).unwrap();
+                let again = sweep(&mut world, g, at, q, dir, 10.0);
                 let again = again.unwrap_or_else(|| panic!("{g:?} {i} {a}: pushed through"));
                 // (the gap left across the wall: parry's sweeps end a little short of it)
                 let gap = again.distance * a;
@@ -895,9 +865,7 @@ fn sweeps_stop_at_what_they_move_into() {
     // a height field (surface z = 0 at y = 30): from below, the sweep passes it; a ray meets it
     fixed(&mut world, Vec3::new(10.0, 30.0, 0.0), id, flat_field());
     let below = Vec3::new(10.0, 30.0, -2.0);
-    let up = world
-        .cast_shape(&ball(0.5), below, id, Vec3::z(), 5.0, ALL)
-        .unwrap();
+    let up = sweep(&mut world, &ball(0.5), below, id, Vec3::z(), 5.0);
     assert_eq!(up, None);
     let ray = world.cast_ray(below, Vec3::z(), 5.0, ALL).unwrap().unwrap();
     assert_eq!(ray.distance, 2.0);
@@ -953,10 +921,7 @@ fn meshes_are_swept_as_a_whole() {
     let slab = Geometry::Box {
         half_extents: Vec3::new(0.3, 0.2, 0.45),
     };
-    let hit = world
-        .cast_shape(&slab, start, q, dir, 10.0, ALL)
-        .unwrap()
-        .unwrap();
+    let hit = meets(&mut world, &slab, start, q, dir, 10.0);
     assert_eq!(hit.shape, valley);
     assert!((hit.distance - 1.0955).abs() < 1e-3, "{}", hit.distance);
     // the floor of 10 x 10 quads at y = 20 .. 30, every third triangle flipped
@@ -996,7 +961,7 @@ fn meshes_are_swept_as_a_whole() {
             let a = f64::from(k) * std::f64::consts::TAU / 24.0 + 0.1;
             let dir = Vec3::new(a.cos(), a.sin(), 0.0);
             let from = Vec3::new(0.0, 25.0, z) - 3.0 * dir;
-            let slide = world.cast_shape(&g, from, id, dir, 6.0, ALL).unwrap();
+            let slide = sweep(&mut world, &g, from, id, dir, 6.0);
             assert_eq!(slide, None, "{g:?} along {dir:?}");
             slides += 1;
         }
@@ -1076,12 +1041,7 @@ fn meshes_are_swept_as_a_whole() {
 #[test]
 fn huge_boxes_list_the_half_spaces_they_reach() {
     let mut world = World::default();
-    let ground = fixed(
-        &mut world,
-        Vec3::zeros(),
-        Quat::identity(),
-        Geometry::HalfSpace { normal: Vec3::z() },
-    );
+    let ground = ground(&mut world, 0.0);
     let cube = fixed(
         &mut world,
         Vec3::new(5.0, 0.0, 1.0),
@@ -1143,10 +1103,14 @@ fn queries_follow_moving_bodies_and_change_nothing() {
                 assert!((hits[0].distance - (20.0 - ztop)).abs() < 1e-9);
                 checks += 1;
             }
-            let sweep = world
-                .cast_shape(&ball(0.01), from, Quat::identity(), -Vec3::z(), 100.0, ALL)
-                .unwrap()
-                .unwrap();
+            let sweep = meets(
+                &mut world,
+                &ball(0.01),
+                from,
+                Quat::identity(),
+                -Vec3::z(),
+                100.0,
+            );
             assert!((sweep.distance - (hits[0].distance - 0.01)).abs() < 1e-5);
             world
                 .overlap_shape(&cube(0.5), p, q, ALL, &mut found)

@@ -8,7 +8,7 @@ use super::result::{FfiError, boundary, tenon_result};
 use super::shape::{desc_from_def, tenon_shape_def, tenon_shape_id};
 use super::types::{tenon_quat, tenon_vec3};
 use super::world::tenon_world_id;
-use crate::{CollisionFilter, Geometry, Quat, RayHit, Vec3};
+use crate::{CollisionFilter, Geometry, Quat, RayHit, ShapeCastHit, Vec3};
 
 /// The first shape a ray meets (`tenon_world_cast_ray()`).
 #[repr(C)]
@@ -96,6 +96,20 @@ pub struct tenon_shape_cast_hit {
 
 const _: () = assert!(size_of::<tenon_ray_hit>() == 80);
 const _: () = assert!(size_of::<tenon_shape_cast_hit>() == 80);
+
+impl tenon_shape_cast_hit {
+    fn from_rust(world_index1: u16, h: &ShapeCastHit) -> Self {
+        tenon_shape_cast_hit {
+            point: tenon_vec3::from_na(h.point),
+            normal: tenon_vec3::from_na(h.normal),
+            distance: h.distance,
+            body: tenon_body_id::new(world_index1, h.body),
+            shape: tenon_shape_id::new(world_index1, h.shape),
+            hit: 1,
+            reserved: 0,
+        }
+    }
+}
 
 impl tenon_ray_hit {
     fn from_rust(world_index1: u16, h: &RayHit) -> Self {
@@ -316,14 +330,8 @@ pub unsafe extern "C" fn tenon_world_cast_shape(
                 .world
                 .cast_shape(&g, p, q, direction.to_na(), max_distance, filter)?)
         })?;
-        let v = hit.map_or(tenon_shape_cast_hit::default(), |h| tenon_shape_cast_hit {
-            point: tenon_vec3::from_na(h.point),
-            normal: tenon_vec3::from_na(h.normal),
-            distance: h.distance,
-            body: tenon_body_id::new(w, h.body),
-            shape: tenon_shape_id::new(w, h.shape),
-            hit: 1,
-            reserved: 0,
+        let v = hit.map_or(tenon_shape_cast_hit::default(), |h| {
+            tenon_shape_cast_hit::from_rust(w, &h)
         });
         // SAFETY: `out` is the caller's valid pointer (header contract), checked non-null.
         unsafe { out.write(v) };

@@ -6,10 +6,11 @@
 
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::{Pose, Vector as PVec};
-use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy, BvhLeafCost};
+use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy, BvhLeafCost, BvhNode};
 use parry3d_f64::query::details::NormalConstraints;
 use parry3d_f64::query::{
-    Ray, RayCast, ShapeCastOptions, ShapeCastStatus, cast_shapes, contact, intersection_test,
+    Contact, Ray, RayCast, ShapeCastOptions, ShapeCastStatus, cast_shapes, contact,
+    intersection_test,
 };
 use parry3d_f64::shape::{Shape as ParryShape, SharedShape, TrianglePseudoNormals};
 
@@ -33,21 +34,6 @@ pub(crate) struct RayHitAt {
     pub shape: u32,
     pub distance: f64,
     pub normal: Vec3,
-}
-
-/// A swept shape's first contact: the shape met, the distance swept, and the point on the
-/// shape met and its outward normal there (world frame).
-pub(crate) struct SweepHitAt {
-    pub shape: u32,
-    pub distance: f64,
-    pub point: Vec3,
-    pub normal: Vec3,
-}
-
-impl BvhLeafCost for SweepHitAt {
-    fn cost(&self) -> f64 {
-        self.distance
-    }
 }
 
 /// A solid shape placed in the world for a query: its convex parts at their world poses and
@@ -313,46 +299,33 @@ impl Detector {
         query: &QueryShape,
         (direction, max_distance): (&Vec3, f64),
         accept: impl Fn(&Shape) -> bool,
-    ) -> Option<SweepHitAt> {
+    ) -> Option<(u32, Stop)> {
         self.refresh_query_tree(bodies, version);
         let (shapes, slots) = (&self.shapes, &self.query_slots);
         let dir = pv(direction);
         let limit = max_distance.min(f64::MAX);
-        let sweep = |slot: u32, best: f64| -> Option<SweepHitAt> {
+        let sweep = |slot: u32, best: f64| -> Option<Stop> {
             let s = shapes.slot(slot);
             if !accept(s) {
                 return None;
             }
             let pose = s.world_pose(bodies.slot(s.body));
-            let max = best.min(limit);
-            let stop = sweep_shape(&pose, &*s.shape, query, dir, max)?;
-            Some(SweepHitAt {
-                shape: slot,
-                distance: stop.distance,
-                point: stop.point,
-                normal: stop.normal,
-            })
+            sweep_shape(&pose, &*s.shape, query, dir, best.min(limit))
         };
-        // The tree's boxes grown by the query's half extents, met by a ray from its centre.
-        let half = query.aabb.half_extents();
-        let ray = Ray::new(query.aabb.center(), dir);
         let mut best = self
             .query_bvh
             .find_best(
                 beyond(max_distance),
-                |node, best| {
-                    let grown = Aabb::new(node.aabb().mins - half, node.aabb().maxs + half);
-                    grown.cast_local_ray(&ray, best, true).unwrap_or(f64::MAX)
-                },
+                path_cost(&query.aabb, dir),
                 |leaf, best| sweep(slots[leaf as usize], best),
             )
-            .map(|(_, hit)| hit);
+            .map(|(leaf, stop)| (slots[leaf as usize], stop));
         for (slot, _) in shapes.iter().filter(|(_, s)| s.unbounded) {
-            let bound = best.as_ref().map_or(max_distance, |b| b.distance);
-            if let Some(hit) = sweep(slot, bound)
-                && best.as_ref().is_none_or(|b| hit.distance < b.distance)
+            let bound = best.as_ref().map_or(max_distance, |b| b.1.distance);
+            if let Some(stop) = sweep(slot, bound)
+                && best.as_ref().is_none_or(|b| stop.distance < b.1.distance)
             {
-                best = Some(hit);
+                best = Some((slot, stop));
             }
         }
         best
@@ -375,10 +348,9 @@ const GRAZING: f64 = 1e-5;
 /// on a mesh floor was 5e-9 m from it in one probe and 3e-17 m in the next, and without this
 /// stopped at 23 of 300 inner edges.
 const GAP_NOISE: f64 = 1e-8;
-/// A normal this far against the motion (its cosine with it) is where parry's sweep ended at
-/// a contact: the hit's own; otherwise the normal of the contact two probe steps on.
-const OPPOSED: f64 = 1e-2;
-/// A hit whose normal is this far against the motion (its cosine with it) takes one probe.
+/// A hit whose normal is this far against the motion (its cosine with it) is where parry's
+/// sweep ended at a contact: one probe decides, and its normal is the hit's own; otherwise the
+/// normal of the piece's contact two probe steps on.
 const CLEAR: f64 = 0.1;
 /// Shapes this close at the start of a sweep touch (m).
 const TOUCH: f64 = 1e-9;
@@ -386,9 +358,9 @@ const TOUCH: f64 = 1e-9;
 /// Where a sweep stops against one shape: the distance, the point on the shape and its outward
 /// normal there (world frame).
 pub(crate) struct Stop {
-    distance: f64,
-    point: Vec3,
-    normal: Vec3,
+    pub distance: f64,
+    pub point: Vec3,
+    pub normal: Vec3,
 }
 
 impl BvhLeafCost for Stop {
@@ -432,22 +404,14 @@ fn sweep_shape(
             first
         };
     if let Some(m) = target.as_trimesh() {
-        // the query's box and path in the mesh's frame; the tree's boxes grown by its half
-        // extents, met by a ray from its centre, nearest first
+        // the query's box and path in the mesh's frame, its tree searched nearest first
         let inv = pose.inverse();
         let local = query.aabb.transform_by(&inv);
-        let (half, ray) = (
-            local.half_extents(),
-            Ray::new(local.center(), inv.rotation * dir),
-        );
         return m
             .bvh()
             .find_best(
                 beyond(max),
-                |node, best| {
-                    let grown = Aabb::new(node.aabb().mins - half, node.aabb().maxs + half);
-                    grown.cast_local_ray(&ray, best, true).unwrap_or(f64::MAX)
-                },
+                path_cost(&local, inv.rotation * dir),
                 |i, best| piece(pose, &m.triangle(i), None, best.min(max)),
             )
             .map(|(_, stop)| stop);
@@ -527,38 +491,40 @@ fn sweep_convex(
         // from the back of a one-sided triangle
         return None;
     }
-    // the probes: the query moved on by one and two steps, its distance to a shape (negative:
-    // overlapping) as far as they look; first to the piece, then (a piece the motion goes into
-    // may only be the next triangle of a floor) to the whole shape
+    // the probes: the query moved on by one and two steps, its contact with a shape and their
+    // distance (negative: overlapping) as far as they look; first with the piece, then (a piece
+    // the motion goes into may only be the next triangle of a floor) with the whole shape
     let step = (PROBE_STEP * query.aabb.half_extents().length()).max(MIN_PROBE_STEP);
-    let moved = |t: f64| Pose::from_translation(dir * t) * part_pose;
+    let probe = |p: &Pose, s: &dyn ParryShape, t: f64| {
+        let at = Pose::from_translation(dir * t) * part_pose;
+        contact(p, s, &at, part, 3.0 * step).ok().flatten()
+    };
+    let gap = |c: &Option<Contact>| c.as_ref().map_or(3.0 * step, |c| c.dist);
+    let mut normal = pose.rotation * normal;
     // (where parry's sweep ended at a contact well against the motion, two steps on they
-    // overlap by far more than the gap it leaves: one probe tells)
-    let clear = distance > 0.0 && (pose.rotation * normal).dot(dir) <= -CLEAR;
-    let deeper = |p: &Pose, s: &dyn ParryShape| {
-        let gap = |t: f64| {
-            let c = contact(p, s, &moved(t), part, 3.0 * step).ok().flatten();
-            c.map_or(3.0 * step, |c| c.dist)
-        };
-        let two = gap(distance + 2.0 * step);
+    // overlap by far more than the gap it leaves: one probe tells, and the hit's normal
+    // stands; otherwise the normal is the piece's where they overlap two steps on)
+    let clear = distance > 0.0 && normal.dot(dir) <= -CLEAR;
+    let deeper = |p: &Pose, s: &dyn ParryShape, two: &Option<Contact>| {
         if clear {
-            two < -GAP_NOISE
+            gap(two) < -GAP_NOISE
         } else {
-            two < gap(distance + step) - GRAZING * step - GAP_NOISE
+            gap(two) < gap(&probe(p, s, distance + step)) - GRAZING * step - GAP_NOISE
         }
     };
-    if !deeper(pose, target) || (composite && !deeper(whole_pose, whole)) {
+    let two = probe(pose, target, distance + 2.0 * step);
+    if !deeper(pose, target, &two)
+        || (composite
+            && !deeper(
+                whole_pose,
+                whole,
+                &probe(whole_pose, whole, distance + 2.0 * step),
+            ))
+    {
         return None;
     }
-    let mut normal = pose.rotation * normal;
-    if distance == 0.0 || normal.dot(dir) > -OPPOSED {
-        // the piece's normal where they overlap, two steps on
-        let c = contact(pose, target, &moved(distance + 2.0 * step), part, 0.0);
-        if let Ok(Some(c)) = c
-            && c.dist < 0.0
-        {
-            normal = c.normal1;
-        }
+    if !clear && let Some(c) = two.filter(|c| c.dist < 0.0) {
+        normal = c.normal1;
     }
     Some(Stop {
         distance,
@@ -571,6 +537,17 @@ fn sweep_convex(
 /// which is all the queries ask).
 fn intersects(p1: &Pose, s1: &dyn ParryShape, p2: &Pose, s2: &dyn ParryShape) -> bool {
     intersection_test(p1, s1, p2, s2).is_ok_and(|i| i.intersecting)
+}
+
+/// The cost of a tree's node for a box swept from `aabb` along the unit `dir`: how far the box
+/// moves before it reaches the node's box (the node's box grown by its half extents, met by a
+/// ray from its centre); `f64::MAX` if it never does.
+fn path_cost(aabb: &Aabb, dir: PVec) -> impl Fn(&BvhNode, f64) -> f64 {
+    let (half, ray) = (aabb.half_extents(), Ray::new(aabb.center(), dir));
+    move |node, best| {
+        let grown = Aabb::new(node.aabb().mins - half, node.aabb().maxs + half);
+        grown.cast_local_ray(&ray, best, true).unwrap_or(f64::MAX)
+    }
 }
 
 /// A limit just beyond `max_distance`: the tree keeps the hits strictly nearer than its limit,
