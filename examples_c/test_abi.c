@@ -15,7 +15,7 @@ static_assert(sizeof(tenon_body_id) == 8, "tenon_body_id");
 static_assert(sizeof(tenon_joint_id) == 8, "tenon_joint_id");
 static_assert(sizeof(tenon_mass_properties) == 56, "tenon_mass_properties");
 static_assert(sizeof(tenon_world_def) == 56, "tenon_world_def");
-static_assert(sizeof(tenon_body_def) == 184, "tenon_body_def");
+static_assert(sizeof(tenon_body_def) == 200, "tenon_body_def");
 static_assert(sizeof(tenon_joint_frame) == 56, "tenon_joint_frame");
 static_assert(sizeof(tenon_motor) == 24, "tenon_motor");
 static_assert(sizeof(tenon_joint_def) == 216, "tenon_joint_def");

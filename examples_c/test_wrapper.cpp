@@ -45,6 +45,12 @@ int main() {
     EXPECT(b.ordering().value() == TENON_ORDERING_NESTED_DISSECTION);
     EXPECT(b.split_parts(body.value()).value() == 0);
     EXPECT(b.set_split_parts(body.value(), 2).ok() && b.split_parts(body.value()).value() == 2);
+    // damping: 0 by default; a negative coefficient is refused and changes nothing
+    EXPECT(b.linear_damping(body.value()).value() == 0.0);
+    EXPECT(b.set_linear_damping(body.value(), 0.5).ok());
+    EXPECT(b.linear_damping(body.value()).value() == 0.5);
+    EXPECT(b.set_angular_damping(body.value(), -1.0).code() == TENON_RESULT_INVALID_ARGUMENT);
+    EXPECT(b.angular_damping(body.value()).value() == 0.0);
     EXPECT(b.step(1.0 / 60.0).ok());
     // sleep: off by default; the caller puts a body to sleep and wakes it
     EXPECT(b.sleep_settings().value().enabled == 0);

@@ -478,6 +478,15 @@ typedef struct {
    */
   double gravity_scale;
   /**
+   * Linear damping (1/s, >= 0): a drag on the centre of mass (see
+   * `tenon_body_set_linear_damping()`). Default 0.
+   */
+  double linear_damping;
+  /**
+   * Angular damping (1/s, >= 0; see `tenon_body_set_angular_damping()`). Default 0.
+   */
+  double angular_damping;
+  /**
    * Opaque value for the caller, returned by `tenon_body_get_user_data()`. Default 0.
    */
   uint64_t user_data;
@@ -1392,7 +1401,7 @@ tenon_body_def tenon_body_def_default(void);
  * Creates a body in `world` from `*def` and writes its id to `*out`.
  * Errors: NULL `def` or `out`; def not from `tenon_body_def_default()`; unknown kind; NaN field;
  * non-unit rotation; for a dynamic body mass <= 0 or inertia not positive definite
- * (`TENON_RESULT_INVALID_MASS`); velocity on a static body; invalid, destroyed, locked or
+ * (`TENON_RESULT_INVALID_MASS`); velocity on a static body; negative damping; invalid, destroyed, locked or
  * poisoned world; capacity. On error nothing is created.
  * Ownership: the world owns the body; it lives until `tenon_body_destroy()` or the world's end.
  */
@@ -1471,6 +1480,34 @@ tenon_result tenon_body_get_gravity_scale(tenon_body_id body, double *out);
  * Sets the body's gravity multiplier (finite; 1 normal, 0 none).
  */
 tenon_result tenon_body_set_gravity_scale(tenon_body_id body, double scale);
+
+/**
+ * Writes the body's linear damping (1/s) to `*out`.
+ */
+tenon_result tenon_body_get_linear_damping(tenon_body_id body, double *out);
+
+/**
+ * Sets the body's linear damping `c` (1/s, finite and >= 0; default 0): a drag `-c m v` on
+ * its centre of mass. Each `tenon_world_step()` of `h` starts by multiplying the body's linear
+ * velocity by `1 / (1 + h c)` (the implicit Euler step of `dv/dt = -c v`, as in Box2D and
+ * Rapier: stable for any `c` and `h`; a body falling freely reaches `g / c + h g`). The joints
+ * stay exact. Ignored for static and kinematic bodies; a sleeping body stays asleep.
+ * Errors: NaN or infinite (`TENON_RESULT_NON_FINITE`), negative
+ * (`TENON_RESULT_INVALID_ARGUMENT`); nothing changes.
+ */
+tenon_result tenon_body_set_linear_damping(tenon_body_id body, double c);
+
+/**
+ * Writes the body's angular damping (1/s) to `*out`.
+ */
+tenon_result tenon_body_get_angular_damping(tenon_body_id body, double *out);
+
+/**
+ * Sets the body's angular damping `c` (1/s, finite and >= 0; default 0): as
+ * `tenon_body_set_linear_damping()`, for the angular velocity, multiplied by `1 / (1 + h c)`
+ * at the start of each step. Errors as there.
+ */
+tenon_result tenon_body_set_angular_damping(tenon_body_id body, double c);
 
 /**
  * Writes how many parts the solver splits the body into to `*out`: 0 automatic (the default),

@@ -117,6 +117,11 @@ pub struct BodyDesc {
     pub mass_properties: MassProperties,
     /// Multiplies the world's gravity for this body (1 = normal, 0 = none).
     pub gravity_scale: f64,
+    /// Linear damping `c` (1/s, >= 0): a drag `-c m v` on the centre of mass, for air or water
+    /// resistance. Default 0. See [`crate::World::set_body_linear_damping`].
+    pub linear_damping: f64,
+    /// Angular damping (1/s, >= 0): the same for the angular velocity. Default 0.
+    pub angular_damping: f64,
     /// Opaque value for the user.
     pub user_data: u64,
 }
@@ -131,9 +136,28 @@ impl Default for BodyDesc {
             angular_velocity: Vec3::zeros(),
             mass_properties: MassProperties::default(),
             gravity_scale: 1.0,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
             user_data: 0,
         }
     }
+}
+
+/// Checks a damping coefficient (1/s): finite and >= 0.
+pub(crate) fn check_damping(c: f64, what: &str) -> Result<()> {
+    if !c.is_finite() {
+        return Err(Error::new(
+            ErrorKind::NonFinite,
+            format!("{what} is NaN or infinite"),
+        ));
+    }
+    if c < 0.0 {
+        return Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!("{what} must be >= 0 (1/s), got {c}"),
+        ));
+    }
+    Ok(())
 }
 
 impl BodyDesc {
@@ -154,6 +178,8 @@ impl BodyDesc {
                 "gravity_scale is NaN or infinite",
             ));
         }
+        check_damping(self.linear_damping, "linear damping")?;
+        check_damping(self.angular_damping, "angular damping")?;
         if self.rotation.coords.iter().any(|v| !v.is_finite()) {
             return Err(Error::new(
                 ErrorKind::NonFinite,
@@ -190,6 +216,9 @@ pub struct Body {
     pub(crate) force: Vec3,
     pub(crate) torque: Vec3,
     pub(crate) gravity_scale: f64,
+    /// Damping coefficients (1/s), linear and angular.
+    pub(crate) linear_damping: f64,
+    pub(crate) angular_damping: f64,
     pub(crate) user_data: u64,
     /// Parts the solver splits the body into (Tomcin section 5): 0 automatic, 1 never.
     pub(crate) split_parts: u32,
@@ -225,6 +254,8 @@ impl Body {
             force: Vec3::zeros(),
             torque: Vec3::zeros(),
             gravity_scale: d.gravity_scale,
+            linear_damping: d.linear_damping,
+            angular_damping: d.angular_damping,
             user_data: d.user_data,
             split_parts: 0,
             shapes: 0,
@@ -280,6 +311,14 @@ impl Body {
     /// Gravity multiplier.
     pub fn gravity_scale(&self) -> f64 {
         self.gravity_scale
+    }
+    /// Linear damping (1/s).
+    pub fn linear_damping(&self) -> f64 {
+        self.linear_damping
+    }
+    /// Angular damping (1/s).
+    pub fn angular_damping(&self) -> f64 {
+        self.angular_damping
     }
     /// The user's opaque value.
     pub fn user_data(&self) -> u64 {

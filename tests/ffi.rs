@@ -87,7 +87,7 @@ fn struct_sizes_are_pinned() {
     assert_eq!(size_of::<tenon_world_id>(), 4);
     assert_eq!(size_of::<tenon_body_id>(), 8);
     assert_eq!(size_of::<tenon_joint_id>(), 8);
-    assert_eq!(size_of::<tenon_body_def>(), 184);
+    assert_eq!(size_of::<tenon_body_def>(), 200);
     assert_eq!(size_of::<tenon_joint_def>(), 216);
     assert_eq!(size_of::<tenon_step_report>(), 88);
     assert_eq!(size_of::<tenon_island_report>(), 96);
@@ -424,6 +424,13 @@ fn nan_and_bad_bodies_are_rejected_and_leave_the_world_unchanged() {
     d.kind = tenon_body_kind::Static as u32;
     d.linear_velocity.x = 1.0;
     assert_eq!(create(&d, &mut out), tenon_result::InvalidArgument);
+    assert_eq!((base.linear_damping, base.angular_damping), (0.0, 0.0));
+    let mut d = base;
+    d.linear_damping = -0.5;
+    assert_eq!(create(&d, &mut out), tenon_result::InvalidArgument);
+    let mut d = base;
+    d.angular_damping = f64::NAN;
+    assert_eq!(create(&d, &mut out), tenon_result::NonFinite);
     assert_eq!(
         unsafe { tenon_body_create(w, null(), &mut out) },
         tenon_result::NullPointer
@@ -475,6 +482,27 @@ fn nan_and_bad_bodies_are_rejected_and_leave_the_world_unchanged() {
         tenon_body_set_gravity_scale(b, f64::NAN),
         tenon_result::NonFinite
     );
+    // damping: set, read back, refused when NaN or negative (the value stays)
+    assert_eq!(tenon_body_set_linear_damping(b, 0.25), R_OK);
+    assert_eq!(tenon_body_set_angular_damping(b, 2.0), R_OK);
+    assert_eq!(
+        tenon_body_set_linear_damping(b, f64::NAN),
+        tenon_result::NonFinite
+    );
+    assert_eq!(
+        tenon_body_set_angular_damping(b, -1.0),
+        tenon_result::InvalidArgument
+    );
+    let (mut ld, mut ad) = (-1.0, -1.0);
+    assert_eq!(unsafe { tenon_body_get_linear_damping(b, &mut ld) }, R_OK);
+    assert_eq!(unsafe { tenon_body_get_angular_damping(b, &mut ad) }, R_OK);
+    assert_eq!((ld, ad), (0.25, 2.0));
+    assert_eq!(
+        unsafe { tenon_body_get_angular_damping(b, null_mut()) },
+        tenon_result::NullPointer
+    );
+    assert_eq!(tenon_body_set_linear_damping(b, 0.0), R_OK);
+    assert_eq!(tenon_body_set_angular_damping(b, 0.0), R_OK);
     let mut bad_mp = tenon_mass_properties {
         mass: 0.0,
         ..base.mass_properties

@@ -159,6 +159,19 @@ class World {
     return tenon_body_set_split_parts(b.raw, parts);
   }
   Result<uint32_t> split_parts(BodyId b) const { return get(tenon_body_get_split_parts, b.raw); }
+  /// Drag on the body's velocity (1/s, >= 0): each step of h multiplies it by 1 / (1 + h c).
+  Status set_linear_damping(BodyId b, double c) noexcept {
+    return tenon_body_set_linear_damping(b.raw, c);
+  }
+  Result<double> linear_damping(BodyId b) const {
+    return get(tenon_body_get_linear_damping, b.raw);
+  }
+  Status set_angular_damping(BodyId b, double c) noexcept {
+    return tenon_body_set_angular_damping(b.raw, c);
+  }
+  Result<double> angular_damping(BodyId b) const {
+    return get(tenon_body_get_angular_damping, b.raw);
+  }
   Status apply_force(BodyId b, tenon_vec3 f, tenon_vec3 world_point) noexcept {
     return tenon_body_apply_force(b.raw, f, world_point);
   }

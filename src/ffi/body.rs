@@ -55,6 +55,11 @@ pub struct tenon_body_def {
     pub mass_properties: tenon_mass_properties,
     /// Multiplies the world's gravity for this body (1 normal, 0 none). Default 1.
     pub gravity_scale: f64,
+    /// Linear damping (1/s, >= 0): a drag on the centre of mass (see
+    /// `tenon_body_set_linear_damping()`). Default 0.
+    pub linear_damping: f64,
+    /// Angular damping (1/s, >= 0; see `tenon_body_set_angular_damping()`). Default 0.
+    pub angular_damping: f64,
     /// Opaque value for the caller, returned by `tenon_body_get_user_data()`. Default 0.
     pub user_data: u64,
     /// A `tenon_body_kind`. Default `TENON_BODY_KIND_DYNAMIC`.
@@ -64,7 +69,7 @@ pub struct tenon_body_def {
 }
 
 const _: () = assert!(size_of::<tenon_body_id>() == 8);
-const _: () = assert!(size_of::<tenon_body_def>() == 184);
+const _: () = assert!(size_of::<tenon_body_def>() == 200);
 
 impl tenon_body_id {
     pub(crate) fn new(world_index1: u16, h: BodyHandle) -> Self {
@@ -122,6 +127,8 @@ pub extern "C" fn tenon_body_def_default() -> tenon_body_def {
         angular_velocity: tenon_vec3::from_na(d.angular_velocity),
         mass_properties: tenon_mass_properties::from_rust(d.mass_properties),
         gravity_scale: d.gravity_scale,
+        linear_damping: d.linear_damping,
+        angular_damping: d.angular_damping,
         user_data: d.user_data,
         kind: kind_to_u32(d.kind),
         internal_magic: BODY_DEF_MAGIC,
@@ -131,7 +138,7 @@ pub extern "C" fn tenon_body_def_default() -> tenon_body_def {
 /// Creates a body in `world` from `*def` and writes its id to `*out`.
 /// Errors: NULL `def` or `out`; def not from `tenon_body_def_default()`; unknown kind; NaN field;
 /// non-unit rotation; for a dynamic body mass <= 0 or inertia not positive definite
-/// (`TENON_RESULT_INVALID_MASS`); velocity on a static body; invalid, destroyed, locked or
+/// (`TENON_RESULT_INVALID_MASS`); velocity on a static body; negative damping; invalid, destroyed, locked or
 /// poisoned world; capacity. On error nothing is created.
 /// Ownership: the world owns the body; it lives until `tenon_body_destroy()` or the world's end.
 #[unsafe(no_mangle)]
@@ -167,6 +174,8 @@ pub unsafe extern "C" fn tenon_body_create(
             angular_velocity: d.angular_velocity.finite("angular_velocity")?,
             mass_properties: d.mass_properties.to_rust(),
             gravity_scale: d.gravity_scale,
+            linear_damping: d.linear_damping,
+            angular_damping: d.angular_damping,
             user_data: d.user_data,
         };
         let h = registry::with_world(world, |wb| Ok(wb.world.create_body(&desc)?))?;
@@ -325,6 +334,44 @@ pub unsafe extern "C" fn tenon_body_get_gravity_scale(
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_body_set_gravity_scale(body: tenon_body_id, scale: f64) -> tenon_result {
     mutate(body, |w, h| Ok(w.set_body_gravity_scale(h, scale)?))
+}
+
+/// Writes the body's linear damping (1/s) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_linear_damping(
+    body: tenon_body_id,
+    out: *mut f64,
+) -> tenon_result {
+    get(body, out, |b| b.linear_damping())
+}
+
+/// Sets the body's linear damping `c` (1/s, finite and >= 0; default 0): a drag `-c m v` on
+/// its centre of mass. Each `tenon_world_step()` of `h` starts by multiplying the body's linear
+/// velocity by `1 / (1 + h c)` (the implicit Euler step of `dv/dt = -c v`, as in Box2D and
+/// Rapier: stable for any `c` and `h`; a body falling freely reaches `g / c + h g`). The joints
+/// stay exact. Ignored for static and kinematic bodies; a sleeping body stays asleep.
+/// Errors: NaN or infinite (`TENON_RESULT_NON_FINITE`), negative
+/// (`TENON_RESULT_INVALID_ARGUMENT`); nothing changes.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_linear_damping(body: tenon_body_id, c: f64) -> tenon_result {
+    mutate(body, |w, h| Ok(w.set_body_linear_damping(h, c)?))
+}
+
+/// Writes the body's angular damping (1/s) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_angular_damping(
+    body: tenon_body_id,
+    out: *mut f64,
+) -> tenon_result {
+    get(body, out, |b| b.angular_damping())
+}
+
+/// Sets the body's angular damping `c` (1/s, finite and >= 0; default 0): as
+/// `tenon_body_set_linear_damping()`, for the angular velocity, multiplied by `1 / (1 + h c)`
+/// at the start of each step. Errors as there.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_angular_damping(body: tenon_body_id, c: f64) -> tenon_result {
+    mutate(body, |w, h| Ok(w.set_body_angular_damping(h, c)?))
 }
 
 /// Writes how many parts the solver splits the body into to `*out`: 0 automatic (the default),
