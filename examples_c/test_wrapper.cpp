@@ -51,6 +51,18 @@ int main() {
     EXPECT(b.linear_damping(body.value()).value() == 0.5);
     EXPECT(b.set_angular_damping(body.value(), -1.0).code() == TENON_RESULT_INVALID_ARGUMENT);
     EXPECT(b.angular_damping(body.value()).value() == 0.0);
+    // a kinematic body ends the step at the target pose it was given
+    tenon_body_def kd = tenon_body_def_default();
+    kd.kind = TENON_BODY_KIND_KINEMATIC;
+    auto kin = b.create_body(kd);
+    EXPECT(kin.ok());
+    EXPECT(b.set_target_pose(kin.value(), {1, 2, 3}, {0, 0, 1, 0}, 0.5).ok());
+    EXPECT(b.set_target_pose(body.value(), {1, 2, 3}, {0, 0, 0, 1}, 0.5).code() ==
+           TENON_RESULT_INVALID_ARGUMENT);
+    EXPECT(b.step(0.5).ok());
+    EXPECT(std::fabs(b.position(kin.value()).value().z - 3.0) < 1e-12);
+    EXPECT(std::fabs(std::fabs(b.rotation(kin.value()).value().z) - 1.0) < 1e-12);
+    EXPECT(b.destroy_body(kin.value()).ok());
     EXPECT(b.step(1.0 / 60.0).ok());
     // sleep: off by default; the caller puts a body to sleep and wakes it
     EXPECT(b.sleep_settings().value().enabled == 0);

@@ -1456,6 +1456,19 @@ tenon_result tenon_body_get_rotation(tenon_body_id body, tenon_quat *out);
 tenon_result tenon_body_set_pose(tenon_body_id body, tenon_vec3 position, tenon_quat rotation);
 
 /**
+ * Moves a kinematic body to a target pose over the next step of `dt` seconds (an animated
+ * platform, door or character driven by the game): sets its velocities so that the next
+ * `tenon_world_step(world, dt, ...)` ends with the centre of mass at `position` and the
+ * orientation at `rotation` (within rounding), turning the shorter way round. Bodies it
+ * pushes and joints on it see it move through the step, not jump (unlike
+ * `tenon_body_set_pose()`). The velocities stay as set: call it before every step, or set the
+ * velocity to zero to stop. Errors: not a kinematic body, or `dt` not in (0, 10] s
+ * (`TENON_RESULT_INVALID_ARGUMENT`); NaN (`TENON_RESULT_NON_FINITE`); non-unit rotation
+ * (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
+ */
+tenon_result tenon_body_set_target_pose(tenon_body_id body, tenon_vec3 position, tenon_quat rotation, double dt);
+
+/**
  * Writes the linear velocity of the centre of mass (m/s, world frame) to `*out`.
  */
 tenon_result tenon_body_get_linear_velocity(tenon_body_id body, tenon_vec3 *out);

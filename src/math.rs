@@ -30,6 +30,22 @@ pub fn quat_from_rotation_vector(w: &Vec3) -> Quat {
     ))
 }
 
+/// The rotation vector (axis times angle, radians, angle in [0, pi]) of the unit quaternion `q`:
+/// the inverse of [`quat_from_rotation_vector`], taking the shorter way round (`q` and `-q` give
+/// the same). The angle comes from `atan2`, accurate at small angles too (`acos` of the scalar
+/// part loses half the digits there).
+pub fn rotation_vector(q: &Quat) -> Vec3 {
+    let (mut v, mut w) = (q.imag(), q.w);
+    if w < 0.0 {
+        (v, w) = (-v, -w);
+    }
+    let s = v.norm();
+    if s < 1e-300 {
+        return Vec3::zeros();
+    }
+    (2.0 * s.atan2(w) / s) * v
+}
+
 /// `q(w) o q`: rotates the orientation `q` by the world-frame rotation vector `w`
 /// (Tomcin Appendix A, eq. 13), renormalized.
 #[inline]
@@ -72,4 +88,41 @@ pub fn so3_left_jacobian(phi: &Vec3) -> Mat3 {
     }
     let t = t2.sqrt();
     Mat3::identity() + ((1.0 - t.cos()) / t2) * k + ((t - t.sin()) / (t2 * t)) * (k * k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_vector_inverts_the_exponential_at_every_angle() {
+        let axis = Vec3::new(0.3, -0.8, 0.52).normalize();
+        for angle in [
+            1e-300,
+            1e-12,
+            1e-8,
+            1e-4,
+            0.1,
+            1.0,
+            3.0,
+            std::f64::consts::PI - 1e-6,
+        ] {
+            let w = angle * axis;
+            let back = rotation_vector(&quat_from_rotation_vector(&w));
+            // relative to the angle: acos of the scalar part would be off by 1e-8 at 1e-8 rad
+            assert!(
+                (back - w).norm() <= 1e-15 * angle,
+                "{angle}: {}",
+                (back - w).norm()
+            );
+            // -q is the same rotation
+            let minus = Quat::new_unchecked(-quat_from_rotation_vector(&w).into_inner());
+            assert!((rotation_vector(&minus) - w).norm() <= 1e-15 * angle);
+        }
+        assert_eq!(rotation_vector(&Quat::identity()), Vec3::zeros());
+        // more than half a revolution comes back as the shorter turn the other way
+        let back = rotation_vector(&quat_from_rotation_vector(&(4.0 * axis)));
+        let short = (4.0 - 2.0 * std::f64::consts::PI) * axis;
+        assert!((back - short).norm() < 1e-15 * 4.0, "{}", back - short);
+    }
 }

@@ -431,6 +431,63 @@ impl World {
         Ok(())
     }
 
+    /// Moves a kinematic body to a target pose over the next step of `dt` seconds: sets its
+    /// velocities so that the step ends with the body at `position` and `rotation` (within
+    /// rounding, whatever substeps the step takes), turning the shorter way round (a turn of
+    /// more than half a revolution per step goes the other way). What it pushes and the joints
+    /// on it see it move continuously through the step, not jump (as Jolt's `MoveKinematic` and
+    /// Box2D's `SetTargetTransform`). Call it before every step of an animated body: the
+    /// velocities stay as set, so a body not given a new target keeps moving. Stepping by
+    /// another `dt` than the one given ends elsewhere on the same motion. Errors: a stale
+    /// handle; a body that is not kinematic, or `dt` not in (0, 10] s
+    /// (`InvalidArgument`); NaN or infinity (`NonFinite`); a rotation whose norm is off 1 by
+    /// more than 1e-6 (`InvalidRotation`). Nothing changes on error.
+    pub fn set_body_target_pose(
+        &mut self,
+        h: BodyHandle,
+        position: Vec3,
+        rotation: Quat,
+        dt: f64,
+    ) -> Result<()> {
+        if !vec_finite(&position) || rotation.coords.iter().any(|v| !v.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "target pose is NaN or infinite",
+            ));
+        }
+        if !(dt.is_finite() && dt > 0.0 && dt <= 10.0) {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("the target pose's time step must be in (0, 10] s, got {dt}"),
+            ));
+        }
+        let n = rotation.coords.norm();
+        if (n - 1.0).abs() > 1e-6 {
+            return Err(Error::new(
+                ErrorKind::InvalidRotation,
+                format!("rotation must be a unit quaternion (norm {n})"),
+            ));
+        }
+        let b = self.body(h)?;
+        if b.kind != BodyKind::Kinematic {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                "only a kinematic body moves to a target pose",
+            ));
+        }
+        // x + dt v = p; q(dt w) o q = target (the step's rotation update, eq. 13)
+        let target = Quat::new_normalize(rotation.into_inner());
+        let linear = (position - b.position) / dt;
+        let angular = crate::math::rotation_vector(&(target * b.rotation.inverse())) / dt;
+        if !vec_finite(&linear) || !vec_finite(&angular) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "the velocity to the target pose overflows",
+            ));
+        }
+        self.set_body_velocity(h, linear, angular)
+    }
+
     /// Changes the mass properties of a body (validated as for a dynamic body).
     pub fn set_body_mass_properties(&mut self, h: BodyHandle, mp: MassProperties) -> Result<()> {
         mp.validate()?;

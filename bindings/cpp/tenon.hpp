@@ -154,6 +154,10 @@ class World {
   Status set_velocity(BodyId b, tenon_vec3 linear, tenon_vec3 angular) noexcept {
     return tenon_body_set_velocity(b.raw, linear, angular);
   }
+  /// A kinematic body reaches this pose at the end of the next step of dt (velocities set).
+  Status set_target_pose(BodyId b, tenon_vec3 p, tenon_quat q, double dt) noexcept {
+    return tenon_body_set_target_pose(b.raw, p, q, dt);
+  }
   /// Parts the solver splits the body into: 0 automatic, 1 never, k that many.
   Status set_split_parts(BodyId b, uint32_t parts) noexcept {
     return tenon_body_set_split_parts(b.raw, parts);

@@ -288,6 +288,29 @@ pub extern "C" fn tenon_body_set_pose(
     })
 }
 
+/// Moves a kinematic body to a target pose over the next step of `dt` seconds (an animated
+/// platform, door or character driven by the game): sets its velocities so that the next
+/// `tenon_world_step(world, dt, ...)` ends with the centre of mass at `position` and the
+/// orientation at `rotation` (within rounding), turning the shorter way round. Bodies it
+/// pushes and joints on it see it move through the step, not jump (unlike
+/// `tenon_body_set_pose()`). The velocities stay as set: call it before every step, or set the
+/// velocity to zero to stop. Errors: not a kinematic body, or `dt` not in (0, 10] s
+/// (`TENON_RESULT_INVALID_ARGUMENT`); NaN (`TENON_RESULT_NON_FINITE`); non-unit rotation
+/// (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_body_set_target_pose(
+    body: tenon_body_id,
+    position: tenon_vec3,
+    rotation: tenon_quat,
+    dt: f64,
+) -> tenon_result {
+    mutate(body, |w, h| {
+        let p = position.finite("position")?;
+        let q = rotation.to_na("rotation")?;
+        Ok(w.set_body_target_pose(h, p, q, dt)?)
+    })
+}
+
 /// Writes the linear velocity of the centre of mass (m/s, world frame) to `*out`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_body_get_linear_velocity(
