@@ -93,6 +93,11 @@ impl<T> Arena<T> {
             .expect("live slot")
     }
 
+    /// By slot index, `None` for a free or unknown slot.
+    pub fn live_slot_mut(&mut self, index: u32) -> Option<&mut T> {
+        self.slots.get_mut(index as usize)?.value.as_mut()
+    }
+
     pub fn generation(&self, index: u32) -> u16 {
         self.slots[index as usize].generation
     }

@@ -88,10 +88,31 @@ pub(crate) struct Sleep {
     ready: Vec<bool>,
     awake: Vec<bool>,
     group: Vec<u64>,
-    /// (group, slot) of the sleeping bodies, to join each group again.
+    /// (group, slot) of the sleeping bodies, sorted: to join each group again and to find a
+    /// group's bodies when it wakes. Every sleeping body has its entry; entries of bodies
+    /// woken or destroyed since it was rebuilt may stay (checked when read).
     members: Vec<(u64, u32)>,
     /// Groups to wake.
     woken: Vec<u64>,
+    /// `parent` and `comp_*` describe the groups the joints and touching contacts make now:
+    /// cleared by whatever changes joints, contacts, kinds, bodies or sleeping groups
+    /// ([`Sleep::forget_groups`]), so that putting bodies to sleep one by one costs each call
+    /// its group, not a pass over the world.
+    groups_valid: bool,
+    /// The bodies of each union-find root `r`: `comp_slots[comp_start[r]..comp_start[r + 1]]`,
+    /// in slot order.
+    comp_start: Vec<u32>,
+    comp_slots: Vec<u32>,
+    /// Scratch of [`World::index_groups`]: each root's next free place in `comp_slots`.
+    comp_next: Vec<u32>,
+}
+
+impl Sleep {
+    /// The groups changed (a joint, contact, body, kind or sleeping group): the next
+    /// [`World::set_body_awake`] joins them again.
+    pub(crate) fn forget_groups(&mut self) {
+        self.groups_valid = false;
+    }
 }
 
 impl World {
@@ -118,8 +139,9 @@ impl World {
 
     /// Wakes a body (`true`) with the group it sleeps with and what it touches, or puts it to
     /// sleep now (`false`) with the dynamic bodies its joints and touching contacts join (those
-    /// of the last step), velocities zeroed (as a level loads its piles asleep; each call costs
-    /// a pass over the bodies, joints and touching pairs). A sleeping body also wakes when the
+    /// of the last step), velocities zeroed (as a level loads its piles asleep: the first such
+    /// call after a step or a change of bodies, joints or shapes costs a pass over the bodies,
+    /// joints and touching pairs, the next ones only their group). A sleeping body also wakes when the
     /// caller sets its pose, velocity, mass properties, gravity scale, kind or split, applies a
     /// force, torque or impulse, registers a contact on it, creates or destroys a joint or
     /// shape on it or changes a shape's material or filter, or changes a joint's motor or
@@ -140,21 +162,41 @@ impl World {
                 "only a dynamic body can sleep",
             ));
         }
-        self.join_groups();
-        let root = find(&mut self.sleep.parent, h.index);
-        let parent = &mut self.sleep.parent;
-        if (self.bodies.iter()).any(|(slot, b)| !b.sleep_allowed && find(parent, slot) == root) {
+        if !self.sleep.groups_valid {
+            self.join_groups();
+            self.index_groups();
+        }
+        let s = &mut self.sleep;
+        let root = find(&mut s.parent, h.index) as usize;
+        let group = &s.comp_slots[s.comp_start[root] as usize..s.comp_start[root + 1] as usize];
+        if group
+            .iter()
+            .any(|&slot| !self.bodies.slot(slot).sleep_allowed)
+        {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 "the body's group holds a body not allowed to sleep",
             ));
         }
-        self.sleep.next_group += 1;
-        let g = self.sleep.next_group;
-        let parent = &mut self.sleep.parent;
-        for (slot, b) in self.bodies.iter_mut() {
-            if b.kind == BodyKind::Dynamic && find(parent, slot) == root {
-                fall_asleep(&mut self.sleep.any, b, g);
+        // (entries of bodies woken or destroyed since the last rebuild, and of groups put to
+        // sleep again, pile up while the caller puts bodies to sleep without a step between)
+        if s.members.len() > 2 * self.bodies.len() + 64 {
+            s.members.clear();
+            s.members.extend(
+                (self.bodies.iter())
+                    .filter(|(_, b)| b.asleep)
+                    .map(|(slot, b)| (b.sleep_group, slot)),
+            );
+            s.members.sort_unstable();
+        }
+        s.next_group += 1;
+        let g = s.next_group;
+        for &slot in group {
+            let b = self.bodies.slot_mut(slot);
+            if b.kind == BodyKind::Dynamic {
+                fall_asleep(&mut s.any, b, g);
+                // (the newest group sorts last; its bodies in slot order)
+                s.members.push((g, slot));
             }
         }
         Ok(())
@@ -201,8 +243,8 @@ impl World {
         self.wake_groups();
     }
 
-    /// Wakes body slot `slot` with its group now if it sleeps (a pass over the bodies, once per
-    /// group woken). Forces, impulses and registered contacts: the body moves, and moving, it
+    /// Wakes body slot `slot` with its group now if it sleeps (its group's bodies found by a
+    /// binary search of the sleeping ones). Forces, impulses and registered contacts: the body moves, and moving, it
     /// wakes what it reaches at the next step.
     pub(crate) fn wake_body(&mut self, slot: u32) {
         let b = self.bodies.slot(slot);
@@ -246,22 +288,35 @@ impl World {
         for (_, b) in self.bodies.iter_mut() {
             wake(b);
         }
+        self.sleep.forget_groups();
     }
 
-    /// Wakes the groups listed in `sleep.woken`.
+    /// Wakes the groups listed in `sleep.woken`: each group's bodies found in `members`.
     fn wake_groups(&mut self) {
-        let woken = &mut self.sleep.woken;
-        if woken.is_empty() {
+        let s = &mut self.sleep;
+        if s.woken.is_empty() {
             return;
         }
-        woken.sort_unstable();
-        woken.dedup();
-        for (_, b) in self.bodies.iter_mut() {
-            if b.asleep && woken.binary_search(&b.sleep_group).is_ok() {
-                wake(b);
+        s.woken.sort_unstable();
+        s.woken.dedup();
+        for &g in &s.woken {
+            let first = s.members.partition_point(|&(group, _)| group < g);
+            for &(group, slot) in &s.members[first..] {
+                if group != g {
+                    break;
+                }
+                // (an entry may be left from a body since woken, destroyed, or put to sleep
+                // again in another group)
+                if let Some(b) = self.bodies.live_slot_mut(slot)
+                    && b.asleep
+                    && b.sleep_group == g
+                {
+                    wake(b);
+                }
             }
         }
-        woken.clear();
+        s.woken.clear();
+        s.forget_groups();
     }
 
     /// At the start of a frame step `h`: wakes the groups of the bodies woken since the last
@@ -466,6 +521,41 @@ impl World {
                 fall_asleep(&mut s.any, b, s.group[r]);
             }
         }
+        // (sleeping groups joined by new sleepers took their new group)
+        s.members.clear();
+        s.members.extend(
+            (self.bodies.iter())
+                .filter(|(_, b)| b.asleep)
+                .map(|(slot, b)| (b.sleep_group, slot)),
+        );
+        s.members.sort_unstable();
+        s.forget_groups();
+    }
+
+    /// Lists the bodies of each union-find root after [`World::join_groups`] (a counting sort
+    /// of the live bodies by root), and marks the groups valid.
+    fn index_groups(&mut self) {
+        let s = &mut self.sleep;
+        let n = self.bodies.capacity_slots();
+        s.comp_start.clear();
+        s.comp_start.resize(n + 1, 0);
+        for (slot, _) in self.bodies.iter() {
+            let r = find(&mut s.parent, slot) as usize;
+            s.comp_start[r + 1] += 1;
+        }
+        for r in 0..n {
+            s.comp_start[r + 1] += s.comp_start[r];
+        }
+        s.comp_slots.clear();
+        s.comp_slots.resize(self.bodies.len(), 0);
+        s.comp_next.clear();
+        s.comp_next.extend_from_slice(&s.comp_start[..n]);
+        for (slot, _) in self.bodies.iter() {
+            let r = find(&mut s.parent, slot) as usize;
+            s.comp_slots[s.comp_next[r] as usize] = slot;
+            s.comp_next[r] += 1;
+        }
+        s.groups_valid = true;
     }
 
     /// Union-find (`sleep.parent`) over the dynamic bodies that joints and touching contacts
@@ -546,5 +636,185 @@ fn wake(b: &mut crate::Body) {
     if b.asleep {
         b.asleep = false;
         b.sleep_time = 0.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::contact::Geometry;
+    use crate::*;
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Every sleeping body is listed with its group (waking a group finds all of it), and after
+    /// a step (`stepped`) no joint joins a sleeping body to an awake dynamic one (between steps
+    /// it may: a body made dynamic wakes its neighbours at the next step).
+    fn check_invariants(w: &World, stepped: bool) {
+        for (slot, b) in w.bodies.iter() {
+            if b.asleep {
+                assert!(
+                    w.sleep
+                        .members
+                        .binary_search(&(b.sleep_group, slot))
+                        .is_ok(),
+                    "sleeping body {slot} not listed"
+                );
+            }
+        }
+        let awake_dynamic = |slot: u32| {
+            let b = w.bodies.slot(slot);
+            b.kind == BodyKind::Dynamic && !b.asleep
+        };
+        for (_, j) in w.joints.iter().filter(|_| stepped) {
+            if let Some(a) = j.body_a {
+                let (ba, bb) = (w.bodies.slot(a), w.bodies.slot(j.body_b));
+                assert!(!(ba.asleep && awake_dynamic(j.body_b)));
+                assert!(!(bb.asleep && awake_dynamic(a)));
+            }
+        }
+    }
+
+    /// A random world (bodies with and without shapes near each other, joints, steps with
+    /// sleep on, bodies put to sleep, woken, pushed, destroyed, joints destroyed, kinds
+    /// changed) after 300 operations: each body's sleep state, group and pose bits. `anew`: the
+    /// groups are joined anew at every operation instead of kept between calls.
+    fn random_world(seed: u64, anew: bool) -> Vec<(u32, bool, u64, [u64; 3])> {
+        let mut rng = Rng(seed * 7919);
+        let mut w = World::default();
+        // (a loose tolerance and few substeps: the test is about groups, and jointed heaps
+        // of overlapping cubes may otherwise split frames finely)
+        w.set_settings(WorldSettings {
+            eps_p: 1e-6,
+            max_iterations: 10,
+            max_substeps: 1,
+            ..Default::default()
+        })
+        .unwrap();
+        w.set_sleep_settings(SleepSettings {
+            enabled: true,
+            time: 0.1,
+            ..Default::default()
+        })
+        .unwrap();
+        let ground = w
+            .create_body(&BodyDesc {
+                kind: BodyKind::Static,
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_shape(
+            ground,
+            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
+        )
+        .unwrap();
+        let mut bodies: Vec<BodyHandle> = Vec::new();
+        let mut joints: Vec<JointHandle> = Vec::new();
+        let mut stacks = [0u32; 16];
+        for op in 0..300 {
+            if anew {
+                w.sleep.forget_groups();
+            }
+            let mut stepped = false;
+            match rng.next(12) {
+                0..=2 => {
+                    // (on a 4 x 4 grid of 1.1 m, cubes of 1 m: stacked where a cell is taken;
+                    // joints join the stacks)
+                    let cell = rng.next(16);
+                    stacks[cell] += 1;
+                    let (x, y) = ((cell % 4) as f64 * 1.1, (cell / 4) as f64 * 1.1);
+                    let p = Vec3::new(x, y, stacks[cell] as f64 * 1.001 - 0.5);
+                    let b = w
+                        .create_body(&BodyDesc {
+                            position: p,
+                            ..Default::default()
+                        })
+                        .unwrap();
+                    if rng.next(3) > 0 {
+                        let cube = Geometry::Box {
+                            half_extents: Vec3::new(0.5, 0.5, 0.5),
+                        };
+                        w.create_shape(b, &ShapeDesc::new(cube)).unwrap();
+                    }
+                    bodies.push(b);
+                }
+                3 if bodies.len() >= 2 => {
+                    let (a, b) = (rng.next(bodies.len()), rng.next(bodies.len()));
+                    if a != b {
+                        // (at the midpoint of the two: the joint holds where they are)
+                        let mut d = JointDesc::new(JointKind::Ball, Some(bodies[a]), bodies[b]);
+                        let (pa, pb) = (w.body(bodies[a]).unwrap(), w.body(bodies[b]).unwrap());
+                        let mid = 0.5 * (pa.position() + pb.position());
+                        w.set_joint_frames_world(&mut d, mid, Vec3::x()).unwrap();
+                        // (two kinematic bodies cannot be jointed)
+                        if let Ok(j) = w.create_joint(&d) {
+                            joints.push(j);
+                        }
+                    }
+                }
+                4..=5 => {
+                    w.step(1.0 / 60.0).unwrap();
+                    stepped = true;
+                }
+                6..=7 if !bodies.is_empty() => {
+                    let b = bodies[rng.next(bodies.len())];
+                    let _ = w.set_body_awake(b, rng.next(4) == 0);
+                }
+                8 if !bodies.is_empty() => {
+                    let b = bodies[rng.next(bodies.len())];
+                    let p = w.body(b).unwrap().position();
+                    w.apply_impulse(b, Vec3::new(0.0, 0.0, 0.01), p).unwrap();
+                }
+                9 if !bodies.is_empty() && op % 3 == 0 => {
+                    let b = bodies.swap_remove(rng.next(bodies.len()));
+                    w.destroy_body(b).unwrap();
+                    joints.retain(|&j| w.is_joint_valid(j));
+                }
+                10 if !joints.is_empty() => {
+                    let j = joints.swap_remove(rng.next(joints.len()));
+                    w.destroy_joint(j).unwrap();
+                }
+                11 if !bodies.is_empty() => {
+                    let b = bodies[rng.next(bodies.len())];
+                    let kind = [BodyKind::Dynamic, BodyKind::Kinematic][rng.next(2)];
+                    // (a kinematic body jointed to a kinematic body stays dynamic)
+                    let _ = w.set_body_kind(b, kind);
+                }
+                _ => {}
+            }
+            check_invariants(&w, stepped);
+        }
+        assert!(w.sleeping_body_count() > 0, "seed {seed}: nothing sleeps");
+        w.bodies
+            .iter()
+            .map(|(slot, b)| {
+                let p = b.position;
+                (
+                    slot,
+                    b.asleep,
+                    b.sleep_group,
+                    [p.x, p.y, p.z].map(f64::to_bits),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn groups_kept_between_calls_give_the_world_groups_joined_anew_give() {
+        for seed in 1..=6 {
+            assert_eq!(
+                random_world(seed, false),
+                random_world(seed, true),
+                "seed {seed}"
+            );
+        }
     }
 }

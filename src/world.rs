@@ -293,6 +293,7 @@ impl World {
         }
         self.body_joints[index as usize].clear();
         self.solver.invalidate();
+        self.sleep.forget_groups();
         Ok(BodyHandle { index, generation })
     }
 
@@ -348,6 +349,7 @@ impl World {
         self.contacts.body_destroyed(h, &self.bodies);
         self.bodies.remove(h.index, h.generation);
         self.solver.invalidate();
+        self.sleep.forget_groups();
         Ok(())
     }
 
@@ -518,6 +520,7 @@ impl World {
             b.angular_velocity = Vec3::zeros();
         }
         self.solver.invalidate();
+        self.sleep.forget_groups();
         Ok(())
     }
 
@@ -771,6 +774,7 @@ impl World {
         }
         self.note_joint_change(index);
         self.solver.invalidate();
+        self.sleep.forget_groups();
         Ok(JointHandle { index, generation })
     }
 
@@ -842,6 +846,7 @@ impl World {
             self.body_joints[slot as usize].retain(|&x| x != h.index);
         }
         self.solver.invalidate();
+        self.sleep.forget_groups();
         Ok(())
     }
 
@@ -1024,6 +1029,7 @@ impl World {
         let (index, generation) = self.contacts.detector.shapes.insert(shape);
         self.body_mut(body)?.shapes += 1;
         self.note_change(body.index);
+        self.sleep.forget_groups();
         Ok(ShapeHandle { index, generation })
     }
 
@@ -1053,6 +1059,7 @@ impl World {
         b.shapes = b.shapes.saturating_sub(1);
         self.contacts.detector.forget(h.index);
         self.contacts.detector.shapes.remove(h.index, h.generation);
+        self.sleep.forget_groups();
         Ok(())
     }
 
@@ -1273,7 +1280,9 @@ impl World {
         }
         let t0 = std::time::Instant::now();
         let max = self.settings.max_substeps.max(1);
-        // sleeping groups the frame can reach wake, the others are held static for it
+        // sleeping groups the frame can reach wake, the others are held static for it (the
+        // frame's contacts make new groups)
+        self.sleep.forget_groups();
         self.hold_sleepers(h);
         self.apply_damping(h);
         self.contacts.begin_frame(&self.bodies);
