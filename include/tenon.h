@@ -1462,9 +1462,11 @@ tenon_result tenon_body_set_pose(tenon_body_id body, tenon_vec3 position, tenon_
  * orientation at `rotation` (within rounding), turning the shorter way round. Bodies it
  * pushes and joints on it see it move through the step, not jump (unlike
  * `tenon_body_set_pose()`). The velocities stay as set: call it before every step, or set the
- * velocity to zero to stop. Errors: not a kinematic body, or `dt` not in (0, 10] s
- * (`TENON_RESULT_INVALID_ARGUMENT`); NaN (`TENON_RESULT_NON_FINITE`); non-unit rotation
- * (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
+ * velocity to zero to stop. It wakes nothing itself: moving, the body wakes what it touches
+ * or is jointed to at the step; held at its pose, what rests on it may fall asleep. Errors:
+ * not a kinematic body, or `dt` not in (0, 10] s (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
+ * infinite pose, or a NaN `dt` (`TENON_RESULT_NON_FINITE`);
+ * non-unit rotation (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
  */
 tenon_result tenon_body_set_target_pose(tenon_body_id body, tenon_vec3 position, tenon_quat rotation, double dt);
 

@@ -441,9 +441,12 @@ impl World {
     /// Box2D's `SetTargetTransform`). Call it before every step of an animated body: the
     /// velocities stay as set, so a body not given a new target keeps moving. Stepping by
     /// another `dt` than the one given ends elsewhere on the same motion. Errors: a stale
-    /// handle; a body that is not kinematic, or `dt` not in (0, 10] s
-    /// (`InvalidArgument`); NaN or infinity (`NonFinite`); a rotation whose norm is off 1 by
-    /// more than 1e-6 (`InvalidRotation`). Nothing changes on error.
+    /// handle; a body that is not kinematic, or `dt` not in (0, 10] s (`InvalidArgument`); a
+    /// NaN or infinite pose, or a NaN `dt` (`NonFinite`, as `tenon_world_step` takes a NaN); a rotation whose norm is off
+    /// 1 by more than 1e-6 (`InvalidRotation`). Nothing changes on error. Unlike
+    /// [`World::set_body_velocity`] it wakes nothing itself: moving, the body wakes what it
+    /// touches, reaches or is jointed to at the step, and held still at its pose it lets what
+    /// rests on it fall asleep.
     pub fn set_body_target_pose(
         &mut self,
         h: BodyHandle,
@@ -451,10 +454,10 @@ impl World {
         rotation: Quat,
         dt: f64,
     ) -> Result<()> {
-        if !vec_finite(&position) || rotation.coords.iter().any(|v| !v.is_finite()) {
+        if !vec_finite(&position) || rotation.coords.iter().any(|v| !v.is_finite()) || dt.is_nan() {
             return Err(Error::new(
                 ErrorKind::NonFinite,
-                "target pose is NaN or infinite",
+                "target pose or time step is NaN or infinite",
             ));
         }
         if !(dt.is_finite() && dt > 0.0 && dt <= 10.0) {
@@ -487,7 +490,12 @@ impl World {
                 "the velocity to the target pose overflows",
             ));
         }
-        self.set_body_velocity(h, linear, angular)
+        // (set without waking: a body it moves wakes at the step as under any moving
+        // kinematic body, and what rests on a still one may sleep)
+        let b = self.bodies.slot_mut(h.index);
+        b.linear_velocity = linear;
+        b.angular_velocity = angular;
+        Ok(())
     }
 
     /// Changes the mass properties of a body (validated as for a dynamic body).

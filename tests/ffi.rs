@@ -503,6 +503,38 @@ fn nan_and_bad_bodies_are_rejected_and_leave_the_world_unchanged() {
     );
     assert_eq!(tenon_body_set_linear_damping(b, 0.0), R_OK);
     assert_eq!(tenon_body_set_angular_damping(b, 0.0), R_OK);
+    // target poses: only for a kinematic body; the velocities reach the pose in dt
+    assert_eq!(
+        tenon_body_set_target_pose(b, v(1.0, 2.0, 4.0), q, 0.5),
+        tenon_result::InvalidArgument
+    );
+    assert_eq!(tenon_body_set_kind(b, 1), R_OK);
+    assert_eq!(
+        tenon_body_set_target_pose(b, v(1.0, 2.0, 4.0), q, f64::NAN),
+        tenon_result::NonFinite
+    );
+    assert_eq!(
+        tenon_body_set_target_pose(b, v(1.0, 2.0, 4.0), q, 0.0),
+        tenon_result::InvalidArgument
+    );
+    assert_eq!(
+        tenon_body_set_target_pose(b, v(1.0, 2.0, 4.0), tenon_quat { w: 2.0, ..q }, 0.5),
+        tenon_result::InvalidRotation
+    );
+    let mut lv = v(9.0, 9.0, 9.0);
+    assert_eq!(unsafe { tenon_body_get_linear_velocity(b, &mut lv) }, R_OK);
+    assert_eq!(lv, v(0.0, 0.0, 0.0));
+    assert_eq!(
+        tenon_body_set_target_pose(b, v(1.0, 2.0, 4.0), q, 0.5),
+        R_OK
+    );
+    assert_eq!(unsafe { tenon_body_get_linear_velocity(b, &mut lv) }, R_OK);
+    assert_eq!(lv, v(0.0, 0.0, 2.0));
+    assert_eq!(tenon_body_set_kind(b, 2), R_OK);
+    assert_eq!(
+        tenon_body_set_velocity(b, v(0.0, 0.0, 0.0), v(0.0, 0.0, 0.0)),
+        R_OK
+    );
     let mut bad_mp = tenon_mass_properties {
         mass: 0.0,
         ..base.mass_properties
@@ -517,7 +549,7 @@ fn nan_and_bad_bodies_are_rejected_and_leave_the_world_unchanged() {
         tenon_result::NonFinite
     );
     assert_eq!(tenon_body_set_kind(b, 3), tenon_result::InvalidArgument);
-    let mut lv = v(9.0, 9.0, 9.0);
+    lv = v(9.0, 9.0, 9.0);
     assert_eq!(unsafe { tenon_body_get_linear_velocity(b, &mut lv) }, R_OK);
     assert_eq!(lv, v(0.0, 0.0, 0.0));
     let mut mp = bad_mp;
