@@ -1503,10 +1503,11 @@ tenon_result tenon_body_get_linear_damping(tenon_body_id body, double *out);
 
 /**
  * Sets the body's linear damping `c` (1/s, finite and >= 0; default 0): a drag `-c m v` on
- * its centre of mass. Each `tenon_world_step()` of `h` starts by multiplying the body's linear
+ * its centre of mass. Each `tenon_world_step()` of `h` ends by multiplying the body's linear
  * velocity by `1 / (1 + h c)` (the implicit Euler step of `dv/dt = -c v`, as in Box2D and
- * Rapier: stable for any `c` and `h`; a body falling freely reaches `g / c + h g`). The joints
- * stay exact. Ignored for static and kinematic bodies; a sleeping body stays asleep.
+ * Rapier: stable for any `c` and `h`; a body falling freely reaches `g / c`). The joints
+ * stay exact (the next step solves them with the damped velocities); an island the step
+ * rolled back is not damped. Ignored for static and kinematic bodies; a sleeping body stays asleep.
  * Errors: NaN or infinite (`TENON_RESULT_NON_FINITE`), negative
  * (`TENON_RESULT_INVALID_ARGUMENT`); nothing changes.
  */
@@ -1520,7 +1521,7 @@ tenon_result tenon_body_get_angular_damping(tenon_body_id body, double *out);
 /**
  * Sets the body's angular damping `c` (1/s, finite and >= 0; default 0): as
  * `tenon_body_set_linear_damping()`, for the angular velocity, multiplied by `1 / (1 + h c)`
- * at the start of each step. Errors as there.
+ * at the end of each step. Errors as there.
  */
 tenon_result tenon_body_set_angular_damping(tenon_body_id body, double c);
 

@@ -547,12 +547,13 @@ impl World {
 
     /// Sets the body's linear damping `c` (1/s, finite and >= 0; default 0): a drag `-c m v`
     /// on its centre of mass (air or water resistance, or calming a ragdoll). Each frame step
-    /// `h` starts by multiplying the body's linear velocity by `1 / (1 + h c)`, the implicit
+    /// `h` ends by multiplying the body's linear velocity by `1 / (1 + h c)`, the implicit
     /// Euler step of `dv/dt = -c v` (as Box2D and Rapier do): stable for any `c` and `h`, and
     /// independent of the substeps the frame takes. A body falling freely reaches the speed
-    /// `g / c + h g` after the step. The joints stay exact: the drag acts on the velocities
-    /// the joints are then solved with. Ignored for static and kinematic bodies. A sleeping
-    /// body stays asleep (at rest, the drag is zero). Errors: a stale handle; NaN, infinite or
+    /// `g / c`. The joints stay exact: the positions are not touched, and the next step solves
+    /// its joints with the damped velocities. Not applied to an island rolled back in the step
+    /// (it starts the next step from the frame start's state), nor to static, kinematic or
+    /// sleeping bodies (at rest, the drag is zero: a sleeping body stays asleep). Errors: a stale handle; NaN, infinite or
     /// negative `c` (nothing changes).
     pub fn set_body_linear_damping(&mut self, h: BodyHandle, c: f64) -> Result<()> {
         crate::body::check_damping(c, "linear damping")?;
@@ -569,11 +570,18 @@ impl World {
         Ok(())
     }
 
-    /// Damping at the start of a frame step `h` ([`World::set_body_linear_damping`]): the
-    /// implicit Euler step of `dv/dt = -c v`, once per frame, on the awake dynamic bodies.
+    /// Damping at the end of a frame step `h` ([`World::set_body_linear_damping`]): the
+    /// implicit Euler step of `dv/dt = -c v`, once per frame, on the awake dynamic bodies of
+    /// islands not rolled back.
     fn apply_damping(&mut self, h: f64) {
-        for (_, b) in self.bodies.iter_mut() {
-            if b.kind != BodyKind::Dynamic || b.asleep {
+        let any_rolled_back = self.report.islands.iter().any(|r| r.rolled_back);
+        let (solver, report) = (&self.solver, &self.report);
+        for (slot, b) in self.bodies.iter_mut() {
+            // (an island rolled back keeps the frame start's state, to be stepped again)
+            if b.kind != BodyKind::Dynamic
+                || b.asleep
+                || (any_rolled_back && rolled_back(solver, report, slot))
+            {
                 continue;
             }
             if b.linear_damping > 0.0 {
@@ -1292,7 +1300,6 @@ impl World {
         // frame's contacts make new groups)
         self.sleep.forget_groups();
         self.hold_sleepers(h);
-        self.apply_damping(h);
         self.contacts.begin_frame(&self.bodies);
         // Redoing the frame needs its start state; only an island (joints) touched by contacts
         // can ask for it.
@@ -1373,6 +1380,7 @@ impl World {
         }
         self.frame_substeps = n;
         self.report.topology_rebuilt = rebuilt;
+        self.apply_damping(h);
         self.release_sleepers();
         self.fall_asleep(h);
         // the warnings count island steps: frames, not the world's substeps
