@@ -163,6 +163,9 @@ pub struct World {
     pub(crate) joints: Arena<Joint>,
     /// Joint slots attached to each body slot.
     pub(crate) body_joints: Vec<Vec<u32>>,
+    /// Shape slots attached to each body slot, ascending (destroying a body or taking its mass
+    /// from its shapes costs its shapes, not a pass over the world's).
+    body_shapes: Vec<Vec<u32>>,
     pub(crate) solver: Solver,
     pub(crate) contacts: Contacts,
     pub(crate) time: f64,
@@ -225,6 +228,7 @@ impl World {
             bodies: Arena::default(),
             joints: Arena::default(),
             body_joints: Vec::new(),
+            body_shapes: Vec::new(),
             solver: Solver::default(),
             contacts: Contacts::default(),
             time: 0.0,
@@ -290,8 +294,10 @@ impl World {
         let (index, generation) = self.bodies.insert(Body::from_desc(desc));
         if self.body_joints.len() <= index as usize {
             self.body_joints.push(Vec::new());
+            self.body_shapes.push(Vec::new());
         }
         self.body_joints[index as usize].clear();
+        self.body_shapes[index as usize].clear();
         self.solver.invalidate();
         self.sleep.forget_groups();
         Ok(BodyHandle { index, generation })
@@ -307,6 +313,7 @@ impl World {
         let oom = |_| Error::new(ErrorKind::CapacityExceeded, "out of memory creating a body");
         self.bodies.try_reserve_one().map_err(oom)?;
         self.body_joints.try_reserve(1).map_err(oom)?;
+        self.body_shapes.try_reserve(1).map_err(oom)?;
         Ok(())
     }
 
@@ -333,15 +340,7 @@ impl World {
                 generation: g,
             })?;
         }
-        let shapes: Vec<u32> = self
-            .contacts
-            .detector
-            .shapes
-            .iter()
-            .filter(|(_, s)| s.body == h.index)
-            .map(|(i, _)| i)
-            .collect();
-        for s in shapes {
+        for s in std::mem::take(&mut self.body_shapes[h.index as usize]) {
             let g = self.contacts.detector.shapes.generation(s);
             self.contacts.detector.forget(s);
             self.contacts.detector.shapes.remove(s, g);
@@ -442,11 +441,12 @@ impl World {
     /// velocities stay as set, so a body not given a new target keeps moving. Stepping by
     /// another `dt` than the one given ends elsewhere on the same motion. Errors: a stale
     /// handle; a body that is not kinematic, or `dt` not in (0, 10] s (`InvalidArgument`); a
-    /// NaN or infinite pose, or a NaN `dt` (`NonFinite`, as `tenon_world_step` takes a NaN); a rotation whose norm is off
-    /// 1 by more than 1e-6 (`InvalidRotation`). Nothing changes on error. Unlike
-    /// [`World::set_body_velocity`] it wakes nothing itself: moving, the body wakes what it
-    /// touches, reaches or is jointed to at the step, and held still at its pose it lets what
-    /// rests on it fall asleep.
+    /// NaN or infinite pose, or a NaN `dt` (`NonFinite`, as `tenon_world_step` takes a NaN); a
+    /// rotation whose norm is off 1 by more than 1e-6 (`InvalidRotation`). Nothing changes on
+    /// error. A target within rounding of the body's pose (16 ulps) is its pose: zero
+    /// velocities. Unlike [`World::set_body_velocity`] it wakes nothing itself: moving, the
+    /// body wakes what it touches, reaches or is jointed to at the step, and held still at its
+    /// pose it lets what rests on it fall asleep.
     pub fn set_body_target_pose(
         &mut self,
         h: BodyHandle,
@@ -480,10 +480,20 @@ impl World {
                 "only a kinematic body moves to a target pose",
             ));
         }
-        // x + dt v = p; q(dt w) o q = target (the step's rotation update, eq. 13)
+        // x + dt v = p; q(dt w) o q = target (the step's rotation update, eq. 13). A target
+        // within rounding of the pose is the pose: a platform held still by an animation gets
+        // zero velocities, not ulps of one (which would keep what rests on it awake).
         let target = Quat::new_normalize(rotation.into_inner());
-        let linear = (position - b.position) / dt;
-        let angular = crate::math::rotation_vector(&(target * b.rotation.inverse())) / dt;
+        let mut linear = (position - b.position) / dt;
+        let mut angular = crate::math::rotation_vector(&(target * b.rotation.inverse())) / dt;
+        let ulps = 16.0 * f64::EPSILON;
+        // (largest components: a norm of 1e300 overflows)
+        if (position - b.position).amax() <= ulps * position.amax().max(b.position.amax()) {
+            linear = Vec3::zeros();
+        }
+        if angular.norm() * dt <= ulps {
+            angular = Vec3::zeros();
+        }
         if !vec_finite(&linear) || !vec_finite(&angular) {
             return Err(Error::new(
                 ErrorKind::NonFinite,
@@ -550,7 +560,8 @@ impl World {
     /// `h` ends by multiplying the body's linear velocity by `1 / (1 + h c)`, the implicit
     /// Euler step of `dv/dt = -c v` (as Box2D and Rapier do): stable for any `c` and `h`, and
     /// independent of the substeps the frame takes. A body falling freely reaches the speed
-    /// `g / c`. The joints stay exact: the positions are not touched, and the next step solves
+    /// `g / c` (within a step it moves at `g / c + h g`: gravity acts in the step, the drag
+    /// after it; for `h c` well below 1 the difference is small). The joints stay exact: the positions are not touched, and the next step solves
     /// its joints with the damped velocities. Not applied to an island rolled back in the step
     /// (it starts the next step from the frame start's state), nor to static, kinematic or
     /// sleeping bodies (at rest, the drag is zero: a sleeping body stays asleep). Errors: a stale handle; NaN, infinite or
@@ -1032,17 +1043,24 @@ impl World {
             ));
         }
         let shape = Shape::new(body.index, desc)?;
+        let oom = |_| {
+            Error::new(
+                ErrorKind::CapacityExceeded,
+                "out of memory creating a shape",
+            )
+        };
         self.contacts
             .detector
             .shapes
             .try_reserve_one()
-            .map_err(|_| {
-                Error::new(
-                    ErrorKind::CapacityExceeded,
-                    "out of memory creating a shape",
-                )
-            })?;
+            .map_err(oom)?;
+        self.body_shapes[body.index as usize]
+            .try_reserve(1)
+            .map_err(oom)?;
         let (index, generation) = self.contacts.detector.shapes.insert(shape);
+        let list = &mut self.body_shapes[body.index as usize];
+        let at = list.partition_point(|&x| x < index);
+        list.insert(at, index);
         self.body_mut(body)?.shapes += 1;
         self.note_change(body.index);
         self.sleep.forget_groups();
@@ -1073,6 +1091,7 @@ impl World {
         // (a shape's body is live: shapes go with their body)
         let b = self.bodies.slot_mut(body);
         b.shapes = b.shapes.saturating_sub(1);
+        self.body_shapes[body as usize].retain(|&x| x != h.index);
         self.contacts.detector.forget(h.index);
         self.contacts.detector.shapes.remove(h.index, h.generation);
         self.sleep.forget_groups();
@@ -1142,14 +1161,12 @@ impl World {
         let mut mass = 0.0;
         let mut first = Vec3::zeros();
         let mut parts = Vec::new();
-        for (_, s) in self.contacts.detector.shapes.iter() {
-            if s.body == h.index {
-                let (m, c, i) = s.mass_properties();
-                if m > 0.0 {
-                    mass += m;
-                    first += m * c;
-                    parts.push((m, c, i));
-                }
+        for &x in &self.body_shapes[h.index as usize] {
+            let (m, c, i) = self.contacts.detector.shapes.slot(x).mass_properties();
+            if m > 0.0 {
+                mass += m;
+                first += m * c;
+                parts.push((m, c, i));
             }
         }
         if !(mass > 0.0 && mass.is_finite()) {
@@ -1170,10 +1187,8 @@ impl World {
         // move the body origin to the centre of mass
         if com.norm() > 0.0 {
             let slot = h.index;
-            for (_, s) in self.contacts.detector.shapes.iter_mut() {
-                if s.body == slot {
-                    s.position -= com;
-                }
+            for &x in &self.body_shapes[slot as usize] {
+                self.contacts.detector.shapes.slot_mut(x).position -= com;
             }
             for &j in &self.body_joints[slot as usize] {
                 let jt = self.joints.slot_mut(j);
@@ -1380,9 +1395,11 @@ impl World {
         }
         self.frame_substeps = n;
         self.report.topology_rebuilt = rebuilt;
-        self.apply_damping(h);
         self.release_sleepers();
+        // (at rest before the drag: a body falling at its terminal speed g / c does not sleep
+        // in the air however small that speed)
         self.fall_asleep(h);
+        self.apply_damping(h);
         // the warnings count island steps: frames, not the world's substeps
         self.solver.warnings.count(&self.report);
         // the caller's forces and torques act over the whole frame step

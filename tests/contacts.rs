@@ -2571,3 +2571,42 @@ fn rays_see_bodies_where_the_last_step_or_a_pose_left_them() {
         assert_eq!(e.kind, kind, "{o:?} {d:?} {max}: {e}");
     }
 }
+
+#[test]
+fn destroying_a_body_destroys_its_shapes_and_only_its() {
+    let mut world = weightless();
+    let body = |world: &mut World, x: f64| {
+        world
+            .create_body(&BodyDesc {
+                position: Vec3::new(x, 0.0, 0.0),
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let (a, b) = (body(&mut world, 0.0), body(&mut world, 3.0));
+    let sphere = ShapeDesc::new(Geometry::Sphere { radius: 0.5 });
+    // (their shapes interleaved in the shape slots)
+    let sa1 = world.create_shape(a, &sphere).unwrap();
+    let sb1 = world.create_shape(b, &sphere).unwrap();
+    let sa2 = world.create_shape(a, &ShapeDesc::new(cube())).unwrap();
+    let sb2 = world.create_shape(b, &ShapeDesc::new(cube())).unwrap();
+    let sa3 = world.create_shape(a, &sphere).unwrap();
+    world.destroy_shape(sa2).unwrap();
+    world.step(1.0 / 60.0).unwrap();
+    world.destroy_body(a).unwrap();
+    assert!(!world.is_shape_valid(sa1) && !world.is_shape_valid(sa3));
+    assert!(world.is_shape_valid(sb1) && world.is_shape_valid(sb2));
+    assert_eq!(world.shape_count(), 2);
+    // a body in the freed slot, with shapes in the freed shape slots: B's destruction leaves
+    // them
+    let c = body(&mut world, -3.0);
+    let sc1 = world.create_shape(c, &sphere).unwrap();
+    let sc2 = world.create_shape(c, &sphere).unwrap();
+    world.destroy_body(b).unwrap();
+    assert!(world.is_shape_valid(sc1) && world.is_shape_valid(sc2));
+    assert_eq!(world.shape_count(), 2);
+    world.step(1.0 / 60.0).unwrap();
+    world.destroy_body(c).unwrap();
+    assert_eq!(world.shape_count(), 0);
+    assert_eq!(world.body_count(), 0);
+}

@@ -283,3 +283,38 @@ fn an_island_rolled_back_keeps_its_frame_start_velocities_undamped() {
     assert!(r.converged && r.max_violation <= 1e-9);
     assert!(world.body(b).unwrap().linear_velocity() != before.linear_velocity());
 }
+
+#[test]
+fn a_heavily_damped_body_falling_slowly_does_not_sleep_in_the_air() {
+    // terminal speed g / c = 9.8 mm/s, under the sleep threshold (1 cm/s): the body is not at
+    // rest, each step moves it at g / c + h g = 0.173 m/s before the drag takes the h g back
+    // (the drag acts between steps; it had it sleep in the air after 0.5 s when the rest test
+    // saw the damped speed)
+    let mut world = World::default();
+    world
+        .set_sleep_settings(SleepSettings {
+            enabled: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let b = cube(
+        &mut world,
+        Vec3::new(0.0, 0.0, 100.0),
+        Vec3::zeros(),
+        Vec3::zeros(),
+        (1000.0, 0.0),
+    );
+    for _ in 0..600 {
+        world.step(H).unwrap();
+        assert!(world.body(b).unwrap().is_awake());
+    }
+    // 10 s at g / c + h g (1.7332 m); the reported velocity g / c
+    let g = 9.81;
+    let fallen = 100.0 - world.body(b).unwrap().position().z;
+    assert!(
+        (fallen - 10.0 * (g / 1000.0 + H * g)).abs() < 1e-3,
+        "{fallen}"
+    );
+    let vz = world.body(b).unwrap().linear_velocity().z;
+    assert!((vz + g / 1000.0).abs() < 1e-12, "{vz}");
+}

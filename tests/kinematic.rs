@@ -241,14 +241,22 @@ fn a_cube_on_a_platform_held_still_by_target_poses_sleeps_until_the_platform_mov
             ..Default::default()
         })
         .unwrap();
-    let lift = kinematic(&mut world, Vec3::zeros());
+    // a platform off the origin, tilted 0.05 rad about a skew axis (its pose's bits not round)
+    let (p, q) = (
+        Vec3::new(0.3, -1.7, 2.9),
+        Quat::from_axis_angle(&Unit::new_normalize(Vector3::new(1.0, 2.0, 0.3)), 0.05),
+    );
+    let lift = kinematic(&mut world, p);
+    world.set_body_pose(lift, p, q).unwrap();
     let slab = ShapeDesc::new(Geometry::Box {
         half_extents: Vec3::new(2.0, 2.0, 0.1),
     });
     world.create_shape(lift, &slab).unwrap();
+    let on_top = p + q * Vec3::new(0.0, 0.0, 0.6);
     let cube = world
         .create_body(&BodyDesc {
-            position: Vec3::new(0.0, 0.0, 0.6),
+            position: on_top,
+            rotation: q,
             ..Default::default()
         })
         .unwrap();
@@ -257,30 +265,33 @@ fn a_cube_on_a_platform_held_still_by_target_poses_sleeps_until_the_platform_mov
     });
     world.create_shape(cube, &unit).unwrap();
     world.set_body_mass_from_shapes(cube).unwrap();
-    // an animation holding the platform at its pose: every frame gives it the pose it has
+    // an animation holding the platform at its pose: every frame gives it the same pose (the
+    // step's renormalized rotation may differ from it by an ulp: the same pose still)
     let mut asleep_frames = 0;
     for _ in 0..180 {
-        world
-            .set_body_target_pose(lift, Vec3::zeros(), Quat::identity(), H)
-            .unwrap();
+        world.set_body_target_pose(lift, p, q, H).unwrap();
+        let b = world.body(lift).unwrap();
+        assert_eq!(b.angular_velocity(), Vec3::zeros());
+        assert_eq!(b.linear_velocity(), Vec3::zeros());
         world.step(H).unwrap();
         if !world.body(cube).unwrap().is_awake() {
             asleep_frames += 1;
         }
     }
     // (asleep after 0.5 s at rest, then for good: 150 of the 180 frames; 5 when each target
-    // woke the platform like a set velocity)
+    // woke the platform like a set velocity, none when the tilted pose's rounding made a
+    // velocity of 7e-17 rad/s)
     assert!(asleep_frames >= 140, "asleep {asleep_frames} of 180 frames");
     assert!(!world.body(cube).unwrap().is_awake());
     // the platform rises at 1 m/s: the cube wakes at the first such frame and rides it
     for step in 1..=60 {
         let z = step as f64 * H;
         world
-            .set_body_target_pose(lift, Vec3::new(0.0, 0.0, z), Quat::identity(), H)
+            .set_body_target_pose(lift, p + Vec3::new(0.0, 0.0, z), q, H)
             .unwrap();
         world.step(H).unwrap();
         assert!(world.body(cube).unwrap().is_awake(), "step {step}");
-        let gap = world.body(cube).unwrap().position().z - 0.6 - z;
+        let gap = world.body(cube).unwrap().position().z - on_top.z - z;
         assert!(gap.abs() < 1e-4, "step {step}: {gap:e} m");
     }
 }
