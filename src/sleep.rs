@@ -807,6 +807,268 @@ mod tests {
             .collect()
     }
 
+    /// As `random_world`, with more of the paths that change groups or sleep: bursts of sleep
+    /// calls, filters, registered contacts, splits, sleep allowed, wake all, kinematic targets,
+    /// static kinds, shapes created and destroyed, slots reused.
+    fn random_world2(seed: u64, anew: bool) -> Vec<(u32, bool, u64, [u64; 3])> {
+        let mut rng = Rng(seed * 104729 + 17);
+        let mut w = World::default();
+        w.set_settings(WorldSettings {
+            eps_p: 1e-6,
+            max_iterations: 10,
+            max_substeps: 1,
+            ..Default::default()
+        })
+        .unwrap();
+        w.set_sleep_settings(SleepSettings {
+            enabled: true,
+            time: 0.05,
+            ..Default::default()
+        })
+        .unwrap();
+        let ground = w
+            .create_body(&BodyDesc {
+                kind: BodyKind::Static,
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_shape(
+            ground,
+            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
+        )
+        .unwrap();
+        let mut bodies: Vec<BodyHandle> = Vec::new();
+        let mut shapes: Vec<ShapeHandle> = Vec::new();
+        let mut joints: Vec<JointHandle> = Vec::new();
+        let mut stacks = [0u32; 9];
+        for op in 0..400 {
+            if anew {
+                w.sleep.forget_groups();
+            }
+            let mut stepped = false;
+            let pick = |rng: &mut Rng, v: &Vec<BodyHandle>| v[rng.next(v.len())];
+            match rng.next(20) {
+                0..=3 => {
+                    let cell = rng.next(9);
+                    stacks[cell] += 1;
+                    let (x, y) = ((cell % 3) as f64 * 1.05, (cell / 3) as f64 * 1.05);
+                    let p = Vec3::new(x, y, stacks[cell] as f64 * 1.001 - 0.5);
+                    let b = w
+                        .create_body(&BodyDesc {
+                            position: p,
+                            ..Default::default()
+                        })
+                        .unwrap();
+                    let cube = Geometry::Box {
+                        half_extents: Vec3::new(0.5, 0.5, 0.5),
+                    };
+                    shapes.push(w.create_shape(b, &ShapeDesc::new(cube)).unwrap());
+                    bodies.push(b);
+                }
+                4 if bodies.len() >= 2 => {
+                    let (a, b) = (pick(&mut rng, &bodies), pick(&mut rng, &bodies));
+                    if a != b {
+                        let mut d = JointDesc::new(JointKind::Ball, Some(a), b);
+                        let mid =
+                            0.5 * (w.body(a).unwrap().position() + w.body(b).unwrap().position());
+                        w.set_joint_frames_world(&mut d, mid, Vec3::x()).unwrap();
+                        if let Ok(j) = w.create_joint(&d) {
+                            joints.push(j);
+                        }
+                    }
+                }
+                5..=7 => {
+                    w.step(1.0 / 60.0).unwrap();
+                    stepped = true;
+                }
+                8..=9 if !bodies.is_empty() => {
+                    // a burst of sleep calls, no step between (the kept groups' use)
+                    for _ in 0..1 + rng.next(5) {
+                        let b = pick(&mut rng, &bodies);
+                        let _ = w.set_body_awake(b, false);
+                        check_invariants(&w, false);
+                    }
+                }
+                10 if !bodies.is_empty() => {
+                    let b = pick(&mut rng, &bodies);
+                    let _ = w.set_body_awake(b, true);
+                }
+                11 if !shapes.is_empty() => {
+                    let s = shapes[rng.next(shapes.len())];
+                    let f = CollisionFilter {
+                        group: 1 << rng.next(2),
+                        mask: [u32::MAX, 1, 2][rng.next(3)],
+                    };
+                    let _ = w.set_shape_filter(s, f);
+                }
+                12 if !bodies.is_empty() => {
+                    let b = pick(&mut rng, &bodies);
+                    let p = w.body(b).unwrap().position();
+                    let _ = w.register_contact(&ContactDesc {
+                        body_a: None,
+                        body_b: b,
+                        point: p - Vec3::new(0.0, 0.0, 0.5),
+                        normal: Vec3::z(),
+                        depth: 0.0,
+                        material: Default::default(),
+                    });
+                }
+                13 if !bodies.is_empty() => {
+                    let b = pick(&mut rng, &bodies);
+                    let _ = w.set_body_split_parts(b, rng.next(3) as u32);
+                    let _ = w.set_body_sleep_allowed(b, rng.next(5) != 0);
+                }
+                14 if !bodies.is_empty() && op % 2 == 0 => {
+                    let b = bodies.swap_remove(rng.next(bodies.len()));
+                    w.destroy_body(b).unwrap();
+                    joints.retain(|&j| w.is_joint_valid(j));
+                    shapes.retain(|&s| w.is_shape_valid(s));
+                }
+                15 if !bodies.is_empty() => {
+                    let b = pick(&mut rng, &bodies);
+                    let kind =
+                        [BodyKind::Dynamic, BodyKind::Kinematic, BodyKind::Static][rng.next(3)];
+                    let _ = w.set_body_kind(b, kind);
+                }
+                16 if !bodies.is_empty() => {
+                    let b = pick(&mut rng, &bodies);
+                    let p = w.body(b).unwrap().position();
+                    let dz = [0.0, 0.0, 0.01][rng.next(3)];
+                    let _ = w.set_body_target_pose(
+                        b,
+                        p + Vec3::new(0.0, 0.0, dz),
+                        Quat::identity(),
+                        1.0 / 60.0,
+                    );
+                }
+                17 => {
+                    if rng.next(4) == 0 {
+                        w.set_sleep_settings(SleepSettings {
+                            enabled: false,
+                            ..Default::default()
+                        })
+                        .unwrap();
+                        w.set_sleep_settings(SleepSettings {
+                            enabled: true,
+                            time: 0.05,
+                            ..Default::default()
+                        })
+                        .unwrap();
+                    } else if !shapes.is_empty() {
+                        let s = shapes.swap_remove(rng.next(shapes.len()));
+                        w.destroy_shape(s).unwrap();
+                    }
+                }
+                18 if !joints.is_empty() => {
+                    let j = joints.swap_remove(rng.next(joints.len()));
+                    w.destroy_joint(j).unwrap();
+                }
+                19 if !bodies.is_empty() => {
+                    let b = pick(&mut rng, &bodies);
+                    let p = w.body(b).unwrap().position();
+                    w.apply_impulse(b, Vec3::new(0.0, 0.0, 0.02), p).unwrap();
+                }
+                _ => {}
+            }
+            check_invariants(&w, stepped);
+        }
+        assert!(w.sleeping_body_count() > 0, "seed {seed}: nothing sleeps");
+        w.bodies
+            .iter()
+            .map(|(slot, b)| {
+                let p = b.position;
+                (
+                    slot,
+                    b.asleep,
+                    b.sleep_group,
+                    [p.x, p.y, p.z].map(f64::to_bits),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn more_paths_kept_groups_give_the_groups_joined_anew_give() {
+        for seed in 1..=8 {
+            assert_eq!(
+                random_world2(seed, false),
+                random_world2(seed, true),
+                "seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn sleeping_lists_compact_and_slots_reused_wake_right() {
+        let mut w = World::default();
+        let ground = w
+            .create_body(&BodyDesc {
+                kind: BodyKind::Static,
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_shape(
+            ground,
+            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
+        )
+        .unwrap();
+        let mut bodies = Vec::new();
+        for k in 0..12 {
+            // pairs of cubes stacked: groups of two
+            let p = Vec3::new((k / 2) as f64 * 2.0, 0.0, 0.5 + (k % 2) as f64 * 1.0);
+            let b = w
+                .create_body(&BodyDesc {
+                    position: p,
+                    ..Default::default()
+                })
+                .unwrap();
+            w.create_shape(
+                b,
+                &ShapeDesc::new(Geometry::Box {
+                    half_extents: Vec3::new(0.5, 0.5, 0.5),
+                }),
+            )
+            .unwrap();
+            bodies.push(b);
+        }
+        for _ in 0..30 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        let mut most = 0;
+        for r in 0..400 {
+            w.set_body_awake(bodies[r % 12], false).unwrap();
+            most = most.max(w.sleep.members.len());
+            check_invariants(&w, false);
+        }
+        // (the list compacted: 92 entries at most for 12 bodies)
+        assert!(most < 2 * 13 + 64 + 12, "{most}");
+        // destroy a sleeping body, create one in its slot, put it to sleep alone, wake the others
+        w.destroy_body(bodies[3]).unwrap();
+        let nb = w
+            .create_body(&BodyDesc {
+                position: Vec3::new(50.0, 0.0, 5.0),
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(nb.index, bodies[3].index);
+        w.set_body_awake(nb, false).unwrap();
+        check_invariants(&w, false);
+        let live: Vec<BodyHandle> = bodies
+            .iter()
+            .copied()
+            .filter(|&b| w.is_body_valid(b))
+            .collect();
+        for b in live {
+            let p = w.body(b).unwrap().position();
+            w.apply_impulse(b, Vec3::new(0.0, 0.0, 1e-3), p).unwrap();
+            assert!(w.body(b).unwrap().is_awake());
+        }
+        assert!(!w.body(nb).unwrap().is_awake());
+        let p = w.body(nb).unwrap().position();
+        w.apply_impulse(nb, Vec3::new(0.0, 0.0, 1e-3), p).unwrap();
+        assert_eq!(w.sleeping_body_count(), 0);
+    }
+
     #[test]
     fn groups_kept_between_calls_give_the_world_groups_joined_anew_give() {
         for seed in 1..=6 {
