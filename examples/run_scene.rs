@@ -7,7 +7,8 @@
 //! K, spiders N (N islands), grid N (N x N spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in
 //! Tomcin's drop test), rod MU (Tomcin Fig. 1d), funnel (Bender-Schmitt's 1000 cubes), pile
-//! (1000 mixed shapes). `H=` sets the step (default 1/60 s), `SKIP=n` steps first without
+//! (1000 mixed shapes), jointed_heap J (64 overlapping cubes, J ball joints). `H=` sets the
+//! step (default 1/60 s), `SKIP=n` steps first without
 //! measuring them, `TOL=` the contact tolerance (m), `WARM=0` turns the contacts' warm start off, `COUPLING=` the contact coupling
 //! (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is split into (0
 //! automatic, the default; 1 never), `THREADS=` the threads islands are solved on,
@@ -95,6 +96,7 @@ fn main() {
         // Bender-Schmitt's 1000 cubes falling through a funnel, 1000 mixed shapes in a pit
         "funnel" => scenes::funnel(&mut world),
         "pile" => scenes::pile(&mut world),
+        "jointed_heap" => drop(scenes::jointed_heap(&mut world, size as usize)),
         other => {
             eprintln!("unknown scene {other}");
             std::process::exit(2);
