@@ -7,8 +7,9 @@
 //! K, spiders N (N islands), grid N (N x N spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in
 //! Tomcin's drop test), rod MU (Tomcin Fig. 1d), funnel (Bender-Schmitt's 1000 cubes), pile
-//! (1000 mixed shapes), jointed_heap J (64 overlapping cubes, J ball joints). `H=` sets the
-//! step (default 1/60 s), `SKIP=n` steps first without
+//! (1000 mixed shapes), jointed_heap J (overlapping cubes, `SIDE=` x `SIDE=` stacks `LEVELS=`
+//! high, 4 by default, J ball joints). `H=` sets the step (default 1/60 s), `SKIP=n` steps
+//! first without
 //! measuring them, `TOL=` the contact tolerance (m), `WARM=0` turns the contacts' warm start off, `COUPLING=` the contact coupling
 //! (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is split into (0
 //! automatic, the default; 1 never), `THREADS=` the threads islands are solved on,
@@ -96,7 +97,17 @@ fn main() {
         // Bender-Schmitt's 1000 cubes falling through a funnel, 1000 mixed shapes in a pit
         "funnel" => scenes::funnel(&mut world),
         "pile" => scenes::pile(&mut world),
-        "jointed_heap" => drop(scenes::jointed_heap(&mut world, size as usize)),
+        "jointed_heap" => {
+            // `SIDE=` stacks a side (default 4), `LEVELS=` cubes a stack (default 4)
+            let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse().ok());
+            let (side, levels) = (env("SIDE").unwrap_or(4), env("LEVELS").unwrap_or(4));
+            drop(scenes::jointed_heap(
+                &mut world,
+                side,
+                levels,
+                size as usize,
+            ));
+        }
         other => {
             eprintln!("unknown scene {other}");
             std::process::exit(2);

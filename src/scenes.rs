@@ -1518,18 +1518,23 @@ pub fn funnel(world: &mut World) {
     }
 }
 
-/// 64 unit cubes of the default body (1 kg) in a 4 x 4 x 4 heap on the ground, 0.95 m apart
-/// side by side (5 cm overlaps) and 1.01 m apart in height, with `joints` ball joints between
-/// pseudo-random pairs of them, each at the midpoint of its two cubes (the joints hold where
-/// they are built). A heap a level may build carelessly; with 6 joints or more the coupled
-/// contacts' frame redone in substeps throws cubes out at km/s (docs/BENCHMARKS.md, "Found,
-/// not fixed: a jointed heap of overlapping cubes"). Returns the cubes.
-pub fn jointed_heap(world: &mut World, joints: usize) -> Vec<BodyHandle> {
+/// Unit cubes of the default body (1 kg) in a heap of `side` x `side` stacks `levels` high on
+/// the ground, 0.95 m apart side by side (5 cm overlaps) and 1.01 m apart in height, with
+/// `joints` ball joints between pseudo-random pairs of them, each at the midpoint of its two
+/// cubes (the joints hold where they are built): a heap a level may build carelessly, whose
+/// overlaps the coupled contacts move out (docs/BENCHMARKS.md, "A jointed heap of overlapping
+/// cubes"). Returns the cubes, stack by stack from the bottom.
+pub fn jointed_heap(
+    world: &mut World,
+    side: usize,
+    levels: usize,
+    joints: usize,
+) -> Vec<BodyHandle> {
     floor(world, 0.0, Material::default());
     let mut cubes = Vec::new();
-    for cell in 0..16 {
-        for k in 1..=4 {
-            let (x, y) = ((cell % 4) as f64 * 0.95, (cell / 4) as f64 * 0.95);
+    for cell in 0..side * side {
+        for k in 1..=levels {
+            let (x, y) = ((cell % side) as f64 * 0.95, (cell / side) as f64 * 0.95);
             let b = world
                 .create_body(&BodyDesc {
                     position: Vec3::new(x, y, k as f64 * 1.01 - 0.5),
@@ -1547,11 +1552,12 @@ pub fn jointed_heap(world: &mut World, joints: usize) -> Vec<BodyHandle> {
     }
     // (xorshift: the same pairs on every machine)
     let mut state = 12345u64;
+    let n = cubes.len() as u64;
     let mut next = || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        (state % 64) as usize
+        (state % n) as usize
     };
     let mut made = 0;
     while made < joints {

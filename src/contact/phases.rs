@@ -2210,9 +2210,9 @@ impl Contacts {
         // Tomcin section 7: the contact phase twice. The first pass holds each point where it
         // began (no deeper), with the joints; the second, only when a point began deeper than
         // the tolerance, moves it out and keeps none of the velocity that took (no popping).
-        // Not in a frame the world splits into substeps: there the points are moved out as
-        // they are held (held where they began, the heavy chain's deep contacts between its
-        // own bodies stayed and it diverged).
+        // Not in a frame the world splits into substeps after its first (`split`): there the
+        // points are moved out as they are held (held where they began, the heavy chain's deep
+        // contacts between its own bodies stayed and it diverged).
         let mut position_pass = false;
         let mut collision_ns = 0;
         let mut any_island = false;
