@@ -181,13 +181,7 @@ impl World {
         // (entries of bodies woken or destroyed since the last rebuild, and of groups put to
         // sleep again, pile up while the caller puts bodies to sleep without a step between)
         if s.members.len() > 2 * self.bodies.len() + 64 {
-            s.members.clear();
-            s.members.extend(
-                (self.bodies.iter())
-                    .filter(|(_, b)| b.asleep)
-                    .map(|(slot, b)| (b.sleep_group, slot)),
-            );
-            s.members.sort_unstable();
+            list_sleepers(&mut s.members, &self.bodies);
         }
         s.next_group += 1;
         let g = s.next_group;
@@ -522,13 +516,7 @@ impl World {
             }
         }
         // (sleeping groups joined by new sleepers took their new group)
-        s.members.clear();
-        s.members.extend(
-            (self.bodies.iter())
-                .filter(|(_, b)| b.asleep)
-                .map(|(slot, b)| (b.sleep_group, slot)),
-        );
-        s.members.sort_unstable();
+        list_sleepers(&mut s.members, &self.bodies);
         s.forget_groups();
     }
 
@@ -585,13 +573,7 @@ impl World {
                 union(&mut s.parent, a, b);
             }
         }
-        s.members.clear();
-        for (slot, b) in self.bodies.iter() {
-            if b.asleep {
-                s.members.push((b.sleep_group, slot));
-            }
-        }
-        s.members.sort_unstable();
+        list_sleepers(&mut s.members, &self.bodies);
         for k in 1..s.members.len() {
             let ((g0, a), (g1, b)) = (s.members[k - 1], s.members[k]);
             if g0 == g1 {
@@ -599,6 +581,17 @@ impl World {
             }
         }
     }
+}
+
+/// Lists (group, slot) of every sleeping body in `members`, sorted.
+fn list_sleepers(members: &mut Vec<(u64, u32)>, bodies: &crate::arena::Arena<crate::Body>) {
+    members.clear();
+    members.extend(
+        (bodies.iter())
+            .filter(|(_, b)| b.asleep)
+            .map(|(slot, b)| (b.sleep_group, slot)),
+    );
+    members.sort_unstable();
 }
 
 /// The group body slot `slot` sleeps with, if it sleeps.
@@ -683,15 +676,11 @@ mod tests {
         }
     }
 
-    /// A random world (bodies with and without shapes near each other, joints, steps with
-    /// sleep on, bodies put to sleep, woken, pushed, destroyed, joints destroyed, kinds
-    /// changed) after 300 operations: each body's sleep state, group and pose bits. `anew`: the
-    /// groups are joined anew at every operation instead of kept between calls.
-    fn random_world(seed: u64, anew: bool) -> Vec<(u32, bool, u64, [u64; 3])> {
-        let mut rng = Rng(seed * 7919);
+    /// The random worlds' start: sleep on after `time` s at rest, the ground plane z = 0, a loose
+    /// tolerance and no substeps (the tests are about groups, and jointed heaps of overlapping
+    /// cubes may otherwise split frames finely).
+    fn random_world_start(time: f64) -> World {
         let mut w = World::default();
-        // (a loose tolerance and few substeps: the test is about groups, and jointed heaps
-        // of overlapping cubes may otherwise split frames finely)
         w.set_settings(WorldSettings {
             eps_p: 1e-6,
             max_iterations: 10,
@@ -701,21 +690,32 @@ mod tests {
         .unwrap();
         w.set_sleep_settings(SleepSettings {
             enabled: true,
-            time: 0.1,
+            time,
             ..Default::default()
         })
         .unwrap();
-        let ground = w
-            .create_body(&BodyDesc {
-                kind: BodyKind::Static,
-                ..Default::default()
+        crate::scenes::floor(&mut w, 0.0, Default::default());
+        w
+    }
+
+    /// Each body's slot, sleep state, group and position bits.
+    fn sleep_state(w: &World) -> Vec<(u32, bool, u64, [u64; 3])> {
+        (w.bodies.iter())
+            .map(|(slot, b)| {
+                let p = b.position;
+                let bits = [p.x, p.y, p.z].map(f64::to_bits);
+                (slot, b.asleep, b.sleep_group, bits)
             })
-            .unwrap();
-        w.create_shape(
-            ground,
-            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
-        )
-        .unwrap();
+            .collect()
+    }
+
+    /// A random world (bodies with and without shapes near each other, joints, steps with
+    /// sleep on, bodies put to sleep, woken, pushed, destroyed, joints destroyed, kinds
+    /// changed) after 300 operations: each body's sleep state, group and pose bits. `anew`: the
+    /// groups are joined anew at every operation instead of kept between calls.
+    fn random_world(seed: u64, anew: bool) -> Vec<(u32, bool, u64, [u64; 3])> {
+        let mut rng = Rng(seed * 7919);
+        let mut w = random_world_start(0.1);
         let mut bodies: Vec<BodyHandle> = Vec::new();
         let mut joints: Vec<JointHandle> = Vec::new();
         let mut stacks = [0u32; 16];
@@ -793,18 +793,7 @@ mod tests {
             check_invariants(&w, stepped);
         }
         assert!(w.sleeping_body_count() > 0, "seed {seed}: nothing sleeps");
-        w.bodies
-            .iter()
-            .map(|(slot, b)| {
-                let p = b.position;
-                (
-                    slot,
-                    b.asleep,
-                    b.sleep_group,
-                    [p.x, p.y, p.z].map(f64::to_bits),
-                )
-            })
-            .collect()
+        sleep_state(&w)
     }
 
     /// As `random_world`, with more of the paths that change groups or sleep: bursts of sleep
@@ -812,31 +801,7 @@ mod tests {
     /// static kinds, shapes created and destroyed, slots reused.
     fn random_world2(seed: u64, anew: bool) -> Vec<(u32, bool, u64, [u64; 3])> {
         let mut rng = Rng(seed * 104729 + 17);
-        let mut w = World::default();
-        w.set_settings(WorldSettings {
-            eps_p: 1e-6,
-            max_iterations: 10,
-            max_substeps: 1,
-            ..Default::default()
-        })
-        .unwrap();
-        w.set_sleep_settings(SleepSettings {
-            enabled: true,
-            time: 0.05,
-            ..Default::default()
-        })
-        .unwrap();
-        let ground = w
-            .create_body(&BodyDesc {
-                kind: BodyKind::Static,
-                ..Default::default()
-            })
-            .unwrap();
-        w.create_shape(
-            ground,
-            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
-        )
-        .unwrap();
+        let mut w = random_world_start(0.05);
         let mut bodies: Vec<BodyHandle> = Vec::new();
         let mut shapes: Vec<ShapeHandle> = Vec::new();
         let mut joints: Vec<JointHandle> = Vec::new();
@@ -973,18 +938,7 @@ mod tests {
             check_invariants(&w, stepped);
         }
         assert!(w.sleeping_body_count() > 0, "seed {seed}: nothing sleeps");
-        w.bodies
-            .iter()
-            .map(|(slot, b)| {
-                let p = b.position;
-                (
-                    slot,
-                    b.asleep,
-                    b.sleep_group,
-                    [p.x, p.y, p.z].map(f64::to_bits),
-                )
-            })
-            .collect()
+        sleep_state(&w)
     }
 
     #[test]
@@ -1001,17 +955,7 @@ mod tests {
     #[test]
     fn sleeping_lists_compact_and_slots_reused_wake_right() {
         let mut w = World::default();
-        let ground = w
-            .create_body(&BodyDesc {
-                kind: BodyKind::Static,
-                ..Default::default()
-            })
-            .unwrap();
-        w.create_shape(
-            ground,
-            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
-        )
-        .unwrap();
+        crate::scenes::floor(&mut w, 0.0, Default::default());
         let mut bodies = Vec::new();
         for k in 0..12 {
             // pairs of cubes stacked: groups of two

@@ -121,17 +121,19 @@ fn a_pendulum_hung_from_a_crane_moved_by_target_poses_keeps_its_joint() {
     assert!(swing > 2.0, "{swing}");
 }
 
-#[test]
-fn a_box_rides_a_kinematic_lift_moved_by_target_poses() {
-    let mut world = World::default();
-    let lift = kinematic(&mut world, Vec3::zeros());
+/// A kinematic lift (a 4 x 4 x 0.2 m slab) at `p`, `q`, and a 1 m cube resting on it at `at`
+/// in the lift's frame, turned with it.
+fn lift_carrying_a_cube(world: &mut World, p: Vec3, q: Quat, at: Vec3) -> (BodyHandle, BodyHandle) {
+    let lift = kinematic(world, p);
+    world.set_body_pose(lift, p, q).unwrap();
     let slab = ShapeDesc::new(Geometry::Box {
         half_extents: Vec3::new(2.0, 2.0, 0.1),
     });
     world.create_shape(lift, &slab).unwrap();
     let cube = world
         .create_body(&BodyDesc {
-            position: Vec3::new(0.3, -0.2, 0.6),
+            position: p + q * at,
+            rotation: q,
             ..Default::default()
         })
         .unwrap();
@@ -140,6 +142,18 @@ fn a_box_rides_a_kinematic_lift_moved_by_target_poses() {
     });
     world.create_shape(cube, &unit).unwrap();
     world.set_body_mass_from_shapes(cube).unwrap();
+    (lift, cube)
+}
+
+#[test]
+fn a_box_rides_a_kinematic_lift_moved_by_target_poses() {
+    let mut world = World::default();
+    let (lift, cube) = lift_carrying_a_cube(
+        &mut world,
+        Vec3::zeros(),
+        Quat::identity(),
+        Vec3::new(0.3, -0.2, 0.6),
+    );
     // the lift rises at 0.5 m/s^2 from rest for 2 s, then at a constant 1 m/s for 1 s
     let lift_z = |t: f64| {
         if t <= 2.0 {
@@ -246,25 +260,8 @@ fn a_cube_on_a_platform_held_still_by_target_poses_sleeps_until_the_platform_mov
         Vec3::new(0.3, -1.7, 2.9),
         Quat::from_axis_angle(&Unit::new_normalize(Vector3::new(1.0, 2.0, 0.3)), 0.05),
     );
-    let lift = kinematic(&mut world, p);
-    world.set_body_pose(lift, p, q).unwrap();
-    let slab = ShapeDesc::new(Geometry::Box {
-        half_extents: Vec3::new(2.0, 2.0, 0.1),
-    });
-    world.create_shape(lift, &slab).unwrap();
-    let on_top = p + q * Vec3::new(0.0, 0.0, 0.6);
-    let cube = world
-        .create_body(&BodyDesc {
-            position: on_top,
-            rotation: q,
-            ..Default::default()
-        })
-        .unwrap();
-    let unit = ShapeDesc::new(Geometry::Box {
-        half_extents: Vec3::new(0.5, 0.5, 0.5),
-    });
-    world.create_shape(cube, &unit).unwrap();
-    world.set_body_mass_from_shapes(cube).unwrap();
+    let (lift, cube) = lift_carrying_a_cube(&mut world, p, q, Vec3::new(0.0, 0.0, 0.6));
+    let on_top = world.body(cube).unwrap().position();
     // an animation holding the platform at its pose: every frame gives it the same pose (the
     // step's renormalized rotation may differ from it by an ulp: the same pose still)
     let mut asleep_frames = 0;
