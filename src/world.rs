@@ -1340,9 +1340,16 @@ impl World {
         }
         let mut grew = false;
         let mut rebuilt = false;
+        let (mut tried, mut deepened) = (n, None);
         loop {
-            let need = self.substeps(h, n, max, blow_up.map(|(_, at)| at));
+            let at = blow_up.map(|(_, at)| at);
+            let (need, first_deepened, stuck) = self.substeps(h, n, max, at, deepened);
             rebuilt |= self.report.topology_rebuilt;
+            if stuck {
+                // (the next frames start from the substeps that were as good)
+                n = tried;
+                break;
+            }
             if need <= 1 || n >= max || !may_redo {
                 break;
             }
@@ -1351,6 +1358,7 @@ impl World {
             self.restore_frame();
             let grow = need.next_power_of_two().min(max / n).max(2);
             self.solver.scale_substep_hints(grow);
+            (tried, deepened) = (n, Some(first_deepened));
             n *= grow;
             grew = true;
         }
@@ -1440,9 +1448,23 @@ impl World {
     /// substeps an island the contacts touched needed within a substep (1: none needed more),
     /// stopping at the first such substep if the frame may still be redone with more (`n`
     /// below `max`). `blow_up`: the substep whose islands turn NaN ([`World::inject_blow_up`]).
-    fn substeps(&mut self, h: f64, n: u32, max: u32, blow_up: Option<u32>) -> u32 {
+    /// `deepened_before`: how much deeper the first substep of the frame's last try left its
+    /// points ([`Contacts::deepened`]), returned for this try with the most substeps needed,
+    /// and whether this try is stuck: its shorter first substep did not leave them at least
+    /// twice as shallow, so more substeps would not either (points held into each other by
+    /// joints), and it runs to the end of the frame.
+    fn substeps(
+        &mut self,
+        h: f64,
+        n: u32,
+        max: u32,
+        blow_up: Option<u32>,
+        deepened_before: Option<f64>,
+    ) -> (u32, f64, bool) {
         let dt = h / f64::from(n);
         let mut need = 1;
+        let mut unresolved = false;
+        let (mut first_deepened, mut stuck) = (0.0, false);
         for k in 0..n {
             let (first, last) = (k == 0, k + 1 == n);
             self.contacts.before(
@@ -1473,9 +1495,19 @@ impl World {
                 dt,
                 // (the first substep moves the points that began the frame deep out without
                 // the velocity that takes, as an unsplit frame does: moved out with it, a
-                // jointed heap's 5 cm overlaps threw cubes out at 1500 m/s in substeps of h/64)
-                n > 1 && !first,
+                // jointed heap's 5 cm overlaps threw cubes out at 1500 m/s in substeps of h/64;
+                // so do the later substeps of a frame whose first left points deeper than 10
+                // tolerances, overlaps the contacts could not move out: moved out with it at
+                // depth / dt in each substep, a heap whose joints hold cubes into each other went
+                // to 2.2e7 J)
+                n > 1 && !first && !unresolved,
             );
+            if first {
+                let tol = self.contacts.settings.tolerance;
+                unresolved = self.contacts.report.max_penetration > 10.0 * tol;
+                first_deepened = self.contacts.deepened;
+                stuck = deepened_before.is_some_and(|d| first_deepened > 0.5 * d);
+            }
             if blow_up == Some(k) {
                 self.solver.poison_islands();
             }
@@ -1501,12 +1533,12 @@ impl World {
             if self.contacts.want_smaller_steps(joints_held) {
                 need = need.max(2);
             }
-            if need > 1 && n < max {
+            if need > 1 && n < max && !stuck {
                 break;
             }
         }
         self.thaw();
-        need
+        (need, first_deepened, stuck)
     }
 
     /// Sets aside, for the rest of the frame step, the islands the substep just taken rolled

@@ -1344,3 +1344,39 @@ fn a_jointed_heap_of_overlapping_cubes_is_moved_apart_without_popping() {
     let energy = world.kinetic_energy() + world.potential_energy();
     assert!(energy <= energy0 + 1.0, "{energy} J against {energy0} J");
 }
+
+/// A heap whose joints hold cubes into each other (2 x 2 stacks of 3, 5 cm overlaps, 2 ball
+/// joints): a joint between two cubes of a row of three that overlap holds them closer than
+/// the middle one lets them be, so no step can move those overlaps out. The contact passes
+/// that fail to move them out kept the velocity of their push, up to depth / h in every
+/// substep: the first frame went to 64 substeps and 2.2e7 J, cubes at 3584 m/s. Now such a
+/// push keeps at most 3 m/s of a body, frames that left the overlaps where they were take their
+/// later substeps as the first, and a frame whose substeps do not make its first one shallower
+/// is not redone with more of them; the overlap is reported, not hidden.
+#[test]
+fn a_heap_whose_joints_hold_cubes_into_each_other_stays_calm_and_reports_the_overlap() {
+    let mut world = World::default();
+    let cubes = scenes::jointed_heap(&mut world, 2, 3, 2);
+    let energy0 = world.kinetic_energy() + world.potential_energy();
+    let (mut fastest, mut most_energy, mut most_substeps) = (0.0f64, energy0, 0);
+    let mut unconverged = 0;
+    for _ in 0..30 {
+        let r = world.step(1.0 / 60.0).unwrap();
+        assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
+        most_substeps = most_substeps.max(r.substeps);
+        let c = world.contact_report();
+        unconverged += u32::from(!c.contacts_converged && c.max_penetration > 0.01);
+        for &b in &cubes {
+            fastest = fastest.max(world.body(b).unwrap().linear_velocity().norm());
+        }
+        most_energy = most_energy.max(world.kinetic_energy() + world.potential_energy());
+    }
+    // (measured: 4.0 m/s, 238 J from 179 J, 2 substeps, every frame reporting 3.3-3.7 cm)
+    assert!(fastest < 6.0, "{fastest} m/s");
+    assert!(
+        most_energy < 1.5 * energy0,
+        "{most_energy} J from {energy0} J"
+    );
+    assert!(most_substeps <= 2, "{most_substeps} substeps");
+    assert_eq!(unconverged, 30, "frames reporting the overlap");
+}
