@@ -1338,17 +1338,17 @@ impl World {
         if may_redo || n > 1 {
             self.save_frame();
         }
-        let mut grew = false;
         let mut rebuilt = false;
-        let (mut tried, mut deepened) = (n, None);
+        // (the substeps the next frames start from: those of the try before a stuck one, as
+        // good as its)
+        let (start, mut remembered) = (n, n);
+        let mut deepened = None;
         loop {
             let at = blow_up.map(|(_, at)| at);
             let (need, first_deepened, stuck) = self.substeps(h, n, max, at, deepened);
             rebuilt |= self.report.topology_rebuilt;
-            if stuck {
-                // (the next frames start from the substeps that were as good)
-                n = tried;
-                break;
+            if !stuck {
+                remembered = n;
             }
             if need <= 1 || n >= max || !may_redo {
                 break;
@@ -1358,9 +1358,8 @@ impl World {
             self.restore_frame();
             let grow = need.next_power_of_two().min(max / n).max(2);
             self.solver.scale_substep_hints(grow);
-            (tried, deepened) = (n, Some(first_deepened));
+            deepened = first_deepened;
             n *= grow;
-            grew = true;
         }
         // An island whose state became NaN or infinite (or blew up past BLOWN_UP_SPEED) in one
         // of the world's substeps is rolled back to that substep's start, which earlier
@@ -1392,7 +1391,8 @@ impl World {
             self.uncoupled_frames = self.uncoupled_frames.saturating_sub(1);
         }
         // fewer substeps after a calm second
-        if grew || n > self.frame_substeps {
+        let mut n = remembered;
+        if n > start || n > self.frame_substeps {
             self.calm_frames = 0;
         } else if n > 1 {
             self.calm_frames += 1;
@@ -1448,11 +1448,13 @@ impl World {
     /// substeps an island the contacts touched needed within a substep (1: none needed more),
     /// stopping at the first such substep if the frame may still be redone with more (`n`
     /// below `max`). `blow_up`: the substep whose islands turn NaN ([`World::inject_blow_up`]).
-    /// `deepened_before`: how much deeper the first substep of the frame's last try left its
-    /// points ([`Contacts::deepened`]), returned for this try with the most substeps needed,
-    /// and whether this try is stuck: its shorter first substep did not leave them at least
-    /// twice as shallow, so more substeps would not either (points held into each other by
-    /// joints), and it runs to the end of the frame.
+    /// `deepened_before`: how much deeper than they began the first substep of the frame's
+    /// last try left its points on mechanisms, if that was more than `DEEP` tolerances (a
+    /// retake for depth; [`Contacts::deepened`]). Returns the most substeps needed, the same
+    /// depth for this try's first substep, and whether this try is stuck: its shorter first
+    /// substep did not leave its points at least twice as shallow, so more substeps would not
+    /// either (points held into each other by joints), and points that end deeper no longer
+    /// ask for a retake (islands that need substeps of their own still do).
     fn substeps(
         &mut self,
         h: f64,
@@ -1460,11 +1462,11 @@ impl World {
         max: u32,
         blow_up: Option<u32>,
         deepened_before: Option<f64>,
-    ) -> (u32, f64, bool) {
+    ) -> (u32, Option<f64>, bool) {
         let dt = h / f64::from(n);
         let mut need = 1;
         let mut unresolved = false;
-        let (mut first_deepened, mut stuck) = (0.0, false);
+        let (mut first_deepened, mut stuck) = (None, false);
         for k in 0..n {
             let (first, last) = (k == 0, k + 1 == n);
             self.contacts.before(
@@ -1496,17 +1498,17 @@ impl World {
                 // (the first substep moves the points that began the frame deep out without
                 // the velocity that takes, as an unsplit frame does: moved out with it, a
                 // jointed heap's 5 cm overlaps threw cubes out at 1500 m/s in substeps of h/64;
-                // so do the later substeps of a frame whose first left points deeper than 10
-                // tolerances, overlaps the contacts could not move out: moved out with it at
-                // depth / dt in each substep, a heap whose joints hold cubes into each other went
-                // to 2.2e7 J)
+                // so do the later substeps of a frame whose first left points on mechanisms
+                // that began it deep as deep, overlaps the contacts did not move out: moved out
+                // with it at depth / dt in each substep, a heap whose joints hold cubes into
+                // each other went to 2.2e7 J)
                 n > 1 && !first && !unresolved,
             );
             if first {
-                let tol = self.contacts.settings.tolerance;
-                unresolved = self.contacts.report.max_penetration > 10.0 * tol;
-                first_deepened = self.contacts.deepened;
-                stuck = deepened_before.is_some_and(|d| first_deepened > 0.5 * d);
+                unresolved = self.contacts.left_overlaps();
+                let deepened = self.contacts.deepened;
+                first_deepened = self.contacts.deep_redo().then_some(deepened);
+                stuck = deepened_before.is_some_and(|d| deepened > 0.5 * d);
             }
             if blow_up == Some(k) {
                 self.solver.poison_islands();
@@ -1530,10 +1532,10 @@ impl World {
                     need = need.max(r.substeps);
                 }
             }
-            if self.contacts.want_smaller_steps(joints_held) {
+            if self.contacts.want_smaller_steps(joints_held, !stuck) {
                 need = need.max(2);
             }
-            if need > 1 && n < max && !stuck {
+            if need > 1 && n < max {
                 break;
             }
         }

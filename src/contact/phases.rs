@@ -91,6 +91,10 @@ pub(crate) struct Contacts {
     /// the mechanism (a joint that holds two shapes into each other), and smaller steps, which
     /// move points out as they hold them, would drive it against its joint.
     pub deepened: f64,
+    /// How deep the (sub)step left the deepest contact on an island that began it more than
+    /// `DEEP` tolerances deep and ended it more than half as deep (m): an overlap the rounds
+    /// could not move out.
+    pub held_deep: f64,
     /// Tomcin section 7's position-level pass corrects positions, not velocities: per body of
     /// a touched island or a free body the contacts touch, its velocities before the pass
     /// (while the rounds run), then what the pass added to them, taken off again after the
@@ -511,6 +515,7 @@ impl Contacts {
             ..Default::default()
         };
         self.deepened = 0.0;
+        self.held_deep = 0.0;
         if first {
             // a new frame step (or a new attempt at one): the frame's impulses start from zero
             self.frame += 1;
@@ -1789,7 +1794,7 @@ impl Contacts {
     }
 
     /// The conjugate gradient step of [`Contacts::solve`] after a sweep of its active points
-    /// (none on an island): the sweep's change of each point's impulses since `before_sweep`
+    /// on free bodies (those on an island keep what the sweep gave them): the sweep's change of each point's impulses since `before_sweep`
     /// is the gradient `g`; with `beta = |g|^2 / last_g2` (then `last_g2 = |g|^2`) each point's
     /// direction becomes `beta d + g`, and `beta d` is added to its impulses, projected into
     /// its cone (the tangential part: `pt` may keep a part along a normal that turned, as in
@@ -1800,6 +1805,9 @@ impl Contacts {
         let mut g2 = 0.0;
         for (x, &k) in self.active.iter().enumerate() {
             let c = &self.contacts[k as usize];
+            if c.on_island {
+                continue;
+            }
             let (pn, pt) = self.before_sweep[x];
             g2 += (c.pn - pn).powi(2) + (c.pt - pt).norm_squared();
         }
@@ -1812,6 +1820,9 @@ impl Contacts {
         for x in 0..self.active.len() {
             let k = self.active[x] as usize;
             let c = &self.contacts[k];
+            if c.on_island {
+                continue;
+            }
             let (pn0, pt0) = self.before_sweep[x];
             let (dn, dt) = self.direction[x];
             self.direction[x] = (beta * dn + (c.pn - pn0), beta * dt + (c.pt - pt0));
@@ -2106,6 +2117,13 @@ impl Contacts {
     /// corrections' velocity changes within the pass are large). The contacts on a body that
     /// popped keep the first pass's impulses: those of the second moved it, they did not act
     /// on it (reports, next step's warm start).
+    ///
+    /// `cap` (a pass whose velocities are kept, after a first pass that gave up): what the pass
+    /// added is kept while it adds the group at most the kinetic energy of its mass moving at
+    /// `cap`, `1/2 M cap^2`; beyond that, the part `1 - t` of it is taken off, `t` where the
+    /// energy of `v1 + t dv` (`v1` the first pass's velocities) reaches that bound. A pass that
+    /// stops an approach takes energy away and is kept whole. (Such a group's contacts report
+    /// the first pass's impulses, less than what acted.)
     fn measure_pops(&mut self, solver: &Solver, bodies: &Arena<Body>, h: f64, cap: Option<f64>) {
         let mut start = 0;
         while start < self.kept.len() {
@@ -2114,33 +2132,43 @@ impl Contacts {
             while island.is_some() && end < self.kept.len() && self.kept[end].island == island {
                 end += 1;
             }
-            let (mut before, mut after) = (0.0, 0.0);
+            // (the kinetic energy of v1 + t dv is `before + t lin + t^2 quad`)
+            let (mut before, mut after, mut lin, mut quad, mut mass) = (0.0, 0.0, 0.0, 0.0, 0.0);
             for k in &mut self.kept[start..end] {
                 let m = solver.motion_state(bodies, k.slot, h);
-                let mass = if m.inv_mass > 0.0 {
-                    1.0 / m.inv_mass
+                let inv = m.inv_mass;
+                let mk = if inv > 0.0 { 1.0 / inv } else { 0.0 };
+                let (dv, dw) = (m.v - k.v, m.w - k.w);
+                let ke = |v: &Vec3, w: &Vec3| 0.5 * (mk * v.norm_squared() + w.dot(&(m.iw * w)));
+                before += ke(&k.v, &k.w);
+                after += ke(&m.v, &m.w);
+                lin += mk * k.v.dot(&dv) + k.w.dot(&(m.iw * dw));
+                quad += 0.5 * (mk * dv.norm_squared() + dw.dot(&(m.iw * dw)));
+                mass += mk;
+                (k.v, k.w) = (dv, dw);
+            }
+            let added = after - before;
+            let split = island.is_some_and(|i| solver.report.islands[i].substeps > 1);
+            let bound = cap.map(|c| 0.5 * mass * c * c);
+            if added <= 0.0 || split || bound.is_some_and(|b| added <= b) {
+                self.kept.drain(start..end);
+                continue;
+            }
+            if let Some(b) = bound {
+                // quad t^2 + lin t = b, its root in (0, 1) (the energy is b at or above 0
+                // and above b at 1; quad > 0 there)
+                let root = lin + (lin * lin + 4.0 * quad * b).sqrt();
+                let t = if b > 0.0 && root > 0.0 {
+                    2.0 * b / root
                 } else {
                     0.0
                 };
-                let ke = |v: &Vec3, w: &Vec3| 0.5 * (mass * v.norm_squared() + w.dot(&(m.iw * w)));
-                before += ke(&k.v, &k.w);
-                after += ke(&m.v, &m.w);
-                (k.v, k.w) = (m.v - k.v, m.w - k.w);
-            }
-            let split = island.is_some_and(|i| solver.report.islands[i].substeps > 1);
-            // (`cap`: what the pass added is kept up to that speed of a body)
-            let fastest = (self.kept[start..end].iter()).fold(0.0, |f: f64, k| f.max(k.v.norm()));
-            if after <= before || split || cap.is_some_and(|c| fastest <= c) {
-                self.kept.drain(start..end);
-            } else {
-                if let Some(c) = cap {
-                    for k in &mut self.kept[start..end] {
-                        let s = 1.0 - c / fastest;
-                        (k.v, k.w) = (s * k.v, s * k.w);
-                    }
+                let off = (1.0 - t).clamp(0.0, 1.0);
+                for k in &mut self.kept[start..end] {
+                    (k.v, k.w) = (off * k.v, off * k.w);
                 }
-                start = end;
             }
+            start = end;
         }
         if self.kept.is_empty() {
             return;
@@ -2190,7 +2218,10 @@ impl Contacts {
 
     /// The contact phase, shock propagation and the alternation with the joint correction,
     /// between the articulation's corrections and its position update.
-    /// `split`: the frame step is being taken in substeps of the world.
+    /// `split`: the frame step is being taken in substeps of the world, and this is not its
+    /// first substep, nor a later one of a frame whose first left overlaps on mechanisms as
+    /// deep as they began ([`Contacts::left_overlaps`]): the points are moved out as they are
+    /// held, in one pass.
     pub fn during(
         &mut self,
         ws: &WorldSettings,
@@ -2225,7 +2256,8 @@ impl Contacts {
         // the tolerance, moves it out and keeps none of the velocity that took (no popping).
         // Not in a frame the world splits into substeps after its first (`split`): there the
         // points are moved out as they are held (held where they began, the heavy chain's deep
-        // contacts between its own bodies stayed and it diverged).
+        // contacts between its own bodies stayed and it diverged), unless the first substep
+        // left overlaps it could not move out (see `World::substeps`).
         let mut position_pass = false;
         let mut collision_ns = 0;
         let mut any_island = false;
@@ -2361,7 +2393,8 @@ impl Contacts {
                 }
                 // the second pass, from here: what it adds to the velocities is taken off (not
                 // after a first pass that gave up: the rounds go on as one pass, velocities
-                // kept, as they would without the first). The first pass's velocities are
+                // kept, as they would without the first, up to MAX_PUSH_SPEED). The first
+                // pass's velocities are
                 // remembered either way, to be given back should the second end deeper.
                 position_pass = true;
                 self.remember_first_pass(solver, bodies, h);
@@ -2387,7 +2420,7 @@ impl Contacts {
         // at their depth / h in every step, pumped a jointed heap to 2e7 J)
         self.measure_pops(solver, bodies, h, gave_up.then_some(MAX_PUSH_SPEED));
         let mut resting = 0;
-        let mut deepened: f64 = 0.0;
+        let (mut deepened, mut held_deep): (f64, f64) = (0.0, 0.0);
         for c in &mut self.contacts {
             // (see `deepened`: counted from the tolerance only, the tumbling ragdoll kept a
             // point an earlier step had left 3.7e-5 m deep at 1.1e-3 m, not redone)
@@ -2398,6 +2431,8 @@ impl Contacts {
             };
             if any_island && c.s0 >= -DEEP * tol && on_island() {
                 deepened = deepened.max(-c.sep - (-c.s0).max(0.0));
+            } else if any_island && -c.sep > -0.5 * c.s0 && on_island() {
+                held_deep = held_deep.max(-c.sep);
             }
             resting += u32::from(c.pn > 0.0);
             c.pn_total += c.pn;
@@ -2412,6 +2447,7 @@ impl Contacts {
         r.max_penetration = worst;
         r.contacts_converged = worst <= tol;
         self.deepened = deepened;
+        self.held_deep = held_deep;
         r.joints_converged = joints_ok;
         // (the coupled collisions count as the collision phase)
         r.time_collision_ns += collision_ns;
@@ -2548,11 +2584,26 @@ impl Contacts {
     /// joint correction after the contact impulses could not close joints that closed before
     /// them (`joints_held`; a mechanism that cannot close its joints anyway is not helped).
     /// Not for the iterative contacts, which leave mechanisms' contacts deep at any step.
-    pub fn want_smaller_steps(&self, joints_held: bool) -> bool {
+    /// `depth`: whether a contact that ended deeper counts (not in a frame whose retakes did not
+    /// make its first substep shallower).
+    pub fn want_smaller_steps(&self, joints_held: bool, depth: bool) -> bool {
         self.islands.iter().any(|&t| t)
             && self.coupling() != ContactCoupling::Iterative
-            && (self.deepened > DEEP * self.settings.tolerance
-                || (joints_held && !self.report.joints_converged))
+            && ((depth && self.deep_redo()) || (joints_held && !self.report.joints_converged))
+    }
+
+    /// A contact on a mechanism ended the (sub)step more than `DEEP` tolerances deeper than it
+    /// began.
+    pub fn deep_redo(&self) -> bool {
+        self.deepened > DEEP * self.settings.tolerance
+    }
+
+    /// A contact on a mechanism began the (sub)step more than `DEEP` tolerances deep and the
+    /// rounds left it more than half as deep. Not for the iterative contacts, which leave
+    /// mechanisms' contacts deep at any step.
+    pub fn left_overlaps(&self) -> bool {
+        self.coupling() != ContactCoupling::Iterative
+            && self.held_deep > DEEP * self.settings.tolerance
     }
 
     /// Contact reports and begin/end events at the end poses; the contact phase's forces kept
