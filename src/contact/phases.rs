@@ -1365,13 +1365,25 @@ impl Contacts {
         solver: Option<&mut Solver>,
         angular: bool,
     ) {
-        let c = self.contacts[k];
-        let mut bd = self.borders.get(k).copied().unwrap_or_default();
-        let mut sv = solver.filter(|_| bd.n > 0);
+        // (its two bodies, not a copy of the whole contact)
+        let (ca, cb) = (self.contacts[k].a, self.contacts[k].b);
+        // (what it reads of the border, not a copy of its `K` blocks)
+        let (nb, island, side_of, off) = match self.borders.get(k) {
+            Some(bd) if bd.n > 0 => {
+                let cols = if angular {
+                    bd.ang.as_ref()
+                } else {
+                    Some(&bd.lin)
+                };
+                let cols = cols.expect("an angular border for a contact with rolling resistance");
+                (bd.n as usize, bd.island, bd.side, cols.off)
+            }
+            _ => (0, [0; 2], [None; 2], [0; 2]),
+        };
+        let mut sv = solver.filter(|_| nb > 0);
         if let Some(sv) = sv.as_deref_mut() {
-            let off = bd.columns(angular).off;
-            for j in 0..bd.n as usize {
-                let i = bd.island[j] as usize;
+            for j in 0..nb {
+                let i = island[j] as usize;
                 let (sides, ns) = self.sides(k, j, (ra, rb), angular);
                 let n = sv.island_border_len(i);
                 let u = &self.border_buf[off[j]..off[j] + n];
@@ -1379,8 +1391,8 @@ impl Contacts {
             }
         }
         // sides outside an island (uncoupled, every side) take the impulse themselves
-        for (side, (i, r, q)) in [(c.a, ra, -p), (c.b, rb, *p)].into_iter().enumerate() {
-            if i != WORLD && (sv.is_none() || bd.side[side].is_none()) {
+        for (side, (i, r, q)) in [(ca, ra, -p), (cb, rb, *p)].into_iter().enumerate() {
+            if i != WORLD && (sv.is_none() || side_of[side].is_none()) {
                 let s = &mut self.states[i as usize];
                 if angular {
                     s.apply_angular(&q);
@@ -1397,11 +1409,11 @@ impl Contacts {
         // so the visits that depend on them are not skipped).
         for &slot in &self.involved {
             if let Some((i, l)) = sv.island_of(slot)
-                && bd.island[..bd.n as usize].contains(&(i as u32))
+                && island[..nb].contains(&(i as u32))
             {
                 let s = &mut self.states[slot as usize];
                 s.ver = s.ver.wrapping_add(1);
-                if slot == c.a || slot == c.b {
+                if slot == ca || slot == cb {
                     (s.v, s.w) = sv.island_velocity(i, l);
                     self.stale[slot as usize] = false;
                 } else {
@@ -1685,7 +1697,7 @@ impl Contacts {
                 continue;
             }
             // the pair's K with the masses of this solve (shock propagation freezes bodies)
-            let c = self.contacts[k];
+            let c = &self.contacts[k];
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             // (from the states before `separation`, which may catch stale ones up)
             let (kf, im) = (
@@ -1771,7 +1783,7 @@ impl Contacts {
             let mut again = false;
             for x in 0..self.active.len() {
                 let k = self.active[x] as usize;
-                let c = self.contacts[k];
+                let c = &self.contacts[k];
                 if !c.sliding && c.pn > 0.0 && c.pt.norm() >= c.mu_s * c.pn * (1.0 - 1e-9) {
                     let (d, n) = self.offset(k);
                     if (d - d.dot(&n) * n).norm() > 0.5 * tol {
