@@ -1450,11 +1450,12 @@ impl World {
     /// below `max`). `blow_up`: the substep whose islands turn NaN ([`World::inject_blow_up`]).
     /// `deepened_before`: how much deeper than they began the first substep of the frame's
     /// last try left its points on mechanisms, if that was more than `DEEP` tolerances (a
-    /// retake for depth; [`Contacts::deepened`]). Returns the most substeps needed, the same
-    /// depth for this try's first substep, and whether this try is stuck: its shorter first
-    /// substep did not leave its points at least twice as shallow, so more substeps would not
-    /// either (points held into each other by joints), and points that end deeper no longer
-    /// ask for a retake (islands that need substeps of their own still do).
+    /// retake for depth; [`Contacts::deepened`]). Returns the most substeps needed, that depth
+    /// for this try's first substep if depth alone asked for the retake, and whether this try
+    /// is stuck: its shorter first substep did not leave its points at least twice as
+    /// shallow, so more substeps would not either (points held into each other by joints), and
+    /// points that end deeper no longer ask for a retake (islands that need substeps of their
+    /// own still do).
     fn substeps(
         &mut self,
         h: f64,
@@ -1507,7 +1508,6 @@ impl World {
             if first {
                 unresolved = self.contacts.left_overlaps();
                 let deepened = self.contacts.deepened;
-                first_deepened = self.contacts.deep_redo().then_some(deepened);
                 stuck = deepened_before.is_some_and(|d| deepened > 0.5 * d);
             }
             if blow_up == Some(k) {
@@ -1532,7 +1532,18 @@ impl World {
                     need = need.max(r.substeps);
                 }
             }
-            if self.contacts.want_smaller_steps(joints_held, !stuck) {
+            // (a first substep that asks for a retake for its depth alone: the next try's
+            // first substep is compared with it)
+            let for_depth = self.contacts.want_smaller_steps(joints_held, !stuck);
+            if first
+                && !stuck
+                && need == 1
+                && for_depth
+                && !self.contacts.want_smaller_steps(joints_held, false)
+            {
+                first_deepened = Some(self.contacts.deepened);
+            }
+            if for_depth {
                 need = need.max(2);
             }
             if need > 1 && n < max {

@@ -1368,20 +1368,21 @@ impl Contacts {
         // (its two bodies, not a copy of the whole contact)
         let (ca, cb) = (self.contacts[k].a, self.contacts[k].b);
         // (what it reads of the border, not a copy of its `K` blocks)
-        let (nb, island, side_of, off) = match self.borders.get(k) {
-            Some(bd) if bd.n > 0 => {
-                let cols = if angular {
-                    bd.ang.as_ref()
-                } else {
-                    Some(&bd.lin)
-                };
-                let cols = cols.expect("an angular border for a contact with rolling resistance");
-                (bd.n as usize, bd.island, bd.side, cols.off)
-            }
-            _ => (0, [0; 2], [None; 2], [0; 2]),
+        let (nb, island, side_of) = match self.borders.get(k) {
+            Some(bd) => (bd.n as usize, bd.island, bd.side),
+            None => (0, [0; 2], [None; 2]),
         };
         let mut sv = solver.filter(|_| nb > 0);
         if let Some(sv) = sv.as_deref_mut() {
+            let bd = &self.borders[k];
+            let cols = if angular {
+                bd.ang.as_ref()
+            } else {
+                Some(&bd.lin)
+            };
+            let off = cols
+                .expect("an angular border for a contact with rolling resistance")
+                .off;
             for j in 0..nb {
                 let i = island[j] as usize;
                 let (sides, ns) = self.sides(k, j, (ra, rb), angular);
@@ -1810,7 +1811,7 @@ impl Contacts {
     }
 
     /// The conjugate gradient step of [`Contacts::solve`] after a sweep of its active points
-    /// on free bodies (those on an island keep what the sweep gave them): the sweep's change of each point's impulses since `before_sweep`
+    /// (none on an island): the sweep's change of each point's impulses since `before_sweep`
     /// is the gradient `g`; with `beta = |g|^2 / last_g2` (then `last_g2 = |g|^2`) each point's
     /// direction becomes `beta d + g`, and `beta d` is added to its impulses, projected into
     /// its cone (the tangential part: `pt` may keep a part along a normal that turned, as in
@@ -1821,9 +1822,6 @@ impl Contacts {
         let mut g2 = 0.0;
         for (x, &k) in self.active.iter().enumerate() {
             let c = &self.contacts[k as usize];
-            if c.on_island {
-                continue;
-            }
             let (pn, pt) = self.before_sweep[x];
             g2 += (c.pn - pn).powi(2) + (c.pt - pt).norm_squared();
         }
@@ -1836,9 +1834,6 @@ impl Contacts {
         for x in 0..self.active.len() {
             let k = self.active[x] as usize;
             let c = &self.contacts[k];
-            if c.on_island {
-                continue;
-            }
             let (pn0, pt0) = self.before_sweep[x];
             let (dn, dt) = self.direction[x];
             self.direction[x] = (beta * dn + (c.pn - pn0), beta * dt + (c.pt - pt0));
