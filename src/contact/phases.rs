@@ -2133,8 +2133,9 @@ impl Contacts {
     /// added is kept while it adds the group at most the kinetic energy of its mass moving at
     /// `cap`, `1/2 M cap^2`; beyond that, the part `1 - t` of it is taken off, `t` where the
     /// energy of `v1 + t dv` (`v1` the first pass's velocities) reaches that bound. A pass that
-    /// stops an approach takes energy away and is kept whole. (Such a group's contacts report
-    /// the first pass's impulses, less than what acted.)
+    /// stops an approach takes energy away and is kept whole, and so is the push on an island
+    /// that needed substeps of its own, as before the cap. (A group partly kept reports the
+    /// first pass's impulses on its contacts, less than what acted.)
     fn measure_pops(&mut self, solver: &Solver, bodies: &Arena<Body>, h: f64, cap: Option<f64>) {
         let mut start = 0;
         while start < self.kept.len() {
