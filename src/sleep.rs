@@ -699,6 +699,23 @@ mod tests {
     }
 
     /// Each body's slot, sleep state, group and position bits.
+    /// A dynamic body on top of stack `cell` of a square grid of `stacks.len()` stacks
+    /// `spacing` apart (1.001 m per level: room for a unit cube).
+    fn stacked_body(w: &mut World, stacks: &mut [u32], cell: usize, spacing: f64) -> BodyHandle {
+        let side = stacks.len().isqrt();
+        stacks[cell] += 1;
+        let (x, y) = (
+            (cell % side) as f64 * spacing,
+            (cell / side) as f64 * spacing,
+        );
+        let position = Vec3::new(x, y, stacks[cell] as f64 * 1.001 - 0.5);
+        w.create_body(&BodyDesc {
+            position,
+            ..Default::default()
+        })
+        .unwrap()
+    }
+
     fn sleep_state(w: &World) -> Vec<(u32, bool, u64, [u64; 3])> {
         (w.bodies.iter())
             .map(|(slot, b)| {
@@ -728,16 +745,7 @@ mod tests {
                 0..=2 => {
                     // (on a 4 x 4 grid of 1.1 m, cubes of 1 m: stacked where a cell is taken;
                     // joints join the stacks)
-                    let cell = rng.next(16);
-                    stacks[cell] += 1;
-                    let (x, y) = ((cell % 4) as f64 * 1.1, (cell / 4) as f64 * 1.1);
-                    let p = Vec3::new(x, y, stacks[cell] as f64 * 1.001 - 0.5);
-                    let b = w
-                        .create_body(&BodyDesc {
-                            position: p,
-                            ..Default::default()
-                        })
-                        .unwrap();
+                    let b = stacked_body(&mut w, &mut stacks, rng.next(16), 1.1);
                     if rng.next(3) > 0 {
                         let cube = Geometry::Box {
                             half_extents: Vec3::new(0.5, 0.5, 0.5),
@@ -814,16 +822,7 @@ mod tests {
             let pick = |rng: &mut Rng, v: &Vec<BodyHandle>| v[rng.next(v.len())];
             match rng.next(20) {
                 0..=3 => {
-                    let cell = rng.next(9);
-                    stacks[cell] += 1;
-                    let (x, y) = ((cell % 3) as f64 * 1.05, (cell / 3) as f64 * 1.05);
-                    let p = Vec3::new(x, y, stacks[cell] as f64 * 1.001 - 0.5);
-                    let b = w
-                        .create_body(&BodyDesc {
-                            position: p,
-                            ..Default::default()
-                        })
-                        .unwrap();
+                    let b = stacked_body(&mut w, &mut stacks, rng.next(9), 1.05);
                     let cube = Geometry::Box {
                         half_extents: Vec3::new(0.5, 0.5, 0.5),
                     };

@@ -1532,18 +1532,14 @@ impl World {
                     need = need.max(r.substeps);
                 }
             }
-            // (a first substep that asks for a retake for its depth alone: the next try's
-            // first substep is compared with it)
-            let for_depth = self.contacts.want_smaller_steps(joints_held, !stuck);
-            if first
-                && !stuck
-                && need == 1
-                && for_depth
-                && !self.contacts.want_smaller_steps(joints_held, false)
-            {
+            // (a stuck try's depth asks for nothing; a first substep that asks for a retake
+            // for its depth alone is what the next try's first substep is compared with)
+            let (depth, joints) = self.contacts.retake_reasons(joints_held);
+            let depth = depth && !stuck;
+            if first && depth && !joints && need == 1 {
                 first_deepened = Some(self.contacts.deepened);
             }
-            if for_depth {
+            if depth || joints {
                 need = need.max(2);
             }
             if need > 1 && n < max {

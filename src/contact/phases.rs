@@ -163,7 +163,7 @@ impl Border {
 }
 
 /// A substep that leaves a contact on a mechanism this many contact tolerances deeper than it
-/// began makes the world redo the frame with more substeps ([`Contacts::want_smaller_steps`]).
+/// began makes the world redo the frame with more substeps ([`Contacts::retake_reasons`]).
 /// At 100 (1 mm), with contacts that began beyond the tolerance not counted, the tumbling
 /// ragdoll kept steps up to 0.55 mm deep at 2 of 18 step sizes even with its rounds
 /// re-linearized; at 10 those two frames are redone and end within the tolerance.
@@ -2144,8 +2144,7 @@ impl Contacts {
             while island.is_some() && end < self.kept.len() && self.kept[end].island == island {
                 end += 1;
             }
-            // (the kinetic energy of v1 + t dv is `before + t lin + t^2 quad`)
-            let (mut before, mut after, mut lin, mut quad, mut mass) = (0.0, 0.0, 0.0, 0.0, 0.0);
+            let (mut before, mut after, mut quad, mut mass) = (0.0, 0.0, 0.0, 0.0);
             for k in &mut self.kept[start..end] {
                 let m = solver.motion_state(bodies, k.slot, h);
                 let inv = m.inv_mass;
@@ -2154,12 +2153,13 @@ impl Contacts {
                 let ke = |v: &Vec3, w: &Vec3| 0.5 * (mk * v.norm_squared() + w.dot(&(m.iw * w)));
                 before += ke(&k.v, &k.w);
                 after += ke(&m.v, &m.w);
-                lin += mk * k.v.dot(&dv) + k.w.dot(&(m.iw * dw));
-                quad += 0.5 * (mk * dv.norm_squared() + dw.dot(&(m.iw * dw)));
+                quad += ke(&dv, &dw);
                 mass += mk;
                 (k.v, k.w) = (dv, dw);
             }
             let added = after - before;
+            // (the kinetic energy of v1 + t dv is `before + t lin + t^2 quad`)
+            let lin = added - quad;
             let split = island.is_some_and(|i| solver.report.islands[i].substeps > 1);
             let bound = cap.map(|c| 0.5 * mass * c * c);
             if added <= 0.0 || split || bound.is_some_and(|b| added <= b) {
@@ -2591,23 +2591,20 @@ impl Contacts {
         &self.islands
     }
 
-    /// The (sub)step just taken should be taken in smaller steps: a contact on a mechanism
-    /// ended more than `DEEP` tolerances deeper than it began (the rounds ran out), or the
-    /// joint correction after the contact impulses could not close joints that closed before
-    /// them (`joints_held`; a mechanism that cannot close its joints anyway is not helped).
-    /// Not for the iterative contacts, which leave mechanisms' contacts deep at any step.
-    /// `depth`: whether a contact that ended deeper counts (not in a frame whose retakes did not
-    /// make its first substep shallower).
-    pub fn want_smaller_steps(&self, joints_held: bool, depth: bool) -> bool {
-        self.islands.iter().any(|&t| t)
-            && self.coupling() != ContactCoupling::Iterative
-            && ((depth && self.deep_redo()) || (joints_held && !self.report.joints_converged))
-    }
-
-    /// A contact on a mechanism ended the (sub)step more than `DEEP` tolerances deeper than it
-    /// began.
-    pub fn deep_redo(&self) -> bool {
-        self.deepened > DEEP * self.settings.tolerance
+    /// Why the (sub)step just taken should be taken in smaller steps, `(depth, joints)`: a
+    /// contact on a mechanism ended more than `DEEP` tolerances deeper than it began (the
+    /// rounds ran out), and the joint correction after the contact impulses could not close
+    /// joints that closed before them (`joints_held`; a mechanism that cannot close its joints
+    /// anyway is not helped). Neither for the iterative contacts, which leave mechanisms'
+    /// contacts deep at any step.
+    pub fn retake_reasons(&self, joints_held: bool) -> (bool, bool) {
+        if !self.islands.iter().any(|&t| t) || self.coupling() == ContactCoupling::Iterative {
+            return (false, false);
+        }
+        (
+            self.deepened > DEEP * self.settings.tolerance,
+            joints_held && !self.report.joints_converged,
+        )
     }
 
     /// A contact on a mechanism began the (sub)step more than `DEEP` tolerances deep and the
