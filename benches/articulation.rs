@@ -73,6 +73,7 @@ fn benches(c: &mut Criterion) {
                         mode: tenon::MotorMode::Velocity,
                         target_position: 0.0,
                         target_velocity: speed,
+                        ..tenon::Motor::default()
                     };
                     world.set_joint_motor(s.joints[2], m).unwrap();
                 }

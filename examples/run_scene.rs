@@ -14,7 +14,8 @@
 //! (asymmetric, symmetric, iterative), `SPLIT=k` the parts every body is split into (0
 //! automatic, the default; 1 never), `THREADS=` the threads islands are solved on,
 //! `GS=0` turns geometric stiffness off, `MAX_ITER=` the joint-correction iteration limit,
-//! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `BALL=1` adds a free body falling
+//! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `MOTOR_FORCE=` limits every motor
+//! to that force or torque (N, N m), `BALL=1` adds a free body falling
 //! far from the scene, `SLEEP=1` lets bodies at rest fall asleep, `TRACE=1` prints the heaviest body every step, the total energy
 //! (kinetic and potential), and `uncoupled` when the contacts were. The last line is a hash of
 //! every body's final pose and velocity, to check that two builds (or thread counts) step the
@@ -168,6 +169,19 @@ fn main() {
                 ..Default::default()
             })
             .expect("valid body");
+    }
+    if let Some(f) = std::env::var("MOTOR_FORCE")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+    {
+        let handles: Vec<_> = world.joint_handles().collect();
+        for j in handles {
+            let mut m = world.joint_motor(j).expect("live joint");
+            if m.mode != tenon::MotorMode::Off {
+                m.max_force = f;
+                world.set_joint_motor(j, m).expect("valid motor force");
+            }
+        }
     }
     if let Ok(c) = std::env::var("COUPLING") {
         let mut cs = *world.contact_settings();

@@ -17,8 +17,8 @@ static_assert(sizeof(tenon_mass_properties) == 56, "tenon_mass_properties");
 static_assert(sizeof(tenon_world_def) == 56, "tenon_world_def");
 static_assert(sizeof(tenon_body_def) == 200, "tenon_body_def");
 static_assert(sizeof(tenon_joint_frame) == 56, "tenon_joint_frame");
-static_assert(sizeof(tenon_motor) == 24, "tenon_motor");
-static_assert(sizeof(tenon_joint_def) == 216, "tenon_joint_def");
+static_assert(sizeof(tenon_motor) == 32, "tenon_motor");
+static_assert(sizeof(tenon_joint_def) == 224, "tenon_joint_def");
 static_assert(sizeof(tenon_joint_limits) == 32, "tenon_joint_limits");
 static_assert(sizeof(tenon_step_report) == 88, "tenon_step_report");
 static_assert(sizeof(tenon_island_report) == 96, "tenon_island_report");
@@ -153,6 +153,25 @@ int main(void) {
   EXPECT_CODE(tenon_joint_set_limits(joint, bad_lim), TENON_RESULT_WRONG_JOINT_TYPE);
   EXPECT_CODE(tenon_joint_get_limits(joint, &got_lim), TENON_RESULT_OK);
   EXPECT(got_lim.lower == -0.5 && got_lim.upper == 0.5 && isinf(got_lim.swing));
+  EXPECT_CODE(tenon_world_step(world, 1.0 / 60.0, NULL), TENON_RESULT_OK);
+  EXPECT_CODE(tenon_joint_get_violation(joint, &c), TENON_RESULT_OK);
+  EXPECT(c <= 1e-9);
+  /* motors: hard by default (INFINITY); a force limit must be > 0, so a motor built field by
+   * field without one is rejected, unchanged */
+  EXPECT(isinf(jd.motor.max_force) && jd.motor.max_force > 0);
+  tenon_motor motor = {0.0, 1.0, TENON_MOTOR_MODE_VELOCITY, 0, 0.0}, got_motor;
+  EXPECT_CODE(tenon_joint_set_motor(joint, motor), TENON_RESULT_INVALID_ARGUMENT);
+  motor.max_force = NAN;
+  EXPECT_CODE(tenon_joint_set_motor(joint, motor), TENON_RESULT_NON_FINITE);
+  motor.max_force = 2.5;
+  motor.reserved = 1;
+  EXPECT_CODE(tenon_joint_set_motor(joint, motor), TENON_RESULT_INVALID_ARGUMENT);
+  EXPECT_CODE(tenon_joint_get_motor(joint, &got_motor), TENON_RESULT_OK);
+  EXPECT(got_motor.mode == TENON_MOTOR_MODE_OFF && isinf(got_motor.max_force));
+  motor.reserved = 0;
+  EXPECT_CODE(tenon_joint_set_motor(joint, motor), TENON_RESULT_OK);
+  EXPECT_CODE(tenon_joint_get_motor(joint, &got_motor), TENON_RESULT_OK);
+  EXPECT(got_motor.mode == TENON_MOTOR_MODE_VELOCITY && got_motor.max_force == 2.5);
   EXPECT_CODE(tenon_world_step(world, 1.0 / 60.0, NULL), TENON_RESULT_OK);
   EXPECT_CODE(tenon_joint_get_violation(joint, &c), TENON_RESULT_OK);
   EXPECT(c <= 1e-9);

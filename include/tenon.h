@@ -843,8 +843,12 @@ typedef struct {
 } tenon_joint_frame;
 
 /**
- * A hard motor on a hinge or slider: an extra constraint row as hard as the joint itself. A
- * target the mechanism cannot reach shows as a step that does not converge.
+ * A motor on a hinge or slider. With `max_force = INFINITY` (the default) it is a hard motor:
+ * an extra constraint row as hard as the joint itself, and a target the mechanism cannot
+ * reach shows as a step that does not converge. With a finite `max_force` the motor holds its
+ * target as hard as a joint while it needs at most that force (N) or torque (N m), and
+ * otherwise applies exactly that much and falls behind (not counted as a violation). A
+ * velocity motor with `target_velocity = 0` and a finite `max_force` is joint friction.
  */
 typedef struct {
   /**
@@ -859,6 +863,16 @@ typedef struct {
    * A `tenon_motor_mode`. Default `TENON_MOTOR_MODE_OFF`.
    */
   uint32_t mode;
+  /**
+   * Reserved, must be 0.
+   */
+  uint32_t reserved;
+  /**
+   * Largest force (N, slider) or torque (N m, hinge) the motor applies: `> 0`, or
+   * `INFINITY` (from `<math.h>`) for a hard motor. Default `INFINITY`; 0 (a motor built
+   * field by field without it) is rejected.
+   */
+  double max_force;
 } tenon_motor;
 
 /**

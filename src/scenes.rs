@@ -586,6 +586,7 @@ pub fn scissor_lift(world: &mut World, segments: usize) -> Scene {
                             mode: MotorMode::Position,
                             target_position: 0.0,
                             target_velocity: 0.0,
+                            ..Motor::default()
                         },
                     )
                     .expect("a slider carries a motor");
@@ -622,6 +623,7 @@ pub fn scissor_lift_raising(world: &mut World, segments: usize, speed: f64) -> S
                 mode: MotorMode::Velocity,
                 target_position: 0.0,
                 target_velocity: -speed,
+                ..Motor::default()
             },
         )
         .expect("the actuator is a slider");
@@ -1195,6 +1197,7 @@ impl Strandbeest {
                 mode: MotorMode::Velocity,
                 target_position: 0.0,
                 target_velocity: speed,
+                ..Motor::default()
             },
         )
     }
@@ -1361,6 +1364,7 @@ fn build_strandbeest(world: &mut World, legs: usize, k: f64, lift: f64) -> Stran
                 mode: MotorMode::Velocity,
                 target_position: 0.0,
                 target_velocity: STRANDBEEST_CRANK_SPEED,
+                ..Motor::default()
             },
         )
         .expect("a hinge carries a motor");

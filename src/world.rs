@@ -154,6 +154,16 @@ impl Joint {
     pub fn motor_on(&self) -> bool {
         self.motor.mode != MotorMode::Off
     }
+
+    /// A hard motor: its row is one of the joint's rows.
+    pub fn motor_hard(&self) -> bool {
+        self.motor.hard()
+    }
+
+    /// A force-limited motor: its row is appended after the joint's limit rows.
+    pub fn motor_limited(&self) -> bool {
+        self.motor.limited()
+    }
 }
 
 /// The simulation world.
@@ -931,8 +941,9 @@ impl World {
         Ok((j.body_a.map(bh), bh(j.body_b)))
     }
 
-    /// Sets the joint's motor (hinge and slider only). Switching a motor on or off changes the
-    /// system's rows, so the factorization's symbolic analysis is redone on the next step.
+    /// Sets the joint's motor (hinge and slider only). Switching a motor on or off, or between
+    /// hard (infinite `max_force`) and force-limited, changes the system's rows, so the
+    /// factorization's symbolic analysis is redone on the next step.
     pub fn set_joint_motor(&mut self, h: JointHandle, motor: Motor) -> Result<()> {
         motor.validate()?;
         let j = self.joint(h)?;
@@ -942,14 +953,14 @@ impl World {
                 "only hinge and slider joints carry a motor",
             ));
         }
-        let was_on = j.motor_on();
+        let (was_on, was) = (j.motor_on(), (j.motor_hard(), j.motor_limited()));
         let coordinate = j.coordinate;
         let j = self.joints.get_mut(h.index, h.generation).expect("checked");
-        if !was_on || motor.mode != j.motor.mode {
+        if !was_on || motor.mode != j.motor.mode || was.0 != motor.hard() {
             j.motor_target = coordinate;
         }
         j.motor = motor;
-        if was_on != j.motor_on() {
+        if was != (j.motor_hard(), j.motor_limited()) {
             self.solver.invalidate();
         }
         self.note_joint_change(h.index);
@@ -1015,7 +1026,8 @@ impl World {
         let mut worst: f64 = 0.0;
         for (_, j) in self.joints.iter() {
             let (pa, pb) = self.joint_poses(j);
-            let target = j.motor_on().then_some(j.motor_target_now());
+            // (a force-limited motor's lag is not a violation)
+            let target = j.motor_hard().then_some(j.motor_target_now());
             let n = j.model.eval(&pa, &pb, target, j.coordinate, &mut rows);
             for r in &rows[..n] {
                 worst = worst.max(r.c.abs());

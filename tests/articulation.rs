@@ -355,6 +355,7 @@ fn a_motor_fighting_a_mechanism_is_reported_at_a_bounded_cost() {
         mode: MotorMode::Velocity,
         target_position: 0.0,
         target_velocity: v,
+        ..Motor::default()
     };
     world.set_joint_motor(s.joints[1], motor(0.01)).unwrap();
     let (mut probes, mut iterations) = (0, 0);
@@ -488,6 +489,7 @@ fn hard_motor_turns_four_bar_crank_at_exactly_one_rad_per_s() {
                 mode: MotorMode::Velocity,
                 target_position: 0.0,
                 target_velocity: 1.0,
+                ..Motor::default()
             },
         )
         .unwrap();

@@ -88,7 +88,8 @@ fn struct_sizes_are_pinned() {
     assert_eq!(size_of::<tenon_body_id>(), 8);
     assert_eq!(size_of::<tenon_joint_id>(), 8);
     assert_eq!(size_of::<tenon_body_def>(), 200);
-    assert_eq!(size_of::<tenon_joint_def>(), 216);
+    assert_eq!(size_of::<tenon_motor>(), 32);
+    assert_eq!(size_of::<tenon_joint_def>(), 224);
     assert_eq!(size_of::<tenon_step_report>(), 88);
     assert_eq!(size_of::<tenon_island_report>(), 96);
 }
@@ -679,6 +680,8 @@ fn bad_joints_are_rejected_with_precise_codes() {
         target_position: 0.0,
         target_velocity: 1.0,
         mode: tenon_motor_mode::Velocity as u32,
+        reserved: 0,
+        max_force: f64::INFINITY,
     };
     assert_eq!(tenon_joint_set_motor(ball, m), tenon_result::WrongJointType);
     assert_eq!(
@@ -694,6 +697,54 @@ fn bad_joints_are_rejected_with_precise_codes() {
     let mut got = m;
     assert_eq!(unsafe { tenon_joint_get_motor(ball, &mut got) }, R_OK);
     assert_eq!(got.mode, tenon_motor_mode::Off as u32);
+    // a force limit must be > 0 (or infinite); reserved must be 0; nothing changes
+    let hinge = joint(
+        w,
+        tenon_joint_type::Hinge,
+        a,
+        b,
+        v(0.5, 0.0, 0.0),
+        v(0.0, 1.0, 0.0),
+    );
+    for (bad, code) in [
+        (
+            tenon_motor {
+                max_force: 0.0,
+                ..m
+            },
+            tenon_result::InvalidArgument,
+        ),
+        (
+            tenon_motor {
+                max_force: -2.0,
+                ..m
+            },
+            tenon_result::InvalidArgument,
+        ),
+        (
+            tenon_motor {
+                max_force: f64::NAN,
+                ..m
+            },
+            tenon_result::NonFinite,
+        ),
+        (
+            tenon_motor { reserved: 1, ..m },
+            tenon_result::InvalidArgument,
+        ),
+    ] {
+        assert_eq!(tenon_joint_set_motor(hinge, bad), code, "{bad:?}");
+        assert_eq!(unsafe { tenon_joint_get_motor(hinge, &mut got) }, R_OK);
+        assert_eq!(got.mode, tenon_motor_mode::Off as u32);
+        assert!(got.max_force.is_infinite());
+    }
+    let limited = tenon_motor {
+        max_force: 3.0,
+        ..m
+    };
+    assert_eq!(tenon_joint_set_motor(hinge, limited), R_OK);
+    assert_eq!(unsafe { tenon_joint_get_motor(hinge, &mut got) }, R_OK);
+    assert_eq!(got, limited);
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
 
@@ -826,12 +877,16 @@ fn hinge_velocity_motor_drives_the_coordinate() {
         target_position: 0.0,
         target_velocity: 2.0,
         mode: tenon_motor_mode::Velocity as u32,
+        reserved: 0,
+        max_force: f64::INFINITY,
     };
     assert_eq!(tenon_joint_set_motor(j, m), R_OK);
     let mut got = tenon_motor {
         target_position: 0.0,
         target_velocity: 0.0,
         mode: 0,
+        reserved: 0,
+        max_force: 1.0,
     };
     assert_eq!(unsafe { tenon_joint_get_motor(j, &mut got) }, R_OK);
     assert_eq!(got, m);

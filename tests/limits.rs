@@ -293,6 +293,7 @@ fn motor_driving_into_a_limit_is_reported_not_softened() {
                 mode: MotorMode::Velocity,
                 target_position: 0.0,
                 target_velocity: 1.0,
+                ..Motor::default()
             },
         )
         .unwrap();

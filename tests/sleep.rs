@@ -423,6 +423,7 @@ fn slow_kinematic_anchors_and_velocity_motors_keep_their_bodies_awake() {
         mode: tenon::MotorMode::Velocity,
         target_position: 0.0,
         target_velocity: 0.03,
+        ..tenon::Motor::default()
     };
     let hinge = world.create_joint(&h).unwrap();
     for _ in 0..300 {

@@ -348,6 +348,7 @@ impl Island {
             self.v[l] += dt * self.acc[l];
             self.w[l] += dt * self.alpha[l];
         }
+        self.restart_limited_motors(joints, tau0, dt);
         // A at the substep start, factored once.
         let t0 = Instant::now();
         self.factor_at_start(s, bodies, joints, tau0);
@@ -372,8 +373,13 @@ impl Island {
         self.apply_impulses(&x, 1.0);
         self.rhs = x;
         rep.active_limits = rep.active_limits.max(self.pushing_limits());
-        // the joint correction's limit impulses are kept >= 0 on their own
-        self.lim.lam_pos.fill(0.0);
+        // the joint correction's limit impulses are kept >= 0 on their own; a motor's force
+        // bounds its impulses over the whole substep
+        for (l, info) in self.lim.lam_pos.iter_mut().zip(&self.lim.info) {
+            if !info.motor {
+                *l = 0.0;
+            }
+        }
         let t2 = Instant::now();
         rep.time_factor_ns += (t1 - t0).as_nanos() as u64;
         rep.time_velocity_ns += (t2 - t1).as_nanos() as u64;

@@ -58,7 +58,10 @@ pub(crate) struct IslandJoint {
     /// First row and row count.
     pub off: u32,
     pub n: u32,
+    /// A hard motor: the last of the joint's rows.
     pub motor: bool,
+    /// A force-limited motor: the last of the joint's limit rows.
+    pub lmotor: bool,
     /// First limit row and limit row count (`LimitRows`).
     pub loff: u32,
     pub ln: u32,
@@ -91,6 +94,10 @@ pub(crate) struct LimitInfo {
     /// A zero-width range: the row holds in both directions.
     pub bilateral: bool,
     pub restitution: f64,
+    /// The row of a force-limited motor: bilateral, its impulse in a substep within
+    /// `max_force * dt` either way.
+    pub motor: bool,
+    pub max_force: f64,
 }
 
 /// The island's joint-limit rows: unilateral rows `g >= 0` appended to the factored system by
@@ -104,8 +111,17 @@ pub(crate) struct LimitRows {
     pub wrows: Vec<[[f64; 6]; 2]>,
     /// Right-hand side of each limit row in the current solve.
     pub rhs: Vec<f64>,
-    /// Position-level impulse of each row in the current substep (kept >= 0).
+    /// Position-level impulse of each row in the current substep (kept >= 0); a motor row's
+    /// includes its velocity correction's (kept within its force's bounds).
     pub lam_pos: Vec<f64>,
+    /// Per row: a force-limited motor held at its force bound in the last solve (its lag is
+    /// then not a violation).
+    pub slack: Vec<bool>,
+    /// The substep the impulses' bounds are taken over.
+    pub dt: f64,
+    /// Per row: a motor row's inverse effective mass in the last solve (the diagonal of the
+    /// LCP's Schur complement, rad/s or m/s per unit impulse), 0 before the first.
+    pub inv_mass: Vec<f64>,
     /// Row impulses not yet added to the joints' impulses (as `Island::lambda`).
     pub lambda: Vec<f64>,
     /// Candidate rows appended now; per candidate, whether it pushes (its row holds, `g` at its
@@ -113,6 +129,8 @@ pub(crate) struct LimitRows {
     pub active: Vec<u32>,
     pub push: Vec<bool>,
     pub fixed: Vec<bool>,
+    /// Per row: a released motor row sits at its upper bound (else its lower one).
+    pub at_hi: Vec<bool>,
     /// Scratch: `G^-1 b1` and then the solution the refinement starts from, the small
     /// right-hand side, the LCP's impulses and matrix.
     pub b: Vec<f64>,
@@ -307,6 +325,8 @@ pub(crate) struct Island {
     /// Motor target at time tau into the frame: `motor_from + motor_rate * tau`.
     pub motor_from: Vec<f64>,
     pub motor_rate: Vec<f64>,
+    /// Time into the frame at which a position motor reaches its target.
+    pub motor_left: f64,
     /// Impulse on body B over the frame (linear, angular about B's centre of mass).
     pub impulse: Vec<[f64; 6]>,
     /// Row impulses applied along the current linearization and not yet added to `impulse`.
@@ -438,6 +458,10 @@ impl Island {
             lambda: vec![0.0; n_lim],
             active: Vec::with_capacity(n_lim),
             push: vec![false; n_lim],
+            at_hi: vec![false; n_lim],
+            slack: vec![false; n_lim],
+            dt: 0.0,
+            inv_mass: vec![0.0; n_lim],
             fixed: vec![false; n_lim],
             b: vec![0.0; n_rows + n_lim],
             y2: vec![0.0; n_lim],
@@ -539,6 +563,7 @@ impl Island {
             coord_start: vec![0.0; nj],
             motor_from: vec![0.0; nj],
             motor_rate: vec![0.0; nj],
+            motor_left: 0.0,
             impulse: vec![[0.0; 6]; nj],
             impulse_kept: vec![[0.0; 6]; nj],
             lam_pos_kept: vec![0.0; n_lim],
@@ -638,20 +663,26 @@ impl Island {
             self.start_lim_wrows = vec![[[0.0; 6]; 2]; self.lim.wrows.len()];
         }
         for info in &mut self.lim.info {
-            let l = joints
-                .slot(self.joints[info.joint as usize].slot)
-                .model
-                .limits;
+            let j = joints.slot(self.joints[info.joint as usize].slot);
+            if info.motor {
+                (info.restitution, info.bilateral) = (0.0, false);
+                info.max_force = j.motor.max_force;
+                continue;
+            }
+            let l = j.model.limits;
             info.restitution = l.restitution;
             info.bilateral = l.bilateral(info.row as usize);
         }
+        self.motor_left = left.max(h);
         for (k, ij) in self.joints.iter().enumerate() {
             if ij.slot == SPLIT_JOINT {
                 continue; // no coordinate (it stays 0), no motor
             }
             let j = joints.slot(ij.slot);
             self.coord_start[k] = j.coordinate;
-            if ij.motor {
+            if ij.motor || ij.lmotor {
+                // (a force-limited motor's target starts again from the coordinate at every
+                // substep: `restart_limited_motors`)
                 let target = j.motor_target_now();
                 match j.motor.mode {
                     crate::joint::MotorMode::Velocity => {
@@ -664,6 +695,38 @@ impl Island {
                     }
                 }
             }
+        }
+    }
+
+    /// A force-limited motor's target starts from the coordinate at every substep (`tau0`
+    /// into the frame): a motor that fell behind at its force bound goes on from where the
+    /// joint is, at its target speed, or towards its target position by the frame's end,
+    /// without catching up on its lag.
+    pub fn restart_limited_motors(&mut self, joints: &Arena<Joint>, tau0: f64, dt: f64) {
+        for k in 0..self.joints.len() {
+            let ij = self.joints[k];
+            if !ij.lmotor {
+                continue;
+            }
+            let m = joints.slot(ij.slot).motor;
+            let rate = match m.mode {
+                crate::joint::MotorMode::Position => {
+                    let e = m.target_position - self.coord[k];
+                    let mut speed = e.abs() / (self.motor_left - tau0).max(dt);
+                    // no faster than braking at the motor's force stops at the target: with
+                    // `a = F / m_eff` and `v = n a dt`, the n substeps of braking cover
+                    // `a dt^2 n (n + 1) / 2` (the last solve's effective mass)
+                    let a = m.max_force * self.lim.inv_mass[(ij.loff + ij.ln - 1) as usize];
+                    if a > 0.0 {
+                        let n = ((0.25 + 2.0 * e.abs() / (a * dt * dt)).sqrt() - 0.5).max(0.0);
+                        speed = speed.min(n * a * dt);
+                    }
+                    speed.copysign(e)
+                }
+                _ => m.target_velocity,
+            };
+            self.motor_rate[k] = rate;
+            self.motor_from[k] = self.coord[k] - rate * tau0;
         }
     }
 
@@ -748,6 +811,8 @@ impl Island {
             j.violation = self.violation[k];
             if ij.motor && j.motor.mode == crate::joint::MotorMode::Velocity {
                 j.motor_target = self.motor_from[k] + self.motor_rate[k] * self.frame_h;
+            } else if ij.lmotor {
+                j.motor_target = self.coord[k];
             }
         }
     }
@@ -835,9 +900,17 @@ impl Island {
                 } else {
                     &mut self.lim.rows[range.clone()]
                 };
-                model.eval_limits(&pa, &pb, self.coord[k], out);
-                for (i, r) in out.iter().enumerate() {
+                let nl = model.eval_limits(&pa, &pb, self.coord[k], out);
+                for (i, r) in out[..nl].iter().enumerate() {
                     jw = jw.max(model.limits.violation(i, r.c));
+                }
+                if ij.lmotor {
+                    let target = self.motor_from[k] + self.motor_rate[k] * tau;
+                    out[nl] = model.eval_motor(&pa, &pb, target, self.coord[k]);
+                    // a motor held at its force bound lags without violating anything
+                    if !self.lim.slack[range.end - 1] {
+                        jw = jw.max(out[nl].c.abs());
+                    }
                 }
             }
             if jw.is_nan() {
@@ -1343,8 +1416,20 @@ impl Island {
     /// Sum of squared violations of the rows at the previews (the line-search merit).
     pub fn trial_merit(&self) -> f64 {
         let mut m: f64 = self.trial.iter().map(|r| r.c * r.c).sum();
-        for (r, info) in self.lim.trial.iter().zip(&self.lim.info) {
-            let v = if info.bilateral { r.c } else { r.c.min(0.0) };
+        for ((r, info), &slack) in self
+            .lim
+            .trial
+            .iter()
+            .zip(&self.lim.info)
+            .zip(&self.lim.slack)
+        {
+            let v = if info.motor {
+                if slack { 0.0 } else { r.c }
+            } else if info.bilateral {
+                r.c
+            } else {
+                r.c.min(0.0)
+            };
             m += v * v;
         }
         if m.is_nan() { f64::INFINITY } else { m }

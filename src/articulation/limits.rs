@@ -5,7 +5,7 @@
 //! poses or it already pushes in this substep, and dropped when its impulse would pull.
 
 use super::correction::{REFINE_STEPS, REFINE_TOL};
-use super::island::{Island, row_times};
+use super::island::{Island, LimitRows, row_times};
 use crate::arena::Arena;
 use crate::body::Body;
 
@@ -17,6 +17,8 @@ impl Island {
         self.bump_lim_serial();
         self.lim.active.clear();
         self.lim.lam_pos.fill(0.0);
+        self.lim.slack.fill(false);
+        self.lim.dt = dt;
         for r in 0..self.lim.info.len() {
             let info = self.lim.info[r];
             let ua = self.side_velocity(info.a, bodies);
@@ -24,7 +26,10 @@ impl Island {
             let row = &self.lim.rows[r];
             let v = row_times(&row.j, &ua, &ub);
             let g = row.c;
-            if info.bilateral {
+            if info.motor {
+                // the coordinate's speed is the motor's rate (its target moves at that rate)
+                self.lim.rhs[r] = self.motor_rate[info.joint as usize] - v;
+            } else if info.bilateral {
                 self.lim.rhs[r] = -v;
             } else if g + dt * v < 0.0 {
                 let target = if info.restitution > 0.0 && v < 0.0 {
@@ -51,10 +56,16 @@ impl Island {
         let mut k = 0;
         for r in 0..self.lim.info.len() {
             let g = self.lim.trial[r].c;
-            let pushing = self.lim.info[r].bilateral || g < 0.0 || self.lim.lam_pos[r] > 0.0;
-            if pushing || g < margin {
+            let info = &self.lim.info[r];
+            let pushing = info.bilateral || g < 0.0 || self.lim.lam_pos[r] > 0.0;
+            if info.motor || pushing || g < margin {
                 self.lim.rhs[r] = -g / dt;
-                self.lim.push[k] = pushing;
+                // a motor row starts from where the last solve left it
+                self.lim.push[k] = if info.motor {
+                    !self.lim.slack[r]
+                } else {
+                    pushing
+                };
                 if self.lim.active.get(k) != Some(&(r as u32)) {
                     changed = true;
                 }
@@ -148,18 +159,24 @@ impl Island {
             x[n + i] = if lim.push[i] {
                 lim.rhs[r]
             } else {
-                -lim.lam_pos[r]
+                lim.released_total(i) - lim.lam_pos[r]
             };
+            if lim.info[r].motor {
+                lim.slack[r] = !lim.push[i];
+            }
         }
         self.clamped_pivots += lim.border.set_fixed(&lim.fixed[..na]);
         self.solve_refined_from(x, Some(&sol), REFINE_STEPS, REFINE_TOL, floor);
         self.lim.b = sol;
     }
 
-    /// Limit rows pushing in the last solve.
+    /// Limit rows pushing in the last solve (force-limited motors not counted).
     pub(super) fn pushing_limits(&self) -> u32 {
-        let na = self.lim.active.len();
-        self.lim.push[..na].iter().filter(|&&p| p).count() as u32
+        let lim = &self.lim;
+        let na = lim.active.len();
+        (0..na)
+            .filter(|&i| lim.push[i] && !lim.info[lim.active[i] as usize].motor)
+            .count() as u32
     }
 
     /// The linear complementarity problem of the candidate rows for the current linearization:
@@ -168,6 +185,12 @@ impl Island {
     /// (`lam + x = 0`, and the step leaves it inside its limit: `(S x - y2)_i >= 0`). Murty's
     /// least-index principal pivoting, finite because `S` is positive definite. Starts from
     /// `push`; leaves the answer in `push` (locked ranges always push).
+    ///
+    /// A force-limited motor's row is box-bounded: `lo <= lam + x <= hi` with
+    /// `hi = -lo = max_force * dt`. It holds its target between the bounds, or is released at
+    /// the bound it reached (`at_hi`), where the target wants more than the bound
+    /// (`(S x - y2)_i >= 0` at `lo`, `<= 0` at `hi`): the first-order conditions of the
+    /// bounded quadratic program the LCP is. The same pivoting flips one row at a time.
     fn lcp(&mut self) {
         let na = self.lim.active.len();
         let lim = &mut self.lim;
@@ -178,7 +201,7 @@ impl Island {
             let mut np = 0;
             for i in 0..na {
                 let r = lim.active[i] as usize;
-                lim.x2[i] = -lim.lam_pos[r];
+                lim.x2[i] = lim.released_total(i) - lim.lam_pos[r];
                 if lim.info[r].bilateral {
                     lim.push[i] = true;
                 }
@@ -220,16 +243,26 @@ impl Island {
             let mut flip = None;
             for i in 0..na {
                 let r = lim.active[i] as usize;
+                let (lo, hi) = lim.bounds(r);
                 let bad = if lim.border.dependent(i) {
                     false
                 } else if lim.push[i] {
-                    !lim.info[r].bilateral && lim.lam_pos[r] + lim.x2[i] < -tol
+                    let total = lim.lam_pos[r] + lim.x2[i];
+                    if total < lo - tol {
+                        lim.at_hi[r] = false;
+                        true
+                    } else if total > hi + tol {
+                        lim.at_hi[r] = true;
+                        true
+                    } else {
+                        false
+                    }
                 } else {
                     let w: f64 = (0..na)
                         .map(|j| lim.border.schur(i, j) * lim.x2[j])
                         .sum::<f64>()
                         - lim.y2[i];
-                    w < -tol
+                    if lim.at_hi[r] { w > tol } else { w < -tol }
                 };
                 if bad {
                     flip = Some(i);
@@ -238,9 +271,42 @@ impl Island {
             }
             match flip {
                 Some(i) => lim.push[i] = !lim.push[i],
-                None => return,
+                None => break,
             }
         }
+        for i in 0..na {
+            let r = lim.active[i] as usize;
+            if lim.info[r].motor {
+                lim.inv_mass[r] = lim.border.schur(i, i);
+            }
+        }
+    }
+}
+
+impl LimitRows {
+    /// Bounds of row `r`'s impulse in the substep: `[0, inf)` for a limit, unbounded for a
+    /// locked range, `[-F dt, F dt]` for a force-limited motor.
+    fn bounds(&self, r: usize) -> (f64, f64) {
+        let info = &self.info[r];
+        if info.motor {
+            let b = info.max_force * self.dt;
+            (-b, b)
+        } else if info.bilateral {
+            (f64::NEG_INFINITY, f64::INFINITY)
+        } else {
+            (0.0, f64::INFINITY)
+        }
+    }
+
+    /// The impulse in the substep of released candidate `i`: zero for a limit (and for any row
+    /// that depends on the joint rows), the bound it reached for a motor.
+    fn released_total(&self, i: usize) -> f64 {
+        let r = self.active[i] as usize;
+        if !self.info[r].motor || self.border.dependent(i) {
+            return 0.0;
+        }
+        let (lo, hi) = self.bounds(r);
+        if self.at_hi[r] { hi } else { lo }
     }
 }
 

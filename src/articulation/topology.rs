@@ -51,7 +51,7 @@ pub(crate) fn build(
     // The joints of each dynamic body: (joint, side, rows).
     let mut incident: Vec<Vec<(u32, u8, usize)>> = vec![Vec::new(); n];
     for (jslot, j) in joints.iter() {
-        let rows = j.model.row_count(j.motor_on());
+        let rows = j.model.row_count(j.motor_hard()) + usize::from(j.motor_limited());
         for (s, slot) in [j.body_a, Some(j.body_b)].into_iter().enumerate() {
             if let Some(slot) = slot.filter(|&s| is_dyn(s)) {
                 incident[slot as usize].push((jslot, s as u8, rows));
@@ -110,7 +110,7 @@ pub(crate) fn build(
         island_parts[isl].extend(std::iter::repeat_n(np, np as usize));
     }
     let mut island_joints: Vec<Vec<IslandJoint>> = vec![Vec::new(); island_bodies.len()];
-    let push = |list: &mut Vec<IslandJoint>, slot, a, b, n, motor, ln, point_first| {
+    let push = |list: &mut Vec<IslandJoint>, slot, a, b, n, motor, lmotor, ln, point_first| {
         let off = list.last().map_or(0, |l: &IslandJoint| l.off + l.n);
         let loff = list.last().map_or(0, |l: &IslandJoint| l.loff + l.ln);
         list.push(IslandJoint {
@@ -120,6 +120,7 @@ pub(crate) fn build(
             off,
             n,
             motor,
+            lmotor,
             loff,
             ln,
             point_first,
@@ -143,9 +144,10 @@ pub(crate) fn build(
             jslot,
             a,
             b,
-            j.model.row_count(j.motor_on()) as u32,
-            j.motor_on(),
-            j.model.limit_count() as u32,
+            j.model.row_count(j.motor_hard()) as u32,
+            j.motor_hard(),
+            j.motor_limited(),
+            (j.model.limit_count() + usize::from(j.motor_limited())) as u32,
             j.model.kind.point_rows_first(),
         );
     }
@@ -155,7 +157,7 @@ pub(crate) fn build(
         for l in 1..ps.len() {
             if ps[l] > 1 && island_bodies[isl][l] == island_bodies[isl][l - 1] {
                 let (a, b) = (Side::Dyn(l as u32 - 1), Side::Dyn(l as u32));
-                push(list, SPLIT_JOINT, a, b, 6, false, 0, true);
+                push(list, SPLIT_JOINT, a, b, 6, false, false, 0, true);
             }
         }
     }
@@ -168,7 +170,8 @@ pub(crate) fn build(
                 .iter()
                 .enumerate()
                 .flat_map(|(k, ij)| {
-                    // bilateral and restitution follow the joint's limits (Island::gather)
+                    // bilateral, restitution and the motor's force follow the joint's limits and
+                    // motor (Island::gather); a force-limited motor's row comes last
                     (0..ij.ln).map(move |i| LimitInfo {
                         joint: k as u32,
                         a: ij.a,
@@ -176,6 +179,8 @@ pub(crate) fn build(
                         row: i as u8,
                         bilateral: false,
                         restitution: 0.0,
+                        motor: ij.lmotor && i + 1 == ij.ln,
+                        max_force: f64::INFINITY,
                     })
                 })
                 .collect();

@@ -70,8 +70,12 @@ pub struct tenon_joint_frame {
     pub rotation: tenon_quat,
 }
 
-/// A hard motor on a hinge or slider: an extra constraint row as hard as the joint itself. A
-/// target the mechanism cannot reach shows as a step that does not converge.
+/// A motor on a hinge or slider. With `max_force = INFINITY` (the default) it is a hard motor:
+/// an extra constraint row as hard as the joint itself, and a target the mechanism cannot
+/// reach shows as a step that does not converge. With a finite `max_force` the motor holds its
+/// target as hard as a joint while it needs at most that force (N) or torque (N m), and
+/// otherwise applies exactly that much and falls behind (not counted as a violation). A
+/// velocity motor with `target_velocity = 0` and a finite `max_force` is joint friction.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_motor {
@@ -81,6 +85,12 @@ pub struct tenon_motor {
     pub target_velocity: f64,
     /// A `tenon_motor_mode`. Default `TENON_MOTOR_MODE_OFF`.
     pub mode: u32,
+    /// Reserved, must be 0.
+    pub reserved: u32,
+    /// Largest force (N, slider) or torque (N m, hinge) the motor applies: `> 0`, or
+    /// `INFINITY` (from `<math.h>`) for a hard motor. Default `INFINITY`; 0 (a motor built
+    /// field by field without it) is rejected.
+    pub max_force: f64,
 }
 
 /// Joint limits: unilateral rows, as hard as the joint while active. Infinite bounds (the
@@ -158,9 +168,9 @@ pub struct tenon_joint_def {
 
 const _: () = assert!(size_of::<tenon_joint_id>() == 8);
 const _: () = assert!(size_of::<tenon_joint_frame>() == 56);
-const _: () = assert!(size_of::<tenon_motor>() == 24);
+const _: () = assert!(size_of::<tenon_motor>() == 32);
 const _: () = assert!(size_of::<tenon_joint_limits>() == 32);
-const _: () = assert!(size_of::<tenon_joint_def>() == 216);
+const _: () = assert!(size_of::<tenon_joint_def>() == 224);
 
 impl tenon_joint_id {
     fn new(world_index1: u16, h: JointHandle) -> Self {
@@ -228,10 +238,17 @@ impl tenon_motor {
                 ));
             }
         };
+        if self.reserved != 0 {
+            return Err(FfiError::new(
+                tenon_result::InvalidArgument,
+                "tenon_motor.reserved must be 0",
+            ));
+        }
         Ok(Motor {
             mode,
             target_position: self.target_position,
             target_velocity: self.target_velocity,
+            max_force: self.max_force,
         })
     }
 
@@ -239,6 +256,8 @@ impl tenon_motor {
         tenon_motor {
             target_position: m.target_position,
             target_velocity: m.target_velocity,
+            max_force: m.max_force,
+            reserved: 0,
             mode: (match m.mode {
                 MotorMode::Off => tenon_motor_mode::Off,
                 MotorMode::Position => tenon_motor_mode::Position,

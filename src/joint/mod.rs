@@ -102,9 +102,20 @@ pub enum MotorMode {
     Velocity,
 }
 
-/// A hard motor: an extra bilateral row, as hard as the joint itself. A target the mechanism
-/// cannot reach shows up as a joint correction that does not converge in the step report.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+/// A motor on a hinge or slider.
+///
+/// With `max_force` infinite (the default) it is a **hard motor**: an extra bilateral row, as
+/// hard as the joint itself. A target the mechanism cannot reach shows up as a joint
+/// correction that does not converge in the step report.
+///
+/// With a finite `max_force` it is a **force-limited motor**: the same row, appended to the
+/// solve like a joint limit, whose impulse in a step stays within `max_force * dt` (N, or N m
+/// for a hinge). While the motor needs less it holds its target as hard as a joint; when it
+/// needs more it applies exactly `max_force` and falls behind, and its lag is not counted as a
+/// joint violation. A velocity motor then goes on at its target speed from where the joint
+/// is, without catching up. A velocity motor with `target_velocity = 0` is joint friction:
+/// the joint sticks until the load exceeds `max_force`, then slides against it.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motor {
     /// Off, position or velocity.
     pub mode: MotorMode,
@@ -112,6 +123,20 @@ pub struct Motor {
     pub target_position: f64,
     /// Target speed for [`MotorMode::Velocity`] (rad/s or m/s).
     pub target_velocity: f64,
+    /// Largest force (N, slider) or torque (N m, hinge) the motor applies: `> 0`, or
+    /// `f64::INFINITY` (the default) for a hard motor.
+    pub max_force: f64,
+}
+
+impl Default for Motor {
+    fn default() -> Self {
+        Motor {
+            mode: MotorMode::Off,
+            target_position: 0.0,
+            target_velocity: 0.0,
+            max_force: f64::INFINITY,
+        }
+    }
 }
 
 impl Motor {
@@ -122,7 +147,29 @@ impl Motor {
                 "motor target is NaN or infinite",
             ));
         }
+        if self.max_force.is_nan() {
+            return Err(Error::new(ErrorKind::NonFinite, "motor max_force is NaN"));
+        }
+        if self.max_force <= 0.0 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "motor max_force must be > 0 (N or N m), or infinite for a hard motor; got {}",
+                    self.max_force
+                ),
+            ));
+        }
         Ok(())
+    }
+
+    /// A motor whose row is one of the joint's rows (on, with no force limit).
+    pub(crate) fn hard(&self) -> bool {
+        self.mode != MotorMode::Off && self.max_force == f64::INFINITY
+    }
+
+    /// A motor whose row is appended to the solve with bounded impulses (on, finite force).
+    pub(crate) fn limited(&self) -> bool {
+        self.mode != MotorMode::Off && self.max_force < f64::INFINITY
     }
 }
 
@@ -234,6 +281,16 @@ impl JointModel {
         }
         let f = FramePair::new(a, b, &self.frame_a, &self.frame_b, true);
         self.limits.eval(self.kind, &f, coord_ref, out)
+    }
+
+    /// The row of a force-limited motor: `c = coordinate - target` and its Jacobian, the
+    /// hard motor row's (hinge and slider; `coord_ref` as in [`JointModel::eval`]).
+    pub fn eval_motor(&self, a: &Pose, b: &Pose, target: f64, coord_ref: f64) -> Row {
+        let f = FramePair::new(a, b, &self.frame_a, &self.frame_b, true);
+        match self.kind {
+            JointKind::Slider => slider::motor_row(&f, target),
+            _ => hinge::motor_row(&f, coord_ref, target),
+        }
     }
 
     /// Number of rows, with the motor row if `motor` is on.

@@ -1,0 +1,475 @@
+//! Force-limited motors and joint friction: a motor row appended to the solve like a limit,
+//! its impulse in a step bounded by `max_force * dt`. Below the bound it holds its target as
+//! hard as a joint; at the bound it applies exactly `max_force`.
+
+use tenon::scenes;
+use tenon::*;
+
+fn weightless() -> World {
+    World::new(WorldSettings {
+        gravity: Vec3::zeros(),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+fn velocity_motor(speed: f64, max_force: f64) -> Motor {
+    Motor {
+        mode: MotorMode::Velocity,
+        target_velocity: speed,
+        max_force,
+        ..Motor::default()
+    }
+}
+
+/// A 4 kg cube of 1 m (inertia 2/3 kg m^2 about any axis through its centre) on a hinge about
+/// x through its centre.
+fn flywheel(world: &mut World, motor: Motor) -> (BodyHandle, JointHandle) {
+    let wheel = world
+        .create_body(&BodyDesc {
+            mass_properties: MassProperties::solid_box(4.0, Vec3::new(0.5, 0.5, 0.5)),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = JointDesc::new(JointKind::Hinge, None, wheel);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::x())
+        .unwrap();
+    d.motor = motor;
+    (wheel, world.create_joint(&d).unwrap())
+}
+
+const FLYWHEEL_INERTIA: f64 = 4.0 * (0.25 + 0.25) / 3.0;
+
+#[test]
+fn a_torque_limited_motor_spins_a_flywheel_up_at_torque_over_inertia() {
+    let mut world = weightless();
+    let (torque, speed, h) = (2.0, 10.0, 1.0 / 60.0);
+    let (wheel, j) = flywheel(&mut world, velocity_motor(speed, torque));
+    let mut worst_w: f64 = 0.0;
+    let mut worst_impulse: f64 = 0.0;
+    let mut reached = None;
+    for k in 1..=300 {
+        let r = world.step(h).unwrap().clone();
+        assert!(r.converged, "step {k}: {r:?}");
+        assert!(r.max_violation < 1e-9, "step {k}: {}", r.max_violation);
+        let w = world.body(wheel).unwrap().angular_velocity();
+        let expected = (torque * k as f64 * h / FLYWHEEL_INERTIA).min(speed);
+        worst_w = worst_w.max((w.x - expected).abs());
+        assert!(w.y.abs() < 1e-9 && w.z.abs() < 1e-9, "off axis: {w:?}");
+        // the motor's torque about the axis, over the step, never above the bound
+        let (_, ang) = world.joint_reaction_impulse(j).unwrap();
+        worst_impulse = worst_impulse.max(ang.x.abs() / h);
+        if reached.is_none() && (w.x - speed).abs() < 1e-9 {
+            reached = Some(k);
+        }
+    }
+    // 10 rad/s at 3 rad/s^2: 3.33 s, the 200th step
+    assert_eq!(reached, Some(200));
+    assert!(worst_w < 1e-9, "angular velocity off by {worst_w:e} rad/s");
+    assert!(
+        worst_impulse <= torque * (1.0 + 1e-9),
+        "torque {worst_impulse} above {torque}"
+    );
+    // at speed it holds the speed as hard as a joint: the angle advances exactly
+    let a0 = world.joint_coordinate(j).unwrap();
+    for k in 1..=60 {
+        world.step(h).unwrap();
+        let a = world.joint_coordinate(j).unwrap();
+        assert!((a - a0 - speed * k as f64 * h).abs() < 1e-9, "step {k}");
+    }
+}
+
+#[test]
+fn a_force_limited_slider_lifts_a_load_it_can_and_yields_to_one_it_cannot() {
+    for (mass, force) in [(10.0, 150.0), (10.0, 50.0)] {
+        let mut world = World::default();
+        let g = world.settings().gravity.z;
+        let load = world
+            .create_body(&BodyDesc {
+                mass_properties: MassProperties::solid_box(mass, Vec3::new(0.1, 0.1, 0.1)),
+                ..Default::default()
+            })
+            .unwrap();
+        let mut d = JointDesc::new(JointKind::Slider, None, load);
+        world
+            .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::z())
+            .unwrap();
+        d.motor = velocity_motor(1.0, force);
+        let j = world.create_joint(&d).unwrap();
+        let h = 1.0 / 60.0;
+        // net acceleration while the motor pulls at its bound
+        let acc = force / mass + g;
+        let mut worst: f64 = 0.0;
+        for k in 1..=120 {
+            let r = world.step(h).unwrap();
+            assert!(r.converged && r.max_violation < 1e-9, "step {k}");
+            let v = world.body(load).unwrap().linear_velocity().z;
+            let expected = (acc * k as f64 * h).min(1.0);
+            worst = worst.max((v - expected).abs());
+            let p = world.joint_coordinate(j).unwrap();
+            let z = world.body(load).unwrap().position().z;
+            assert!((p - z).abs() < 1e-9, "coordinate {p} against height {z}");
+        }
+        assert!(worst < 1e-9, "{mass} kg, {force} N: speed off by {worst:e}");
+        let v = world.body(load).unwrap().linear_velocity().z;
+        if force > -mass * g {
+            assert!((v - 1.0).abs() < 1e-9, "lifted at {v} m/s");
+        } else {
+            // 2 s sliding down at g - F/m = 4.81 m/s^2
+            assert!(
+                (v - acc * 2.0).abs() < 1e-9 && v < -9.0,
+                "sliding at {v} m/s"
+            );
+        }
+    }
+}
+
+/// A 1 m bar of `mass` held horizontal along +x by a hinge about y at its end, with joint
+/// friction `friction` (N m).
+fn bar_with_friction(world: &mut World, mass: f64, friction: f64) -> (BodyHandle, JointHandle) {
+    let bar = scenes::bar(world, Vec3::zeros(), Vec3::new(1.0, 0.0, 0.0), mass);
+    let mut d = JointDesc::new(JointKind::Hinge, None, bar);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::y())
+        .unwrap();
+    d.motor = velocity_motor(0.0, friction);
+    (bar, world.create_joint(&d).unwrap())
+}
+
+#[test]
+fn joint_friction_holds_a_bar_below_its_torque_and_lets_it_fall_above() {
+    let (mass, h) = (2.0, 1.0 / 240.0);
+    let g = -World::default().settings().gravity.z;
+    let gravity_torque = mass * g * 0.5;
+    // held: friction 5 % above the load's torque
+    let mut world = World::default();
+    let (bar, j) = bar_with_friction(&mut world, mass, 1.05 * gravity_torque);
+    for k in 0..480 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+    }
+    let a = world.joint_coordinate(j).unwrap();
+    let w = world.body(bar).unwrap().angular_velocity();
+    assert!(
+        a.abs() < 1e-9 && w.norm() < 1e-9,
+        "slipped to {a} rad, {w:?}"
+    );
+
+    // falling: friction at half the load's torque. The bar's angle about its pivot follows
+    // I theta'' = m g L/2 cos(theta) - T (downwards about +y is positive here), integrated
+    // finely for the reference; its angular velocity is compared (the step's positions lead
+    // the reference by the integrator's half step).
+    let friction = 0.5 * gravity_torque;
+    let mut world = World::default();
+    let (bar, j) = bar_with_friction(&mut world, mass, friction);
+    // about the pivot: the bar's own inertia about y (a box of half extents 0.5 and 0.01 m)
+    // plus m (L/2)^2
+    let inertia = mass * (0.25 + 0.0001) / 3.0 + mass * 0.25;
+    let (mut th, mut om) = (0.0f64, 0.0f64);
+    let fine = h / 1000.0;
+    let mut worst: f64 = 0.0;
+    for k in 1..=60 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}");
+        for _ in 0..1000 {
+            let acc = (gravity_torque * th.cos() - friction) / inertia;
+            om += acc * fine;
+            th += om * fine;
+        }
+        let w = world.body(bar).unwrap().angular_velocity().y;
+        worst = worst.max((w - om).abs() / om);
+        // the friction's torque about the axis over the step (the reaction is reported about
+        // the anchor at the step's end, so only to within the bar's turn in a step)
+        let (_, ang) = world.joint_reaction_impulse(j).unwrap();
+        let t = ang.y.abs() / h;
+        assert!((t - friction).abs() < 0.01 * friction, "step {k}: {t} N m");
+    }
+    // 1.2e-5 measured after 60 steps (1.8 rad/s)
+    assert!(
+        worst < 1e-4,
+        "angular velocity off the reference by {worst:e}"
+    );
+}
+
+#[test]
+fn an_unsaturated_limited_motor_turns_a_four_bar_crank_as_exactly_as_a_hard_one() {
+    let mut world = World::default();
+    let s = scenes::four_bar(&mut world);
+    let crank = s.joints[0];
+    world
+        .set_joint_motor(crank, velocity_motor(1.0, 1e4))
+        .unwrap();
+    let a0 = world.joint_coordinate(crank).unwrap();
+    let h = 1.0 / 60.0;
+    let mut worst: f64 = 0.0;
+    for k in 1..=600 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged, "{:?}", r.islands[0]);
+        let a = world.joint_coordinate(crank).unwrap();
+        worst = worst.max((a - (a0 + k as f64 * h)).abs());
+        assert!(world.max_joint_violation() <= 1e-9);
+    }
+    assert!(worst <= 1e-9, "crank angle error {worst}");
+}
+
+#[test]
+fn a_torque_limited_servo_reaches_its_target_angle_and_stays() {
+    let mut world = weightless();
+    let motor = Motor {
+        mode: MotorMode::Position,
+        target_position: 1.0,
+        max_force: 2.0,
+        ..Motor::default()
+    };
+    let (wheel, j) = flywheel(&mut world, motor);
+    let h = 1.0 / 60.0;
+    let mut worst_torque: f64 = 0.0;
+    for _ in 0..120 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9);
+        let (_, ang) = world.joint_reaction_impulse(j).unwrap();
+        worst_torque = worst_torque.max(ang.x.abs() / h);
+    }
+    // bang-bang at 3 rad/s^2 reaches 1 rad in about 2 sqrt(1/3) = 1.15 s; after 2 s it holds
+    let a = world.joint_coordinate(j).unwrap();
+    let w = world.body(wheel).unwrap().angular_velocity().x;
+    assert!(
+        (a - 1.0).abs() < 1e-9 && w.abs() < 1e-9,
+        "at {a} rad, {w} rad/s"
+    );
+    assert!(worst_torque <= 2.0 * (1.0 + 1e-9), "torque {worst_torque}");
+}
+
+#[test]
+fn switching_a_motor_between_hard_and_limited_rebuilds_and_goes_on() {
+    let mut world = weightless();
+    let (wheel, j) = flywheel(&mut world, velocity_motor(5.0, f64::INFINITY));
+    let h = 1.0 / 60.0;
+    world.step(h).unwrap();
+    // hard: at speed within one step
+    assert!((world.body(wheel).unwrap().angular_velocity().x - 5.0).abs() < 1e-9);
+    world.set_joint_motor(j, velocity_motor(-5.0, 1.0)).unwrap();
+    let r = world.step(h).unwrap();
+    assert!(r.topology_rebuilt && r.converged);
+    let w = world.body(wheel).unwrap().angular_velocity().x;
+    assert!((w - (5.0 - 1.0 * h / FLYWHEEL_INERTIA)).abs() < 1e-9, "{w}");
+    world
+        .set_joint_motor(j, velocity_motor(-5.0, f64::INFINITY))
+        .unwrap();
+    let r = world.step(h).unwrap();
+    assert!(r.topology_rebuilt && r.converged);
+    assert!((world.body(wheel).unwrap().angular_velocity().x + 5.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_bad_max_force_is_rejected_and_changes_nothing() {
+    let mut world = weightless();
+    let (_, j) = flywheel(&mut world, velocity_motor(1.0, 3.0));
+    for bad in [0.0, -1.0, f64::NAN, f64::NEG_INFINITY] {
+        let e = world
+            .set_joint_motor(j, velocity_motor(2.0, bad))
+            .unwrap_err();
+        assert!(
+            matches!(e.kind, ErrorKind::InvalidArgument | ErrorKind::NonFinite),
+            "{bad}: {e}"
+        );
+        assert_eq!(world.joint_motor(j).unwrap(), velocity_motor(1.0, 3.0));
+    }
+    let b = world.create_body(&BodyDesc::default()).unwrap();
+    let mut d = JointDesc::new(JointKind::Hinge, None, b);
+    d.motor = velocity_motor(1.0, 0.0);
+    assert!(world.create_joint(&d).is_err());
+}
+
+/// Two 1 m bars of 1 kg held horizontal along +x by hinges about y: the shoulder at the
+/// origin, the elbow at x = 1. Static torques: elbow 4.905 N m, shoulder 19.62 N m.
+fn arm(world: &mut World, shoulder: f64, elbow: f64) -> [JointHandle; 2] {
+    let upper = scenes::bar(world, Vec3::zeros(), Vec3::new(1.0, 0.0, 0.0), 1.0);
+    let fore = scenes::bar(
+        world,
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(2.0, 0.0, 0.0),
+        1.0,
+    );
+    let mut hinge = |a, b, x, t| {
+        let mut d = JointDesc::new(JointKind::Hinge, a, b);
+        world
+            .set_joint_frames_world(&mut d, Vec3::new(x, 0.0, 0.0), Vec3::y())
+            .unwrap();
+        d.motor = velocity_motor(0.0, t);
+        world.create_joint(&d).unwrap()
+    };
+    [
+        hinge(None, upper, 0.0, shoulder),
+        hinge(Some(upper), fore, 1.0, elbow),
+    ]
+}
+
+#[test]
+fn a_two_link_arm_holds_where_its_torques_suffice_and_yields_where_they_do_not() {
+    let h = 1.0 / 60.0;
+    // both held with 2 % to spare
+    let mut world = World::default();
+    let [s, e] = arm(&mut world, 1.02 * 19.62, 1.02 * 4.905);
+    for k in 0..120 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+    }
+    for j in [s, e] {
+        let a = world.joint_coordinate(j).unwrap();
+        assert!(a.abs() < 1e-9, "held arm moved {a} rad");
+    }
+    // the shoulder 2 % short: the arm turns down about it as one body, the elbow still held
+    // (the forearm's torque about the elbow only falls as the arm turns); its speed follows
+    // I theta'' = 19.62 cos(theta) - T with I = 2.6667 kg m^2 about the shoulder
+    let mut world = World::default();
+    let t = 0.98 * 19.62;
+    let [s, e] = arm(&mut world, t, 1.02 * 4.905);
+    let inertia = 2.0 * 0.2501 / 3.0 + 0.25 + 1.5 * 1.5;
+    let (mut th, mut om) = (0.0f64, 0.0f64);
+    let mut worst: f64 = 0.0;
+    for k in 1..=60 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        let elbow = world.joint_coordinate(e).unwrap();
+        assert!(elbow.abs() < 1e-9, "step {k}: the elbow turned {elbow} rad");
+        for _ in 0..1000 {
+            om += (19.62 * th.cos() - t) / inertia * h / 1000.0;
+            th += om * h / 1000.0;
+        }
+        let w = world
+            .body(world.joint_bodies(s).unwrap().1)
+            .unwrap()
+            .angular_velocity()
+            .y;
+        worst = worst.max((w - om).abs() / om);
+    }
+    assert!(th > 0.05, "{th}");
+    // 1.3e-5 measured
+    assert!(
+        worst < 1e-4,
+        "the arm's speed off the reference by {worst:e}"
+    );
+    // the elbow 2 % short instead: the forearm falls, and its swing then loads the shoulder
+    let mut world = World::default();
+    let [s, e] = arm(&mut world, 1.5 * 19.62, 0.98 * 4.905);
+    for k in 0..10 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        assert!(world.joint_coordinate(s).unwrap().abs() < 1e-9);
+    }
+    assert!(world.joint_coordinate(e).unwrap().abs() > 1e-3);
+}
+
+#[test]
+fn joint_friction_and_a_limit_on_one_hinge_act_together() {
+    let (mass, h) = (2.0, 1.0 / 60.0);
+    let friction = 0.5 * mass * 9.81 * 0.5;
+    let mut world = World::default();
+    let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::new(1.0, 0.0, 0.0), mass);
+    let mut d = JointDesc::new(JointKind::Hinge, None, bar);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::y())
+        .unwrap();
+    d.motor = velocity_motor(0.0, friction);
+    let lim = 0.5;
+    d.limits = JointLimits::range(-lim, lim);
+    let j = world.create_joint(&d).unwrap();
+    let mut worst: f64 = 0.0;
+    for k in 0..240 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        worst = worst.max(world.joint_coordinate(j).unwrap().abs() - lim);
+    }
+    // falls, hits the limit without bouncing past it, and rests there: friction holds what is
+    // left of the load's torque (cos 0.5 = 0.88 of it, against half)
+    let a = world.joint_coordinate(j).unwrap();
+    let w = world.body(bar).unwrap().angular_velocity();
+    assert!(worst < 1e-9, "beyond the limit by {worst:e}");
+    assert!(
+        (a.abs() - lim).abs() < 1e-9 && w.norm() < 1e-6,
+        "{a} rad, {w:?}"
+    );
+}
+
+#[test]
+fn a_strandbeest_whose_crank_torque_is_limited_walks_or_stalls_on_its_contacts() {
+    let h = 1.0 / 60.0;
+    let crank_after = |torque: f64| {
+        let mut world = World::default();
+        let b = scenes::strandbeest_on_ground(&mut world, 12, 0.0);
+        let mut m = world.joint_motor(b.motor).unwrap();
+        m.max_force = torque;
+        world.set_joint_motor(b.motor, m).unwrap();
+        let a0 = world.joint_coordinate(b.motor).unwrap();
+        let mut turned = Vec::new();
+        for k in 1..=180 {
+            let r = world.step(h).unwrap();
+            assert!(
+                r.converged && r.max_violation < 1e-9,
+                "{torque} N m, step {k}: {r:?}"
+            );
+            turned.push((world.joint_coordinate(b.motor).unwrap() - a0).abs());
+        }
+        let x = world.body(b.frame).unwrap().position().x;
+        (turned, x)
+    };
+    // hard: the crank turns at its 2 pi rad/s
+    let (hard, x_hard) = crank_after(f64::INFINITY);
+    assert!(
+        (hard[179] - 6.0 * std::f64::consts::PI).abs() < 1e-6,
+        "{}",
+        hard[179]
+    );
+    // 300 N m: nearly as fast, and it walks as far
+    let (strong, x_strong) = crank_after(300.0);
+    assert!(strong[179] > 0.95 * hard[179], "{} rad", strong[179]);
+    assert!(
+        x_strong > 0.8 * x_hard && x_hard > 1.0,
+        "{x_strong} m against {x_hard} m"
+    );
+    // 10 N m: the crank stalls against the legs' weight within two seconds and stays
+    let (weak, _) = crank_after(10.0);
+    assert!(weak[179] < 0.5 * std::f64::consts::PI, "{} rad", weak[179]);
+    assert!(
+        (weak[179] - weak[119]).abs() < 1e-3,
+        "{} -> {}",
+        weak[119],
+        weak[179]
+    );
+}
+
+#[test]
+fn a_bar_held_by_joint_friction_falls_asleep_and_a_push_wakes_it() {
+    let mut world = World::default();
+    world
+        .set_sleep_settings(SleepSettings {
+            enabled: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let (bar, j) = bar_with_friction(&mut world, 2.0, 1.05 * 2.0 * 9.81 * 0.5);
+    let h = 1.0 / 60.0;
+    let mut asleep = None;
+    for k in 0..180 {
+        world.step(h).unwrap();
+        if asleep.is_none() && !world.body(bar).unwrap().is_awake() {
+            asleep = Some(k);
+        }
+    }
+    assert!(asleep.is_some(), "still awake after 3 s");
+    assert!(world.joint_coordinate(j).unwrap().abs() < 1e-9);
+    // woken with a turn beyond what friction stops in a step: it turns, then sticks again
+    world
+        .set_body_velocity(bar, Vec3::new(0.0, 0.0, -2.0), Vec3::new(0.0, 4.0, 0.0))
+        .unwrap();
+    for _ in 0..60 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9);
+    }
+    let a = world.joint_coordinate(j).unwrap().abs();
+    assert!(a > 0.1, "turned only {a} rad");
+    let w = world.body(bar).unwrap().angular_velocity().norm();
+    assert!(w < 1e-9, "still turning at {w} rad/s");
+}
