@@ -3,7 +3,8 @@
  *
  * 1. A 4 kg cube of 1 m (inertia 2/3 kg m^2) on a hinge through its centre, driven towards
  *    10 rad/s by a motor limited to 2 N m: it must spin up at exactly 3 rad/s^2 and then hold
- *    10 rad/s. Exits non-zero if the speed is off by more than 1e-9 rad/s at any step.
+ *    10 rad/s. Exits non-zero if the speed is off by more than 1e-9 rad/s at any step, or the
+ *    motor's torque (tenon_joint_get_motor_impulse over the step) is not 2 N m while it speeds up.
  * 2. A 2 kg, 1 m bar held horizontal by a hinge at its end: gravity pulls with 9.81 N m about
  *    the hinge. With friction of 10.3 N m it must not move (1e-9 rad); with 4.9 N m it falls. */
 #include <math.h>
@@ -73,6 +74,11 @@ int main(void) {
     CHECK(tenon_body_get_angular_velocity(wheel, &w));
     double expected = fmin(2.0 * k * h / inertia, 10.0);
     worst = fmax(worst, fabs(w.x - expected));
+    double impulse;
+    CHECK(tenon_joint_get_motor_impulse(j, &impulse));
+    /* at most 2 N m; exactly 2 N m while it speeds up (until 10 rad/s after 200 steps) */
+    EXPECT(fabs(impulse / h) <= 2.0 * (1 + 1e-9), "motor torque %g N m", impulse / h);
+    if (k < 200) EXPECT(fabs(impulse / h - 2.0) < 1e-9, "step %d: motor torque %g N m", k, impulse / h);
     if (k % 60 == 0) printf("  flywheel t = %.0f s: %.9f rad/s\n", k * h, w.x);
   }
   CHECK(tenon_world_destroy(world));

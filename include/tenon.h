@@ -1747,6 +1747,14 @@ tenon_result tenon_joint_get_motor(tenon_joint_id joint, tenon_motor *out);
 tenon_result tenon_joint_get_coordinate(tenon_joint_id joint, double *out);
 
 /**
+ * Writes the impulse the joint's motor applied along the coordinate during the last step to
+ * `*out`: N m s about a hinge's axis, N s along a slider's, positive when it drives the
+ * coordinate up; 0 without a motor. Divide by the step for the mean torque or force: a
+ * force-limited motor at its bound gives `max_force`.
+ */
+tenon_result tenon_joint_get_motor_impulse(tenon_joint_id joint, double *out);
+
+/**
  * Writes the largest violation of the joint's rows at the end of the last step (m or rad) to
  * `*out`; <= eps_p when the step converged.
  */

@@ -144,6 +144,8 @@ pub(crate) struct Joint {
     /// Impulse the joint applied to body B in the last step: linear (N s) and angular about
     /// the anchor (N m s), world frame.
     pub impulse: [f64; 6],
+    /// Impulse of the motor's row in the last step (N s or N m s along the coordinate).
+    pub motor_impulse: f64,
     /// Largest row violation at the end of the last step.
     pub violation: f64,
     /// The two bodies' shapes collide with each other.
@@ -798,6 +800,7 @@ impl World {
             motor_target: 0.0,
             coordinate: 0.0,
             impulse: [0.0; 6],
+            motor_impulse: 0.0,
             violation: 0.0,
             collide_connected: desc.collide_connected,
         };
@@ -1017,6 +1020,14 @@ impl World {
         let j = self.joint(h)?;
         let i = j.impulse;
         Ok((Vec3::new(i[0], i[1], i[2]), Vec3::new(i[3], i[4], i[5])))
+    }
+
+    /// Impulse the joint's motor applied along the joint's coordinate during the last step:
+    /// N m s about a hinge's axis, N s along a slider's, positive when it drives the coordinate
+    /// up (0 without a motor). Divide by the step for the mean torque or force; a force-limited
+    /// motor that held at its bound reports `max_force` times the step.
+    pub fn joint_motor_impulse(&self, h: JointHandle) -> Result<f64> {
+        Ok(self.joint(h)?.motor_impulse)
     }
 
     /// Measures every joint's violation at the current poses (m or rad), the largest one. A

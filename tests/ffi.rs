@@ -896,6 +896,14 @@ fn hinge_velocity_motor_drives_the_coordinate() {
     let mut q = 0.0;
     assert_eq!(unsafe { tenon_joint_get_coordinate(j, &mut q) }, R_OK);
     assert!((q - 2.0).abs() < 1e-6, "angle after 1 s at 2 rad/s: {q}");
+    // at speed, about an axis through the centre of mass: no torque to keep it turning
+    let mut imp = f64::NAN;
+    assert_eq!(unsafe { tenon_joint_get_motor_impulse(j, &mut imp) }, R_OK);
+    assert!(imp.abs() < 1e-9, "motor impulse at constant speed: {imp}");
+    assert_eq!(
+        unsafe { tenon_joint_get_motor_impulse(j, null_mut()) },
+        tenon_result::NullPointer
+    );
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
 

@@ -57,9 +57,19 @@ fn a_torque_limited_motor_spins_a_flywheel_up_at_torque_over_inertia() {
         let expected = (torque * k as f64 * h / FLYWHEEL_INERTIA).min(speed);
         worst_w = worst_w.max((w.x - expected).abs());
         assert!(w.y.abs() < 1e-9 && w.z.abs() < 1e-9, "off axis: {w:?}");
-        // the motor's torque about the axis, over the step, never above the bound
+        // the motor's torque, and the joint's about the axis, never above the bound; while
+        // the wheel speeds up, exactly the bound
         let (_, ang) = world.joint_reaction_impulse(j).unwrap();
-        worst_impulse = worst_impulse.max(ang.x.abs() / h);
+        let t = world.joint_motor_impulse(j).unwrap() / h;
+        assert!(
+            (ang.x / h - t).abs() < 1e-9,
+            "step {k}: motor {t}, joint {}",
+            ang.x / h
+        );
+        if k < 200 {
+            assert!((t - torque).abs() < 1e-9 * torque, "step {k}: {t} N m");
+        }
+        worst_impulse = worst_impulse.max(t.abs());
         if reached.is_none() && (w.x - speed).abs() < 1e-9 {
             reached = Some(k);
         }
@@ -179,11 +189,19 @@ fn joint_friction_holds_a_bar_below_its_torque_and_lets_it_fall_above() {
         }
         let w = world.body(bar).unwrap().angular_velocity().y;
         worst = worst.max((w - om).abs() / om);
-        // the friction's torque about the axis over the step (the reaction is reported about
-        // the anchor at the step's end, so only to within the bar's turn in a step)
+        // the friction's torque over the step: its bound, against the fall (the joint's
+        // reaction about the axis is reported about the anchor at the step's end, so it agrees
+        // only to within the bar's turn in a step)
+        let t = world.joint_motor_impulse(j).unwrap() / h;
+        assert!(
+            (t.abs() - friction).abs() < 1e-9 * friction,
+            "step {k}: {t} N m"
+        );
         let (_, ang) = world.joint_reaction_impulse(j).unwrap();
-        let t = ang.y.abs() / h;
-        assert!((t - friction).abs() < 0.01 * friction, "step {k}: {t} N m");
+        assert!(
+            (ang.y.abs() / h - friction).abs() < 0.01 * friction,
+            "step {k}"
+        );
     }
     // 1.2e-5 measured after 60 steps (1.8 rad/s)
     assert!(
@@ -194,23 +212,38 @@ fn joint_friction_holds_a_bar_below_its_torque_and_lets_it_fall_above() {
 
 #[test]
 fn an_unsaturated_limited_motor_turns_a_four_bar_crank_as_exactly_as_a_hard_one() {
-    let mut world = World::default();
-    let s = scenes::four_bar(&mut world);
-    let crank = s.joints[0];
-    world
-        .set_joint_motor(crank, velocity_motor(1.0, 1e4))
-        .unwrap();
+    let four_bar = |max_force| {
+        let mut world = World::default();
+        let s = scenes::four_bar(&mut world);
+        world
+            .set_joint_motor(s.joints[0], velocity_motor(1.0, max_force))
+            .unwrap();
+        (world, s.joints[0])
+    };
+    let (mut world, crank) = four_bar(1e4);
+    let (mut hard, hard_crank) = four_bar(f64::INFINITY);
     let a0 = world.joint_coordinate(crank).unwrap();
     let h = 1.0 / 60.0;
-    let mut worst: f64 = 0.0;
+    let (mut worst, mut worst_torque, mut peak): (f64, f64, f64) = (0.0, 0.0, 0.0);
     for k in 1..=600 {
         let r = world.step(h).unwrap();
         assert!(r.converged, "{:?}", r.islands[0]);
         let a = world.joint_coordinate(crank).unwrap();
         worst = worst.max((a - (a0 + k as f64 * h)).abs());
         assert!(world.max_joint_violation() <= 1e-9);
+        // the same torque as the hard motor's
+        hard.step(h).unwrap();
+        let t = world.joint_motor_impulse(crank).unwrap() / h;
+        let t_hard = hard.joint_motor_impulse(hard_crank).unwrap() / h;
+        worst_torque = worst_torque.max((t - t_hard).abs());
+        peak = peak.max(t_hard.abs());
     }
     assert!(worst <= 1e-9, "crank angle error {worst}");
+    assert!(peak > 1.0, "the crank needs {peak} N m at most");
+    assert!(
+        worst_torque < 1e-6 * peak,
+        "torques differ by {worst_torque} N m"
+    );
 }
 
 #[test]
@@ -410,6 +443,8 @@ fn a_strandbeest_whose_crank_torque_is_limited_walks_or_stalls_on_its_contacts()
                 r.converged && r.max_violation < 1e-9,
                 "{torque} N m, step {k}: {r:?}"
             );
+            let t = world.joint_motor_impulse(b.motor).unwrap().abs() / h;
+            assert!(t <= torque * (1.0 + 1e-9), "step {k}: {t} N m");
             turned.push((world.joint_coordinate(b.motor).unwrap() - a0).abs());
         }
         let x = world.body(b.frame).unwrap().position().x;

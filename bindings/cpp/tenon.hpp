@@ -235,6 +235,9 @@ class World {
   Result<double> joint_coordinate(JointId j) const {
     return get(tenon_joint_get_coordinate, j.raw);
   }
+  Result<double> joint_motor_impulse(JointId j) const {
+    return get(tenon_joint_get_motor_impulse, j.raw);
+  }
   Status set_motor(JointId j, tenon_motor m) noexcept { return tenon_joint_set_motor(j.raw, m); }
   Status set_limits(JointId j, tenon_joint_limits l) noexcept { return tenon_joint_set_limits(j.raw, l); }
   Result<tenon_joint_limits> limits(JointId j) const noexcept { return get(tenon_joint_get_limits, j.raw); }

@@ -935,8 +935,8 @@ impl Island {
             self.w[l] += sign * self.warm_dw[l];
         }
         for (i, d) in self.impulse.iter_mut().zip(&self.warm_imp) {
-            for c in 0..6 {
-                i[c] += sign * d[c];
+            for (ic, dc) in i.iter_mut().zip(d) {
+                *ic += sign * dc;
             }
         }
     }

@@ -83,6 +83,10 @@ impl IslandJoint {
     }
 }
 
+/// A joint's impulse on body B (linear, then angular about B's centre of mass) and its motor
+/// row's impulse (the coordinate's generalized impulse, N s or N m s).
+pub(crate) type JointImpulse = [f64; 7];
+
 /// A limit row's joint (island index), sides and kind.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LimitInfo {
@@ -242,16 +246,16 @@ pub(crate) struct Island {
     /// (version) of its start poses: the contact phase's velocity-level round starts from them.
     pub v_vel: Vec<Vec3>,
     /// The joints' accumulated impulses at the same point (end of the velocity correction).
-    pub impulse_vel: Vec<[f64; 6]>,
+    pub impulse_vel: Vec<JointImpulse>,
     /// The joints' impulses and the limit rows' position-level impulses when the contact
     /// phase's second pass began (`keep_impulses`), given back if the pass is set aside.
-    impulse_kept: Vec<[f64; 6]>,
+    impulse_kept: Vec<JointImpulse>,
     lam_pos_kept: Vec<f64>,
     /// What the joint correction undone by the last return to the velocity level did (velocity
     /// changes, joint impulses), and whether the next correction may start from it.
     pub warm_dv: Vec<Vec3>,
     pub warm_dw: Vec<Vec3>,
-    pub warm_imp: Vec<[f64; 6]>,
+    pub warm_imp: Vec<JointImpulse>,
     pub warm_pending: bool,
     pub w_vel: Vec<Vec3>,
     pub start_factor: u64,
@@ -327,8 +331,9 @@ pub(crate) struct Island {
     pub motor_rate: Vec<f64>,
     /// Time into the frame at which a position motor reaches its target.
     pub motor_left: f64,
-    /// Impulse on body B over the frame (linear, angular about B's centre of mass).
-    pub impulse: Vec<[f64; 6]>,
+    /// Impulse on body B over the frame (linear, angular about B's centre of mass), then the
+    /// motor row's impulse.
+    pub impulse: Vec<JointImpulse>,
     /// Row impulses applied along the current linearization and not yet added to `impulse`.
     pub lambda: Vec<f64>,
     /// Whether `lambda` or the limit rows' `lambda` may hold something (`flush_impulses` has
@@ -515,10 +520,10 @@ impl Island {
             preview_fresh: false,
             w_ref: vec![Vec3::zeros(); nb],
             v_vel: vec![Vec3::zeros(); nb],
-            impulse_vel: vec![[0.0; 6]; nj],
+            impulse_vel: vec![[0.0; 7]; nj],
             warm_dv: vec![Vec3::zeros(); nb],
             warm_dw: vec![Vec3::zeros(); nb],
-            warm_imp: vec![[0.0; 6]; nj],
+            warm_imp: vec![[0.0; 7]; nj],
             warm_pending: false,
             w_vel: vec![Vec3::zeros(); nb],
             start_factor: 0,
@@ -564,8 +569,8 @@ impl Island {
             motor_from: vec![0.0; nj],
             motor_rate: vec![0.0; nj],
             motor_left: 0.0,
-            impulse: vec![[0.0; 6]; nj],
-            impulse_kept: vec![[0.0; 6]; nj],
+            impulse: vec![[0.0; 7]; nj],
+            impulse_kept: vec![[0.0; 7]; nj],
             lam_pos_kept: vec![0.0; n_lim],
             lambda: vec![0.0; n_rows],
             lambda_pending: false,
@@ -739,7 +744,7 @@ impl Island {
         self.w.copy_from_slice(&self.start.w);
         self.coord.copy_from_slice(&self.coord_start);
         for i in &mut self.impulse {
-            *i = [0.0; 6];
+            *i = [0.0; 7];
         }
         self.lambda.fill(0.0);
         self.lim.lambda.fill(0.0);
@@ -804,8 +809,10 @@ impl Island {
                 for (r, s) in j.impulse.iter_mut().zip(step) {
                     *r += s;
                 }
+                j.motor_impulse += i[6];
             } else {
                 j.impulse = step;
+                j.motor_impulse = i[6];
             }
             j.coordinate = self.coord[k];
             j.violation = self.violation[k];
@@ -1196,19 +1203,27 @@ impl Island {
         }
         for (k, ij) in self.joints.iter().enumerate() {
             let range = ij.off as usize..(ij.off + ij.n) as usize;
+            let (body_b, motor) = self.impulse[k].split_at_mut(6);
+            let body_b: &mut [f64; 6] = body_b.try_into().expect("six components");
+            if ij.motor {
+                motor[0] += self.lambda[range.end - 1];
+            }
             let rows = self.rows[range.clone()].iter().map(|row| &row.j[1]);
             let impulses = self.lambda[range].iter_mut().map(std::mem::take);
             // (the rows of body B: their linear parts are those of `M^-1 J^T` up to a
             // positive factor, so they have the same zeros)
             if ij.point_first {
-                add_rows_point_first(&mut self.impulse[k], rows.zip(impulses));
+                add_rows_point_first(body_b, rows.zip(impulses));
             } else {
-                add_rows(&mut self.impulse[k], rows.zip(impulses));
+                add_rows(body_b, rows.zip(impulses));
             }
             for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
                 let p = std::mem::take(&mut self.lim.lambda[r]);
-                for (acc, &v) in self.impulse[k].iter_mut().zip(&self.lim.rows[r].j[1]) {
+                for (acc, &v) in body_b.iter_mut().zip(&self.lim.rows[r].j[1]) {
                     *acc += v * p;
+                }
+                if self.lim.info[r].motor {
+                    motor[0] += p;
                 }
             }
         }

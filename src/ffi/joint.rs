@@ -539,6 +539,18 @@ pub unsafe extern "C" fn tenon_joint_get_coordinate(
     get(joint, out, |w, h| w.joint_coordinate(h))
 }
 
+/// Writes the impulse the joint's motor applied along the coordinate during the last step to
+/// `*out`: N m s about a hinge's axis, N s along a slider's, positive when it drives the
+/// coordinate up; 0 without a motor. Divide by the step for the mean torque or force: a
+/// force-limited motor at its bound gives `max_force`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_motor_impulse(
+    joint: tenon_joint_id,
+    out: *mut f64,
+) -> tenon_result {
+    get(joint, out, |w, h| w.joint_motor_impulse(h))
+}
+
 /// Writes the largest violation of the joint's rows at the end of the last step (m or rad) to
 /// `*out`; <= eps_p when the step converged.
 #[unsafe(no_mangle)]
