@@ -115,6 +115,32 @@ fn benches(c: &mut Criterion) {
             scenes::strandbeest_on_ground(w, legs, 0.0);
         });
     }
+    // motors: the four-bar's crank driven at 1 rad/s by a hard motor, by a force-limited one
+    // that stays below its bound (its row appended to the solve, its bounds in the LCP), and by
+    // one held at its bound; the 12-leg Strandbeest's crank hard and limited to 300 N m
+    let limit = |w: &mut World, j, f: f64| {
+        let mut m = w.joint_motor(j).unwrap();
+        (m.mode, m.target_velocity, m.max_force) = (tenon::MotorMode::Velocity, 1.0, f);
+        w.set_joint_motor(j, m).unwrap();
+    };
+    for (name, f) in [
+        ("hard", f64::INFINITY),
+        ("limited", 1e4),
+        ("saturated", 0.2),
+    ] {
+        bench_scene(c, "four_bar_motor", name.into(), h, |w| {
+            let s = scenes::four_bar(w);
+            limit(w, s.joints[0], f);
+        });
+    }
+    for (name, f) in [("hard", f64::INFINITY), ("limited", 300.0)] {
+        bench_scene(c, "strandbeest_12_motor", name.into(), h, |w| {
+            let b = scenes::strandbeest_on_ground(w, 12, 0.0);
+            let mut m = w.joint_motor(b.motor).unwrap();
+            m.max_force = f;
+            w.set_joint_motor(b.motor, m).unwrap();
+        });
+    }
 }
 
 criterion_group!(articulation, benches);

@@ -268,7 +268,7 @@ typedef uint32_t tenon_joint_type;
 #endif // __cplusplus
 
 /**
- * What a hard motor drives. Passed and stored as `uint32_t`.
+ * What a motor drives. Passed and stored as `uint32_t`.
  */
 enum tenon_motor_mode
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -280,11 +280,13 @@ enum tenon_motor_mode
    */
   TENON_MOTOR_MODE_OFF = 0,
   /**
-   * The joint coordinate reaches `target_position` at the end of every step.
+   * The joint coordinate reaches `target_position` at the end of every step (a force-limited
+   * motor: as fast as its force allows, braking in time).
    */
   TENON_MOTOR_MODE_POSITION = 1,
   /**
-   * The joint coordinate advances at exactly `target_velocity` from where the motor started.
+   * The joint coordinate advances at exactly `target_velocity` from where the motor started
+   * (a force-limited motor: from where the joint is at every step, without catching up).
    */
   TENON_MOTOR_MODE_VELOCITY = 2,
 };
@@ -930,7 +932,8 @@ typedef struct {
    */
   double distance;
   /**
-   * Hard motor (hinge and slider only). Default off.
+   * Motor (hinge and slider only): hard, or force-limited with a finite `max_force`.
+   * Default off.
    */
   tenon_motor motor;
   /**
@@ -1715,9 +1718,12 @@ tenon_result tenon_joint_get_type(tenon_joint_id joint, uint32_t *out);
 tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id *out_a, tenon_body_id *out_b);
 
 /**
- * Sets the joint's hard motor (hinge and slider only; `TENON_MOTOR_MODE_OFF` is accepted on
- * every type). A velocity motor starts from the current coordinate.
- * Errors: unknown mode; NaN target; `TENON_RESULT_WRONG_JOINT_TYPE`.
+ * Sets the joint's motor (hinge and slider only; `TENON_MOTOR_MODE_OFF` is accepted on every
+ * type, whatever its other fields). A velocity motor starts from the current coordinate.
+ * Switching between hard (`max_force = INFINITY`) and force-limited rebuilds the solver's
+ * topology on the next step. Errors: unknown mode; NaN target; `max_force` NaN or <= 0 (an
+ * uninitialized one) with a mode other than off; nonzero `reserved`;
+ * `TENON_RESULT_WRONG_JOINT_TYPE`.
  */
 tenon_result tenon_joint_set_motor(tenon_joint_id joint, tenon_motor motor);
 

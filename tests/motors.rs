@@ -508,3 +508,135 @@ fn a_bar_held_by_joint_friction_falls_asleep_and_a_push_wakes_it() {
     let w = world.body(bar).unwrap().angular_velocity().norm();
     assert!(w < 1e-9, "still turning at {w} rad/s");
 }
+
+#[test]
+fn a_box_dropped_on_a_plank_held_by_joint_friction_makes_the_hinge_slip_within_its_torque() {
+    let h = 1.0 / 60.0;
+    let mut world = World::default();
+    // a 1 m plank along +x, hinged about y at x = 0 (its mass from its shape)
+    let plank = scenes::shaped_body(
+        &mut world,
+        BodyKind::Dynamic,
+        Vec3::new(0.5, 0.0, 0.0),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(0.5, 0.05, 0.01),
+        },
+        Material::default(),
+    );
+    let m = world.body(plank).unwrap().mass_properties().mass;
+    let friction = 1.5 * m * 9.81 * 0.5;
+    let mut d = JointDesc::new(JointKind::Hinge, None, plank);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::y())
+        .unwrap();
+    d.motor = velocity_motor(0.0, friction);
+    let j = world.create_joint(&d).unwrap();
+    // a 27 kg box released 0.3 m above the plank's far end
+    let cube = scenes::shaped_body(
+        &mut world,
+        BodyKind::Dynamic,
+        Vec3::new(0.8, 0.0, 0.46),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(0.15, 0.15, 0.15),
+        },
+        Material::default(),
+    );
+    assert!(world.body(cube).unwrap().mass_properties().mass > 10.0 * m);
+    let mut worst: f64 = 0.0;
+    for k in 0..60 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        let t = world.joint_motor_impulse(j).unwrap().abs() / h;
+        worst = worst.max(t / friction);
+    }
+    // the box's weight alone (its torque about the hinge is 10 times the friction's) turns
+    // the plank down: the friction gives way
+    let a = world.joint_coordinate(j).unwrap().abs();
+    assert!(a > 0.2, "the plank turned {a} rad");
+    assert!(
+        worst <= 1.0 + 1e-9,
+        "friction torque {worst} times its bound"
+    );
+}
+
+#[test]
+fn a_servo_driven_past_its_limit_rests_on_the_limit_pushing_with_its_torque() {
+    let mut world = weightless();
+    let motor = Motor {
+        mode: MotorMode::Position,
+        target_position: 1.0,
+        max_force: 2.0,
+        ..Motor::default()
+    };
+    let (wheel, j) = flywheel(&mut world, motor);
+    world
+        .set_joint_limits(j, JointLimits::range(-0.5, 0.5))
+        .unwrap();
+    let h = 1.0 / 60.0;
+    let mut worst: f64 = 0.0;
+    for k in 0..120 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        worst = worst.max(world.joint_coordinate(j).unwrap() - 0.5);
+        let t = world.joint_motor_impulse(j).unwrap() / h;
+        assert!(t.abs() <= 2.0 * (1.0 + 1e-9), "step {k}: {t} N m");
+    }
+    assert!(worst < 1e-9, "past the limit by {worst:e} rad");
+    let a = world.joint_coordinate(j).unwrap();
+    let w = world.body(wheel).unwrap().angular_velocity().x;
+    assert!(
+        (a - 0.5).abs() < 1e-9 && w.abs() < 1e-9,
+        "{a} rad, {w} rad/s"
+    );
+    // resting on the limit, the servo still pushes towards its target with all it has
+    let t = world.joint_motor_impulse(j).unwrap() / h;
+    assert!((t - 2.0).abs() < 1e-9, "{t} N m");
+}
+
+#[test]
+fn joint_friction_in_a_loop_driven_by_a_hard_crank_loads_the_crank_by_what_it_dissipates() {
+    // the four-bar's crank turned at 1 rad/s by a hard motor for one turn; friction of 0.5 N m on
+    // the rocker's ground hinge, whose row then depends on the loop's (the loop has no freedom
+    // left): it slides against the rocker's motion at its bound, and the crank pays for it
+    let h = 1.0 / 60.0;
+    let turn = |friction: Option<f64>| {
+        let mut world = World::default();
+        let s = scenes::four_bar(&mut world);
+        world
+            .set_joint_motor(s.joints[0], velocity_motor(1.0, f64::INFINITY))
+            .unwrap();
+        if let Some(f) = friction {
+            world
+                .set_joint_motor(s.joints[3], velocity_motor(0.0, f))
+                .unwrap();
+        }
+        let (mut work, mut slid) = (0.0, 0.0);
+        let mut rocker = world.joint_coordinate(s.joints[3]).unwrap();
+        for k in 0..377 {
+            let r = world.step(h).unwrap();
+            assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+            // the crank's work in the step: its torque's impulse times its 1 rad/s
+            work += world.joint_motor_impulse(s.joints[0]).unwrap();
+            let a = world.joint_coordinate(s.joints[3]).unwrap();
+            slid += (a - rocker).abs();
+            rocker = a;
+            if let Some(f) = friction {
+                let t = world.joint_motor_impulse(s.joints[3]).unwrap() / h;
+                assert!(t.abs() <= f * (1.0 + 1e-9), "step {k}: friction {t} N m");
+            }
+        }
+        (work, slid)
+    };
+    let (free, _) = turn(None);
+    let (loaded, slid) = turn(Some(0.5));
+    let dissipated = 0.5 * slid;
+    assert!(slid > 0.5, "the rocker swung {slid} rad");
+    // measured: 1.57067 J against 1.57081 J
+    let extra = loaded - free;
+    assert!(
+        (extra - dissipated).abs() < 1e-3 * dissipated,
+        "the crank did {extra} J more, friction dissipated {dissipated} J"
+    );
+}

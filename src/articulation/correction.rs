@@ -388,6 +388,7 @@ impl Island {
         self.w_vel.copy_from_slice(&self.w);
         self.flush_impulses();
         self.impulse_vel.copy_from_slice(&self.impulse);
+        self.lam_pos_vel.copy_from_slice(&self.lim.lam_pos);
         self.joint_correction(
             s,
             bodies,
@@ -453,6 +454,15 @@ impl Island {
             .zip(self.impulse.iter().zip(&self.impulse_vel))
         {
             *d = std::array::from_fn(|c| i[c] - i0[c]);
+        }
+        // a force-limited motor's impulse in the substep goes back with them: its bound holds
+        // for what is applied (a limit's stays: it pushed in this substep)
+        for r in 0..self.lim.info.len() {
+            self.warm_lam[r] = 0.0;
+            if self.lim.info[r].motor {
+                self.warm_lam[r] = self.lim.lam_pos[r] - self.lam_pos_vel[r];
+                self.lim.lam_pos[r] = self.lam_pos_vel[r];
+            }
         }
         self.warm_pending = true;
         self.v.copy_from_slice(&self.v_vel);
@@ -938,6 +948,9 @@ impl Island {
             for (ic, dc) in i.iter_mut().zip(d) {
                 *ic += sign * dc;
             }
+        }
+        for (l, d) in self.lim.lam_pos.iter_mut().zip(&self.warm_lam) {
+            *l += sign * d;
         }
     }
 

@@ -231,7 +231,10 @@ impl Island {
             self.build_border();
         }
         for i in 0..na {
-            let held = self.lim.push[i] && !self.lim.border.dependent(i);
+            // a force-limited motor is not held: a contact could push it past its bound (the
+            // joint corrections between the rounds hold it within its bound instead)
+            let motor = self.lim.info[self.lim.active[i] as usize].motor;
+            let held = self.lim.push[i] && !motor && !self.lim.border.dependent(i);
             self.lim.fixed[i] = !held;
             if held {
                 let r = self.lim.active[i];

@@ -123,6 +123,8 @@ pub(crate) struct LimitRows {
     pub slack: Vec<bool>,
     /// The substep the impulses' bounds are taken over.
     pub dt: f64,
+    /// The last LCP's tolerance on the small right-hand side (`y2`).
+    pub tol: f64,
     /// Per row: a motor row's inverse effective mass in the last solve (the diagonal of the
     /// LCP's Schur complement, rad/s or m/s per unit impulse), 0 before the first.
     pub inv_mass: Vec<f64>,
@@ -256,6 +258,10 @@ pub(crate) struct Island {
     pub warm_dv: Vec<Vec3>,
     pub warm_dw: Vec<Vec3>,
     pub warm_imp: Vec<JointImpulse>,
+    /// Force-limited motor rows: their impulse in the substep after the velocity correction,
+    /// and what the joint correction undone by a contact round added to it (its warm start).
+    pub lam_pos_vel: Vec<f64>,
+    pub warm_lam: Vec<f64>,
     pub warm_pending: bool,
     pub w_vel: Vec<Vec3>,
     pub start_factor: u64,
@@ -466,6 +472,7 @@ impl Island {
             at_hi: vec![false; n_lim],
             slack: vec![false; n_lim],
             dt: 0.0,
+            tol: 0.0,
             inv_mass: vec![0.0; n_lim],
             fixed: vec![false; n_lim],
             b: vec![0.0; n_rows + n_lim],
@@ -524,6 +531,8 @@ impl Island {
             warm_dv: vec![Vec3::zeros(); nb],
             warm_dw: vec![Vec3::zeros(); nb],
             warm_imp: vec![[0.0; 7]; nj],
+            lam_pos_vel: vec![0.0; n_lim],
+            warm_lam: vec![0.0; n_lim],
             warm_pending: false,
             w_vel: vec![Vec3::zeros(); nb],
             start_factor: 0,

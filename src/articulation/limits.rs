@@ -9,6 +9,9 @@ use super::island::{Island, LimitRows, row_times};
 use crate::arena::Arena;
 use crate::body::Body;
 
+/// Relative regularization of a force-limited motor's diagonal in the appended rows' block.
+const MOTOR_REGULARIZATION: f64 = 1e-12;
+
 impl Island {
     /// Velocity correction: appends the limit rows the velocities would violate within `dt`,
     /// with the target velocity of Newton's impact law (`-e` times the approach speed), or the
@@ -101,6 +104,13 @@ impl Island {
             for k in 0..na {
                 let alpha = if k == i { self.alpha_t } else { 0.0 };
                 *self.lim.border.a22(k, i) = col[n + k] + alpha;
+            }
+            // a force-limited motor's row and its joint's range limit are parallel: a relative
+            // 1e-12 on the motor row's diagonal keeps their Schur complement definite, so the
+            // LCP releases the motor at its bound while the limit holds (the Newton iteration
+            // still converges to the exact target: only its matrix changes)
+            if self.lim.info[self.lim.active[i] as usize].motor {
+                *self.lim.border.a22(i, i) += MOTOR_REGULARIZATION * col[n + i];
             }
         }
         self.cg = [e, col, z, p];
@@ -196,6 +206,8 @@ impl Island {
         let lim = &mut self.lim;
         let scale = lim.y2[..na].iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let tol = 1e-12 * scale;
+        lim.tol = tol;
+        let mut solved = false;
         for _ in 0..(8 * na + 16) {
             // x_N = -lam_N; S_PP x_P = y2_P - S_PN x_N, by Gaussian elimination on `m`
             let mut np = 0;
@@ -271,13 +283,25 @@ impl Island {
             }
             match flip {
                 Some(i) => lim.push[i] = !lim.push[i],
-                None => break,
+                None => {
+                    solved = true;
+                    break;
+                }
             }
         }
         for i in 0..na {
             let r = lim.active[i] as usize;
-            if lim.info[r].motor {
-                lim.inv_mass[r] = lim.border.schur(i, i);
+            if !lim.info[r].motor {
+                continue;
+            }
+            lim.inv_mass[r] = lim.border.schur(i, i);
+            // out of pivots (not seen): a motor that the last solve took past a bound is
+            // released there, so its force stays within its bound whatever the others do
+            let (lo, hi) = lim.bounds(r);
+            let total = lim.lam_pos[r] + lim.x2[i];
+            if !solved && lim.push[i] && !(lo..=hi).contains(&total) {
+                lim.push[i] = false;
+                lim.at_hi[r] = total > hi;
             }
         }
     }
@@ -299,13 +323,25 @@ impl LimitRows {
     }
 
     /// The impulse in the substep of released candidate `i`: zero for a limit (and for any row
-    /// that depends on the joint rows), the bound it reached for a motor.
+    /// that depends on the joint rows), the bound it reached for a motor. A motor whose row
+    /// depends on the joint rows (joint friction on a hinge that a hard motor elsewhere in a
+    /// loop drives) cannot hold its target: it pushes with its whole force towards it, against
+    /// the others, as sliding friction does (none when the target is met).
     fn released_total(&self, i: usize) -> f64 {
         let r = self.active[i] as usize;
-        if !self.info[r].motor || self.border.dependent(i) {
+        if !self.info[r].motor {
             return 0.0;
         }
         let (lo, hi) = self.bounds(r);
+        if self.border.dependent(i) {
+            return if self.y2[i] > self.tol {
+                hi
+            } else if self.y2[i] < -self.tol {
+                lo
+            } else {
+                0.0
+            };
+        }
         if self.at_hi[r] { hi } else { lo }
     }
 }

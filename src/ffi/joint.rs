@@ -34,15 +34,17 @@ pub enum tenon_joint_type {
     Distance = 6,
 }
 
-/// What a hard motor drives. Passed and stored as `uint32_t`.
+/// What a motor drives. Passed and stored as `uint32_t`.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum tenon_motor_mode {
     /// No motor.
     Off = 0,
-    /// The joint coordinate reaches `target_position` at the end of every step.
+    /// The joint coordinate reaches `target_position` at the end of every step (a force-limited
+    /// motor: as fast as its force allows, braking in time).
     Position = 1,
-    /// The joint coordinate advances at exactly `target_velocity` from where the motor started.
+    /// The joint coordinate advances at exactly `target_velocity` from where the motor started
+    /// (a force-limited motor: from where the joint is at every step, without catching up).
     Velocity = 2,
 }
 
@@ -149,7 +151,8 @@ pub struct tenon_joint_def {
     /// Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0); ignored otherwise.
     /// Default 1.
     pub distance: f64,
-    /// Hard motor (hinge and slider only). Default off.
+    /// Motor (hinge and slider only): hard, or force-limited with a finite `max_force`.
+    /// Default off.
     pub motor: tenon_motor,
     /// Limits (hinge, slider, ball). Default none.
     pub limits: tenon_joint_limits,
@@ -248,7 +251,12 @@ impl tenon_motor {
             mode,
             target_position: self.target_position,
             target_velocity: self.target_velocity,
-            max_force: self.max_force,
+            // a motor switched off with an all-zero struct: its force does not matter
+            max_force: if mode == MotorMode::Off && self.max_force == 0.0 {
+                f64::INFINITY
+            } else {
+                self.max_force
+            },
         })
     }
 
@@ -469,9 +477,12 @@ pub unsafe extern "C" fn tenon_joint_get_bodies(
     })
 }
 
-/// Sets the joint's hard motor (hinge and slider only; `TENON_MOTOR_MODE_OFF` is accepted on
-/// every type). A velocity motor starts from the current coordinate.
-/// Errors: unknown mode; NaN target; `TENON_RESULT_WRONG_JOINT_TYPE`.
+/// Sets the joint's motor (hinge and slider only; `TENON_MOTOR_MODE_OFF` is accepted on every
+/// type, whatever its other fields). A velocity motor starts from the current coordinate.
+/// Switching between hard (`max_force = INFINITY`) and force-limited rebuilds the solver's
+/// topology on the next step. Errors: unknown mode; NaN target; `max_force` NaN or <= 0 (an
+/// uninitialized one) with a mode other than off; nonzero `reserved`;
+/// `TENON_RESULT_WRONG_JOINT_TYPE`.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_joint_set_motor(joint: tenon_joint_id, motor: tenon_motor) -> tenon_result {
     boundary(|| {

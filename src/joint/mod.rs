@@ -88,7 +88,7 @@ impl Default for JointFrame {
     }
 }
 
-/// What a hard motor drives.
+/// What a motor drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum MotorMode {
     /// No motor row.
@@ -98,7 +98,8 @@ pub enum MotorMode {
     /// at the end of every step: set a new target each step to follow a trajectory.
     Position,
     /// The joint coordinate advances at exactly `target_velocity` (rad/s or m/s) from where the
-    /// motor was switched on: a position-level row, so the speed never drifts.
+    /// motor was switched on: a position-level row, so the speed never drifts (a force-limited
+    /// motor: from where the joint is at every step, without catching up on a lag).
     Velocity,
 }
 
@@ -188,7 +189,7 @@ pub struct JointDesc {
     pub frame_b: JointFrame,
     /// Rest distance of a [`JointKind::Distance`] joint (m, > 0); ignored otherwise.
     pub distance: f64,
-    /// Hard motor (hinge and slider only).
+    /// Motor (hinge and slider only): hard, or force-limited with a finite `max_force`.
     pub motor: Motor,
     /// Opaque value for the user.
     pub user_data: u64,
