@@ -224,7 +224,8 @@ impl Island {
         self.lim_coupled.clear();
         self.lim_coupled_version = self.coupling_version();
         let na = self.lim.active.len();
-        if na == 0 || !self.lim.push[..na].iter().any(|&p| p) {
+        let lim = &self.lim;
+        if !(0..na).any(|i| lim.push[i] && !lim.info[lim.active[i] as usize].motor) {
             return;
         }
         if !self.lim.border_ok {

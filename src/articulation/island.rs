@@ -121,6 +121,8 @@ pub(crate) struct LimitRows {
     /// Per row: a force-limited motor held at its force bound in the last solve (its lag is
     /// then not a violation).
     pub slack: Vec<bool>,
+    /// Some rows are joint limits, which coupled contacts may hold (not only motors).
+    pub holdable: bool,
     /// The substep the impulses' bounds are taken over.
     pub dt: f64,
     /// The last LCP's tolerance on the small right-hand side (`y2`).
@@ -459,6 +461,7 @@ impl Island {
         let n_rows = joints.last().map_or(0, |j| (j.off + j.n) as usize);
         let n_blocks = factor.blocks();
         let n_lim = limits.len();
+        let holdable = limits.iter().any(|l| !l.motor);
         let lim = LimitRows {
             info: limits,
             rows: vec![Row::default(); n_lim],
@@ -471,6 +474,7 @@ impl Island {
             push: vec![false; n_lim],
             at_hi: vec![false; n_lim],
             slack: vec![false; n_lim],
+            holdable,
             dt: 0.0,
             tol: 0.0,
             inv_mass: vec![0.0; n_lim],
@@ -1468,7 +1472,8 @@ impl Island {
     /// Counts a possible change of the limit rows that push (none on an island without limits,
     /// whose coupled contacts' borders then depend on the factor alone).
     pub fn bump_lim_serial(&mut self) {
-        if !self.lim.info.is_empty() {
+        // (force-limited motors' rows are never held by contacts)
+        if self.lim.holdable {
             self.lim_serial += 1;
         }
     }
