@@ -182,6 +182,9 @@ int main(void) {
   EXPECT_CODE(tenon_joint_set_motor(joint, off), TENON_RESULT_OK);
   EXPECT_CODE(tenon_joint_get_motor(joint, &got_motor), TENON_RESULT_OK);
   EXPECT(got_motor.mode == TENON_MOTOR_MODE_OFF && isinf(got_motor.max_force));
+  EXPECT_CODE(tenon_world_step(world, 1.0 / 60.0, NULL), TENON_RESULT_OK);
+  EXPECT_CODE(tenon_joint_get_motor_impulse(joint, &motor_impulse), TENON_RESULT_OK);
+  EXPECT(motor_impulse == 0.0);
   EXPECT_CODE(tenon_body_destroy(body), TENON_RESULT_OK); /* also destroys the joint */
   EXPECT_CODE(tenon_joint_get_violation(joint, &c), TENON_RESULT_INVALID_HANDLE);
 

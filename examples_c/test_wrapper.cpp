@@ -84,6 +84,26 @@ int main() {
   // the destructor destroyed the world
   EXPECT(tenon_world_destroy(raw) == TENON_RESULT_WORLD_DESTROYED);
   {
+    // a torque-limited motor spins a 4 kg, 1 m cube (2/3 kg m^2) up at 2 N m
+    tenon_world_def wd = tenon_world_def_default();
+    wd.gravity = {0, 0, 0};
+    tenon::World w = tenon::World::create(wd).value();
+    tenon_body_def bd = tenon_body_def_default();
+    EXPECT(tenon_mass_solid_box(4.0, {0.5, 0.5, 0.5}, &bd.mass_properties) == TENON_RESULT_OK);
+    tenon::BodyId wheel = w.create_body(bd).value();
+    auto hinge = w.create_joint(TENON_JOINT_TYPE_HINGE, tenon::BodyId{}, wheel, {0, 0, 0}, {1, 0, 0});
+    EXPECT(hinge.ok());
+    tenon_motor m = tenon_joint_def_default().motor;
+    m.mode = TENON_MOTOR_MODE_VELOCITY;
+    m.target_velocity = 10.0;
+    m.max_force = 2.0;
+    EXPECT(w.set_motor(hinge.value(), m).ok());
+    EXPECT(w.step(1.0 / 60.0).ok());
+    EXPECT(std::fabs(w.joint_motor_impulse(hinge.value()).value() - 2.0 / 60.0) < 1e-12);
+    m.max_force = 0.0;
+    EXPECT(w.set_motor(hinge.value(), m).code() == TENON_RESULT_INVALID_ARGUMENT);
+  }
+  {
     // shapes and the contact view: a box settles on a plane with 4 contact points
     tenon::World w = tenon::World::create().value();
     tenon_body_def gd = tenon_body_def_default();

@@ -1321,8 +1321,8 @@ typedef struct {
    */
   uint32_t joints;
   /**
-   * Constraint rows of the solved system (joint rows, motor rows, and the fixed joints of
-   * split bodies).
+   * Constraint rows of the solved system (joint rows, hard motors' rows, and the fixed
+   * joints of split bodies).
    */
   uint32_t rows;
   /**
@@ -1719,7 +1719,8 @@ tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id *out_a, 
 
 /**
  * Sets the joint's motor (hinge and slider only; `TENON_MOTOR_MODE_OFF` is accepted on every
- * type, whatever its other fields). A velocity motor starts from the current coordinate.
+ * type, and an all-zero `tenon_motor` switches a motor off). A velocity motor starts from the
+ * current coordinate.
  * Switching between hard (`max_force = INFINITY`) and force-limited rebuilds the solver's
  * topology on the next step. Errors: unknown mode; NaN target; `max_force` NaN or <= 0 (an
  * uninitialized one) with a mode other than off; nonzero `reserved`;
@@ -1756,7 +1757,8 @@ tenon_result tenon_joint_get_coordinate(tenon_joint_id joint, double *out);
  * Writes the impulse the joint's motor applied along the coordinate during the last step to
  * `*out`: N m s about a hinge's axis, N s along a slider's, positive when it drives the
  * coordinate up; 0 without a motor. Divide by the step for the mean torque or force: a
- * force-limited motor at its bound gives `max_force`.
+ * force-limited motor at its bound gives `max_force`. Like the reaction impulse, it is that of
+ * the last step the joint's island was solved in (a sleeping joint keeps its last value).
  */
 tenon_result tenon_joint_get_motor_impulse(tenon_joint_id joint, double *out);
 

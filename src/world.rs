@@ -1025,7 +1025,9 @@ impl World {
     /// Impulse the joint's motor applied along the joint's coordinate during the last step:
     /// N m s about a hinge's axis, N s along a slider's, positive when it drives the coordinate
     /// up (0 without a motor). Divide by the step for the mean torque or force; a force-limited
-    /// motor that held at its bound reports `max_force` times the step.
+    /// motor that held at its bound reports `max_force` times the step. Like
+    /// [`World::joint_reaction_impulse`], it is that of the last step the joint's island was
+    /// solved in (a sleeping joint keeps its last value).
     pub fn joint_motor_impulse(&self, h: JointHandle) -> Result<f64> {
         Ok(self.joint(h)?.motor_impulse)
     }

@@ -120,6 +120,17 @@ fn a_force_limited_slider_lifts_a_load_it_can_and_yields_to_one_it_cannot() {
             let p = world.joint_coordinate(j).unwrap();
             let z = world.body(load).unwrap().position().z;
             assert!((p - z).abs() < 1e-9, "coordinate {p} against height {z}");
+            // the motor pulls up with its whole force until at speed, then carries the weight
+            let f = world.joint_motor_impulse(j).unwrap() / h;
+            // (the step that reaches the speed takes part of the force)
+            let (before, after) = (acc * (k - 1) as f64 * h, acc * k as f64 * h);
+            if after <= 1.0 || before >= 1.0 {
+                let expected = if after <= 1.0 { force } else { -mass * g };
+                assert!(
+                    (f - expected).abs() < 1e-6 * force,
+                    "step {k}: {f} N against {expected} N"
+                );
+            }
         }
         assert!(worst < 1e-9, "{mass} kg, {force} N: speed off by {worst:e}");
         let v = world.body(load).unwrap().linear_velocity().z;
@@ -398,31 +409,48 @@ fn a_two_link_arm_holds_where_its_torques_suffice_and_yields_where_they_do_not()
 #[test]
 fn joint_friction_and_a_limit_on_one_hinge_act_together() {
     let (mass, h) = (2.0, 1.0 / 60.0);
-    let friction = 0.5 * mass * 9.81 * 0.5;
-    let mut world = World::default();
-    let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::new(1.0, 0.0, 0.0), mass);
-    let mut d = JointDesc::new(JointKind::Hinge, None, bar);
-    world
-        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::y())
-        .unwrap();
-    d.motor = velocity_motor(0.0, friction);
     let lim = 0.5;
-    d.limits = JointLimits::range(-lim, lim);
-    let j = world.create_joint(&d).unwrap();
-    let mut worst: f64 = 0.0;
-    for k in 0..240 {
-        let r = world.step(h).unwrap();
-        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
-        worst = worst.max(world.joint_coordinate(j).unwrap().abs() - lim);
-    }
-    // falls, hits the limit without bouncing past it, and rests there: friction holds what is
-    // left of the load's torque (cos 0.5 = 0.88 of it, against half)
-    let a = world.joint_coordinate(j).unwrap();
-    let w = world.body(bar).unwrap().angular_velocity();
-    assert!(worst < 1e-9, "beyond the limit by {worst:e}");
+    // the step at which the bar, released horizontal, reaches its limit 0.5 rad down
+    let fall = |friction: Option<f64>| {
+        let mut world = World::default();
+        let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::new(1.0, 0.0, 0.0), mass);
+        let mut d = JointDesc::new(JointKind::Hinge, None, bar);
+        world
+            .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::y())
+            .unwrap();
+        if let Some(f) = friction {
+            d.motor = velocity_motor(0.0, f);
+        }
+        d.limits = JointLimits::range(-lim, lim);
+        let j = world.create_joint(&d).unwrap();
+        let (mut worst, mut hit): (f64, Option<usize>) = (0.0, None);
+        for k in 0..240 {
+            let r = world.step(h).unwrap();
+            assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+            let a = world.joint_coordinate(j).unwrap().abs();
+            worst = worst.max(a - lim);
+            if hit.is_none() && a > lim - 1e-9 {
+                hit = Some(k);
+            }
+        }
+        // it rests on the limit (with friction: friction holds what is left of the load's
+        // torque there, cos 0.5 = 0.88 of it against half)
+        let a = world.joint_coordinate(j).unwrap();
+        let w = world.body(bar).unwrap().angular_velocity();
+        assert!(worst < 1e-9, "beyond the limit by {worst:e}");
+        assert!(
+            (a.abs() - lim).abs() < 1e-9 && w.norm() < 1e-6,
+            "{a} rad, {w:?}"
+        );
+        hit.expect("reached the limit")
+    };
+    // friction of half the load's torque halves the bar's angular acceleration at first: the
+    // fall to the limit takes about sqrt(2) times as long
+    let free = fall(None) as f64;
+    let slowed = fall(Some(0.5 * mass * 9.81 * 0.5)) as f64;
     assert!(
-        (a.abs() - lim).abs() < 1e-9 && w.norm() < 1e-6,
-        "{a} rad, {w:?}"
+        slowed > 1.25 * free && slowed < 1.6 * free,
+        "{free} steps free, {slowed} with friction"
     );
 }
 
@@ -639,4 +667,228 @@ fn joint_friction_in_a_loop_driven_by_a_hard_crank_loads_the_crank_by_what_it_di
         (extra - dissipated).abs() < 1e-3 * dissipated,
         "the crank did {extra} J more, friction dissipated {dissipated} J"
     );
+}
+
+#[test]
+fn friction_on_every_hinge_of_a_four_bar_brings_it_to_rest_and_holds_it() {
+    // the loop has one degree of freedom, so its four friction rows (1 N m each) depend on
+    // each other
+    let mut world = World::default();
+    let s = scenes::four_bar(&mut world);
+    for &j in &s.joints {
+        world.set_joint_motor(j, velocity_motor(0.0, 1.0)).unwrap();
+    }
+    // it starts with the crank turning at 2 rad/s: it swings, each hinge sliding against it
+    let h = 1.0 / 60.0;
+    let e0 = world.kinetic_energy() + world.potential_energy();
+    let mut low = f64::INFINITY;
+    for k in 0..600 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        for &j in &s.joints {
+            let t = world.joint_motor_impulse(j).unwrap() / h;
+            assert!(t.abs() <= 1.0 + 1e-9, "step {k}: {t} N m");
+        }
+        low = low.min(world.kinetic_energy() + world.potential_energy());
+    }
+    // (the frictionless four-bar keeps its energy within a few % of m g L at this step): 27.9 J
+    // at the start, -1.33 J at rest after 10 s, the lowest it reached
+    let e = world.kinetic_energy() + world.potential_energy();
+    assert!(
+        e < e0 - 25.0 && e <= low + 1e-9,
+        "{e0} J -> {e} J (lowest {low} J)"
+    );
+    assert!(
+        world.kinetic_energy() < 1e-12,
+        "{} J",
+        world.kinetic_energy()
+    );
+    let a = world.joint_coordinate(s.joints[0]).unwrap();
+    for _ in 0..60 {
+        world.step(h).unwrap();
+    }
+    let b = world.joint_coordinate(s.joints[0]).unwrap();
+    assert!((a - b).abs() < 1e-9, "still moving: {a} -> {b}");
+}
+
+#[test]
+fn a_servo_lowering_an_arm_under_gravity_stops_at_its_target() {
+    // a 2 kg, 1 m bar held out horizontal by a hinge about y, its servo lowering it by 1 rad
+    // with at most 12 N m, 1.22 times the bar's largest gravity torque (which way the hinge's
+    // coordinate turns down: from a first step without the motor)
+    let mut world = World::default();
+    let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::new(1.0, 0.0, 0.0), 2.0);
+    let mut d = JointDesc::new(JointKind::Hinge, None, bar);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::y())
+        .unwrap();
+    let j = world.create_joint(&d).unwrap();
+    let h = 1.0 / 60.0;
+    // which way is down for this hinge's coordinate
+    world.step(h).unwrap();
+    let down = world.joint_coordinate(j).unwrap().signum();
+    let target = 1.0 * down;
+    let motor = Motor {
+        mode: MotorMode::Position,
+        target_position: target,
+        max_force: 12.0,
+        ..Motor::default()
+    };
+    world.set_joint_motor(j, motor).unwrap();
+    let mut overshoot: f64 = 0.0;
+    for k in 0..240 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        let a = world.joint_coordinate(j).unwrap();
+        overshoot = overshoot.max((a - target) * down);
+        let t = world.joint_motor_impulse(j).unwrap() / h;
+        assert!(t.abs() <= 12.0 * (1.0 + 1e-9), "step {k}: {t} N m");
+    }
+    let a = world.joint_coordinate(j).unwrap();
+    let w = world.body(bar).unwrap().angular_velocity().norm();
+    assert!(
+        (a - target).abs() < 1e-9 && w < 1e-9,
+        "at {a} rad, {w} rad/s"
+    );
+    assert!(overshoot < 0.05, "overshot by {overshoot} rad");
+}
+
+#[test]
+fn a_servo_lowering_an_arm_to_horizontal_brakes_in_time_as_the_load_grows() {
+    // the same bar 60 degrees up, lowered to horizontal: the load grows on the way to 9.81 N m
+    // at the target, where 12 N m leave only 2.2 N m to brake with
+    let mut world = World::default();
+    let bar = scenes::bar(
+        &mut world,
+        Vec3::zeros(),
+        Vec3::new(0.5, 0.0, 0.8660254037844386),
+        2.0,
+    );
+    let mut d = JointDesc::new(JointKind::Hinge, None, bar);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::y())
+        .unwrap();
+    let j = world.create_joint(&d).unwrap();
+    let h = 1.0 / 60.0;
+    // which way is down for this hinge's coordinate
+    world.step(h).unwrap();
+    let down = world.joint_coordinate(j).unwrap().signum();
+    let target = std::f64::consts::FRAC_PI_3 * down;
+    let motor = Motor {
+        mode: MotorMode::Position,
+        target_position: target,
+        max_force: 12.0,
+        ..Motor::default()
+    };
+    world.set_joint_motor(j, motor).unwrap();
+    let mut overshoot: f64 = 0.0;
+    for k in 0..240 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        let a = world.joint_coordinate(j).unwrap();
+        overshoot = overshoot.max((a - target) * down);
+        let t = world.joint_motor_impulse(j).unwrap() / h;
+        assert!(t.abs() <= 12.0 * (1.0 + 1e-9), "step {k}: {t} N m");
+    }
+    let a = world.joint_coordinate(j).unwrap();
+    let w = world.body(bar).unwrap().angular_velocity().norm();
+    assert!(
+        (a - target).abs() < 1e-9 && w < 1e-9,
+        "at {a} rad, {w} rad/s"
+    );
+    // (braking at all the force the load left, measured at each step, overshot by 0.65 rad:
+    // the load grew after; half of it: 1.7e-14 rad)
+    assert!(overshoot < 1e-6, "overshot by {overshoot} rad");
+}
+
+#[test]
+fn a_light_box_resting_on_a_plank_held_by_joint_friction_does_not_turn_it() {
+    let h = 1.0 / 60.0;
+    let mut world = World::default();
+    let plank = scenes::shaped_body(
+        &mut world,
+        BodyKind::Dynamic,
+        Vec3::new(0.5, 0.0, 0.0),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(0.5, 0.05, 0.01),
+        },
+        Material::default(),
+    );
+    let m = world.body(plank).unwrap().mass_properties().mass;
+    // the plank's torque about the hinge plus a 1 kg box's at 0.8 m, with 20 % to spare
+    let friction = 1.2 * 9.81 * (m * 0.5 + 1.0 * 0.8);
+    let mut d = JointDesc::new(JointKind::Hinge, None, plank);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::y())
+        .unwrap();
+    d.motor = velocity_motor(0.0, friction);
+    let j = world.create_joint(&d).unwrap();
+    let cube = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.8, 0.0, 0.06),
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_shape(
+            cube,
+            &ShapeDesc::new(Geometry::Box {
+                half_extents: Vec3::new(0.05, 0.05, 0.05),
+            }),
+        )
+        .unwrap();
+    world
+        .set_body_mass_properties(
+            cube,
+            MassProperties::solid_box(1.0, Vec3::new(0.05, 0.05, 0.05)),
+        )
+        .unwrap();
+    for k in 0..120 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+    }
+    let a = world.joint_coordinate(j).unwrap();
+    assert!(a.abs() < 1e-6, "the plank turned {a} rad under the box");
+    let z = world.body(cube).unwrap().position().z;
+    assert!((z - 0.06).abs() < 2e-3, "the box sank to {z}");
+}
+
+#[test]
+fn a_force_limited_slider_servo_lifts_a_load_to_its_target_height_and_holds_it() {
+    let mut world = World::default();
+    let load = world
+        .create_body(&BodyDesc {
+            mass_properties: MassProperties::solid_box(10.0, Vec3::new(0.1, 0.1, 0.1)),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = JointDesc::new(JointKind::Slider, None, load);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::z())
+        .unwrap();
+    // 150 N against a weight of 98.1 N, up 0.5 m
+    d.motor = Motor {
+        mode: MotorMode::Position,
+        target_position: 0.5,
+        max_force: 150.0,
+        ..Motor::default()
+    };
+    let j = world.create_joint(&d).unwrap();
+    let h = 1.0 / 60.0;
+    let mut overshoot: f64 = 0.0;
+    for k in 0..180 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        overshoot = overshoot.max(world.joint_coordinate(j).unwrap() - 0.5);
+        let f = world.joint_motor_impulse(j).unwrap() / h;
+        assert!(f.abs() <= 150.0 * (1.0 + 1e-9), "step {k}: {f} N");
+    }
+    let z = world.body(load).unwrap().position().z;
+    let v = world.body(load).unwrap().linear_velocity().norm();
+    assert!((z - 0.5).abs() < 1e-9 && v < 1e-9, "at {z} m, {v} m/s");
+    assert!(overshoot < 1e-6, "overshot by {overshoot} m");
+    // holding it: the weight
+    let f = world.joint_motor_impulse(j).unwrap() / h;
+    assert!((f - 98.1).abs() < 1e-6, "{f} N");
 }

@@ -83,6 +83,18 @@ impl IslandJoint {
     }
 }
 
+/// What a force-limited motor remembers of its coordinate from step to step (`Island::gather`):
+/// the coordinate at the last step's start, its speed over the step before (how many of the
+/// two are known), and the load on it measured over the last step: the coordinate's
+/// acceleration less the motor's share (rad/s^2 or m/s^2).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct MotorHistory {
+    pub coord: f64,
+    pub speed: f64,
+    pub known: u8,
+    pub load: f64,
+}
+
 /// A joint's impulse on body B (linear, then angular about B's centre of mass) and its motor
 /// row's impulse (the coordinate's generalized impulse, N s or N m s).
 pub(crate) type JointImpulse = [f64; 7];
@@ -339,6 +351,8 @@ pub(crate) struct Island {
     pub motor_rate: Vec<f64>,
     /// Time into the frame at which a position motor reaches its target.
     pub motor_left: f64,
+    /// Per joint, what a force-limited motor remembers of the last steps (the load on it).
+    pub motor_hist: Vec<MotorHistory>,
     /// Impulse on body B over the frame (linear, angular about B's centre of mass), then the
     /// motor row's impulse.
     pub impulse: Vec<JointImpulse>,
@@ -582,6 +596,7 @@ impl Island {
             motor_from: vec![0.0; nj],
             motor_rate: vec![0.0; nj],
             motor_left: 0.0,
+            motor_hist: vec![MotorHistory::default(); nj],
             impulse: vec![[0.0; 7]; nj],
             impulse_kept: vec![[0.0; 7]; nj],
             lam_pos_kept: vec![0.0; n_lim],
@@ -642,6 +657,32 @@ impl Island {
         h: f64,
         left: f64,
     ) {
+        // a force-limited motor's load over the last step (of `frame_h`, its motor impulse
+        // still in `impulse`): before anything of this step is written
+        let last_h = self.frame_h;
+        for k in 0..self.joints.len() {
+            let ij = self.joints[k];
+            if !ij.lmotor {
+                continue;
+            }
+            let c = joints.slot(ij.slot).coordinate;
+            let inv_mass = self.lim.inv_mass[(ij.loff + ij.ln - 1) as usize];
+            let hist = &mut self.motor_hist[k];
+            hist.load = 0.0;
+            if hist.known >= 1 && last_h > 0.0 {
+                let speed = (c - hist.coord) / last_h;
+                if hist.known >= 2 {
+                    let load =
+                        (speed - hist.speed) / last_h - self.impulse[k][6] * inv_mass / last_h;
+                    hist.load = if load.is_finite() { load } else { 0.0 };
+                }
+                hist.speed = speed;
+                hist.known = 2;
+            } else {
+                hist.known = 1;
+            }
+            hist.coord = c;
+        }
         self.frame_h = h;
         for (l, &slot) in self.body_slots.iter().enumerate() {
             let b = bodies.slot(slot);
@@ -727,17 +768,25 @@ impl Island {
                 continue;
             }
             let m = joints.slot(ij.slot).motor;
+            let inv_mass = self.lim.inv_mass[(ij.loff + ij.ln - 1) as usize];
+            let load = self.motor_hist[k].load;
             let rate = match m.mode {
                 crate::joint::MotorMode::Position => {
                     let e = m.target_position - self.coord[k];
                     let mut speed = e.abs() / (self.motor_left - tau0).max(dt);
-                    // no faster than braking at the motor's force stops at the target: with
-                    // `a = F / m_eff` and `v = n a dt`, the n substeps of braking cover
-                    // `a dt^2 n (n + 1) / 2` (the last solve's effective mass)
-                    let a = m.max_force * self.lim.inv_mass[(ij.loff + ij.ln - 1) as usize];
-                    if a > 0.0 {
-                        let n = ((0.25 + 2.0 * e.abs() / (a * dt * dt)).sqrt() - 0.5).max(0.0);
-                        speed = speed.min(n * a * dt);
+                    // no faster than braking stops at the target: with `v = n a dt`, n substeps
+                    // of braking cover `a dt^2 n (n + 1) / 2`. It brakes with half of what the
+                    // motor's force (the last solve's effective mass) leaves over a load that
+                    // pushes on towards the target (measured over the last step), so that a
+                    // load growing on the way does not carry it past
+                    let a = 0.5 * (m.max_force * inv_mass - (load * e.signum()).max(0.0));
+                    if inv_mass > 0.0 && load.is_finite() {
+                        let n = if a > 0.0 {
+                            ((0.25 + 2.0 * e.abs() / (a * dt * dt)).sqrt() - 0.5).max(0.0)
+                        } else {
+                            0.0
+                        };
+                        speed = speed.min(n * a.max(0.0) * dt);
                     }
                     speed.copysign(e)
                 }

@@ -260,6 +260,8 @@ impl Island {
                     false
                 } else if lim.push[i] {
                     let total = lim.lam_pos[r] + lim.x2[i];
+                    // (a motor's bound is an impulse: its own scale)
+                    let tol = if lim.info[r].motor { 1e-12 * hi } else { tol };
                     if total < lo - tol {
                         lim.at_hi[r] = false;
                         true

@@ -34,10 +34,11 @@ pub struct IslandReport {
     /// Parts added by body splitting (Tomcin section 5): a body split into `k` parts adds
     /// `k - 1`, and as many fixed joints of 6 rows.
     pub split_parts: u32,
-    /// Constraint rows `n_C` of the solved system (joint rows, motor rows and the fixed joints
-    /// of split bodies).
+    /// Constraint rows `n_C` of the solved system (joint rows, hard motors' rows and the
+    /// fixed joints of split bodies).
     pub rows: u32,
-    /// Limit rows of the island (appended to the factored system while active).
+    /// Limit rows of the island (appended to the factored system while active), force-limited
+    /// motors' rows included (always appended).
     pub limit_rows: u32,
     /// Most limit rows pushing at once in the step (appended to the factored system and held).
     pub active_limits: u32,

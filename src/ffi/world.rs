@@ -115,8 +115,8 @@ pub struct tenon_island_report {
     pub bodies: u32,
     /// Joints in the island (the user's joints).
     pub joints: u32,
-    /// Constraint rows of the solved system (joint rows, motor rows, and the fixed joints of
-    /// split bodies).
+    /// Constraint rows of the solved system (joint rows, hard motors' rows, and the fixed
+    /// joints of split bodies).
     pub rows: u32,
     /// Joint-correction iterations (all substeps and attempts).
     pub iterations: u32,
