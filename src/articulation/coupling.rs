@@ -225,7 +225,7 @@ impl Island {
         self.lim_coupled_version = self.coupling_version();
         let na = self.lim.active.len();
         let lim = &self.lim;
-        if !(0..na).any(|i| lim.push[i] && !lim.info[lim.active[i] as usize].motor) {
+        if !(0..na).any(|i| lim.push[i] && !lim.is_motor(i)) {
             return;
         }
         if !self.lim.border_ok {
@@ -234,8 +234,7 @@ impl Island {
         for i in 0..na {
             // a force-limited motor is not held: a contact could push it past its bound (the
             // joint corrections between the rounds hold it within its bound instead)
-            let motor = self.lim.info[self.lim.active[i] as usize].motor;
-            let held = self.lim.push[i] && !motor && !self.lim.border.dependent(i);
+            let held = self.lim.push[i] && !self.lim.is_motor(i) && !self.lim.border.dependent(i);
             self.lim.fixed[i] = !held;
             if held {
                 let r = self.lim.active[i];

@@ -162,6 +162,14 @@ pub(crate) struct LimitRows {
     pub border_ok: bool,
 }
 
+impl LimitRows {
+    /// Candidate `i` (appended now) is a force-limited motor's row.
+    #[inline]
+    pub fn is_motor(&self, i: usize) -> bool {
+        self.info[self.active[i] as usize].motor
+    }
+}
+
 /// One contribution `J_i,si M_body^-1 J_j,sj^T` to block `(i, j)` of `A`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Coupling {
@@ -267,6 +275,7 @@ pub(crate) struct Island {
     /// phase's second pass began (`keep_impulses`), given back if the pass is set aside.
     impulse_kept: Vec<JointImpulse>,
     lam_pos_kept: Vec<f64>,
+    slack_kept: Vec<bool>,
     /// What the joint correction undone by the last return to the velocity level did (velocity
     /// changes, joint impulses), and whether the next correction may start from it.
     pub warm_dv: Vec<Vec3>,
@@ -600,6 +609,7 @@ impl Island {
             impulse: vec![[0.0; 7]; nj],
             impulse_kept: vec![[0.0; 7]; nj],
             lam_pos_kept: vec![0.0; n_lim],
+            slack_kept: vec![false; n_lim],
             lambda: vec![0.0; n_rows],
             lambda_pending: false,
             violation: vec![0.0; nj],
@@ -759,8 +769,8 @@ impl Island {
 
     /// A force-limited motor's target starts from the coordinate at every substep (`tau0`
     /// into the frame): a motor that fell behind at its force bound goes on from where the
-    /// joint is, at its target speed, or towards its target position by the frame's end,
-    /// without catching up on its lag.
+    /// joint is, at its target speed, or towards its target position by the frame's end but no
+    /// faster than it can brake, without catching up on its lag.
     pub fn restart_limited_motors(&mut self, joints: &Arena<Joint>, tau0: f64, dt: f64) {
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
@@ -1247,6 +1257,7 @@ impl Island {
         self.flush_impulses();
         self.impulse_kept.copy_from_slice(&self.impulse);
         self.lam_pos_kept.copy_from_slice(&self.lim.lam_pos);
+        self.slack_kept.copy_from_slice(&self.lim.slack);
     }
 
     /// Gives back the impulses [`Island::keep_impulses`] remembered, dropping those since.
@@ -1255,6 +1266,7 @@ impl Island {
         self.flush_impulses();
         self.impulse.copy_from_slice(&self.impulse_kept);
         self.lim.lam_pos.copy_from_slice(&self.lam_pos_kept);
+        self.lim.slack.copy_from_slice(&self.slack_kept);
     }
 
     /// Adds the accumulated row impulses, along the current linearization, to the joints'

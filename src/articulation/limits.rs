@@ -109,7 +109,7 @@ impl Island {
             // 1e-12 on the motor row's diagonal keeps their Schur complement definite, so the
             // LCP releases the motor at its bound while the limit holds (the Newton iteration
             // still converges to the exact target: only its matrix changes)
-            if self.lim.info[self.lim.active[i] as usize].motor {
+            if self.lim.is_motor(i) {
                 *self.lim.border.a22(i, i) += MOTOR_REGULARIZATION * col[n + i];
             }
         }
@@ -184,9 +184,7 @@ impl Island {
     pub(super) fn pushing_limits(&self) -> u32 {
         let lim = &self.lim;
         let na = lim.active.len();
-        (0..na)
-            .filter(|&i| lim.push[i] && !lim.info[lim.active[i] as usize].motor)
-            .count() as u32
+        (0..na).filter(|&i| lim.push[i] && !lim.is_motor(i)).count() as u32
     }
 
     /// The linear complementarity problem of the candidate rows for the current linearization:
