@@ -166,11 +166,8 @@ impl Island {
             let r = lim.active[i] as usize;
             lim.fixed[i] = !lim.push[i];
             sol[n + i] = lim.x2[i];
-            x[n + i] = if lim.push[i] {
-                lim.rhs[r]
-            } else {
-                lim.released_total(i) - lim.lam_pos[r]
-            };
+            // (a released row's impulse is the LCP's: its bound, or the fallback's value)
+            x[n + i] = if lim.push[i] { lim.rhs[r] } else { lim.x2[i] };
             if lim.info[r].motor {
                 lim.slack[r] = !lim.push[i];
             }
@@ -289,25 +286,76 @@ impl Island {
                 }
             }
         }
+        if !solved {
+            lim.bounded_fallback(na, tol);
+        }
         for i in 0..na {
             let r = lim.active[i] as usize;
-            if !lim.info[r].motor {
-                continue;
-            }
-            lim.inv_mass[r] = lim.border.schur(i, i);
-            // out of pivots (not seen): a motor that the last solve took past a bound is
-            // released there, so its force stays within its bound whatever the others do
-            let (lo, hi) = lim.bounds(r);
-            let total = lim.lam_pos[r] + lim.x2[i];
-            if !solved && lim.push[i] && !(lo..=hi).contains(&total) {
-                lim.push[i] = false;
-                lim.at_hi[r] = total > hi;
+            if lim.info[r].motor {
+                lim.inv_mass[r] = lim.border.schur(i, i);
             }
         }
     }
 }
 
+/// Sweeps of the projected Gauss-Seidel fallback of the limits' LCP.
+const FALLBACK_SWEEPS: usize = 200;
+
 impl LimitRows {
+    /// When the pivoting runs out (it may cycle on box-bounded rows, for which Murty's method
+    /// is not finite, seen on a ragdoll with joint friction and limits on the same hinges: a
+    /// motor row and its range limit are parallel), the same bounded quadratic program by
+    /// projected Gauss-Seidel on `S`, from the last pass's impulses. Rows strictly inside
+    /// their bounds push (the solve meets their targets); the others are released at their
+    /// bound; motors are released at the impulse found (within their bounds), so two parallel
+    /// rows cannot trade unbounded impulses in the refinement.
+    fn bounded_fallback(&mut self, na: usize, tol: f64) {
+        let range = |l: &LimitRows, i: usize| {
+            let r = l.active[i] as usize;
+            let (lo, hi) = l.bounds(r);
+            (lo - l.lam_pos[r], hi - l.lam_pos[r])
+        };
+        for i in 0..na {
+            if self.border.dependent(i) {
+                self.x2[i] = self.released_total(i) - self.lam_pos[self.active[i] as usize];
+            } else {
+                let (lo, hi) = range(self, i);
+                self.x2[i] = self.x2[i].clamp(lo, hi);
+            }
+        }
+        for _ in 0..FALLBACK_SWEEPS {
+            let mut change: f64 = 0.0;
+            for i in 0..na {
+                let d = self.border.schur(i, i);
+                if self.border.dependent(i) || d <= 0.0 {
+                    continue;
+                }
+                let w: f64 = (0..na)
+                    .map(|j| self.border.schur(i, j) * self.x2[j])
+                    .sum::<f64>()
+                    - self.y2[i];
+                let (lo, hi) = range(self, i);
+                let x = (self.x2[i] - w / d).clamp(lo, hi);
+                change = change.max((x - self.x2[i]).abs() * d);
+                self.x2[i] = x;
+            }
+            if change <= tol {
+                break;
+            }
+        }
+        for i in 0..na {
+            let r = self.active[i] as usize;
+            let (lo, hi) = range(self, i);
+            let x = self.x2[i];
+            self.push[i] = !self.border.dependent(i)
+                && !self.info[r].motor
+                && (self.info[r].bilateral || x > lo);
+            if self.info[r].motor {
+                self.at_hi[r] = x >= hi;
+            }
+        }
+    }
+
     /// Bounds of row `r`'s impulse in the substep: `[0, inf)` for a limit, unbounded for a
     /// locked range, `[-F dt, F dt]` for a force-limited motor.
     fn bounds(&self, r: usize) -> (f64, f64) {
