@@ -156,16 +156,6 @@ impl Joint {
     pub fn motor_on(&self) -> bool {
         self.motor.mode != MotorMode::Off
     }
-
-    /// A hard motor: its row is one of the joint's rows.
-    pub fn motor_hard(&self) -> bool {
-        self.motor.hard()
-    }
-
-    /// A force-limited motor: its row is appended after the joint's limit rows.
-    pub fn motor_limited(&self) -> bool {
-        self.motor.limited()
-    }
 }
 
 /// The simulation world.
@@ -956,14 +946,14 @@ impl World {
                 "only hinge and slider joints carry a motor",
             ));
         }
-        let (was_on, was) = (j.motor_on(), (j.motor_hard(), j.motor_limited()));
+        let (was_on, was) = (j.motor_on(), (j.motor.hard(), j.motor.limited()));
         let coordinate = j.coordinate;
         let j = self.joints.get_mut(h.index, h.generation).expect("checked");
         if !was_on || motor.mode != j.motor.mode || was.0 != motor.hard() {
             j.motor_target = coordinate;
         }
         j.motor = motor;
-        if was != (j.motor_hard(), j.motor_limited()) {
+        if was != (j.motor.hard(), j.motor.limited()) {
             self.solver.invalidate();
         }
         self.note_joint_change(h.index);
@@ -1040,7 +1030,7 @@ impl World {
         for (_, j) in self.joints.iter() {
             let (pa, pb) = self.joint_poses(j);
             // (a force-limited motor's lag is not a violation)
-            let target = j.motor_hard().then_some(j.motor_target_now());
+            let target = j.motor.hard().then_some(j.motor_target_now());
             let n = j.model.eval(&pa, &pb, target, j.coordinate, &mut rows);
             for r in &rows[..n] {
                 worst = worst.max(r.c.abs());

@@ -749,9 +749,8 @@ impl Island {
             }
             let j = joints.slot(ij.slot);
             self.coord_start[k] = j.coordinate;
-            if ij.motor || ij.lmotor {
-                // (a force-limited motor's target starts again from the coordinate at every
-                // substep: `restart_limited_motors`)
+            // (a force-limited motor's target is set at every substep: `restart_limited_motors`)
+            if ij.motor {
                 let target = j.motor_target_now();
                 match j.motor.mode {
                     crate::joint::MotorMode::Velocity => {

@@ -60,15 +60,15 @@ impl Island {
         for r in 0..self.lim.info.len() {
             let g = self.lim.trial[r].c;
             let info = &self.lim.info[r];
-            let pushing = info.bilateral || g < 0.0 || self.lim.lam_pos[r] > 0.0;
+            // a motor row is always a candidate, starting from where the last solve left it
+            let pushing = if info.motor {
+                !self.lim.slack[r]
+            } else {
+                info.bilateral || g < 0.0 || self.lim.lam_pos[r] > 0.0
+            };
             if info.motor || pushing || g < margin {
                 self.lim.rhs[r] = -g / dt;
-                // a motor row starts from where the last solve left it
-                self.lim.push[k] = if info.motor {
-                    !self.lim.slack[r]
-                } else {
-                    pushing
-                };
+                self.lim.push[k] = pushing;
                 if self.lim.active.get(k) != Some(&(r as u32)) {
                     changed = true;
                 }

@@ -51,7 +51,7 @@ pub(crate) fn build(
     // The joints of each dynamic body: (joint, side, rows).
     let mut incident: Vec<Vec<(u32, u8, usize)>> = vec![Vec::new(); n];
     for (jslot, j) in joints.iter() {
-        let rows = j.model.row_count(j.motor_hard()) + usize::from(j.motor_limited());
+        let rows = j.model.row_count(j.motor.hard()) + usize::from(j.motor.limited());
         for (s, slot) in [j.body_a, Some(j.body_b)].into_iter().enumerate() {
             if let Some(slot) = slot.filter(|&s| is_dyn(s)) {
                 incident[slot as usize].push((jslot, s as u8, rows));
@@ -144,10 +144,10 @@ pub(crate) fn build(
             jslot,
             a,
             b,
-            j.model.row_count(j.motor_hard()) as u32,
-            j.motor_hard(),
-            j.motor_limited(),
-            (j.model.limit_count() + usize::from(j.motor_limited())) as u32,
+            j.model.row_count(j.motor.hard()) as u32,
+            j.motor.hard(),
+            j.motor.limited(),
+            (j.model.limit_count() + usize::from(j.motor.limited())) as u32,
             j.model.kind.point_rows_first(),
         );
     }

@@ -163,12 +163,13 @@ impl Motor {
         Ok(())
     }
 
-    /// A motor whose row is one of the joint's rows (on, with no force limit).
+    /// A hard motor: on, with no force limit; its row is one of the joint's rows.
     pub(crate) fn hard(&self) -> bool {
         self.mode != MotorMode::Off && self.max_force == f64::INFINITY
     }
 
-    /// A motor whose row is appended to the solve with bounded impulses (on, finite force).
+    /// A force-limited motor: on, with a finite force; its row is appended after the joint's
+    /// limit rows, its impulses bounded.
     pub(crate) fn limited(&self) -> bool {
         self.mode != MotorMode::Off && self.max_force < f64::INFINITY
     }
