@@ -16,7 +16,7 @@
 //! `GS=0` turns geometric stiffness off, `MAX_ITER=` the joint-correction iteration limit,
 //! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `MOTOR_FORCE=` limits every motor
 //! to that force or torque (N, N m), `HINGE_FRICTION=` gives every hinge without a motor joint
-//! friction of that torque (N m), `BALL=1` adds a free body falling
+//! friction of that torque (N m), `BALL_FRICTION=` every ball joint, `BALL=1` adds a free body falling
 //! far from the scene, `SLEEP=1` lets bodies at rest fall asleep, `TRACE=1` prints the heaviest body every step, the total energy
 //! (kinetic and potential), and `uncoupled` when the contacts were. The last line is a hash of
 //! every body's final pose and velocity, to check that two builds (or thread counts) step the
@@ -184,14 +184,17 @@ fn main() {
             }
         }
     }
-    if let Some(f) = std::env::var("HINGE_FRICTION")
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-    {
+    for (var, kind) in [
+        ("HINGE_FRICTION", tenon::JointKind::Hinge),
+        ("BALL_FRICTION", tenon::JointKind::Ball),
+    ] {
+        let Some(f) = std::env::var(var).ok().and_then(|s| s.parse::<f64>().ok()) else {
+            continue;
+        };
         let handles: Vec<_> = world.joint_handles().collect();
         for j in handles {
             let d = world.joint_desc(j).expect("live joint");
-            if d.kind == tenon::JointKind::Hinge && d.motor.mode == tenon::MotorMode::Off {
+            if d.kind == kind && d.motor.mode == tenon::MotorMode::Off {
                 let friction = tenon::Motor {
                     mode: tenon::MotorMode::Velocity,
                     max_force: f,

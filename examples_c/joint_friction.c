@@ -6,7 +6,10 @@
  *    10 rad/s. Exits non-zero if the speed is off by more than 1e-9 rad/s at any step, or the
  *    motor's torque (tenon_joint_get_motor_impulse over the step) is not 2 N m while it speeds up.
  * 2. A 2 kg, 1 m bar held horizontal by a hinge at its end: gravity pulls with 9.81 N m about
- *    the hinge. With friction of 10.3 N m it must not move (1e-9 rad); with 4.9 N m it falls. */
+ *    the hinge. With friction of 10.3 N m it must not move (1e-9 rad); with 4.9 N m it falls.
+ * 3. The cube on a ball joint at its centre, spinning at 5 rad/s about its x axis, braked by
+ *    4 N m of ball-joint friction: it must slow at exactly 6 rad/s^2 and stop after 5/6 s
+ *    without springing back (1e-9 rad/s); a position motor on a ball joint is rejected. */
 #include <math.h>
 #include <stdio.h>
 
@@ -50,6 +53,47 @@ static int bar_with_friction(double friction, double *angle) {
   return 0;
 }
 
+/* Part 3: ball-joint friction braking a spinning cube. */
+static int spinning_cube(void) {
+  tenon_world_def wd = tenon_world_def_default();
+  wd.gravity = (tenon_vec3){0, 0, 0};
+  tenon_world_id world;
+  CHECK(tenon_world_create(&wd, &world));
+  tenon_body_def bd = tenon_body_def_default();
+  bd.angular_velocity = (tenon_vec3){5.0, 0, 0};
+  CHECK(tenon_mass_solid_box(4.0, (tenon_vec3){0.5, 0.5, 0.5}, &bd.mass_properties));
+  tenon_body_id cube;
+  CHECK(tenon_body_create(world, &bd, &cube));
+  tenon_joint_def def = tenon_joint_def_default(); /* frames at the centre, body A the world */
+  def.type = TENON_JOINT_TYPE_BALL;
+  def.body_b = cube;
+  def.motor.mode = TENON_MOTOR_MODE_POSITION;
+  def.motor.max_force = 4.0;
+  tenon_joint_id j;
+  EXPECT(tenon_joint_create(world, &def, &j) == TENON_RESULT_WRONG_JOINT_TYPE,
+         "a position motor on a ball joint was accepted");
+  def.motor.mode = TENON_MOTOR_MODE_VELOCITY; /* at 0 rad/s: friction */
+  CHECK(tenon_joint_create(world, &def, &j));
+  const double h = 1.0 / 60.0, inertia = 4.0 * 0.5 / 3.0;
+  double worst = 0.0;
+  for (int k = 1; k <= 90; ++k) {
+    tenon_step_report r;
+    CHECK(tenon_world_step(world, h, &r));
+    EXPECT(r.converged && r.max_violation < 1e-9, "cube step %d: joint error %g", k, r.max_violation);
+    tenon_vec3 w;
+    CHECK(tenon_body_get_angular_velocity(cube, &w));
+    double expected = fmax(5.0 - 4.0 / inertia * k * h, 0.0);
+    worst = fmax(worst, fabs(w.x - expected) + fabs(w.y) + fabs(w.z));
+    double impulse;
+    CHECK(tenon_joint_get_motor_impulse(j, &impulse));
+    if (k < 50) EXPECT(fabs(impulse / h - 4.0) < 1e-9, "step %d: friction %g N m", k, impulse / h);
+    if (k % 15 == 0) printf("  ball friction t = %.2f s: %.9f rad/s\n", k * h, w.x);
+  }
+  CHECK(tenon_world_destroy(world));
+  EXPECT(worst < 1e-9, "spinning cube off by %g rad/s", worst);
+  return 0;
+}
+
 int main(void) {
   printf("Tenon %s: force-limited motors and joint friction\n", tenon_version());
   tenon_world_def wd = tenon_world_def_default();
@@ -90,6 +134,7 @@ int main(void) {
   printf("  bar after 2 s: friction 10.3 N m: %.2e rad, friction 4.9 N m: %.3f rad\n", held, fell);
   EXPECT(fabs(held) < 1e-9, "held bar moved %g rad", held);
   EXPECT(fabs(fell) > 1.0, "bar with too little friction only turned %g rad", fell);
+  if (spinning_cube() != 0) return 1;
   printf("OK\n");
   return 0;
 }

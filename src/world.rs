@@ -144,8 +144,12 @@ pub(crate) struct Joint {
     /// Impulse the joint applied to body B in the last step: linear (N s) and angular about
     /// the anchor (N m s), world frame.
     pub impulse: [f64; 6],
-    /// Impulse of the motor's row in the last step (N s or N m s along the coordinate).
+    /// Impulse of the motor's row in the last step (N s or N m s along the coordinate; for a
+    /// ball joint's friction the magnitude of `friction_impulse`).
     pub motor_impulse: f64,
+    /// A ball joint's friction: the impulses of its three rows in the last step (N m s, each
+    /// about its axis, frame B's at the start of each substep).
+    pub friction_impulse: Vec3,
     /// Largest row violation at the end of the last step.
     pub violation: f64,
     /// The two bodies' shapes collide with each other.
@@ -791,6 +795,7 @@ impl World {
             coordinate: 0.0,
             impulse: [0.0; 6],
             motor_impulse: 0.0,
+            friction_impulse: Vec3::zeros(),
             violation: 0.0,
             collide_connected: desc.collide_connected,
         };
@@ -934,18 +939,13 @@ impl World {
         Ok((j.body_a.map(bh), bh(j.body_b)))
     }
 
-    /// Sets the joint's motor (hinge and slider only). Switching a motor on or off, or between
+    /// Sets the joint's motor (hinge and slider; a ball joint takes friction only, see
+    /// [`Motor`]). Switching a motor on or off, or between
     /// hard (infinite `max_force`) and force-limited, changes the system's rows, so the
     /// factorization's symbolic analysis is redone on the next step.
     pub fn set_joint_motor(&mut self, h: JointHandle, motor: Motor) -> Result<()> {
-        motor.validate()?;
         let j = self.joint(h)?;
-        if motor.mode != MotorMode::Off && !j.model.kind.has_coordinate() {
-            return Err(Error::new(
-                ErrorKind::WrongJointType,
-                "only hinge and slider joints carry a motor",
-            ));
-        }
+        motor.validate_for(j.model.kind)?;
         let (was_on, was) = (j.motor_on(), (j.motor.hard(), j.motor.limited()));
         let coordinate = j.coordinate;
         let j = self.joints.get_mut(h.index, h.generation).expect("checked");
@@ -1014,7 +1014,8 @@ impl World {
 
     /// Impulse the joint's motor applied along the joint's coordinate during the last step:
     /// N m s about a hinge's axis, N s along a slider's, positive when it drives the coordinate
-    /// up (0 without a motor). Divide by the step for the mean torque or force; a force-limited
+    /// up (0 without a motor); for a ball joint's friction, the magnitude of its three rows'
+    /// impulses (N m s). Divide by the step for the mean torque or force; a force-limited
     /// motor that held at its bound reports `max_force` times the step. Like
     /// [`World::joint_reaction_impulse`], it is that of the last step the joint's island was
     /// solved in (a sleeping joint keeps its last value).

@@ -888,25 +888,33 @@ fn a_force_limited_slider_servo_lifts_a_load_to_its_target_height_and_holds_it()
 }
 
 #[test]
-fn a_ragdoll_with_friction_in_its_hinges_tumbles_down_stairs_within_every_bound() {
-    // elbows, knees and ankles (hinges with ranges) get joint friction: the friction rows, the
-    // limits on the same hinges (parallel rows) and the contacts in one solve. At 0.1 N m the
+fn a_ragdoll_with_friction_in_its_joints_tumbles_down_stairs_within_every_bound() {
+    // elbows, knees and ankles (hinges with ranges) get joint friction, and so do the neck,
+    // shoulders and hips (ball joints with swing cones and twist ranges): the friction rows, the
+    // limits on the same joints (parallel rows) and the contacts in one solve. At 0.1 N m the
     // limits' pivoting once cycled and a frame blew up to 1.8e7 J; the projected Gauss-Seidel
     // fallback keeps every value within its bounds
     let h = 1.0 / 60.0;
     for friction in [0.01, 0.1, 1.0, 10.0] {
         let mut world = World::default();
         let s = scenes::ragdoll_on_stairs(&mut world);
-        let mut hinges = Vec::new();
+        let (mut hinges, mut balls) = (Vec::new(), Vec::new());
         for &j in &s.joints {
-            if world.joint_desc(j).unwrap().kind == JointKind::Hinge {
-                world
-                    .set_joint_motor(j, velocity_motor(0.0, friction))
-                    .unwrap();
-                hinges.push(j);
-            }
+            let kind = world.joint_desc(j).unwrap().kind;
+            let list = match kind {
+                JointKind::Hinge => &mut hinges,
+                JointKind::Ball => &mut balls,
+                _ => continue,
+            };
+            world
+                .set_joint_motor(j, velocity_motor(0.0, friction))
+                .unwrap();
+            list.push(j);
         }
-        assert!(hinges.len() >= 6, "{} hinges", hinges.len());
+        assert!(
+            hinges.len() >= 6 && balls.len() >= 4,
+            "{hinges:?} {balls:?}"
+        );
         let e0 = world.kinetic_energy() + world.potential_energy();
         for k in 0..180 {
             let r = world.step(h).unwrap().clone();
@@ -918,6 +926,12 @@ fn a_ragdoll_with_friction_in_its_hinges_tumbles_down_stairs_within_every_bound(
                 let t = world.joint_motor_impulse(j).unwrap() / h;
                 assert!(t.abs() <= friction * (1.0 + 1e-9), "step {k}: {t} N m");
             }
+            // (three axes, each within the bound)
+            for &j in &balls {
+                let t = world.joint_motor_impulse(j).unwrap() / h;
+                let bound = friction * 3f64.sqrt();
+                assert!(t <= bound * (1.0 + 1e-9), "step {k}: {t} N m");
+            }
             let e = world.kinetic_energy() + world.potential_energy();
             assert!(e < 1.05 * e0, "{friction} N m, step {k}: {e} J from {e0} J");
         }
@@ -925,4 +939,164 @@ fn a_ragdoll_with_friction_in_its_hinges_tumbles_down_stairs_within_every_bound(
         let z = world.body(s.bodies[0]).unwrap().position().z;
         assert!(z < 1.2, "{friction} N m: the pelvis is still at {z} m");
     }
+}
+
+/// A 1 m bar of `mass` along +x from a ball joint at the origin, whose frames' x axis is `y`
+/// (the axis the bar falls about under gravity), with friction `friction` (N m).
+fn ball_bar_with_friction(
+    world: &mut World,
+    mass: f64,
+    friction: f64,
+) -> (BodyHandle, JointHandle) {
+    let bar = scenes::bar(world, Vec3::zeros(), Vec3::x(), mass);
+    let ends = (None, bar);
+    let j = driven_joint(
+        world,
+        JointKind::Ball,
+        ends,
+        (Vec3::zeros(), Vec3::y()),
+        velocity_motor(0.0, friction),
+        JointLimits::NONE,
+    );
+    (bar, j)
+}
+
+#[test]
+fn ball_joint_friction_holds_a_bar_below_its_torque_and_lets_it_fall_above() {
+    // the hinge test's bar on a ball joint: it falls about y, one of the friction's axes, and
+    // nothing turns it off that plane
+    let (mass, h) = (2.0, 1.0 / 240.0);
+    let g = -World::default().settings().gravity.z;
+    let gravity_torque = mass * g * 0.5;
+    let mut world = World::default();
+    let (bar, _) = ball_bar_with_friction(&mut world, mass, 1.05 * gravity_torque);
+    for k in 0..480 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+    }
+    let body = world.body(bar).unwrap();
+    let (turn, w) = (body.rotation().angle(), body.angular_velocity());
+    assert!(
+        turn < 1e-9 && w.norm() < 1e-9,
+        "slipped by {turn} rad, {w:?}"
+    );
+
+    let friction = 0.5 * gravity_torque;
+    let mut world = World::default();
+    let (bar, j) = ball_bar_with_friction(&mut world, mass, friction);
+    let inertia = mass * (0.25 + 0.0001) / 3.0 + mass * 0.25;
+    let (mut th, mut om) = (0.0f64, 0.0f64);
+    let fine = h / 1000.0;
+    let mut worst: f64 = 0.0;
+    for k in 1..=60 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        for _ in 0..1000 {
+            let acc = (gravity_torque * th.cos() - friction) / inertia;
+            om += acc * fine;
+            th += om * fine;
+        }
+        let w = world.body(bar).unwrap().angular_velocity();
+        worst = worst.max((w.y - om).abs() / om);
+        assert!(w.x.abs() < 1e-9 && w.z.abs() < 1e-9, "step {k}: {w:?}");
+        // the friction's torque: its magnitude, the bound
+        let t = world.joint_motor_impulse(j).unwrap() / h;
+        assert!((t - friction).abs() < 1e-9 * friction, "step {k}: {t} N m");
+    }
+    assert!(
+        worst < 1e-4,
+        "angular velocity off the reference by {worst:e}"
+    );
+}
+
+#[test]
+fn ball_joint_friction_brakes_a_spinning_cube_about_each_axis_of_its_frame_on_its_own() {
+    // the 4 kg flywheel cube (inertia 2/3 kg m^2 about every axis) weightless on a ball joint at
+    // its centre, frames on the body's axes, spinning at 2 and 5 rad/s about its x and y axes.
+    // Each of the friction's three rows brakes its own component at F / I until it stops, and
+    // nothing springs back: x stops at I 2 / F = 1/3 s, y at 5/6 s
+    let mut world = weightless();
+    let (friction, h) = (4.0, 1.0 / 60.0);
+    let cube = solid_box(&mut world, 4.0, 0.5);
+    let mut d = JointDesc::new(JointKind::Ball, None, cube);
+    d.motor = velocity_motor(0.0, friction);
+    let j = world.create_joint(&d).unwrap();
+    let spin = Vec3::new(2.0, 5.0, 0.0);
+    world.set_body_velocity(cube, Vec3::zeros(), spin).unwrap();
+    let decel = friction / FLYWHEEL_INERTIA;
+    for k in 1..=90 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        let body = world.body(cube).unwrap();
+        // the spin in the body's frame (the friction's axes)
+        let w = body.rotation().inverse() * body.angular_velocity();
+        let t = k as f64 * h;
+        let expected = spin.map(|s| (s - decel * t).max(0.0));
+        assert!(
+            (w - expected).norm() < 1e-9,
+            "step {k}: {w:?}, expected {expected:?}"
+        );
+        // the torque: F about each axis that slides through the whole step (its magnitude
+        // sqrt(2) F while both do), never more than that
+        let torque = world.joint_motor_impulse(j).unwrap() / h;
+        let slides = |c: f64| c - decel * t > 0.0;
+        let whole = spin.iter().filter(|&&c| slides(c)).count();
+        let part = spin.iter().filter(|&&c| slides(c + decel * h)).count();
+        if whole == part {
+            let expected = friction * (whole as f64).sqrt();
+            assert!((torque - expected).abs() < 1e-9, "step {k}: {torque} N m");
+        } else {
+            assert!(torque <= friction * (part as f64).sqrt() + 1e-9, "step {k}");
+        }
+    }
+    let w = world.body(cube).unwrap().angular_velocity();
+    assert!(w.norm() < 1e-12, "still turning: {w:?}");
+}
+
+#[test]
+fn friction_on_a_ball_joint_is_checked_and_a_bad_one_changes_nothing() {
+    let mut world = World::default();
+    let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::x(), 1.0);
+    let j = scenes::limited_joint(
+        &mut world,
+        JointKind::Ball,
+        None,
+        bar,
+        Vec3::zeros(),
+        Vec3::y(),
+        JointLimits::NONE,
+    );
+    let bad = [
+        Motor {
+            mode: MotorMode::Position,
+            max_force: 1.0,
+            ..Motor::default()
+        },
+        velocity_motor(1.0, 1.0),
+        velocity_motor(0.0, f64::INFINITY),
+    ];
+    for m in bad {
+        let e = world.set_joint_motor(j, m).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::WrongJointType, "{m:?}");
+        assert_eq!(world.joint_motor(j).unwrap(), Motor::default());
+        let mut d = world.joint_desc(j).unwrap();
+        d.motor = m;
+        assert!(world.create_joint(&d).is_err(), "{m:?}");
+    }
+    world.set_joint_motor(j, velocity_motor(0.0, 2.0)).unwrap();
+    assert_eq!(world.joint_motor(j).unwrap().max_force, 2.0);
+    // friction on other joints without a coordinate is not offered
+    let u = scenes::limited_joint(
+        &mut world,
+        JointKind::Universal,
+        None,
+        bar,
+        Vec3::x(),
+        Vec3::y(),
+        JointLimits::NONE,
+    );
+    let e = world
+        .set_joint_motor(u, velocity_motor(0.0, 2.0))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::WrongJointType);
 }

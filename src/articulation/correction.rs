@@ -348,7 +348,7 @@ impl Island {
             self.v[l] += dt * self.acc[l];
             self.w[l] += dt * self.alpha[l];
         }
-        self.restart_limited_motors(joints, tau0, dt);
+        self.restart_limited_motors(bodies, joints, tau0, dt);
         // A at the substep start, factored once.
         let t0 = Instant::now();
         self.factor_at_start(s, bodies, joints, tau0);

@@ -60,8 +60,9 @@ pub(crate) struct IslandJoint {
     pub n: u32,
     /// A hard motor: the last of the joint's rows.
     pub motor: bool,
-    /// A force-limited motor: the last of the joint's limit rows.
-    pub lmotor: bool,
+    /// A force-limited motor's rows, the last of the joint's limit rows: 1 along a hinge's or
+    /// slider's coordinate, 3 for a ball joint's friction, 0 without.
+    pub lmotor: u8,
     /// First limit row and limit row count (`LimitRows`).
     pub loff: u32,
     pub ln: u32,
@@ -95,9 +96,10 @@ pub(crate) struct MotorHistory {
     pub load: f64,
 }
 
-/// A joint's impulse on body B (linear, then angular about B's centre of mass) and its motor
-/// row's impulse (the coordinate's generalized impulse, N s or N m s).
-pub(crate) type JointImpulse = [f64; 7];
+/// A joint's impulse on body B (linear, then angular about B's centre of mass), its motor
+/// row's impulse (the coordinate's generalized impulse, N s or N m s), and the impulses of a
+/// ball joint's three friction rows (about their axes, N m s).
+pub(crate) type JointImpulse = [f64; 10];
 
 /// A limit row's joint (island index), sides and kind.
 #[derive(Clone, Copy, Debug)]
@@ -362,6 +364,8 @@ pub(crate) struct Island {
     pub motor_left: f64,
     /// Per joint, what a force-limited motor remembers of the last steps (the load on it).
     pub motor_hist: Vec<MotorHistory>,
+    /// Per joint, the relative orientation a ball joint's friction holds in this substep.
+    pub friction_ref: Vec<Quat>,
     /// Impulse on body B over the frame (linear, angular about B's centre of mass), then the
     /// motor row's impulse.
     pub impulse: Vec<JointImpulse>,
@@ -554,10 +558,10 @@ impl Island {
             preview_fresh: false,
             w_ref: vec![Vec3::zeros(); nb],
             v_vel: vec![Vec3::zeros(); nb],
-            impulse_vel: vec![[0.0; 7]; nj],
+            impulse_vel: vec![[0.0; 10]; nj],
             warm_dv: vec![Vec3::zeros(); nb],
             warm_dw: vec![Vec3::zeros(); nb],
-            warm_imp: vec![[0.0; 7]; nj],
+            warm_imp: vec![[0.0; 10]; nj],
             lam_pos_vel: vec![0.0; n_lim],
             warm_lam: vec![0.0; n_lim],
             warm_pending: false,
@@ -606,8 +610,9 @@ impl Island {
             motor_rate: vec![0.0; nj],
             motor_left: 0.0,
             motor_hist: vec![MotorHistory::default(); nj],
-            impulse: vec![[0.0; 7]; nj],
-            impulse_kept: vec![[0.0; 7]; nj],
+            friction_ref: vec![Quat::identity(); nj],
+            impulse: vec![[0.0; 10]; nj],
+            impulse_kept: vec![[0.0; 10]; nj],
             lam_pos_kept: vec![0.0; n_lim],
             slack_kept: vec![false; n_lim],
             lambda: vec![0.0; n_rows],
@@ -672,7 +677,8 @@ impl Island {
         let last_h = self.frame_h;
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
-            if !ij.lmotor {
+            // (a ball joint's friction has no coordinate and no position target)
+            if ij.lmotor != 1 {
                 continue;
             }
             let c = joints.slot(ij.slot).coordinate;
@@ -770,10 +776,24 @@ impl Island {
     /// into the frame): a motor that fell behind at its force bound goes on from where the
     /// joint is, at its target speed, or towards its target position by the frame's end but no
     /// faster than it can brake, without catching up on its lag.
-    pub fn restart_limited_motors(&mut self, joints: &Arena<Joint>, tau0: f64, dt: f64) {
+    /// A ball joint's friction holds the orientation the joint has at the substep's start.
+    pub fn restart_limited_motors(
+        &mut self,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        tau0: f64,
+        dt: f64,
+    ) {
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
-            if !ij.lmotor {
+            if ij.lmotor == 0 {
+                continue;
+            }
+            if ij.lmotor == 3 {
+                let pa = self.side_pose(ij.a, bodies, tau0, false);
+                let pb = self.side_pose(ij.b, bodies, tau0, false);
+                self.friction_ref[k] = ij.model(joints).relative_orientation(&pa, &pb);
+                (self.motor_rate[k], self.motor_from[k]) = (0.0, 0.0);
                 continue;
             }
             let m = joints.slot(ij.slot).motor;
@@ -815,7 +835,7 @@ impl Island {
         self.w.copy_from_slice(&self.start.w);
         self.coord.copy_from_slice(&self.coord_start);
         for i in &mut self.impulse {
-            *i = [0.0; 7];
+            *i = [0.0; 10];
         }
         self.lambda.fill(0.0);
         self.lim.lambda.fill(0.0);
@@ -880,16 +900,21 @@ impl Island {
                 for (r, s) in j.impulse.iter_mut().zip(step) {
                     *r += s;
                 }
+                j.friction_impulse += Vec3::new(i[7], i[8], i[9]);
                 j.motor_impulse += i[6];
             } else {
                 j.impulse = step;
+                j.friction_impulse = Vec3::new(i[7], i[8], i[9]);
                 j.motor_impulse = i[6];
+            }
+            if ij.lmotor == 3 {
+                j.motor_impulse = j.friction_impulse.norm();
             }
             j.coordinate = self.coord[k];
             j.violation = self.violation[k];
             if ij.motor && j.motor.mode == crate::joint::MotorMode::Velocity {
                 j.motor_target = self.motor_from[k] + self.motor_rate[k] * self.frame_h;
-            } else if ij.lmotor {
+            } else if ij.lmotor != 0 {
                 j.motor_target = self.coord[k];
             }
         }
@@ -982,12 +1007,17 @@ impl Island {
                 for (i, r) in out[..nl].iter().enumerate() {
                     jw = jw.max(model.limits.violation(i, r.c));
                 }
-                if ij.lmotor {
+                if ij.lmotor == 1 {
                     let target = self.motor_from[k] + self.motor_rate[k] * tau;
                     out[nl] = model.eval_motor(&pa, &pb, target, self.coord[k]);
-                    // a motor held at its force bound lags without violating anything
-                    if !self.lim.slack[range.end - 1] {
-                        jw = jw.max(out[nl].c.abs());
+                } else if ij.lmotor == 3 {
+                    model.eval_friction(&pa, &pb, &self.friction_ref[k], &mut out[nl..]);
+                }
+                // a motor held at its force bound lags without violating anything
+                let motor_rows = range.end - usize::from(ij.lmotor)..range.end;
+                for (r, row) in motor_rows.zip(&out[nl..]) {
+                    if !self.lim.slack[r] {
+                        jw = jw.max(row.c.abs());
                     }
                 }
             }
@@ -1296,7 +1326,12 @@ impl Island {
                     *acc += v * p;
                 }
                 if self.lim.info[r].motor {
-                    motor[0] += p;
+                    if ij.lmotor == 1 {
+                        motor[0] += p;
+                    } else {
+                        // a ball joint's friction: the impulse of each of its three rows
+                        motor[1 + r - (ij.loff + ij.ln - 3) as usize] += p;
+                    }
                 }
             }
         }

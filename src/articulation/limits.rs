@@ -12,6 +12,10 @@ use crate::body::Body;
 /// Relative regularization of a force-limited motor's diagonal in the appended rows' block.
 const MOTOR_REGULARIZATION: f64 = 1e-12;
 
+/// Block pivots the limits' LCP tries without lowering the count of rows that violate
+/// complementarity before it flips one row at a time.
+const BLOCK_TRIES: usize = 3;
+
 impl Island {
     /// Velocity correction: appends the limit rows the velocities would violate within `dt`,
     /// with the target velocity of Newton's impact law (`-e` times the approach speed), or the
@@ -187,15 +191,17 @@ impl Island {
     /// The linear complementarity problem of the candidate rows for the current linearization:
     /// with `S = D22` (their Schur complement) and `y2`, find the impulses `x` such that every
     /// row either pushes (`lam + x >= 0`, its target met: `(S x - y2)_i = 0`) or is released
-    /// (`lam + x = 0`, and the step leaves it inside its limit: `(S x - y2)_i >= 0`). Murty's
-    /// least-index principal pivoting, finite because `S` is positive definite. Starts from
-    /// `push`; leaves the answer in `push` (locked ranges always push).
+    /// (`lam + x = 0`, and the step leaves it inside its limit: `(S x - y2)_i >= 0`). Block
+    /// principal pivoting safeguarded by Murty's least-index rule (Judice and Pires), finite
+    /// because `S` is positive definite. Starts from `push`; leaves the answer in `push`
+    /// (locked ranges always push).
     ///
     /// A force-limited motor's row is box-bounded: `lo <= lam + x <= hi` with
     /// `hi = -lo = max_force * dt`. It holds its target between the bounds, or is released at
     /// the bound it reached (`at_hi`), where the target wants more than the bound
     /// (`(S x - y2)_i >= 0` at `lo`, `<= 0` at `hi`): the first-order conditions of the
-    /// bounded quadratic program the LCP is. The same pivoting flips one row at a time.
+    /// bounded quadratic program the LCP is. The same pivoting flips them; when it runs out,
+    /// `bounded_fallback` solves that program.
     fn lcp(&mut self) {
         let na = self.lim.active.len();
         let lim = &mut self.lim;
@@ -203,6 +209,7 @@ impl Island {
         let tol = 1e-12 * scale;
         lim.tol = tol;
         let mut solved = false;
+        let (mut fewest, mut tries) = (usize::MAX, 0);
         for _ in 0..(8 * na + 16) {
             // x_N = -lam_N; S_PP x_P = y2_P - S_PN x_N, by Gaussian elimination on `m`
             let mut np = 0;
@@ -246,26 +253,15 @@ impl Island {
                     pi += 1;
                 }
             }
-            // least index violating complementarity
-            let mut flip = None;
+            // the rows violating complementarity (flagged in `fixed`, scratch until the solve
+            // sets it), the least index first
+            let (mut first, mut count) = (None, 0);
             for i in 0..na {
                 let r = lim.active[i] as usize;
-                let (lo, hi) = lim.bounds(r);
                 let bad = if lim.border.dependent(i) {
                     false
                 } else if lim.push[i] {
-                    let total = lim.lam_pos[r] + lim.x2[i];
-                    // (a motor's bound is an impulse: its own scale)
-                    let tol = if lim.info[r].motor { 1e-12 * hi } else { tol };
-                    if total < lo - tol {
-                        lim.at_hi[r] = false;
-                        true
-                    } else if total > hi + tol {
-                        lim.at_hi[r] = true;
-                        true
-                    } else {
-                        false
-                    }
+                    lim.out_of_bounds(i, tol).is_some()
                 } else {
                     let w: f64 = (0..na)
                         .map(|j| lim.border.schur(i, j) * lim.x2[j])
@@ -273,17 +269,37 @@ impl Island {
                         - lim.y2[i];
                     if lim.at_hi[r] { w > tol } else { w < -tol }
                 };
+                lim.fixed[i] = bad;
                 if bad {
-                    flip = Some(i);
-                    break;
+                    first = first.or(Some(i));
+                    count += 1;
                 }
             }
-            match flip {
-                Some(i) => lim.push[i] = !lim.push[i],
-                None => {
-                    solved = true;
-                    break;
+            let Some(first) = first else {
+                solved = true;
+                break;
+            };
+            // block principal pivoting (Judice and Pires 1994): all of them flip while that
+            // lowers their count, or for a few tries more; else Murty's least-index rule flips
+            // the first alone, which is finite on the limits' LCP
+            let block = if count < fewest {
+                (fewest, tries) = (count, BLOCK_TRIES);
+                true
+            } else if tries > 0 {
+                tries -= 1;
+                true
+            } else {
+                false
+            };
+            for i in 0..na {
+                if !(lim.fixed[i] && (block || i == first)) {
+                    continue;
                 }
+                if lim.push[i] {
+                    let up = lim.out_of_bounds(i, tol) == Some(true);
+                    lim.at_hi[lim.active[i] as usize] = up;
+                }
+                lim.push[i] = !lim.push[i];
             }
         }
         if !solved {
@@ -298,61 +314,143 @@ impl Island {
     }
 }
 
-/// Sweeps of the projected Gauss-Seidel fallback of the limits' LCP.
-const FALLBACK_SWEEPS: usize = 200;
-
 impl LimitRows {
     /// When the pivoting runs out (it may cycle on box-bounded rows, for which Murty's method
-    /// is not finite, seen on a ragdoll with joint friction and limits on the same hinges: a
-    /// motor row and its range limit are parallel), the same bounded quadratic program by
-    /// projected Gauss-Seidel on `S`, from the last pass's impulses. Rows strictly inside
-    /// their bounds push (the solve meets their targets); the others are released at their
-    /// bound; motors are released at the impulse found (within their bounds), so two parallel
-    /// rows cannot trade unbounded impulses in the refinement.
+    /// is not finite, seen on a ragdoll with joint friction and limits on the same joints: a
+    /// motor row and its range limit are parallel, a ball joint's friction rows and its twist
+    /// and swing limits nearly so), the same bounded quadratic program `min x^T S x / 2 -
+    /// y2^T x` within the rows' bounds is solved by a primal active-set method, which is
+    /// finite on it (`S` positive definite: every step lowers the objective, Nocedal and
+    /// Wright section 16.5): from a feasible point, the rows off their bounds are solved for
+    /// with the others held; a step that would leave the box stops at the first bound it
+    /// meets and holds that row there; a held row whose residual pulls it inside is let go.
+    /// Rows that end inside their bounds push (the solve meets their targets); the others are
+    /// released at their bound; motors are released at the impulse found (within their
+    /// bounds), so two parallel rows cannot trade unbounded impulses in the refinement.
     fn bounded_fallback(&mut self, na: usize, tol: f64) {
         let range = |l: &LimitRows, i: usize| {
             let r = l.active[i] as usize;
             let (lo, hi) = l.bounds(r);
             (lo - l.lam_pos[r], hi - l.lam_pos[r])
         };
+        // a feasible start: the last pass's impulses within their bounds; `fixed` marks the
+        // rows held (at a bound, or dependent rows at their released impulse)
         for i in 0..na {
+            let r = self.active[i] as usize;
             if self.border.dependent(i) {
-                self.x2[i] = self.released_total(i) - self.lam_pos[self.active[i] as usize];
+                self.x2[i] = self.released_total(i) - self.lam_pos[r];
+                self.fixed[i] = true;
             } else {
                 let (lo, hi) = range(self, i);
-                self.x2[i] = self.x2[i].clamp(lo, hi);
+                let x = self.x2[i].clamp(lo, hi);
+                self.x2[i] = x;
+                self.fixed[i] = x == lo || x == hi;
+                self.at_hi[r] = x == hi;
             }
         }
-        for _ in 0..FALLBACK_SWEEPS {
-            let mut change: f64 = 0.0;
+        let ld = na + 1;
+        for _ in 0..(8 * na + 16) {
+            // the free rows' minimizer with the held ones at their values: S_FF z = y2_F -
+            // S_FH x_H (Gaussian elimination on `m`, as in the pivoting)
+            let nf = (0..na).filter(|&i| !self.fixed[i]).count();
+            let (mut fi, m) = (0, &mut self.m);
             for i in 0..na {
-                let d = self.border.schur(i, i);
-                if self.border.dependent(i) || d <= 0.0 {
+                if self.fixed[i] {
+                    continue;
+                }
+                let (mut fj, mut rhs) = (0, self.y2[i]);
+                for j in 0..na {
+                    if self.fixed[j] {
+                        rhs -= self.border.schur(i, j) * self.x2[j];
+                    } else {
+                        m[fi + fj * ld] = self.border.schur(i, j);
+                        fj += 1;
+                    }
+                }
+                m[fi + nf * ld] = rhs;
+                fi += 1;
+            }
+            solve_dense(m, nf, ld);
+            // the longest step towards it within the bounds, and the row that blocks it
+            let (mut step, mut block) = (1.0f64, None);
+            let mut fi = 0;
+            for i in 0..na {
+                if self.fixed[i] {
+                    continue;
+                }
+                let (z, x) = (self.m[fi + nf * ld], self.x2[i]);
+                fi += 1;
+                let (lo, hi) = range(self, i);
+                let (bound, up) = if z > hi { (hi, true) } else { (lo, false) };
+                if (z > hi || z < lo) && z != x {
+                    let t = ((bound - x) / (z - x)).clamp(0.0, 1.0);
+                    if t < step {
+                        (step, block) = (t, Some((i, up)));
+                    }
+                }
+            }
+            let mut fi = 0;
+            for i in 0..na {
+                if self.fixed[i] {
+                    continue;
+                }
+                let z = self.m[fi + nf * ld];
+                fi += 1;
+                let (lo, hi) = range(self, i);
+                self.x2[i] = (self.x2[i] + step * (z - self.x2[i])).clamp(lo, hi);
+            }
+            if let Some((i, up)) = block {
+                let (lo, hi) = range(self, i);
+                self.x2[i] = if up { hi } else { lo };
+                self.fixed[i] = true;
+                self.at_hi[self.active[i] as usize] = up;
+                continue;
+            }
+            // at the minimizer of the free rows: let go of the held row whose residual pulls
+            // it inside the most (at its lower bound the residual must be >= 0, at its upper
+            // <= 0); none: optimal
+            let mut worst = (tol, None);
+            for i in 0..na {
+                if !self.fixed[i] || self.border.dependent(i) {
                     continue;
                 }
                 let w: f64 = (0..na)
                     .map(|j| self.border.schur(i, j) * self.x2[j])
                     .sum::<f64>()
                     - self.y2[i];
-                let (lo, hi) = range(self, i);
-                let x = (self.x2[i] - w / d).clamp(lo, hi);
-                change = change.max((x - self.x2[i]).abs() * d);
-                self.x2[i] = x;
+                let r = self.active[i] as usize;
+                let pull = if self.at_hi[r] { w } else { -w };
+                if pull > worst.0 {
+                    worst = (pull, Some(i));
+                }
             }
-            if change <= tol {
-                break;
+            match worst.1 {
+                Some(i) => self.fixed[i] = false,
+                None => break,
             }
         }
         for i in 0..na {
             let r = self.active[i] as usize;
-            let (lo, hi) = range(self, i);
-            let x = self.x2[i];
             self.push[i] = !self.border.dependent(i)
                 && !self.info[r].motor
-                && (self.info[r].bilateral || x > lo);
-            if self.info[r].motor {
-                self.at_hi[r] = x >= hi;
-            }
+                && (self.info[r].bilateral || !self.fixed[i]);
+        }
+    }
+
+    /// Whether candidate `i`'s impulse in the last pass (`x2`, on top of what it carries) lies
+    /// beyond its upper bound (`Some(true)`), its lower one (`Some(false)`), or within them;
+    /// `tol` on the LCP's scale, a motor's on its bound's.
+    fn out_of_bounds(&self, i: usize, tol: f64) -> Option<bool> {
+        let r = self.active[i] as usize;
+        let (lo, hi) = self.bounds(r);
+        let total = self.lam_pos[r] + self.x2[i];
+        let tol = if self.info[r].motor { 1e-12 * hi } else { tol };
+        if total < lo - tol {
+            Some(false)
+        } else if total > hi + tol {
+            Some(true)
+        } else {
+            None
         }
     }
 

@@ -146,8 +146,8 @@ pub(crate) fn build(
             b,
             j.model.row_count(j.motor.hard()) as u32,
             j.motor.hard(),
-            j.motor.limited(),
-            (j.model.limit_count() + usize::from(j.motor.limited())) as u32,
+            j.motor.limited_rows(j.model.kind) as u8,
+            (j.model.limit_count() + j.motor.limited_rows(j.model.kind)) as u32,
             j.model.kind.point_rows_first(),
         );
     }
@@ -157,7 +157,7 @@ pub(crate) fn build(
         for l in 1..ps.len() {
             if ps[l] > 1 && island_bodies[isl][l] == island_bodies[isl][l - 1] {
                 let (a, b) = (Side::Dyn(l as u32 - 1), Side::Dyn(l as u32));
-                push(list, SPLIT_JOINT, a, b, 6, false, false, 0, true);
+                push(list, SPLIT_JOINT, a, b, 6, false, 0, 0, true);
             }
         }
     }
@@ -171,7 +171,7 @@ pub(crate) fn build(
                 .enumerate()
                 .flat_map(|(k, ij)| {
                     // bilateral, restitution and the motor's force follow the joint's limits and
-                    // motor (Island::gather); a force-limited motor's row comes last
+                    // motor (Island::gather); a force-limited motor's rows come last
                     (0..ij.ln).map(move |i| LimitInfo {
                         joint: k as u32,
                         a: ij.a,
@@ -179,7 +179,7 @@ pub(crate) fn build(
                         row: i as u8,
                         bilateral: false,
                         restitution: 0.0,
-                        motor: ij.lmotor && i + 1 == ij.ln,
+                        motor: i + u32::from(ij.lmotor) >= ij.ln,
                         max_force: f64::INFINITY,
                     })
                 })

@@ -78,6 +78,11 @@ pub struct tenon_joint_frame {
 /// target as hard as a joint while it needs at most that force (N) or torque (N m), and
 /// otherwise applies exactly that much and falls behind (not counted as a violation). A
 /// velocity motor with `target_velocity = 0` and a finite `max_force` is joint friction.
+///
+/// A ball joint takes friction only (velocity mode, `target_velocity = 0`, a finite
+/// `max_force` in N m; anything else is `TENON_ERROR_WRONG_JOINT_TYPE`): three rows about the
+/// axes of frame B as it is at the start of each step, each bounded by `max_force` on its own,
+/// so a torque about an oblique axis may reach up to `sqrt(3) max_force` before it slides.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_motor {
@@ -396,7 +401,8 @@ pub unsafe extern "C" fn tenon_joint_def_set_world_frame(
 /// mode; NaN; non-unit frame rotation; null or stale body ids (`TENON_RESULT_INVALID_HANDLE`);
 /// a body of another world (`TENON_RESULT_WRONG_WORLD`); body A == body B
 /// (`TENON_RESULT_SAME_BODY`); no dynamic body (`TENON_RESULT_NO_DYNAMIC_BODY`); distance <= 0;
-/// a motor on a joint other than hinge or slider (`TENON_RESULT_WRONG_JOINT_TYPE`); world
+/// a motor on a joint other than hinge or slider, or other than friction on a ball joint
+/// (`TENON_RESULT_WRONG_JOINT_TYPE`); world
 /// invalid, locked or poisoned; capacity. On error nothing is created.
 /// Ownership: the world owns the joint; it lives until `tenon_joint_destroy()`, the destruction
 /// of either body, or the world's end.
@@ -477,9 +483,9 @@ pub unsafe extern "C" fn tenon_joint_get_bodies(
     })
 }
 
-/// Sets the joint's motor (hinge and slider only; `TENON_MOTOR_MODE_OFF` is accepted on every
-/// type, and an all-zero `tenon_motor` switches a motor off). A velocity motor starts from the
-/// current coordinate.
+/// Sets the joint's motor (hinge and slider; friction only on a ball joint, see `tenon_motor`;
+/// `TENON_MOTOR_MODE_OFF` is accepted on every type, and an all-zero `tenon_motor` switches a
+/// motor off). A velocity motor starts from the current coordinate.
 /// Switching between hard (`max_force = INFINITY`) and force-limited rebuilds the solver's
 /// topology on the next step. Errors: unknown mode; NaN target; `max_force` NaN or <= 0 (an
 /// uninitialized one) with a mode other than off; nonzero `reserved`;
@@ -553,7 +559,8 @@ pub unsafe extern "C" fn tenon_joint_get_coordinate(
 
 /// Writes the impulse the joint's motor applied along the coordinate during the last step to
 /// `*out`: N m s about a hinge's axis, N s along a slider's, positive when it drives the
-/// coordinate up; 0 without a motor. Divide by the step for the mean torque or force: a
+/// coordinate up; 0 without a motor. For a ball joint's friction, the magnitude of its three
+/// rows' impulses (N m s, at most `sqrt(3) max_force` times the step). Divide by the step for the mean torque or force: a
 /// force-limited motor at its bound gives `max_force`. Like the reaction impulse, it is that of
 /// the last step the joint's island was solved in (a sleeping joint keeps its last value).
 #[unsafe(no_mangle)]

@@ -103,7 +103,7 @@ pub enum MotorMode {
     Velocity,
 }
 
-/// A motor on a hinge or slider.
+/// A motor on a hinge or slider, or joint friction on a ball joint.
 ///
 /// With `max_force` infinite (the default) it is a **hard motor**: an extra bilateral row, as
 /// hard as the joint itself. A target the mechanism cannot reach shows up as a joint
@@ -116,6 +116,13 @@ pub enum MotorMode {
 /// joint violation. A velocity motor then goes on at its target speed from where the joint
 /// is, without catching up. A velocity motor with `target_velocity = 0` is joint friction:
 /// the joint sticks until the load exceeds `max_force`, then slides against it.
+///
+/// On a **ball joint** only friction is possible: [`MotorMode::Velocity`], `target_velocity`
+/// 0 and a finite `max_force` (N m). It is three such rows, about the three axes of frame B
+/// as it is at the start of each step (or substep), each bounded by `max_force` on its own,
+/// as Jolt's swing-twist friction is: the joint sticks while every component of the torque
+/// it needs stays within `max_force`, and a torque about an oblique axis may reach up to
+/// `sqrt(3) max_force` before it slides.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motor {
     /// Off, position or velocity.
@@ -163,6 +170,44 @@ impl Motor {
         Ok(())
     }
 
+    /// Checks the motor for a joint of `kind`: a hinge or slider takes any motor, a ball joint
+    /// only friction (a force-limited velocity motor at 0), the other joints none.
+    pub(crate) fn validate_for(&self, kind: JointKind) -> Result<()> {
+        self.validate()?;
+        if self.mode == MotorMode::Off || kind.has_coordinate() {
+            return Ok(());
+        }
+        if kind != JointKind::Ball {
+            return Err(Error::new(
+                ErrorKind::WrongJointType,
+                "only hinge and slider joints carry a motor (and ball joints friction)",
+            ));
+        }
+        if self.mode != MotorMode::Velocity
+            || self.target_velocity != 0.0
+            || self.max_force == f64::INFINITY
+        {
+            return Err(Error::new(
+                ErrorKind::WrongJointType,
+                "a ball joint's motor can only be friction: velocity mode, target_velocity 0 and \
+                 a finite max_force",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Rows a force-limited motor adds to the limit rows of a joint of `kind`: one along a
+    /// hinge's or slider's coordinate, three for a ball joint's friction, 0 when not limited.
+    pub(crate) fn limited_rows(&self, kind: JointKind) -> usize {
+        if !self.limited() {
+            0
+        } else if kind == JointKind::Ball {
+            3
+        } else {
+            1
+        }
+    }
+
     /// A hard motor: on, with no force limit; its row is one of the joint's rows.
     pub(crate) fn hard(&self) -> bool {
         self.mode != MotorMode::Off && self.max_force == f64::INFINITY
@@ -190,7 +235,8 @@ pub struct JointDesc {
     pub frame_b: JointFrame,
     /// Rest distance of a [`JointKind::Distance`] joint (m, > 0); ignored otherwise.
     pub distance: f64,
-    /// Motor (hinge and slider only): hard, or force-limited with a finite `max_force`.
+    /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; on a ball
+    /// joint, friction only (see [`Motor`]).
     pub motor: Motor,
     /// Opaque value for the user.
     pub user_data: u64,
@@ -237,15 +283,8 @@ impl JointDesc {
                 ),
             ));
         }
-        self.motor.validate()?;
-        self.limits.validate(self.kind)?;
-        if self.motor.mode != MotorMode::Off && !self.kind.has_coordinate() {
-            return Err(Error::new(
-                ErrorKind::WrongJointType,
-                "only hinge and slider joints carry a motor",
-            ));
-        }
-        Ok(())
+        self.motor.validate_for(self.kind)?;
+        self.limits.validate(self.kind)
     }
 }
 
@@ -293,6 +332,27 @@ impl JointModel {
             JointKind::Slider => slider::motor_row(&f, target),
             _ => hinge::motor_row(&f, coord_ref, target),
         }
+    }
+
+    /// The orientation of frame B relative to frame A at the poses `a`, `b`: the reference a
+    /// ball joint's friction holds (`JointModel::eval_friction`).
+    pub fn relative_orientation(&self, a: &Pose, b: &Pose) -> Quat {
+        let qa = a.q * self.frame_a.rotation;
+        let qb = b.q * self.frame_b.rotation;
+        Quat::new_unchecked(rows::relative_rotation(&qa, &qb))
+    }
+
+    /// The three rows of a ball joint's friction: frame B's orientation held at `reference`
+    /// relative to frame A, `c_k = 2 vec(q_ref^-1 q_rel)_k` about the axes of frame A turned
+    /// by `reference` (frame B where the reference was taken), with the exact Jacobian of a
+    /// fixed joint's angular rows (`FramePair::angular_rows`).
+    pub fn eval_friction(&self, a: &Pose, b: &Pose, reference: &Quat, out: &mut [Row]) {
+        let held = JointFrame {
+            anchor: self.frame_a.anchor,
+            rotation: self.frame_a.rotation * reference,
+        };
+        let f = FramePair::new(a, b, &held, &self.frame_b, true);
+        f.angular_rows(&[0, 1, 2], out);
     }
 
     /// Number of rows, with the motor row if `motor` is on.
