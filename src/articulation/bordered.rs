@@ -115,11 +115,19 @@ impl Bordered {
         // G21 is U12 itself when the rows are symmetric
         let g = if self.symmetric { &self.u } else { &self.g };
         for j in 0..na {
+            let uj = &self.u[j * n..(j + 1) * n];
             for i in 0..na {
+                // symmetric rows: `G21^T U12` is `U12^T U12`, whose (j, i) entry sums the same
+                // products as (i, j) in the same order (the same bits): computed once
+                if self.symmetric && i > j {
+                    break;
+                }
                 let gi = &g[i * n..(i + 1) * n];
-                let uj = &self.u[j * n..(j + 1) * n];
                 let s: f64 = gi.iter().zip(uj).map(|(a, b)| a * b).sum();
                 self.d[i + j * cap] -= s;
+                if self.symmetric && i != j {
+                    self.d[j + i * cap] -= s;
+                }
             }
         }
         self.s.copy_from_slice(&self.d);

@@ -5,7 +5,7 @@
 //! poses or it already pushes in this substep, and dropped when its impulse would pull.
 
 use super::correction::{REFINE_STEPS, REFINE_TOL};
-use super::island::{Island, LimitRows, row_times};
+use super::island::{Island, LimitRows, Side, row_times};
 use crate::arena::Arena;
 use crate::body::Body;
 
@@ -98,12 +98,9 @@ impl Island {
     pub(super) fn build_border(&mut self) {
         let (n, na) = (self.n_rows, self.lim.active.len());
         self.lim.border.begin(na, true);
-        let [mut e, mut col, z, p] = std::mem::take(&mut self.cg);
-        e[..n + na].fill(0.0);
+        let [e, mut col, z, p] = std::mem::take(&mut self.cg);
         for i in 0..na {
-            e[n + i] = 1.0;
-            self.multiply_a(&e[..n + na], &mut col[..n + na]);
-            e[n + i] = 0.0;
+            self.limit_column(i, &mut col[..n + na]);
             self.lim.border.a12(i).copy_from_slice(&col[..n]);
             for k in 0..na {
                 let alpha = if k == i { self.alpha_t } else { 0.0 };
@@ -125,6 +122,46 @@ impl Island {
         };
         self.clamped_pivots += self.lim.border.factor(&self.factor, min_pivot);
         self.lim.border_ok = true;
+    }
+
+    /// Column `i` of `[A12; A22]` (the extended `J M^-1 J^T` applied to the unit vector of
+    /// candidate `i`, without the Tikhonov term) into `col`: `multiply_a` of that vector, with
+    /// the work of the rows it cannot reach skipped. The candidate's row moves its two bodies
+    /// alone, so only the rows of the joints on them and the candidates on them can be nonzero;
+    /// those are summed as `multiply_a` sums them (the same value, bit for bit), the others are
+    /// the `+0` it computes.
+    fn limit_column(&mut self, i: usize, col: &mut [f64]) {
+        let n = self.n_rows;
+        col.fill(0.0);
+        let info = self.lim.info[self.lim.active[i] as usize];
+        let w = self.lim.wrows[self.lim.active[i] as usize];
+        // body_dv of the unit impulse: `0 + w` (as `add_rows` adds it, so a -0 becomes +0)
+        let dv = |s: usize| w[s].map(|c| 0.0 + c);
+        let side = |x: Side| match x {
+            Side::Dyn(l) if x == info.a => Some((l, dv(0))),
+            Side::Dyn(l) if x == info.b => Some((l, dv(1))),
+            _ => None,
+        };
+        let at = |x: Side| side(x).map_or([0.0; 6], |(_, v)| v);
+        for touched in [info.a, info.b] {
+            let Some((l, _)) = side(touched) else {
+                continue;
+            };
+            let (lo, hi) = (self.body_ptr[l as usize], self.body_ptr[l as usize + 1]);
+            for &(k, _) in &self.body_joints[lo as usize..hi as usize] {
+                let ij = self.joints[k as usize];
+                let (ua, ub) = (at(ij.a), at(ij.b));
+                for r in ij.off as usize..(ij.off + ij.n) as usize {
+                    col[r] = row_times(&self.rows[r].j, &ua, &ub);
+                }
+            }
+        }
+        for (k, &r) in self.lim.active.iter().enumerate() {
+            let other = &self.lim.info[r as usize];
+            if side(other.a).is_some() || side(other.b).is_some() {
+                col[n + k] = row_times(&self.lim.rows[r as usize].j, &at(other.a), &at(other.b));
+            }
+        }
     }
 
     /// Solves the joint rows (`x[..n_rows]` holds their right-hand side) together with the
