@@ -148,7 +148,8 @@ pub(crate) struct Joint {
     /// ball joint's friction the magnitude of `friction_impulse`).
     pub motor_impulse: f64,
     /// A ball joint's friction: the impulses of its three rows in the last step (N m s, each
-    /// about its axis, frame B's at the start of each substep).
+    /// about its axis, frame B's at the start of each substep; summed over substeps whose
+    /// axes differ, so its norm is a torque's only while the joint turns little in a step).
     pub friction_impulse: Vec3,
     /// Largest row violation at the end of the last step.
     pub violation: f64,

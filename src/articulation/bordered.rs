@@ -60,6 +60,18 @@ impl Bordered {
         }
     }
 
+    /// A workspace whose appended rows' Schur complement is the `na x na` matrix `s`
+    /// (column-major) and whose `A22` diagonal is `diag`: the small problem alone, for tests of
+    /// what is solved on it.
+    #[cfg(test)]
+    pub fn with_schur(s: &[f64], diag: &[f64], na: usize) -> Bordered {
+        let mut b = Bordered::new(0, na);
+        b.na = na;
+        b.s.copy_from_slice(&s[..na * na]);
+        b.a22_diag.copy_from_slice(&diag[..na]);
+        b
+    }
+
     /// A workspace that can also hold asymmetric rows (dynamic friction; so far only the test
     /// against a dense LU uses it: contacts are not coupled into the factored system yet).
     #[cfg_attr(not(test), allow(dead_code))]

@@ -367,7 +367,7 @@ pub(crate) struct Island {
     /// Per joint, the relative orientation a ball joint's friction holds in this substep.
     pub friction_ref: Vec<Quat>,
     /// Impulse on body B over the frame (linear, angular about B's centre of mass), then the
-    /// motor row's impulse.
+    /// motor row's impulse, then a ball joint's friction rows' (`JointImpulse`).
     pub impulse: Vec<JointImpulse>,
     /// Row impulses applied along the current linearization and not yet added to `impulse`.
     pub lambda: Vec<f64>,

@@ -209,9 +209,6 @@ impl Island {
             sol[n + i] = lim.x2[i];
             // (a released row's impulse is the LCP's: its bound, or the fallback's value)
             x[n + i] = if lim.push[i] { lim.rhs[r] } else { lim.x2[i] };
-            if lim.info[r].motor {
-                lim.slack[r] = !lim.push[i];
-            }
         }
         self.clamped_pivots += lim.border.set_fixed(&lim.fixed[..na]);
         self.solve_refined_from(x, Some(&sol), REFINE_STEPS, REFINE_TOL, floor);
@@ -225,12 +222,19 @@ impl Island {
         (0..na).filter(|&i| lim.push[i] && !lim.is_motor(i)).count() as u32
     }
 
+    /// The limits' LCP for the current linearization ([`LimitRows::solve_lcp`]).
+    fn lcp(&mut self) {
+        self.lim.solve_lcp();
+    }
+}
+
+impl LimitRows {
     /// The linear complementarity problem of the candidate rows for the current linearization:
     /// with `S = D22` (their Schur complement) and `y2`, find the impulses `x` such that every
     /// row either pushes (`lam + x >= 0`, its target met: `(S x - y2)_i = 0`) or is released
     /// (`lam + x = 0`, and the step leaves it inside its limit: `(S x - y2)_i >= 0`). Block
     /// principal pivoting safeguarded by Murty's least-index rule (Judice and Pires), finite
-    /// because `S` is positive definite. Starts from `push`; leaves the answer in `push`
+    /// on unilateral rows because `S` is positive definite (not on box-bounded ones). Starts from `push`; leaves the answer in `push`
     /// (locked ranges always push).
     ///
     /// A force-limited motor's row is box-bounded: `lo <= lam + x <= hi` with
@@ -239,9 +243,9 @@ impl Island {
     /// (`(S x - y2)_i >= 0` at `lo`, `<= 0` at `hi`): the first-order conditions of the
     /// bounded quadratic program the LCP is. The same pivoting flips them; when it runs out,
     /// `bounded_fallback` solves that program.
-    fn lcp(&mut self) {
-        let na = self.lim.active.len();
-        let lim = &mut self.lim;
+    pub(super) fn solve_lcp(&mut self) {
+        let na = self.active.len();
+        let lim = self;
         let scale = lim.y2[..na].iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let tol = 1e-12 * scale;
         lim.tol = tol;
@@ -318,7 +322,7 @@ impl Island {
             };
             // block principal pivoting (Judice and Pires 1994): all of them flip while that
             // lowers their count, or for a few tries more; else Murty's least-index rule flips
-            // the first alone, which is finite on the limits' LCP
+            // the first alone, which is finite on unilateral rows
             let block = if count < fewest {
                 (fewest, tries) = (count, BLOCK_TRIES);
                 true
@@ -339,7 +343,15 @@ impl Island {
                 lim.push[i] = !lim.push[i];
             }
         }
-        if !solved {
+        if solved {
+            // a motor released at a bound slides: its lag is not a violation
+            for i in 0..na {
+                let r = lim.active[i] as usize;
+                if lim.info[r].motor {
+                    lim.slack[r] = !lim.push[i];
+                }
+            }
+        } else {
             lim.bounded_fallback(na, tol);
         }
         for i in 0..na {
@@ -349,9 +361,7 @@ impl Island {
             }
         }
     }
-}
 
-impl LimitRows {
     /// When the pivoting runs out (it may cycle on box-bounded rows, for which Murty's method
     /// is not finite, seen on a ragdoll with joint friction and limits on the same joints: a
     /// motor row and its range limit are parallel, a ball joint's friction rows and its twist
@@ -363,7 +373,8 @@ impl LimitRows {
     /// meets and holds that row there; a held row whose residual pulls it inside is let go.
     /// Rows that end inside their bounds push (the solve meets their targets); the others are
     /// released at their bound; motors are released at the impulse found (within their
-    /// bounds), so two parallel rows cannot trade unbounded impulses in the refinement.
+    /// bounds), so two parallel rows cannot trade unbounded impulses in the refinement, and
+    /// slide only if that is a bound.
     fn bounded_fallback(&mut self, na: usize, tol: f64) {
         let range = |l: &LimitRows, i: usize| {
             let r = l.active[i] as usize;
@@ -379,13 +390,17 @@ impl LimitRows {
                 self.fixed[i] = true;
             } else {
                 let (lo, hi) = range(self, i);
-                let x = self.x2[i].clamp(lo, hi);
+                // (`max`/`min`, not `clamp`: NaN bounds of a blown-up state must not panic)
+                let x = self.x2[i].max(lo).min(hi);
                 self.x2[i] = x;
                 self.fixed[i] = x == lo || x == hi;
                 self.at_hi[r] = x == hi;
             }
         }
         let ld = na + 1;
+        // (a step of length 0 does not lower the objective: after one, the row let go is the
+        // least index, Bland's rule, so the method cannot cycle through degenerate steps)
+        let (mut optimal, mut degenerate) = (false, false);
         for _ in 0..(8 * na + 16) {
             // the free rows' minimizer with the held ones at their values: S_FF z = y2_F -
             // S_FH x_H (Gaussian elimination on `m`, as in the pivoting)
@@ -434,13 +449,14 @@ impl LimitRows {
                 let z = self.m[fi + nf * ld];
                 fi += 1;
                 let (lo, hi) = range(self, i);
-                self.x2[i] = (self.x2[i] + step * (z - self.x2[i])).clamp(lo, hi);
+                self.x2[i] = (self.x2[i] + step * (z - self.x2[i])).max(lo).min(hi);
             }
             if let Some((i, up)) = block {
                 let (lo, hi) = range(self, i);
                 self.x2[i] = if up { hi } else { lo };
                 self.fixed[i] = true;
                 self.at_hi[self.active[i] as usize] = up;
+                degenerate = step == 0.0;
                 continue;
             }
             // at the minimizer of the free rows: let go of the held row whose residual pulls
@@ -459,18 +475,32 @@ impl LimitRows {
                 let pull = if self.at_hi[r] { w } else { -w };
                 if pull > worst.0 {
                     worst = (pull, Some(i));
+                    if degenerate {
+                        break;
+                    }
                 }
             }
             match worst.1 {
                 Some(i) => self.fixed[i] = false,
-                None => break,
+                None => {
+                    optimal = true;
+                    break;
+                }
             }
         }
+        // Rows inside their bounds push, unless the method ran out before the optimum: then
+        // every row keeps the impulse found (within its bounds), a limit row too, rather than
+        // letting the refinement meet a target that may need it to pull. A motor is released
+        // at its impulse either way; it slides (its lag is no violation) only at a bound.
         for i in 0..na {
             let r = self.active[i] as usize;
+            let motor = self.info[r].motor;
             self.push[i] = !self.border.dependent(i)
-                && !self.info[r].motor
-                && (self.info[r].bilateral || !self.fixed[i]);
+                && !motor
+                && (self.info[r].bilateral || (optimal && !self.fixed[i]));
+            if motor {
+                self.slack[r] = self.fixed[i];
+            }
         }
     }
 
@@ -565,5 +595,177 @@ fn solve_dense(m: &mut [f64], n: usize, ld: usize) {
             s -= m[k + c * ld] * m[c + n * ld];
         }
         m[k + n * ld] = if piv == 0.0 { 0.0 } else { s / piv };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::articulation::bordered::Bordered;
+    use crate::articulation::island::{LimitInfo, Side};
+
+    fn rng(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+        }
+    }
+
+    /// A random small problem: `na` rows, the first `motors` of them box-bounded motor rows
+    /// (bound 1 over a unit substep), the rest unilateral limits; `S = B B^T + 0.1 I` (with
+    /// `parallel` a second row nearly parallel to the first, as a friction row and the limit on
+    /// the same axis are), and carried impulses in `lam_pos` within the bounds.
+    fn problem(seed: u64, na: usize, motors: usize, parallel: bool) -> LimitRows {
+        let mut rnd = rng(seed);
+        let mut b: Vec<f64> = (0..na * na).map(|_| rnd()).collect();
+        if parallel && na >= 2 {
+            for k in 0..na {
+                b[1 + k * na] = b[k * na] + 1e-4 * rnd();
+            }
+        }
+        let mut s = vec![0.0; na * na];
+        for i in 0..na {
+            for j in 0..na {
+                let dot: f64 = (0..na).map(|k| b[i + k * na] * b[j + k * na]).sum();
+                s[i + j * na] = dot + if i == j { 1e-3 } else { 0.0 };
+            }
+        }
+        let diag: Vec<f64> = (0..na).map(|i| s[i + i * na] + 1.0).collect();
+        let info = (0..na)
+            .map(|i| LimitInfo {
+                joint: i as u32,
+                a: Side::World,
+                b: Side::World,
+                row: 0,
+                bilateral: false,
+                restitution: 0.0,
+                motor: i < motors,
+                max_force: 1.0,
+            })
+            .collect();
+        let mut lim = LimitRows {
+            info,
+            active: (0..na as u32).collect(),
+            lam_pos: (0..na)
+                .map(|i| if i < motors { 0.5 * rnd() } else { 0.0 })
+                .collect(),
+            y2: (0..na).map(|_| 6.0 * rnd()).collect(),
+            push: (0..na).map(|_| rnd() > 0.0).collect(),
+            at_hi: vec![false; na],
+            fixed: vec![false; na],
+            slack: vec![false; na],
+            inv_mass: vec![0.0; na],
+            x2: vec![0.0; na],
+            m: vec![0.0; (na + 1) * (na + 1)],
+            dt: 1.0,
+            border: Bordered::with_schur(&s, &diag, na),
+            ..Default::default()
+        };
+        lim.lambda = vec![0.0; na];
+        lim
+    }
+
+    /// The bounded problem's solution by enumeration: every row free, at its lower or (motor)
+    /// upper bound; the one whose free rows lie within their bounds and whose held rows'
+    /// residuals point outwards (the first-order conditions, unique for `S` positive definite).
+    fn enumerate(lim: &LimitRows) -> Vec<f64> {
+        let na = lim.active.len();
+        let states = |i: usize| if lim.info[i].motor { 3 } else { 2 };
+        let total: usize = (0..na).map(states).product();
+        let s = |i: usize, j: usize| lim.border.schur(i, j);
+        for code in 0..total {
+            let (mut c, mut st) = (code, vec![0; na]);
+            for (i, v) in st.iter_mut().enumerate() {
+                *v = c % states(i);
+                c /= states(i);
+            }
+            let mut x = vec![0.0; na];
+            for i in 0..na {
+                let (lo, hi) = lim.bounds(i);
+                x[i] = match st[i] {
+                    1 => lo - lim.lam_pos[i],
+                    2 => hi - lim.lam_pos[i],
+                    _ => 0.0,
+                };
+            }
+            let free: Vec<usize> = (0..na).filter(|&i| st[i] == 0).collect();
+            let nf = free.len();
+            let mut m = vec![0.0; nf * (nf + 1)];
+            for (a, &i) in free.iter().enumerate() {
+                let mut rhs = lim.y2[i];
+                for j in 0..na {
+                    if st[j] != 0 {
+                        rhs -= s(i, j) * x[j];
+                    }
+                }
+                for (b, &j) in free.iter().enumerate() {
+                    m[a + b * nf] = s(i, j);
+                }
+                m[a + nf * nf] = rhs;
+            }
+            solve_dense(&mut m, nf, nf);
+            for (a, &i) in free.iter().enumerate() {
+                x[i] = m[a + nf * nf];
+            }
+            let ok = (0..na).all(|i| {
+                let (lo, hi) = lim.bounds(i);
+                let total = lim.lam_pos[i] + x[i];
+                let w: f64 = (0..na).map(|j| s(i, j) * x[j]).sum::<f64>() - lim.y2[i];
+                match st[i] {
+                    0 => total >= lo - 1e-12 && total <= hi + 1e-12,
+                    1 => w >= -1e-9,
+                    _ => w <= 1e-9,
+                }
+            });
+            if ok {
+                return x;
+            }
+        }
+        panic!("no solution found by enumeration");
+    }
+
+    /// The impulses the limits' LCP leaves for candidate `i`: its solution for the rows that
+    /// push, the prescribed impulse of the released ones.
+    fn impulses(lim: &LimitRows) -> Vec<f64> {
+        (0..lim.active.len()).map(|i| lim.x2[i]).collect()
+    }
+
+    /// The block pivoting, and the active-set fallback on its own, find the bounded problem's
+    /// solution on random problems of up to 6 rows with motors, limits and nearly parallel
+    /// rows: the same impulses as the enumeration (1e-8), every one within its bounds.
+    #[test]
+    fn the_limits_lcp_and_its_fallback_solve_the_bounded_problem() {
+        let mut worst: f64 = 0.0;
+        let mut fallback_worst: f64 = 0.0;
+        for seed in 0..300u64 {
+            let na = 1 + (seed as usize % 6);
+            let motors = (seed as usize / 6) % (na + 1);
+            let parallel = seed % 5 == 0;
+            let expected = enumerate(&problem(seed, na, motors, parallel));
+            let scale = expected.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            let mut lim = problem(seed, na, motors, parallel);
+            lim.solve_lcp();
+            let got = impulses(&lim);
+            let mut fb = problem(seed, na, motors, parallel);
+            fb.tol = 1e-12;
+            fb.bounded_fallback(na, 1e-12);
+            let got_fb = impulses(&fb);
+            for i in 0..na {
+                worst = worst.max((got[i] - expected[i]).abs() / scale);
+                fallback_worst = fallback_worst.max((got_fb[i] - expected[i]).abs() / scale);
+                for (l, x) in [(&lim, got[i]), (&fb, got_fb[i])] {
+                    let (lo, hi) = l.bounds(i);
+                    let total = l.lam_pos[i] + x;
+                    assert!(
+                        total >= lo - 1e-9 && total <= hi + 1e-9,
+                        "seed {seed}, row {i}: {total} outside [{lo}, {hi}]"
+                    );
+                }
+            }
+        }
+        assert!(worst < 1e-8, "pivoting off by {worst:e}");
+        assert!(fallback_worst < 1e-8, "fallback off by {fallback_worst:e}");
     }
 }

@@ -51,7 +51,7 @@ pub(crate) fn build(
     // The joints of each dynamic body: (joint, side, rows).
     let mut incident: Vec<Vec<(u32, u8, usize)>> = vec![Vec::new(); n];
     for (jslot, j) in joints.iter() {
-        let rows = j.model.row_count(j.motor.hard()) + usize::from(j.motor.limited());
+        let rows = j.model.row_count(j.motor.hard()) + j.motor.limited_rows(j.model.kind);
         for (s, slot) in [j.body_a, Some(j.body_b)].into_iter().enumerate() {
             if let Some(slot) = slot.filter(|&s| is_dyn(s)) {
                 incident[slot as usize].push((jslot, s as u8, rows));

@@ -79,10 +79,11 @@ pub struct tenon_joint_frame {
 /// otherwise applies exactly that much and falls behind (not counted as a violation). A
 /// velocity motor with `target_velocity = 0` and a finite `max_force` is joint friction.
 ///
-/// A ball joint takes friction only (velocity mode, `target_velocity = 0`, a finite
-/// `max_force` in N m; anything else is `TENON_ERROR_WRONG_JOINT_TYPE`): three rows about the
-/// axes of frame B as it is at the start of each step, each bounded by `max_force` on its own,
-/// so a torque about an oblique axis may reach up to `sqrt(3) max_force` before it slides.
+/// A ball joint takes friction only: velocity mode, `target_velocity = 0` and a finite
+/// `max_force` (N m); another mode, a nonzero target or an infinite `max_force` is
+/// `TENON_RESULT_WRONG_JOINT_TYPE`. It is three rows about the axes of frame B as it is at the
+/// start of each substep, each bounded by `max_force` on its own, so a torque about an oblique
+/// axis may reach up to `sqrt(3) max_force` before it slides.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_motor {
@@ -94,7 +95,8 @@ pub struct tenon_motor {
     pub mode: u32,
     /// Reserved, must be 0.
     pub reserved: u32,
-    /// Largest force (N, slider) or torque (N m, hinge) the motor applies: `> 0`, or
+    /// Largest force (N, slider) or torque (N m, hinge, and about each axis of a ball joint's
+    /// friction) the motor applies: `> 0`, or
     /// `INFINITY` (from `<math.h>`) for a hard motor. Default `INFINITY`; 0 (a motor built
     /// field by field without it) is rejected.
     pub max_force: f64,
@@ -156,7 +158,8 @@ pub struct tenon_joint_def {
     /// Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0); ignored otherwise.
     /// Default 1.
     pub distance: f64,
-    /// Motor (hinge and slider only): hard, or force-limited with a finite `max_force`.
+    /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; friction only
+    /// on a ball joint (see `tenon_motor`).
     /// Default off.
     pub motor: tenon_motor,
     /// Limits (hinge, slider, ball). Default none.
@@ -559,10 +562,11 @@ pub unsafe extern "C" fn tenon_joint_get_coordinate(
 
 /// Writes the impulse the joint's motor applied along the coordinate during the last step to
 /// `*out`: N m s about a hinge's axis, N s along a slider's, positive when it drives the
-/// coordinate up; 0 without a motor. For a ball joint's friction, the magnitude of its three
-/// rows' impulses (N m s, at most `sqrt(3) max_force` times the step). Divide by the step for the mean torque or force: a
-/// force-limited motor at its bound gives `max_force`. Like the reaction impulse, it is that of
-/// the last step the joint's island was solved in (a sleeping joint keeps its last value).
+/// coordinate up; 0 without a motor. Divide by the step for the mean torque or force: a
+/// force-limited motor at its bound gives `max_force`. For a ball joint's friction, the
+/// magnitude of its three rows' impulses (N m s): `sqrt(k) max_force` times the step with `k`
+/// of its axes sliding. Like the reaction impulse, it is that of the last step the joint's
+/// island was solved in (a sleeping joint keeps its last value).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_joint_get_motor_impulse(
     joint: tenon_joint_id,

@@ -131,7 +131,8 @@ pub struct Motor {
     pub target_position: f64,
     /// Target speed for [`MotorMode::Velocity`] (rad/s or m/s).
     pub target_velocity: f64,
-    /// Largest force (N, slider) or torque (N m, hinge) the motor applies: `> 0`, or
+    /// Largest force (N, slider) or torque (N m, hinge, and about each axis of a ball joint's
+    /// friction) the motor applies: `> 0`, or
     /// `f64::INFINITY` (the default) for a hard motor.
     pub max_force: f64,
 }
