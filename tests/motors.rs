@@ -1110,3 +1110,97 @@ fn friction_on_a_ball_joint_is_checked_and_a_bad_one_changes_nothing() {
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::WrongJointType);
 }
+
+#[test]
+fn ball_joint_friction_drags_a_cube_along_with_a_turning_kinematic_body() {
+    // a kinematic body turning at 2 rad/s about z, the flywheel cube on a ball joint at its
+    // centre with 4 N m of friction: the cube is dragged up to speed at F / I = 6 rad/s^2 and
+    // then turns with it, exactly (the friction's side is a body moved by the user)
+    let mut world = weightless();
+    let (friction, h, spin) = (4.0, 1.0 / 60.0, 2.0);
+    let turntable = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Kinematic,
+            angular_velocity: Vec3::new(0.0, 0.0, spin),
+            ..Default::default()
+        })
+        .unwrap();
+    let cube = solid_box(&mut world, 4.0, 0.5);
+    let mut d = JointDesc::new(JointKind::Ball, Some(turntable), cube);
+    d.motor = velocity_motor(0.0, friction);
+    world.create_joint(&d).unwrap();
+    let decel = friction / FLYWHEEL_INERTIA;
+    let mut lag = 0.0;
+    for k in 1..=60 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        let w = world.body(cube).unwrap().angular_velocity();
+        let expected = (decel * k as f64 * h).min(spin);
+        // (the step's positions move at its end velocity)
+        lag += (spin - expected) * h;
+        assert!(
+            (w - Vec3::new(0.0, 0.0, expected)).norm() < 1e-9,
+            "step {k}: {w:?}, expected {expected}"
+        );
+    }
+    // turning with the table: the same orientation relative to it as at 1/3 s, when it caught up
+    let table = world.body(turntable).unwrap().rotation();
+    let rel = table.inverse() * world.body(cube).unwrap().rotation();
+    assert!(
+        (rel.angle() - lag).abs() < 1e-9,
+        "lags by {} rad, expected {lag}",
+        rel.angle()
+    );
+}
+
+#[test]
+fn ball_joint_friction_and_a_twist_limit_on_the_same_axis_stop_a_spin_at_the_limit() {
+    // the spinning cube on a ball joint whose frames' x axis is the spin axis, 4 N m of
+    // friction and a twist range of +-0.3 rad: the friction row and the twist limit are
+    // nearly parallel rows. The spin slows at 6 rad/s^2 until the twist reaches 0.3 rad, where
+    // the limit stops it dead; it then stays there
+    let mut world = weightless();
+    let (friction, h) = (4.0, 1.0 / 240.0);
+    let cube = solid_box(&mut world, 4.0, 0.5);
+    let ends = (None, cube);
+    let limits = JointLimits::range(-0.3, 0.3);
+    let j = driven_joint(
+        &mut world,
+        JointKind::Ball,
+        ends,
+        (Vec3::zeros(), Vec3::x()),
+        velocity_motor(0.0, friction),
+        limits,
+    );
+    world
+        .set_body_velocity(cube, Vec3::zeros(), Vec3::new(3.0, 0.0, 0.0))
+        .unwrap();
+    let decel = friction / FLYWHEEL_INERTIA;
+    let mut hit = None;
+    for k in 1..=240 {
+        let r = world.step(h).unwrap();
+        assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+        let body = world.body(cube).unwrap();
+        let twist = body.rotation().angle();
+        let w = body.angular_velocity();
+        assert!(twist <= 0.3 + 1e-9, "step {k}: twist {twist}");
+        assert!(w.y.abs() < 1e-9 && w.z.abs() < 1e-9, "step {k}: {w:?}");
+        if hit.is_none() && twist > 0.3 - 1e-9 {
+            // (this step ends at the limit, at the speed that just closes the gap)
+            hit = Some(k);
+            continue;
+        }
+        if hit.is_none() {
+            // before the limit: braked by the friction alone
+            let expected = 3.0 - decel * k as f64 * h;
+            assert!((w.x - expected).abs() < 1e-9, "step {k}: {w:?}");
+            let t = world.joint_motor_impulse(j).unwrap() / h;
+            assert!((t - friction).abs() < 1e-9, "step {k}: {t} N m");
+        } else {
+            assert!(w.x.abs() < 1e-9, "step {k}: still turning at {w:?}");
+        }
+    }
+    // 3 t - 3 t^2 = 0.3 at t = 0.1127 s: step 28 of 1/240 s
+    let hit = hit.expect("the spin reached the limit");
+    assert!((27..=29).contains(&hit), "reached the limit at step {hit}");
+}
