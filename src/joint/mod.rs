@@ -123,6 +123,11 @@ pub enum MotorMode {
 /// as Jolt's swing-twist friction is: the joint sticks while every component of the torque
 /// it needs stays within `max_force`, and a torque about an oblique axis may reach up to
 /// `sqrt(3) max_force` before it slides.
+///
+/// Cost: a force-limited motor's rows (1, or 3 for a ball joint's friction) are solved with the
+/// joint limits in a small dense block appended to the island's sparse system, whose cost grows
+/// with the cube of their number: a ragdoll's few dozen are cheap, a 40-link rope with friction
+/// in every joint (120 rows) takes milliseconds per step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motor {
     /// Off, position or velocity.
