@@ -60,7 +60,8 @@ fn steps_allocate_nothing_once_the_topology_is_fixed() {
         .set_body_velocity(spider.bodies[0], Vec3::zeros(), Vec3::new(0.3, 0.0, 1.0))
         .unwrap();
     world.create_body(&BodyDesc::default()).unwrap(); // a free body
-    // a pendulum swinging into a hinge limit and a ball joint's cone (bordered solves)
+    // a pendulum swinging into a hinge limit and a ball joint's cone (bordered solves), each
+    // with joint friction (force-limited motor rows: the box-bounded LCP)
     for (kind, axis, limits) in [
         (JointKind::Hinge, Vec3::y(), JointLimits::range(-0.4, 0.3)),
         (JointKind::Ball, Vec3::x(), JointLimits::cone(0.3)),
@@ -76,6 +77,11 @@ fn steps_allocate_nothing_once_the_topology_is_fixed() {
             .set_joint_frames_world(&mut d, Vec3::new(5.0, 0.0, 0.0), axis)
             .unwrap();
         d.limits = limits;
+        d.motor = Motor {
+            mode: MotorMode::Velocity,
+            max_force: 0.05,
+            ..Motor::default()
+        };
         world.create_joint(&d).unwrap();
     }
     for _ in 0..5 {
