@@ -122,6 +122,7 @@ impl Island {
         };
         self.clamped_pivots += self.lim.border.factor(&self.factor, min_pivot);
         self.lim.border_ok = true;
+        self.lim.lu_valid = false;
     }
 
     /// Column `i` of `[A12; A22]` (the extended `J M^-1 J^T` applied to the unit vector of
@@ -268,29 +269,37 @@ impl LimitRows {
                 }
                 np += usize::from(lim.push[i]);
             }
-            let ld = np + 1;
-            let (mut pi, m) = (0, &mut lim.m);
+            // (the factors of S_PP are kept while the border and P stay: the same numbers)
+            let refactor = !(lim.lu_valid && lim.lu_push[..na] == lim.push[..na]);
+            let (mut pi, rhs) = (0, &mut lim.m);
             for i in 0..na {
                 if !lim.push[i] {
                     continue;
                 }
-                let (mut pj, mut rhs) = (0, lim.y2[i]);
+                let (mut pj, mut r) = (0, lim.y2[i]);
                 for j in 0..na {
                     if lim.push[j] {
-                        m[pi + pj * ld] = lim.border.schur(i, j);
+                        if refactor {
+                            lim.lu[pi + pj * np] = lim.border.schur(i, j);
+                        }
                         pj += 1;
                     } else {
-                        rhs -= lim.border.schur(i, j) * lim.x2[j];
+                        r -= lim.border.schur(i, j) * lim.x2[j];
                     }
                 }
-                m[pi + np * ld] = rhs;
+                rhs[pi] = r;
                 pi += 1;
             }
-            solve_dense(m, np, ld);
+            if refactor {
+                factor_dense(&mut lim.lu, np, np, &mut lim.lu_perm);
+                lim.lu_push[..na].copy_from_slice(&lim.push[..na]);
+                lim.lu_valid = true;
+            }
+            solve_factored(&lim.lu, np, np, &lim.lu_perm, &mut lim.m[..np]);
             let mut pi = 0;
             for i in 0..na {
                 if lim.push[i] {
-                    lim.x2[i] = m[pi + np * ld];
+                    lim.x2[i] = lim.m[pi];
                     pi += 1;
                 }
             }
@@ -559,6 +568,64 @@ impl LimitRows {
     }
 }
 
+/// [`solve_dense`]'s elimination of the `n x n` matrix `m` (column-major, leading dimension
+/// `ld`) alone, in place: the multipliers below the diagonal, the row swapped into place `k`
+/// in `perm[k]`. [`solve_factored`] then applies to a right-hand side exactly the operations
+/// `solve_dense` applies to its last column: the same numbers.
+fn factor_dense(m: &mut [f64], n: usize, ld: usize, perm: &mut [usize]) {
+    for k in 0..n {
+        let mut p = k;
+        for i in k + 1..n {
+            if m[i + k * ld].abs() > m[p + k * ld].abs() {
+                p = i;
+            }
+        }
+        perm[k] = p;
+        if p != k {
+            for c in k..n {
+                m.swap(k + c * ld, p + c * ld);
+            }
+        }
+        let piv = m[k + k * ld];
+        if piv == 0.0 {
+            for i in k + 1..n {
+                m[i + k * ld] = 0.0;
+            }
+            continue;
+        }
+        for i in k + 1..n {
+            let f = m[i + k * ld] / piv;
+            m[i + k * ld] = f;
+            if f != 0.0 {
+                for c in k + 1..n {
+                    m[i + c * ld] -= f * m[k + c * ld];
+                }
+            }
+        }
+    }
+}
+
+/// Solves with the factors of [`factor_dense`] for `y` in place.
+fn solve_factored(m: &[f64], n: usize, ld: usize, perm: &[usize], y: &mut [f64]) {
+    for k in 0..n {
+        y.swap(k, perm[k]);
+        for i in k + 1..n {
+            let f = m[i + k * ld];
+            if f != 0.0 {
+                y[i] -= f * y[k];
+            }
+        }
+    }
+    for k in (0..n).rev() {
+        let piv = m[k + k * ld];
+        let mut s = y[k];
+        for c in k + 1..n {
+            s -= m[k + c * ld] * y[c];
+        }
+        y[k] = if piv == 0.0 { 0.0 } else { s / piv };
+    }
+}
+
 /// Solves the `n x n` system in the first `n` columns of `m` (column-major, leading dimension
 /// `ld`) for the right-hand side in column `n`, in place (Gaussian elimination, partial
 /// pivoting; a vanishing pivot leaves that unknown at zero).
@@ -659,6 +726,9 @@ mod tests {
             inv_mass: vec![0.0; na],
             x2: vec![0.0; na],
             m: vec![0.0; (na + 1) * (na + 1)],
+            lu: vec![0.0; na * na],
+            lu_perm: vec![0; na],
+            lu_push: vec![false; na],
             dt: 1.0,
             border: Bordered::with_schur(&s, &diag, na),
             ..Default::default()
@@ -748,6 +818,9 @@ mod tests {
             let mut lim = problem(seed, na, motors, parallel);
             lim.solve_lcp();
             let got = impulses(&lim);
+            // again from its answer: the kept factors of the pushing rows, the same numbers
+            lim.solve_lcp();
+            assert_eq!(impulses(&lim), got, "seed {seed}: the kept factors differ");
             let mut fb = problem(seed, na, motors, parallel);
             fb.tol = 1e-12;
             fb.bounded_fallback(na, 1e-12);
