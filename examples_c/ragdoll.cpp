@@ -2,9 +2,10 @@
 //
 // Torso, head (ball joint), arms (ball shoulders, hinge elbows), legs (universal hips, hinge
 // knees), a backpack welded on (fixed joint); elbows and knees have ranges, the neck a swing cone
-// and twist range. Kicked into a tumble and left to fall: the joints are internal, so the total
+// and twist range; the neck and shoulders have joint friction (0.5 N m about each axis). Kicked
+// into a tumble and left to fall: the joints and their friction are internal, so the total
 // linear momentum must grow exactly as M g t, and every joint and limit must stay within eps_p.
-// Exits non-zero if either fails.
+// Exits non-zero if either fails, or if the friction never acts or exceeds its bound.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +71,22 @@ int main() {
     must(world.set_limits(joints.back(), {0.0, 2.3, INFINITY, 0.0}), "knee limits");
   }
 
+  // joint friction in the ball joints (neck and shoulders): a velocity motor at 0 with a torque
+  // limit, three rows about the joint's axes
+  const double friction = 0.5;
+  std::vector<tenon::JointId> balls;
+  for (tenon::JointId j : joints) {
+    uint32_t type = 0;
+    must(tenon::Status(tenon_joint_get_type(j.raw, &type)), "joint type");
+    if (type != TENON_JOINT_TYPE_BALL) continue;
+    tenon_motor m = tenon_joint_def_default().motor;
+    m.mode = TENON_MOTOR_MODE_VELOCITY;
+    m.target_velocity = 0.0;
+    m.max_force = friction;
+    must(world.set_motor(j, m), "ball friction");
+    balls.push_back(j);
+  }
+
   // kick it into a tumble
   must(world.apply_impulse(torso, {30, 10, 60}, {0.1, 0.15, 1.4}), "impulse");
   must(world.apply_impulse(parts[5].id, {0, 0, 8}, {0, 0.6, 1.4}), "impulse");
@@ -93,7 +110,7 @@ int main() {
   const double eps_p = world.eps_p().value_or(1e-9);
   const double dt = 1.0 / 60.0, g = 9.81;
 
-  double worst_joint = 0.0, worst_momentum = 0.0;
+  double worst_joint = 0.0, worst_momentum = 0.0, most_friction = 0.0;
   bool converged = true;
   std::vector<tenon::BodyPose> poses;
   for (int step = 1; step <= 180; ++step) {
@@ -101,6 +118,7 @@ int main() {
     must(report, "step");
     converged = converged && report.value().converged;
     for (tenon::JointId j : joints) worst_joint = std::fmax(worst_joint, world.joint_violation(j).value_or(1.0));
+    for (tenon::JointId j : balls) most_friction = std::fmax(most_friction, world.joint_motor_impulse(j).value_or(1e9) / dt);
     tenon_vec3 p;
     double m;
     momentum(p, m);
@@ -114,12 +132,15 @@ int main() {
                   t, poses.size(), world.position(head).value().z, worst_joint, worst_momentum);
     }
   }
-  if (!converged || worst_joint > eps_p || worst_momentum > 1e-6) {
-    std::fprintf(stderr, "FAILED: converged %d, joint error %.3e (tolerance %.1e), momentum error %.3e\n",
-                 converged, worst_joint, eps_p, worst_momentum);
+  // the friction acted (one axis at least at its bound) and never beyond sqrt(3) x its bound
+  const bool friction_ok = most_friction >= friction * (1 - 1e-9) && most_friction <= std::sqrt(3.0) * friction * (1 + 1e-9);
+  if (!converged || worst_joint > eps_p || worst_momentum > 1e-6 || !friction_ok) {
+    std::fprintf(stderr,
+                 "FAILED: converged %d, joint error %.3e (tolerance %.1e), momentum error %.3e, friction %.3f N m\n",
+                 converged, worst_joint, eps_p, worst_momentum, most_friction);
     return 1;
   }
-  std::printf("OK: %zu joints within %.1e, momentum = M g t within %.1e\n", joints.size(), eps_p,
-              worst_momentum);
+  std::printf("OK: %zu joints within %.1e, momentum = M g t within %.1e, ball friction up to %.3f N m\n",
+              joints.size(), eps_p, worst_momentum, most_friction);
   return 0;
 }
