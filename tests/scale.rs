@@ -15,6 +15,14 @@ fn state(world: &World, bodies: &[BodyHandle]) -> Vec<f64> {
     out
 }
 
+/// The largest difference between two states.
+fn max_difference(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
 /// A spider of `legs` legs whose hub is split into `parts` parts (0: automatic), set spinning
 /// and tilting, run for `seconds` at 1/60 s; with `friction` > 0 (N m) every ball joint has
 /// that much joint friction. Returns the final state, the parts splitting added and nnz(L).
@@ -61,11 +69,7 @@ fn splitting_does_not_change_the_dynamics() {
     let (split, added, l_split) = spider_run(24, 0, 2.0, 0.0);
     assert_eq!(added_whole, 0);
     assert!(added >= 2, "75 rows are split automatically: {added}");
-    let diff = whole
-        .iter()
-        .zip(&split)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
+    let diff = max_difference(&whole, &split);
     eprintln!("largest difference {diff:.1e}, nnz(L) {l_split} vs {l_whole}");
     assert!(diff < 1e-6, "largest difference {diff:e}");
     // the scene moved: the legs swung down and the hub turned
@@ -89,20 +93,12 @@ fn splitting_does_not_change_the_dynamics_with_joint_friction() {
     let (whole, _, _) = spider_run(24, 1, 2.0, 0.5);
     let (split, added, _) = spider_run(24, 0, 2.0, 0.5);
     assert!(added >= 2, "split automatically: {added}");
-    let diff = whole
-        .iter()
-        .zip(&split)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
+    let diff = max_difference(&whole, &split);
     eprintln!("largest difference {diff:.1e}");
     assert!(diff < 1e-6, "largest difference {diff:e}");
     // the friction acted: the motion differs from the frictionless spider's
     let (free, _, _) = spider_run(24, 0, 2.0, 0.0);
-    let apart = free
-        .iter()
-        .zip(&split)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
+    let apart = max_difference(&free, &split);
     assert!(apart > 1e-3, "friction changed nothing: {apart:e}");
 }
 

@@ -287,12 +287,13 @@ impl Bordered {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::factor::tests::random_system;
     use super::*;
     use nalgebra::{DMatrix, DVector};
 
-    fn rng(mut seed: u64) -> impl FnMut() -> f64 {
+    /// A reproducible stream of numbers in [-0.5, 0.5) (an LCG).
+    pub(crate) fn rng(mut seed: u64) -> impl FnMut() -> f64 {
         move || {
             seed = seed
                 .wrapping_mul(6364136223846793005)

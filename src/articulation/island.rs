@@ -173,6 +173,41 @@ pub(crate) struct LimitRows {
 }
 
 impl LimitRows {
+    /// Workspace for the limit rows `info` of an island of `n_rows` joint rows, sized once per
+    /// topology.
+    pub fn new(info: Vec<LimitInfo>, n_rows: usize) -> Self {
+        let n_lim = info.len();
+        let holdable = info.iter().any(|l| !l.motor);
+        LimitRows {
+            info,
+            rows: vec![Row::default(); n_lim],
+            trial: vec![Row::default(); n_lim],
+            wrows: vec![[[0.0; 6]; 2]; n_lim],
+            rhs: vec![0.0; n_lim],
+            lam_pos: vec![0.0; n_lim],
+            lambda: vec![0.0; n_lim],
+            active: Vec::with_capacity(n_lim),
+            push: vec![false; n_lim],
+            at_hi: vec![false; n_lim],
+            slack: vec![false; n_lim],
+            holdable,
+            dt: 0.0,
+            tol: 0.0,
+            inv_mass: vec![0.0; n_lim],
+            fixed: vec![false; n_lim],
+            b: vec![0.0; n_rows + n_lim],
+            y2: vec![0.0; n_lim],
+            x2: vec![0.0; n_lim],
+            m: vec![0.0; (n_lim + 1) * (n_lim + 1)],
+            lu: vec![0.0; n_lim * n_lim],
+            lu_perm: vec![0; n_lim],
+            lu_push: vec![false; n_lim],
+            lu_valid: false,
+            border: Bordered::new(n_rows, n_lim),
+            border_ok: false,
+        }
+    }
+
     /// Candidate `i` (appended now) is a force-limited motor's row.
     #[inline]
     pub fn is_motor(&self, i: usize) -> bool {
@@ -496,35 +531,7 @@ impl Island {
         let n_rows = joints.last().map_or(0, |j| (j.off + j.n) as usize);
         let n_blocks = factor.blocks();
         let n_lim = limits.len();
-        let holdable = limits.iter().any(|l| !l.motor);
-        let lim = LimitRows {
-            info: limits,
-            rows: vec![Row::default(); n_lim],
-            trial: vec![Row::default(); n_lim],
-            wrows: vec![[[0.0; 6]; 2]; n_lim],
-            rhs: vec![0.0; n_lim],
-            lam_pos: vec![0.0; n_lim],
-            lambda: vec![0.0; n_lim],
-            active: Vec::with_capacity(n_lim),
-            push: vec![false; n_lim],
-            at_hi: vec![false; n_lim],
-            slack: vec![false; n_lim],
-            holdable,
-            dt: 0.0,
-            tol: 0.0,
-            inv_mass: vec![0.0; n_lim],
-            fixed: vec![false; n_lim],
-            b: vec![0.0; n_rows + n_lim],
-            y2: vec![0.0; n_lim],
-            x2: vec![0.0; n_lim],
-            m: vec![0.0; (n_lim + 1) * (n_lim + 1)],
-            lu: vec![0.0; n_lim * n_lim],
-            lu_perm: vec![0; n_lim],
-            lu_push: vec![false; n_lim],
-            lu_valid: false,
-            border: Bordered::new(n_rows, n_lim),
-            border_ok: false,
-        };
+        let lim = LimitRows::new(limits, n_rows);
         let whole_bodies = (0..nb)
             .filter(|&l| l == 0 || body_slots[l] != body_slots[l - 1])
             .count() as u32;

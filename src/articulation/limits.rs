@@ -198,7 +198,7 @@ impl Island {
             &mut lim.y2[..na],
         );
         // step 2: which rows push, and the impulses of all
-        self.lcp();
+        self.lim.solve_lcp();
         // step 3 from the LCP's impulses; the right-hand side of the refinement: the targets of
         // the pushing rows, the prescribed impulses of the released ones
         let lim = &mut self.lim;
@@ -221,11 +221,6 @@ impl Island {
         let lim = &self.lim;
         let na = lim.active.len();
         (0..na).filter(|&i| lim.push[i] && !lim.is_motor(i)).count() as u32
-    }
-
-    /// The limits' LCP for the current linearization ([`LimitRows::solve_lcp`]).
-    fn lcp(&mut self) {
-        self.lim.solve_lcp();
     }
 }
 
@@ -431,7 +426,9 @@ impl LimitRows {
                 m[fi + nf * ld] = rhs;
                 fi += 1;
             }
-            solve_dense(m, nf, ld);
+            // (the LCP's kept factors give way to this one)
+            self.lu_valid = false;
+            solve_dense(m, nf, ld, &mut self.lu_perm);
             // the longest step towards it within the bounds, and the row that blocks it
             let (mut step, mut block) = (1.0f64, None);
             let mut fi = 0;
@@ -568,10 +565,10 @@ impl LimitRows {
     }
 }
 
-/// [`solve_dense`]'s elimination of the `n x n` matrix `m` (column-major, leading dimension
-/// `ld`) alone, in place: the multipliers below the diagonal, the row swapped into place `k`
-/// in `perm[k]`. [`solve_factored`] then applies to a right-hand side exactly the operations
-/// `solve_dense` applies to its last column: the same numbers.
+/// Gaussian elimination with partial pivoting of the `n x n` matrix `m` (column-major, leading
+/// dimension `ld`), in place: the multipliers below the diagonal, the row swapped into place
+/// `k` in `perm[k]`. [`solve_factored`] then applies the same operations to a right-hand side,
+/// so a kept factorization gives the numbers a new one would.
 fn factor_dense(m: &mut [f64], n: usize, ld: usize, perm: &mut [usize]) {
     for k in 0..n {
         let mut p = k;
@@ -628,60 +625,22 @@ fn solve_factored(m: &[f64], n: usize, ld: usize, perm: &[usize], y: &mut [f64])
 
 /// Solves the `n x n` system in the first `n` columns of `m` (column-major, leading dimension
 /// `ld`) for the right-hand side in column `n`, in place (Gaussian elimination, partial
-/// pivoting; a vanishing pivot leaves that unknown at zero).
-fn solve_dense(m: &mut [f64], n: usize, ld: usize) {
-    for k in 0..n {
-        let mut p = k;
-        for i in k + 1..n {
-            if m[i + k * ld].abs() > m[p + k * ld].abs() {
-                p = i;
-            }
-        }
-        if p != k {
-            for c in k..=n {
-                m.swap(k + c * ld, p + c * ld);
-            }
-        }
-        let piv = m[k + k * ld];
-        if piv == 0.0 {
-            continue;
-        }
-        for i in k + 1..n {
-            let f = m[i + k * ld] / piv;
-            if f != 0.0 {
-                for c in k..=n {
-                    m[i + c * ld] -= f * m[k + c * ld];
-                }
-            }
-        }
-    }
-    for k in (0..n).rev() {
-        let piv = m[k + k * ld];
-        let mut s = m[k + n * ld];
-        for c in k + 1..n {
-            s -= m[k + c * ld] * m[c + n * ld];
-        }
-        m[k + n * ld] = if piv == 0.0 { 0.0 } else { s / piv };
-    }
+/// pivoting; a vanishing pivot leaves that unknown at zero). `perm` takes the row swaps.
+fn solve_dense(m: &mut [f64], n: usize, ld: usize, perm: &mut [usize]) {
+    factor_dense(m, n, ld, perm);
+    let (a, rhs) = m.split_at_mut(n * ld);
+    solve_factored(a, n, ld, perm, &mut rhs[..n]);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::articulation::bordered::Bordered;
+    use crate::articulation::bordered::tests::rng;
     use crate::articulation::island::{LimitInfo, Side};
 
-    fn rng(mut seed: u64) -> impl FnMut() -> f64 {
-        move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
-        }
-    }
-
     /// A random small problem: `na` rows, the first `motors` of them box-bounded motor rows
-    /// (bound 1 over a unit substep), the rest unilateral limits; `S = B B^T + 0.1 I` (with
+    /// (bound 1 over a unit substep), the rest unilateral limits; `S = B B^T + 1e-3 I` (with
     /// `parallel` a second row nearly parallel to the first, as a friction row and the limit on
     /// the same axis are), and carried impulses in `lam_pos` within the bounds.
     fn problem(seed: u64, na: usize, motors: usize, parallel: bool) -> LimitRows {
@@ -712,28 +671,15 @@ mod tests {
                 max_force: 1.0,
             })
             .collect();
-        let mut lim = LimitRows {
-            info,
-            active: (0..na as u32).collect(),
-            lam_pos: (0..na)
-                .map(|i| if i < motors { 0.5 * rnd() } else { 0.0 })
-                .collect(),
-            y2: (0..na).map(|_| 6.0 * rnd()).collect(),
-            push: (0..na).map(|_| rnd() > 0.0).collect(),
-            at_hi: vec![false; na],
-            fixed: vec![false; na],
-            slack: vec![false; na],
-            inv_mass: vec![0.0; na],
-            x2: vec![0.0; na],
-            m: vec![0.0; (na + 1) * (na + 1)],
-            lu: vec![0.0; na * na],
-            lu_perm: vec![0; na],
-            lu_push: vec![false; na],
-            dt: 1.0,
-            border: Bordered::with_schur(&s, &diag, na),
-            ..Default::default()
-        };
-        lim.lambda = vec![0.0; na];
+        let mut lim = LimitRows::new(info, 0);
+        lim.active = (0..na as u32).collect();
+        lim.lam_pos = (0..na)
+            .map(|i| if i < motors { 0.5 * rnd() } else { 0.0 })
+            .collect();
+        lim.y2 = (0..na).map(|_| 6.0 * rnd()).collect();
+        lim.push = (0..na).map(|_| rnd() > 0.0).collect();
+        lim.dt = 1.0;
+        lim.border = Bordered::with_schur(&s, &diag, na);
         lim
     }
 
@@ -775,7 +721,7 @@ mod tests {
                 }
                 m[a + nf * nf] = rhs;
             }
-            solve_dense(&mut m, nf, nf);
+            solve_dense(&mut m, nf, nf, &mut vec![0; nf]);
             for (a, &i) in free.iter().enumerate() {
                 x[i] = m[a + nf * nf];
             }

@@ -139,6 +139,7 @@ pub(crate) fn build(
             _ => continue, // no dynamic body left: the joint is inactive
         };
         let isl = island_of_root[find(&mut parent, dyn_slot) as usize] as usize;
+        let motor_rows = j.motor.limited_rows(j.model.kind);
         push(
             &mut island_joints[isl],
             jslot,
@@ -146,8 +147,8 @@ pub(crate) fn build(
             b,
             j.model.row_count(j.motor.hard()) as u32,
             j.motor.hard(),
-            j.motor.limited_rows(j.model.kind) as u8,
-            (j.model.limit_count() + j.motor.limited_rows(j.model.kind)) as u32,
+            motor_rows as u8,
+            (j.model.limit_count() + motor_rows) as u32,
             j.model.kind.point_rows_first(),
         );
     }
