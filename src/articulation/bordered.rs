@@ -6,7 +6,9 @@
 //! ```
 //!
 //! with `G U12 = A12` (eq. 18), `G G21 = A21` (eq. 19) and `D22 = A22 - G21^T U12` (eq. 20), a
-//! small dense block factored by LU with partial pivoting. `A21 != A12` (dynamic Coulomb friction
+//! small dense block. Its rows can be held at prescribed values (released limit rows); the
+//! others are factored, `L D L^T` when the rows are symmetric, kept up to date as rows are held
+//! and let go, LU with partial pivoting otherwise. `A21 != A12` (dynamic Coulomb friction
 //! makes the appended block asymmetric) is handled by the same block LU; when the rows are
 //! symmetric `G21 = U12` and only one set of forward substitutions is made. The factor of `A` is
 //! never changed, so rows can be appended and dropped at the cost of `n_a` forward
@@ -25,9 +27,26 @@ pub(crate) struct Bordered {
     u: Vec<f64>,
     /// `G21 = G^-1 A21` (asymmetric only; on entry of `factor`: `A21`).
     g: Vec<f64>,
-    /// `D22`, column-major with leading dimension `cap` (on entry of `factor`: `A22`); after
-    /// `factor` its LU factors (unit lower part below the diagonal).
+    /// `D22`, column-major with leading dimension `cap` (on entry of `factor`: `A22`); then the
+    /// factors of its rows and columns that are not fixed, compacted in the order of `free`:
+    /// symmetric rows `L D L^T` (unit `L` below the diagonal, `D` in `dd`), kept up to date as
+    /// rows are fixed and freed; asymmetric ones LU with partial pivoting (unit lower part).
     d: Vec<f64>,
+    /// The appended rows not fixed, in the factors' order: row `k` of the compacted block is
+    /// `free[k]`; `pos` is the inverse (`usize::MAX`: not in the factors).
+    free: Vec<usize>,
+    pos: Vec<usize>,
+    /// `D` of the symmetric factors; 0 marks a row that depends on the rows before it in
+    /// `free` (no impulse of its own: its unknown is 0).
+    dd: Vec<f64>,
+    /// The factors match `s` and `fixed`.
+    factored: bool,
+    /// Scratch of the solves and updates.
+    work: Vec<f64>,
+    /// Scratch of [`Bordered::refresh`]: rows to append again.
+    again: Vec<usize>,
+    /// Per appended row, the rows of `U12`'s column outside which it is zero.
+    span: Vec<(u32, u32)>,
     /// `D22` before its factorization (the Schur complement of the appended rows).
     s: Vec<f64>,
     /// Diagonal of `A22` (to tell rows that depend on the rows of `A`).
@@ -51,6 +70,13 @@ impl Bordered {
             u: vec![0.0; n * cap],
             g: Vec::new(),
             d: vec![0.0; cap * cap],
+            free: Vec::with_capacity(cap),
+            pos: vec![usize::MAX; cap],
+            dd: vec![0.0; cap],
+            factored: false,
+            work: vec![0.0; cap],
+            again: Vec::with_capacity(cap),
+            span: vec![(0, 0); cap],
             s: vec![0.0; cap * cap],
             a22_diag: vec![0.0; cap],
             fixed: vec![false; cap],
@@ -94,6 +120,7 @@ impl Bordered {
         }
         self.d.fill(0.0);
         self.fixed.fill(false);
+        self.factored = false;
     }
 
     /// Column `j` of `A12` (coupling of appended row `j` into the rows of `A`).
@@ -112,16 +139,26 @@ impl Bordered {
         &mut self.d[i + j * self.cap]
     }
 
-    /// Eqs. (18)-(20): forward substitutions of the new columns through `G`, then `D22` and its
-    /// LU factors. Pivots not above `min_pivot` are replaced by it (rows that are redundant with
-    /// `A`); returns how many were.
+    /// Eqs. (18)-(20): forward substitutions of the new columns through `G`, then `D22`, whose
+    /// factors follow when a solve or [`Bordered::set_fixed`] first needs them (symmetric rows,
+    /// whose clamped pivots those count; asymmetric ones are factored now). Pivots not above
+    /// `min_pivot` are replaced by it (rows that are redundant with `A`); returns how many were.
     pub fn factor(&mut self, l: &BlockCholesky, min_pivot: f64) -> u32 {
         let (n, na, cap) = (self.n, self.na, self.cap);
+        // each column's nonzero stretch (a row's substitution only reaches the rows on its
+        // path to the root of the elimination tree: on a chain, a stretch of it)
+        let stretch = |x: &[f64]| match x.iter().position(|&v| v != 0.0) {
+            Some(a) => (a, n - x.iter().rev().position(|&v| v != 0.0).unwrap_or(0)),
+            None => (0, 0),
+        };
         for j in 0..na {
             self.a22_diag[j] = self.d[j + j * cap];
             l.forward(&mut self.u[j * n..(j + 1) * n]);
+            let (a, b) = stretch(&self.u[j * n..(j + 1) * n]);
+            self.span[j] = (a as u32, b as u32);
             if !self.symmetric {
                 l.forward(&mut self.g[j * n..(j + 1) * n]);
+                self.span[j] = (0, n as u32);
             }
         }
         // G21 is U12 itself when the rows are symmetric
@@ -134,8 +171,14 @@ impl Bordered {
                 if self.symmetric && i > j {
                     break;
                 }
-                let gi = &g[i * n..(i + 1) * n];
-                let s: f64 = gi.iter().zip(uj).map(|(a, b)| a * b).sum();
+                // (the products outside both stretches are zeros)
+                let lo = self.span[i].0.max(self.span[j].0) as usize;
+                let hi = self.span[i].1.min(self.span[j].1) as usize;
+                if lo >= hi {
+                    continue;
+                }
+                let gi = &g[i * n + lo..i * n + hi];
+                let s: f64 = gi.iter().zip(&uj[lo..hi]).map(|(a, b)| a * b).sum();
                 self.d[i + j * cap] -= s;
                 if self.symmetric && i != j {
                     self.d[j + i * cap] -= s;
@@ -144,7 +187,9 @@ impl Bordered {
         }
         self.s.copy_from_slice(&self.d);
         self.min_pivot = min_pivot;
-        self.factor_small()
+        self.fixed.fill(false);
+        self.factored = false;
+        if self.symmetric { 0 } else { self.refresh() }
     }
 
     /// Column `j` of `U12 = G^-1 A12` (after [`Bordered::factor`]).
@@ -164,26 +209,119 @@ impl Bordered {
     }
 
     /// Prescribes the values of the appended rows flagged in `fixed` (`x2_i = b2_i` in
-    /// [`Bordered::solve`]) and refactors the small block accordingly. Returns the clamped pivots.
+    /// [`Bordered::solve`]) and brings the small block's factors up to date. Returns the clamped
+    /// pivots.
     pub fn set_fixed(&mut self, fixed: &[bool]) -> u32 {
-        if fixed[..self.na] == self.fixed[..self.na] {
+        if self.factored && fixed[..self.na] == self.fixed[..self.na] {
             return 0;
         }
         self.fixed[..self.na].copy_from_slice(&fixed[..self.na]);
-        self.d.copy_from_slice(&self.s);
-        for i in 0..self.na {
-            if self.fixed[i] {
-                for j in 0..self.na {
-                    self.d[i + j * self.cap] = f64::from(u8::from(i == j));
+        self.refresh()
+    }
+
+    /// The factors of the rows not fixed. Symmetric rows: the factors' leading part up to the
+    /// first row fixed since is kept (a leading block's `L D L^T` does not depend on the rows
+    /// after it), the rows after it that stay free are appended again in their order, then the
+    /// rows freed (a forward substitution each). Every factor is thus the one a fresh
+    /// factorization in that order gives, and an LCP that flips a few rows, which it appends
+    /// last, pays for little more than those rows. Returns the clamped pivots.
+    fn refresh(&mut self) -> u32 {
+        if !self.symmetric {
+            self.factored = true;
+            return self.factor_lu();
+        }
+        let na = self.na;
+        let keep = if self.factored {
+            (0..self.free.len())
+                .find(|&k| self.fixed[self.free[k]])
+                .unwrap_or(self.free.len())
+        } else {
+            0
+        };
+        // the rows after `keep` that stay free, in order, to be appended again
+        self.again.clear();
+        for k in keep..self.free.len() {
+            let i = self.free[k];
+            self.pos[i] = usize::MAX;
+            // (without factors, the list is of an earlier set of rows: cleared)
+            if self.factored && !self.fixed[i] {
+                self.again.push(i);
+            }
+        }
+        self.free.truncate(keep);
+        let mut clamped = 0;
+        for k in 0..self.again.len() {
+            clamped += self.append(self.again[k]);
+        }
+        for i in 0..na {
+            if !self.fixed[i] && self.pos[i] == usize::MAX {
+                clamped += self.append(i);
+            }
+        }
+        self.factored = true;
+        clamped
+    }
+
+    /// Appends row `i` to the symmetric factors (`L u = s_i`, `l = D^-1 u`,
+    /// `d = s_ii - l^T u`). A pivot within `1e-12` of `s_ii` marks the row dependent on the
+    /// rows before it (`D = 0`); one not above `min_pivot` is clamped to it. Returns 1 if either.
+    fn append(&mut self, i: usize) -> u32 {
+        let (cap, m) = (self.cap, self.free.len());
+        let u = &mut self.work;
+        for (k, &j) in self.free.iter().enumerate() {
+            u[k] = self.s[j + i * cap];
+        }
+        // forward substitution, column by column
+        for c in 0..m {
+            let uc = u[c];
+            if uc != 0.0 {
+                let col = &self.d[c * cap..c * cap + m];
+                for r in c + 1..m {
+                    u[r] -= col[r] * uc;
                 }
             }
         }
-        self.factor_small()
+        let sigma = self.s[i + i * cap];
+        let mut piv = sigma;
+        for k in 0..m {
+            let dk = self.dd[k];
+            let l = if dk == 0.0 { 0.0 } else { u[k] / dk };
+            piv -= l * u[k];
+            self.d[m + k * cap] = l;
+        }
+        let mut clamped = 0;
+        if piv.is_nan() || piv.abs() <= 1e-12 * sigma.abs() {
+            piv = 0.0;
+            for k in 0..m {
+                self.d[m + k * cap] = 0.0;
+            }
+            clamped = 1;
+        } else if piv.abs() <= self.min_pivot {
+            piv = if piv < 0.0 {
+                -self.min_pivot
+            } else {
+                self.min_pivot
+            };
+            clamped = 1;
+        }
+        self.dd[m] = piv;
+        self.pos[i] = m;
+        self.free.push(i);
+        clamped
     }
 
-    /// LU with partial pivoting of the `na x na` block in `d`.
-    fn factor_small(&mut self) -> u32 {
-        let (na, cap, min_pivot) = (self.na, self.cap, self.min_pivot);
+    /// LU with partial pivoting of the rows and columns of `D22` that are not fixed (`s`),
+    /// compacted into `d` (asymmetric rows).
+    fn factor_lu(&mut self) -> u32 {
+        let cap = self.cap;
+        self.free.clear();
+        self.free.extend((0..self.na).filter(|&i| !self.fixed[i]));
+        for (c, &j) in self.free.iter().enumerate() {
+            for (r, &i) in self.free.iter().enumerate() {
+                self.d[r + c * cap] = self.s[i + j * cap];
+            }
+        }
+        let (na, min_pivot) = (self.free.len(), self.min_pivot);
         let mut clamped = 0;
         let d = &mut self.d;
         for k in 0..na {
@@ -245,25 +383,74 @@ impl Bordered {
         l.backward(x1);
     }
 
-    /// `y = D22^-1 y` by the LU factors of the small block (rows set by
-    /// [`Bordered::set_fixed`] are the identity): `y` has the appended rows' length.
-    pub fn solve_small(&self, y: &mut [f64]) {
-        let (na, cap) = (self.na, self.cap);
-        // permute, L (unit) forward, U backward
-        for k in 0..na {
-            y.swap(k, self.piv[k]);
+    /// `y = D22^-1 y` by the small block's factors, with the rows set by
+    /// [`Bordered::set_fixed`] held at their values (`x2_i = y_i`, their columns moved to the
+    /// right-hand side of the others): `y` has the appended rows' length.
+    pub fn solve_small(&mut self, y: &mut [f64]) {
+        if !self.factored {
+            self.refresh();
         }
-        for k in 0..na {
-            for i in k + 1..na {
-                y[i] -= self.d[i + k * cap] * y[k];
+        let (na, cap, free) = (self.na, self.cap, &self.free);
+        let np = free.len();
+        if np < na {
+            // the fixed rows' values moved to the right-hand side of the others: `-s(i, j) y_j`,
+            // column `j` of `s` at a time
+            for j in 0..na {
+                let yj = y[j];
+                if !self.fixed[j] || yj == 0.0 {
+                    continue;
+                }
+                let col = &self.s[j * cap..j * cap + na];
+                for &i in free {
+                    y[i] -= col[i] * yj;
+                }
             }
         }
-        for k in (0..na).rev() {
-            let mut s = y[k];
-            for c in k + 1..na {
-                s -= self.d[k + c * cap] * y[c];
+        if self.symmetric {
+            // L forward, D, L^T backward, on the free rows gathered in the factors' order
+            let z = &mut self.work;
+            for (k, &i) in free.iter().enumerate() {
+                z[k] = y[i];
             }
-            y[k] = s / self.d[k + k * cap];
+            for c in 0..np {
+                let zc = z[c];
+                if zc != 0.0 {
+                    let col = &self.d[c * cap..c * cap + np];
+                    for r in c + 1..np {
+                        z[r] -= col[r] * zc;
+                    }
+                }
+            }
+            for k in (0..np).rev() {
+                let dk = self.dd[k];
+                let mut t = if dk == 0.0 { 0.0 } else { z[k] / dk };
+                let col = &self.d[k * cap..k * cap + np];
+                for r in k + 1..np {
+                    t -= col[r] * z[r];
+                }
+                z[k] = t;
+            }
+            for (k, &i) in free.iter().enumerate() {
+                y[i] = z[k];
+            }
+            return;
+        }
+        // permute, L (unit) forward, U backward, on the free rows
+        for k in 0..np {
+            y.swap(free[k], free[self.piv[k]]);
+        }
+        for k in 0..np {
+            let yk = y[free[k]];
+            for i in k + 1..np {
+                y[free[i]] -= self.d[i + k * cap] * yk;
+            }
+        }
+        for k in (0..np).rev() {
+            let mut s = y[free[k]];
+            for c in k + 1..np {
+                s -= self.d[k + c * cap] * y[free[c]];
+            }
+            y[free[k]] = s / self.d[k + k * cap];
         }
     }
 
@@ -364,5 +551,99 @@ pub(crate) mod tests {
             }
         }
         assert!(worst < 1e-12, "largest relative difference {worst:e}");
+    }
+
+    /// The small block's factors kept up to date as rows are fixed and freed (rows taken out
+    /// by rank-one updates, rows appended) solve as a dense solve of the free rows does, after
+    /// every change of a random walk of masks; a row that is a copy of another gets no impulse
+    /// of its own, and the free rows' equations still hold.
+    #[test]
+    fn small_block_factors_follow_fixed_rows() {
+        let mut worst: f64 = 0.0;
+        for trial in 0..20u64 {
+            let mut rnd = rng(500 + trial);
+            let na = 3 + (trial as usize % 10);
+            // S = B B^T + I: symmetric positive definite; in odd trials row 1 copies row 0
+            let b: Vec<f64> = (0..na * na).map(|_| rnd()).collect();
+            let mut sm = vec![0.0; na * na];
+            for i in 0..na {
+                for j in 0..na {
+                    let mut v: f64 = (0..na).map(|k| b[i * na + k] * b[j * na + k]).sum();
+                    if i == j {
+                        v += 1.0;
+                    }
+                    sm[i + j * na] = v;
+                }
+            }
+            let copy = trial % 2 == 1;
+            if copy {
+                for j in 0..na {
+                    let v = sm[j * na];
+                    sm[1 + j * na] = v;
+                    sm[j + na] = v;
+                }
+                sm[1 + na] = sm[0];
+            }
+            let diag: Vec<f64> = (0..na).map(|i| sm[i + i * na]).collect();
+            let mut border = Bordered::with_schur(&sm, &diag, na);
+            border.min_pivot = 1e-300;
+            let mut fixed = vec![false; na];
+            for step in 0..30 {
+                // flip one to three rows
+                for _ in 0..1 + step % 3 {
+                    let i = ((rnd() + 0.5) * na as f64) as usize % na;
+                    fixed[i] = !fixed[i];
+                }
+                border.set_fixed(&fixed);
+                let y0: Vec<f64> = (0..na).map(|_| rnd()).collect();
+                let mut y = y0.clone();
+                border.solve_small(&mut y);
+                let free: Vec<usize> = (0..na).filter(|&i| !fixed[i]).collect();
+                let both = copy && free.contains(&0) && free.contains(&1);
+                // the reference: the free rows' block with the fixed values moved across; of
+                // two free copies, the one the factors mark dependent is left out (its value 0)
+                let dead = (0..border.free.len())
+                    .find(|&k| border.dd[k] == 0.0)
+                    .map(|k| border.free[k]);
+                if both {
+                    assert!(dead == Some(0) || dead == Some(1), "{dead:?}");
+                    assert_eq!(y[dead.unwrap()], 0.0);
+                } else {
+                    assert_eq!(dead, None);
+                }
+                let solved: Vec<usize> =
+                    free.iter().copied().filter(|&i| Some(i) != dead).collect();
+                let nf = solved.len();
+                let mut m = DMatrix::<f64>::zeros(nf, nf);
+                let mut r = DVector::<f64>::zeros(nf);
+                for (p, &i) in solved.iter().enumerate() {
+                    let mut t = y0[i];
+                    for j in 0..na {
+                        if fixed[j] {
+                            t -= sm[i + j * na] * y0[j];
+                        }
+                    }
+                    r[p] = t;
+                    for (q, &j) in solved.iter().enumerate() {
+                        m[(p, q)] = sm[i + j * na];
+                    }
+                }
+                let x = if nf == 0 {
+                    r.clone()
+                } else {
+                    m.lu().solve(&r).expect("nonsingular")
+                };
+                for (p, &i) in solved.iter().enumerate() {
+                    worst = worst.max((y[i] - x[p]).abs() / (1.0 + x[p].abs()));
+                }
+                for i in 0..na {
+                    assert!(y[i].is_finite());
+                    if fixed[i] {
+                        assert_eq!(y[i], y0[i], "a fixed row keeps its value");
+                    }
+                }
+            }
+        }
+        assert!(worst < 1e-10, "largest relative difference {worst:e}");
     }
 }

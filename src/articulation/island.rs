@@ -154,19 +154,13 @@ pub(crate) struct LimitRows {
     /// Per row: a released motor row sits at its upper bound (else its lower one).
     pub at_hi: Vec<bool>,
     /// Scratch: `G^-1 b1` and then the solution the refinement starts from, the small
-    /// right-hand side, the LCP's impulses and matrix.
+    /// right-hand side, the LCP's impulses and the small solves' vectors.
     pub b: Vec<f64>,
     pub y2: Vec<f64>,
     pub x2: Vec<f64>,
     pub m: Vec<f64>,
-    /// The LCP's factors of `S_PP` (`factor_dense`: multipliers below the diagonal, row swaps
-    /// in `lu_perm`) for the rows flagged in `lu_push`, valid while the border is the same: the
-    /// next LCP on it that starts from the same rows pushing (Newton iterations on one
-    /// factor, with stick and slip settled) solves without factoring again.
-    pub lu: Vec<f64>,
-    pub lu_perm: Vec<usize>,
-    pub lu_push: Vec<bool>,
-    pub lu_valid: bool,
+    /// Scratch: the rows the small block's factors leave out (the LCP's released rows).
+    pub mask: Vec<bool>,
     pub border: Bordered,
     /// The border matches the current factor and active set.
     pub border_ok: bool,
@@ -198,11 +192,8 @@ impl LimitRows {
             b: vec![0.0; n_rows + n_lim],
             y2: vec![0.0; n_lim],
             x2: vec![0.0; n_lim],
-            m: vec![0.0; (n_lim + 1) * (n_lim + 1)],
-            lu: vec![0.0; n_lim * n_lim],
-            lu_perm: vec![0; n_lim],
-            lu_push: vec![false; n_lim],
-            lu_valid: false,
+            m: vec![0.0; n_lim],
+            mask: vec![false; n_lim],
             border: Bordered::new(n_rows, n_lim),
             border_ok: false,
         }

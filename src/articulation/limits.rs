@@ -24,7 +24,6 @@ impl Island {
         self.bump_lim_serial();
         self.lim.active.clear();
         self.lim.lam_pos.fill(0.0);
-        self.lim.slack.fill(false);
         self.lim.dt = dt;
         for r in 0..self.lim.info.len() {
             let info = self.lim.info[r];
@@ -48,9 +47,12 @@ impl Island {
             } else {
                 continue;
             }
-            self.lim.push[self.lim.active.len()] = true;
+            // the LCP starts from the last solve's answer: a motor that slid at its bound
+            // (`at_hi` kept) starts released, as friction in a moving joint goes on sliding
+            self.lim.push[self.lim.active.len()] = !(info.motor && self.lim.slack[r]);
             self.lim.active.push(r as u32);
         }
+        self.lim.slack.fill(false);
         self.lim.border_ok = false;
     }
 
@@ -122,7 +124,6 @@ impl Island {
         };
         self.clamped_pivots += self.lim.border.factor(&self.factor, min_pivot);
         self.lim.border_ok = true;
-        self.lim.lu_valid = false;
     }
 
     /// Column `i` of `[A12; A22]` (the extended `J M^-1 J^T` applied to the unit vector of
@@ -198,7 +199,7 @@ impl Island {
             &mut lim.y2[..na],
         );
         // step 2: which rows push, and the impulses of all
-        self.lim.solve_lcp();
+        self.clamped_pivots += self.lim.solve_lcp();
         // step 3 from the LCP's impulses; the right-hand side of the refinement: the targets of
         // the pushing rows, the prescribed impulses of the released ones
         let lim = &mut self.lim;
@@ -239,17 +240,17 @@ impl LimitRows {
     /// (`(S x - y2)_i >= 0` at `lo`, `<= 0` at `hi`): the first-order conditions of the
     /// bounded quadratic program the LCP is. The same pivoting flips them; when it runs out,
     /// `bounded_fallback` solves that program.
-    pub(super) fn solve_lcp(&mut self) {
+    pub(super) fn solve_lcp(&mut self) -> u32 {
         let na = self.active.len();
         let lim = self;
+        let mut clamped = 0;
         let scale = lim.y2[..na].iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let tol = 1e-12 * scale;
         lim.tol = tol;
         let mut solved = false;
         let (mut fewest, mut tries) = (usize::MAX, 0);
         for _ in 0..(8 * na + 16) {
-            // x_N = -lam_N; S_PP x_P = y2_P - S_PN x_N, by Gaussian elimination on `m`
-            let mut np = 0;
+            // x_N = -lam_N
             for i in 0..na {
                 let r = lim.active[i] as usize;
                 lim.x2[i] = lim.released_total(i) - lim.lam_pos[r];
@@ -262,40 +263,18 @@ impl LimitRows {
                 if lim.border.dependent(i) {
                     lim.push[i] = false;
                 }
-                np += usize::from(lim.push[i]);
             }
-            // (the factors of S_PP are kept while the border and P stay: the same numbers)
-            let refactor = !(lim.lu_valid && lim.lu_push[..na] == lim.push[..na]);
-            let (mut pi, rhs) = (0, &mut lim.m);
+            // S_PP x_P = y2_P - S_PN x_N by the border's factors of the pushing rows, brought
+            // up to date for the rows that flipped
             for i in 0..na {
-                if !lim.push[i] {
-                    continue;
-                }
-                let (mut pj, mut r) = (0, lim.y2[i]);
-                for j in 0..na {
-                    if lim.push[j] {
-                        if refactor {
-                            lim.lu[pi + pj * np] = lim.border.schur(i, j);
-                        }
-                        pj += 1;
-                    } else {
-                        r -= lim.border.schur(i, j) * lim.x2[j];
-                    }
-                }
-                rhs[pi] = r;
-                pi += 1;
+                lim.mask[i] = !lim.push[i];
+                lim.m[i] = if lim.push[i] { lim.y2[i] } else { lim.x2[i] };
             }
-            if refactor {
-                factor_dense(&mut lim.lu, np, np, &mut lim.lu_perm);
-                lim.lu_push[..na].copy_from_slice(&lim.push[..na]);
-                lim.lu_valid = true;
-            }
-            solve_factored(&lim.lu, np, np, &lim.lu_perm, &mut lim.m[..np]);
-            let mut pi = 0;
+            clamped += lim.border.set_fixed(&lim.mask[..na]);
+            lim.border.solve_small(&mut lim.m[..na]);
             for i in 0..na {
                 if lim.push[i] {
-                    lim.x2[i] = lim.m[pi];
-                    pi += 1;
+                    lim.x2[i] = lim.m[i];
                 }
             }
             // the rows violating complementarity (flagged in `fixed`, scratch until the solve
@@ -356,7 +335,7 @@ impl LimitRows {
                 }
             }
         } else {
-            lim.bounded_fallback(na, tol);
+            clamped += lim.bounded_fallback(na, tol);
         }
         for i in 0..na {
             let r = lim.active[i] as usize;
@@ -364,6 +343,7 @@ impl LimitRows {
                 lim.inv_mass[r] = lim.border.schur(i, i);
             }
         }
+        clamped
     }
 
     /// When the pivoting runs out (it may cycle on box-bounded rows, for which Murty's method
@@ -379,7 +359,7 @@ impl LimitRows {
     /// released at their bound; motors are released at the impulse found (within their
     /// bounds), so two parallel rows cannot trade unbounded impulses in the refinement, and
     /// slide only if that is a bound.
-    fn bounded_fallback(&mut self, na: usize, tol: f64) {
+    fn bounded_fallback(&mut self, na: usize, tol: f64) -> u32 {
         let range = |l: &LimitRows, i: usize| {
             let r = l.active[i] as usize;
             let (lo, hi) = l.bounds(r);
@@ -401,43 +381,30 @@ impl LimitRows {
                 self.at_hi[r] = x == hi;
             }
         }
-        let ld = na + 1;
         // (a step of length 0 does not lower the objective: after one, the row let go is the
         // least index, Bland's rule, so the method cannot cycle through degenerate steps)
         let (mut optimal, mut degenerate) = (false, false);
+        let mut clamped = 0;
         for _ in 0..(8 * na + 16) {
             // the free rows' minimizer with the held ones at their values: S_FF z = y2_F -
-            // S_FH x_H (Gaussian elimination on `m`, as in the pivoting)
-            let nf = (0..na).filter(|&i| !self.fixed[i]).count();
-            let (mut fi, m) = (0, &mut self.m);
+            // S_FH x_H (the border's factors of the free rows, as in the pivoting)
             for i in 0..na {
-                if self.fixed[i] {
-                    continue;
-                }
-                let (mut fj, mut rhs) = (0, self.y2[i]);
-                for j in 0..na {
-                    if self.fixed[j] {
-                        rhs -= self.border.schur(i, j) * self.x2[j];
-                    } else {
-                        m[fi + fj * ld] = self.border.schur(i, j);
-                        fj += 1;
-                    }
-                }
-                m[fi + nf * ld] = rhs;
-                fi += 1;
+                self.mask[i] = self.fixed[i];
+                self.m[i] = if self.fixed[i] {
+                    self.x2[i]
+                } else {
+                    self.y2[i]
+                };
             }
-            // (the LCP's kept factors give way to this one)
-            self.lu_valid = false;
-            solve_dense(m, nf, ld, &mut self.lu_perm);
+            clamped += self.border.set_fixed(&self.mask[..na]);
+            self.border.solve_small(&mut self.m[..na]);
             // the longest step towards it within the bounds, and the row that blocks it
             let (mut step, mut block) = (1.0f64, None);
-            let mut fi = 0;
             for i in 0..na {
                 if self.fixed[i] {
                     continue;
                 }
-                let (z, x) = (self.m[fi + nf * ld], self.x2[i]);
-                fi += 1;
+                let (z, x) = (self.m[i], self.x2[i]);
                 let (lo, hi) = range(self, i);
                 let (bound, up) = if z > hi { (hi, true) } else { (lo, false) };
                 if (z > hi || z < lo) && z != x {
@@ -447,13 +414,11 @@ impl LimitRows {
                     }
                 }
             }
-            let mut fi = 0;
             for i in 0..na {
                 if self.fixed[i] {
                     continue;
                 }
-                let z = self.m[fi + nf * ld];
-                fi += 1;
+                let z = self.m[i];
                 let (lo, hi) = range(self, i);
                 self.x2[i] = (self.x2[i] + step * (z - self.x2[i])).max(lo).min(hi);
             }
@@ -508,6 +473,7 @@ impl LimitRows {
                 self.slack[r] = self.fixed[i];
             }
         }
+        clamped
     }
 
     /// Whether candidate `i`'s impulse in the last pass (`x2`, on top of what it carries) lies
@@ -563,73 +529,6 @@ impl LimitRows {
         }
         if self.at_hi[r] { hi } else { lo }
     }
-}
-
-/// Gaussian elimination with partial pivoting of the `n x n` matrix `m` (column-major, leading
-/// dimension `ld`), in place: the multipliers below the diagonal, the row swapped into place
-/// `k` in `perm[k]`. [`solve_factored`] then applies the same operations to a right-hand side,
-/// so a kept factorization gives the numbers a new one would.
-fn factor_dense(m: &mut [f64], n: usize, ld: usize, perm: &mut [usize]) {
-    for k in 0..n {
-        let mut p = k;
-        for i in k + 1..n {
-            if m[i + k * ld].abs() > m[p + k * ld].abs() {
-                p = i;
-            }
-        }
-        perm[k] = p;
-        if p != k {
-            for c in k..n {
-                m.swap(k + c * ld, p + c * ld);
-            }
-        }
-        let piv = m[k + k * ld];
-        if piv == 0.0 {
-            for i in k + 1..n {
-                m[i + k * ld] = 0.0;
-            }
-            continue;
-        }
-        for i in k + 1..n {
-            let f = m[i + k * ld] / piv;
-            m[i + k * ld] = f;
-            if f != 0.0 {
-                for c in k + 1..n {
-                    m[i + c * ld] -= f * m[k + c * ld];
-                }
-            }
-        }
-    }
-}
-
-/// Solves with the factors of [`factor_dense`] for `y` in place.
-fn solve_factored(m: &[f64], n: usize, ld: usize, perm: &[usize], y: &mut [f64]) {
-    for k in 0..n {
-        y.swap(k, perm[k]);
-        for i in k + 1..n {
-            let f = m[i + k * ld];
-            if f != 0.0 {
-                y[i] -= f * y[k];
-            }
-        }
-    }
-    for k in (0..n).rev() {
-        let piv = m[k + k * ld];
-        let mut s = y[k];
-        for c in k + 1..n {
-            s -= m[k + c * ld] * y[c];
-        }
-        y[k] = if piv == 0.0 { 0.0 } else { s / piv };
-    }
-}
-
-/// Solves the `n x n` system in the first `n` columns of `m` (column-major, leading dimension
-/// `ld`) for the right-hand side in column `n`, in place (Gaussian elimination, partial
-/// pivoting; a vanishing pivot leaves that unknown at zero). `perm` takes the row swaps.
-fn solve_dense(m: &mut [f64], n: usize, ld: usize, perm: &mut [usize]) {
-    factor_dense(m, n, ld, perm);
-    let (a, rhs) = m.split_at_mut(n * ld);
-    solve_factored(a, n, ld, perm, &mut rhs[..n]);
 }
 
 #[cfg(test)]
@@ -721,9 +620,17 @@ mod tests {
                 }
                 m[a + nf * nf] = rhs;
             }
-            solve_dense(&mut m, nf, nf, &mut vec![0; nf]);
+            let b = nalgebra::DVector::from_column_slice(&m[nf * nf..]);
+            let z = if nf == 0 {
+                b
+            } else {
+                let a = nalgebra::DMatrix::from_column_slice(nf, nf, &m[..nf * nf]);
+                a.lu()
+                    .solve(&b)
+                    .unwrap_or_else(|| nalgebra::DVector::zeros(nf))
+            };
             for (a, &i) in free.iter().enumerate() {
-                x[i] = m[a + nf * nf];
+                x[i] = z[a];
             }
             let ok = (0..na).all(|i| {
                 let (lo, hi) = lim.bounds(i);
