@@ -275,9 +275,9 @@ impl Bordered {
         for c in 0..m {
             let uc = u[c];
             if uc != 0.0 {
-                let col = &self.d[c * cap..c * cap + m];
-                for r in c + 1..m {
-                    u[r] -= col[r] * uc;
+                let col = &self.d[c * cap + c + 1..c * cap + m];
+                for (ur, &l) in u[c + 1..m].iter_mut().zip(col) {
+                    *ur -= l * uc;
                 }
             }
         }
@@ -415,18 +415,18 @@ impl Bordered {
             for c in 0..np {
                 let zc = z[c];
                 if zc != 0.0 {
-                    let col = &self.d[c * cap..c * cap + np];
-                    for r in c + 1..np {
-                        z[r] -= col[r] * zc;
+                    let col = &self.d[c * cap + c + 1..c * cap + np];
+                    for (zr, &l) in z[c + 1..np].iter_mut().zip(col) {
+                        *zr -= l * zc;
                     }
                 }
             }
             for k in (0..np).rev() {
                 let dk = self.dd[k];
                 let mut t = if dk == 0.0 { 0.0 } else { z[k] / dk };
-                let col = &self.d[k * cap..k * cap + np];
-                for r in k + 1..np {
-                    t -= col[r] * z[r];
+                let col = &self.d[k * cap + k + 1..k * cap + np];
+                for (&zr, &l) in z[k + 1..np].iter().zip(col) {
+                    t -= l * zr;
                 }
                 z[k] = t;
             }
