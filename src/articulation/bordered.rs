@@ -37,7 +37,8 @@ pub(crate) struct Bordered {
     free: Vec<usize>,
     pos: Vec<usize>,
     /// `D` of the symmetric factors; 0 marks a row that depends on the rows before it in
-    /// `free` (no impulse of its own: its unknown is 0).
+    /// `free` to rounding (its pivot within 1e-14 of its diagonal, or NaN): no impulse of its
+    /// own, its unknown is 0.
     dd: Vec<f64>,
     /// The factors match `s` and `fixed`.
     factored: bool,
@@ -51,8 +52,8 @@ pub(crate) struct Bordered {
     s: Vec<f64>,
     /// Diagonal of `A22` (to tell rows that depend on the rows of `A`).
     a22_diag: Vec<f64>,
-    /// Appended rows whose value is prescribed (`x2_i = b2_i`): their row of the small block is
-    /// replaced by the identity (unilateral rows released by the caller).
+    /// Appended rows whose value is prescribed (`x2_i = b2_i`, unilateral rows released by the
+    /// caller): left out of the factors, their columns moved to the others' right-hand side.
     fixed: Vec<bool>,
     min_pivot: f64,
     piv: Vec<usize>,
@@ -263,8 +264,10 @@ impl Bordered {
     }
 
     /// Appends row `i` to the symmetric factors (`L u = s_i`, `l = D^-1 u`,
-    /// `d = s_ii - l^T u`). A pivot within `1e-12` of `s_ii` marks the row dependent on the
-    /// rows before it (`D = 0`); one not above `min_pivot` is clamped to it. Returns 1 if either.
+    /// `d = s_ii - l^T u`). A pivot within `1e-14` of `s_ii` (rounding: a force-limited motor's
+    /// row and the range limit parallel to it stay apart by their 1e-12 regularization) marks
+    /// the row dependent on the rows before it (`D = 0`, not counted); one not above
+    /// `min_pivot` is clamped to it. Returns 1 if clamped.
     fn append(&mut self, i: usize) -> u32 {
         let (cap, m) = (self.cap, self.free.len());
         let u = &mut self.work;
@@ -290,12 +293,11 @@ impl Bordered {
             self.d[m + k * cap] = l;
         }
         let mut clamped = 0;
-        if piv.is_nan() || piv.abs() <= 1e-12 * sigma.abs() {
+        if piv.is_nan() || piv.abs() <= 1e-14 * sigma.abs() {
             piv = 0.0;
             for k in 0..m {
                 self.d[m + k * cap] = 0.0;
             }
-            clamped = 1;
         } else if piv.abs() <= self.min_pivot {
             piv = if piv < 0.0 {
                 -self.min_pivot
@@ -314,6 +316,10 @@ impl Bordered {
     /// compacted into `d` (asymmetric rows).
     fn factor_lu(&mut self) -> u32 {
         let cap = self.cap;
+        // (rows the symmetric factors held, out of them)
+        for &i in &self.free {
+            self.pos[i] = usize::MAX;
+        }
         self.free.clear();
         self.free.extend((0..self.na).filter(|&i| !self.fixed[i]));
         for (c, &j) in self.free.iter().enumerate() {
@@ -553,8 +559,8 @@ pub(crate) mod tests {
         assert!(worst < 1e-12, "largest relative difference {worst:e}");
     }
 
-    /// The small block's factors kept up to date as rows are fixed and freed (rows taken out
-    /// by rank-one updates, rows appended) solve as a dense solve of the free rows does, after
+    /// The small block's factors kept up to date as rows are fixed and freed (the leading part
+    /// kept, the rows after it appended again, rows freed appended) solve as a dense solve of the free rows does, after
     /// every change of a random walk of masks; a row that is a copy of another gets no impulse
     /// of its own, and the free rows' equations still hold.
     #[test]

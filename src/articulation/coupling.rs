@@ -178,7 +178,7 @@ impl Island {
     /// The held limit rows' part of a contact's border (see [`Island::contact_border`]): `w`
     /// holds `A_lc` of the held rows (column `k` for world axis `k`, `np` rows each); makes it
     /// `Z = A_lc - V^T U`, then `W = S^-1 Z` by the factored small block of the limit border
-    /// (whose rows not held are the identity, [`Island::prepare_limit_coupling`]), and returns
+    /// (whose rows not held are left out at 0, [`Island::prepare_limit_coupling`]), and returns
     /// `Z^T W`.
     fn held_limits_border(&mut self, u: &[f64], w: &mut [f64]) -> Mat3 {
         let (n, np, na) = (self.n_rows, self.lim_coupled.len(), self.lim.active.len());
@@ -213,7 +213,7 @@ impl Island {
     }
 
     /// Chooses the limit rows coupled contacts hold (those that pushed in the last limit solve
-    /// and do not depend on the joint rows), makes the rows not held the identity in the limit
+    /// and do not depend on the joint rows), holds the others at their values in the limit
     /// border's small block (as the limit solve does for released rows) and computes
     /// `H = L^-T V` for the held ones, for the current factor and linearization.
     fn prepare_limit_coupling(&mut self) {
