@@ -33,6 +33,18 @@ fn bench_scene(c: &mut Criterion, group: &str, param: String, h: f64, build: imp
     g.finish();
 }
 
+/// Joint friction of `torque` N m (a force-limited velocity motor at 0) in every joint.
+fn with_friction(world: &mut World, joints: &[tenon::JointHandle], torque: f64) {
+    let friction = tenon::Motor {
+        mode: tenon::MotorMode::Velocity,
+        max_force: torque,
+        ..tenon::Motor::default()
+    };
+    for &j in joints {
+        world.set_joint_motor(j, friction).unwrap();
+    }
+}
+
 fn benches(c: &mut Criterion) {
     let h = 1.0 / 60.0;
     for n in [10usize, 100, 1000, 10_000] {
@@ -45,6 +57,18 @@ fn benches(c: &mut Criterion) {
             scenes::heavy_chain(w, 20, load);
         });
     }
+    // ropes with 1 N m of friction in every ball joint (three box-bounded rows each, solved
+    // with the limits in the appended block), and the 1:1000 heavy chain with it
+    for n in [10usize, 40] {
+        bench_scene(c, "chain_friction", n.to_string(), h, |w| {
+            let s = scenes::chain(w, n);
+            with_friction(w, &s.joints, 1.0);
+        });
+    }
+    bench_scene(c, "chain_friction", "heavy_1e3".into(), h, |w| {
+        let s = scenes::heavy_chain(w, 20, 1e3);
+        with_friction(w, &s.joints, 1.0);
+    });
     bench_scene(c, "four_bar", "4".into(), h, |w| {
         scenes::four_bar(w);
     });
