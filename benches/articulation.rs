@@ -33,15 +33,12 @@ fn bench_scene(c: &mut Criterion, group: &str, param: String, h: f64, build: imp
     g.finish();
 }
 
-/// Joint friction of `torque` N m (a force-limited velocity motor at 0) in every joint.
+/// Joint friction of `torque` N m in every joint.
 fn with_friction(world: &mut World, joints: &[tenon::JointHandle], torque: f64) {
-    let friction = tenon::Motor {
-        mode: tenon::MotorMode::Velocity,
-        max_force: torque,
-        ..tenon::Motor::default()
-    };
     for &j in joints {
-        world.set_joint_motor(j, friction).unwrap();
+        world
+            .set_joint_motor(j, tenon::Motor::friction(torque))
+            .unwrap();
     }
 }
 

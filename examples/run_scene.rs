@@ -195,12 +195,9 @@ fn main() {
         for j in handles {
             let d = world.joint_desc(j).expect("live joint");
             if d.kind == kind && d.motor.mode == tenon::MotorMode::Off {
-                let friction = tenon::Motor {
-                    mode: tenon::MotorMode::Velocity,
-                    max_force: f,
-                    ..tenon::Motor::default()
-                };
-                world.set_joint_motor(j, friction).expect("valid friction");
+                world
+                    .set_joint_motor(j, tenon::Motor::friction(f))
+                    .expect("valid friction");
             }
         }
     }

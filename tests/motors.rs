@@ -199,7 +199,7 @@ fn a_force_limited_slider_lifts_a_load_it_can_and_yields_to_one_it_cannot() {
 /// A 1 m bar of `mass` held horizontal along +x by a hinge about y at its end, with joint
 /// friction `friction` (N m).
 fn bar_with_friction(world: &mut World, mass: f64, friction: f64) -> (BodyHandle, JointHandle) {
-    let friction = velocity_motor(0.0, friction);
+    let friction = Motor::friction(friction);
     hinged_bar(world, Vec3::x(), mass, friction, JointLimits::NONE)
 }
 
@@ -404,7 +404,7 @@ fn arm(world: &mut World, shoulder: f64, elbow: f64) -> [JointHandle; 2] {
     );
     let mut hinge = |a, b, x, t| {
         let at = (Vec3::new(x, 0.0, 0.0), Vec3::y());
-        let friction = velocity_motor(0.0, t);
+        let friction = Motor::friction(t);
         driven_joint(
             world,
             JointKind::Hinge,
@@ -483,7 +483,7 @@ fn joint_friction_and_a_limit_on_one_hinge_act_together() {
     // the step at which the bar, released horizontal, reaches its limit 0.5 rad down
     let fall = |friction: Option<f64>| {
         let mut world = World::default();
-        let motor = friction.map_or(Motor::default(), |f| velocity_motor(0.0, f));
+        let motor = friction.map_or(Motor::default(), Motor::friction);
         let limits = JointLimits::range(-lim, lim);
         let (bar, j) = hinged_bar(&mut world, Vec3::x(), mass, motor, limits);
         let (mut worst, mut hit): (f64, Option<usize>) = (0.0, None);
@@ -622,7 +622,7 @@ fn friction_plank(world: &mut World, friction: impl FnOnce(f64) -> f64) -> (Join
         JointKind::Hinge,
         ends,
         at,
-        velocity_motor(0.0, f),
+        Motor::friction(f),
         JointLimits::NONE,
     );
     (j, m, f)
@@ -711,7 +711,7 @@ fn joint_friction_in_a_loop_driven_by_a_hard_crank_loads_the_crank_by_what_it_di
             .unwrap();
         if let Some(f) = friction {
             world
-                .set_joint_motor(s.joints[3], velocity_motor(0.0, f))
+                .set_joint_motor(s.joints[3], Motor::friction(f))
                 .unwrap();
         }
         let (mut work, mut slid) = (0.0, 0.0);
@@ -750,7 +750,7 @@ fn friction_on_every_hinge_of_a_four_bar_brings_it_to_rest_and_holds_it() {
     let mut world = World::default();
     let s = scenes::four_bar(&mut world);
     for &j in &s.joints {
-        world.set_joint_motor(j, velocity_motor(0.0, 1.0)).unwrap();
+        world.set_joint_motor(j, Motor::friction(1.0)).unwrap();
     }
     // it starts with the crank turning at 2 rad/s: it swings, each hinge sliding against it
     let h = 1.0 / 60.0;
@@ -919,9 +919,7 @@ fn a_ragdoll_with_friction_in_its_joints_tumbles_down_stairs_within_every_bound(
                 JointKind::Ball => &mut balls,
                 _ => continue,
             };
-            world
-                .set_joint_motor(j, velocity_motor(0.0, friction))
-                .unwrap();
+            world.set_joint_motor(j, Motor::friction(friction)).unwrap();
             list.push(j);
         }
         assert!(
@@ -975,7 +973,7 @@ fn ball_bar_with_friction(
         JointKind::Ball,
         ends,
         (Vec3::zeros(), Vec3::y()),
-        velocity_motor(0.0, friction),
+        Motor::friction(friction),
         JointLimits::NONE,
     );
     (bar, j)
@@ -1007,7 +1005,7 @@ fn ball_joint_friction_brakes_a_spinning_cube_about_each_axis_of_its_frame_on_it
     let (friction, h) = (4.0, 1.0 / 60.0);
     let cube = solid_box(&mut world, 4.0, 0.5);
     let mut d = JointDesc::new(JointKind::Ball, None, cube);
-    d.motor = velocity_motor(0.0, friction);
+    d.motor = Motor::friction(friction);
     let j = world.create_joint(&d).unwrap();
     let spin = Vec3::new(2.0, 5.0, 0.0);
     world.set_body_velocity(cube, Vec3::zeros(), spin).unwrap();
@@ -1072,7 +1070,7 @@ fn friction_on_a_ball_joint_is_checked_and_a_bad_one_changes_nothing() {
         let e = world.create_joint(&d).unwrap_err();
         assert_eq!(e.kind, ErrorKind::WrongJointType, "{m:?}");
     }
-    world.set_joint_motor(j, velocity_motor(0.0, 2.0)).unwrap();
+    world.set_joint_motor(j, Motor::friction(2.0)).unwrap();
     assert_eq!(world.joint_motor(j).unwrap().max_force, 2.0);
     // friction on other joints without a coordinate is not offered
     let u = scenes::limited_joint(
@@ -1084,9 +1082,7 @@ fn friction_on_a_ball_joint_is_checked_and_a_bad_one_changes_nothing() {
         Vec3::y(),
         JointLimits::NONE,
     );
-    let e = world
-        .set_joint_motor(u, velocity_motor(0.0, 2.0))
-        .unwrap_err();
+    let e = world.set_joint_motor(u, Motor::friction(2.0)).unwrap_err();
     assert_eq!(e.kind, ErrorKind::WrongJointType);
 }
 
@@ -1106,7 +1102,7 @@ fn ball_joint_friction_drags_a_cube_along_with_a_turning_kinematic_body() {
         .unwrap();
     let cube = solid_box(&mut world, 4.0, 0.5);
     let mut d = JointDesc::new(JointKind::Ball, Some(turntable), cube);
-    d.motor = velocity_motor(0.0, friction);
+    d.motor = Motor::friction(friction);
     world.create_joint(&d).unwrap();
     let decel = friction / FLYWHEEL_INERTIA;
     let mut lag = 0.0;
@@ -1148,7 +1144,7 @@ fn ball_joint_friction_and_a_twist_limit_on_the_same_axis_stop_a_spin_at_the_lim
         JointKind::Ball,
         ends,
         (Vec3::zeros(), Vec3::x()),
-        velocity_motor(0.0, friction),
+        Motor::friction(friction),
         limits,
     );
     world

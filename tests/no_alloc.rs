@@ -77,11 +77,7 @@ fn steps_allocate_nothing_once_the_topology_is_fixed() {
             .set_joint_frames_world(&mut d, Vec3::new(5.0, 0.0, 0.0), axis)
             .unwrap();
         d.limits = limits;
-        d.motor = Motor {
-            mode: MotorMode::Velocity,
-            max_force: 0.05,
-            ..Motor::default()
-        };
+        d.motor = Motor::friction(0.05);
         world.create_joint(&d).unwrap();
     }
     for _ in 0..5 {

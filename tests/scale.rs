@@ -30,13 +30,10 @@ fn spider_run(legs: usize, parts: u32, seconds: f64, friction: f64) -> (Vec<f64>
     let mut world = World::default();
     let s = scenes::spider(&mut world, legs);
     if friction > 0.0 {
-        let m = tenon::Motor {
-            mode: tenon::MotorMode::Velocity,
-            max_force: friction,
-            ..Default::default()
-        };
         for &j in &s.joints {
-            world.set_joint_motor(j, m).unwrap();
+            world
+                .set_joint_motor(j, tenon::Motor::friction(friction))
+                .unwrap();
         }
     }
     let hub = s.bodies[0];

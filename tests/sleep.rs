@@ -3,7 +3,7 @@
 
 use tenon::{
     BodyDesc, BodyHandle, BodyKind, ErrorKind, Geometry, JointDesc, JointKind, Material, Motor,
-    MotorMode, Quat, SleepSettings, Vec3, World, scenes,
+    Quat, SleepSettings, Vec3, World, scenes,
 };
 
 const H: f64 = 1.0 / 60.0;
@@ -342,13 +342,8 @@ fn a_ragdoll_at_rest_on_the_stairs_falls_asleep_and_wakes_on_a_kick() {
     let mut world = World::default();
     enable_sleep(&mut world);
     let scene = scenes::ragdoll_on_stairs(&mut world);
-    let friction = Motor {
-        mode: MotorMode::Velocity,
-        max_force: 0.1,
-        ..Motor::default()
-    };
     for &j in &scene.joints {
-        world.set_joint_motor(j, friction).unwrap();
+        world.set_joint_motor(j, Motor::friction(0.1)).unwrap();
     }
     let mut fell_asleep = None;
     for k in 0..900 {

@@ -155,12 +155,13 @@ impl Bordered {
         for j in 0..na {
             self.a22_diag[j] = self.d[j + j * cap];
             l.forward(&mut self.u[j * n..(j + 1) * n]);
-            let (a, b) = stretch(&self.u[j * n..(j + 1) * n]);
-            self.span[j] = (a as u32, b as u32);
-            if !self.symmetric {
+            let (a, b) = if self.symmetric {
+                stretch(&self.u[j * n..(j + 1) * n])
+            } else {
                 l.forward(&mut self.g[j * n..(j + 1) * n]);
-                self.span[j] = (0, n as u32);
-            }
+                (0, n)
+            };
+            self.span[j] = (a as u32, b as u32);
         }
         // G21 is U12 itself when the rows are symmetric
         let g = if self.symmetric { &self.u } else { &self.g };

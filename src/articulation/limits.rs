@@ -264,14 +264,11 @@ impl LimitRows {
                     lim.push[i] = false;
                 }
             }
-            // S_PP x_P = y2_P - S_PN x_N by the border's factors of the pushing rows, brought
-            // up to date for the rows that flipped
+            // S_PP x_P = y2_P - S_PN x_N, the released rows held
             for i in 0..na {
                 lim.mask[i] = !lim.push[i];
-                lim.m[i] = if lim.push[i] { lim.y2[i] } else { lim.x2[i] };
             }
-            clamped += lim.border.set_fixed(&lim.mask[..na]);
-            lim.border.solve_small(&mut lim.m[..na]);
+            clamped += lim.solve_unheld(na);
             for i in 0..na {
                 if lim.push[i] {
                     lim.x2[i] = lim.m[i];
@@ -387,17 +384,9 @@ impl LimitRows {
         let mut clamped = 0;
         for _ in 0..(8 * na + 16) {
             // the free rows' minimizer with the held ones at their values: S_FF z = y2_F -
-            // S_FH x_H (the border's factors of the free rows, as in the pivoting)
-            for i in 0..na {
-                self.mask[i] = self.fixed[i];
-                self.m[i] = if self.fixed[i] {
-                    self.x2[i]
-                } else {
-                    self.y2[i]
-                };
-            }
-            clamped += self.border.set_fixed(&self.mask[..na]);
-            self.border.solve_small(&mut self.m[..na]);
+            // S_FH x_H, as in the pivoting
+            self.mask[..na].copy_from_slice(&self.fixed[..na]);
+            clamped += self.solve_unheld(na);
             // the longest step towards it within the bounds, and the row that blocks it
             let (mut step, mut block) = (1.0f64, None);
             for i in 0..na {
@@ -473,6 +462,19 @@ impl LimitRows {
                 self.slack[r] = self.fixed[i];
             }
         }
+        clamped
+    }
+
+    /// `S_UU z_U = y2_U - S_UH x2_H` for the candidates not held in `mask` (the held ones at
+    /// their `x2`), by the border's factors of the unheld rows, brought up to date for the rows
+    /// that changed since: `z` in `m` (the held rows' entries are their `x2`). Returns the
+    /// pivots clamped.
+    fn solve_unheld(&mut self, na: usize) -> u32 {
+        for i in 0..na {
+            self.m[i] = if self.mask[i] { self.x2[i] } else { self.y2[i] };
+        }
+        let clamped = self.border.set_fixed(&self.mask[..na]);
+        self.border.solve_small(&mut self.m[..na]);
         clamped
     }
 

@@ -154,6 +154,17 @@ impl Default for Motor {
 }
 
 impl Motor {
+    /// Joint friction of `max_force` (N m for a hinge or about each axis of a ball joint, N for
+    /// a slider): a force-limited velocity motor at 0, which holds the joint until the load
+    /// exceeds `max_force` and then brakes it with exactly that.
+    pub fn friction(max_force: f64) -> Motor {
+        Motor {
+            mode: MotorMode::Velocity,
+            max_force,
+            ..Motor::default()
+        }
+    }
+
     pub(crate) fn validate(&self) -> Result<()> {
         if !self.target_position.is_finite() || !self.target_velocity.is_finite() {
             return Err(Error::new(
