@@ -16,7 +16,8 @@
 //! `GS=0` turns geometric stiffness off, `MAX_ITER=` the joint-correction iteration limit,
 //! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `MOTOR_FORCE=` limits every motor
 //! to that force or torque (N, N m), `HINGE_FRICTION=` gives every hinge without a motor joint
-//! friction of that torque (N m), `BALL_FRICTION=` every ball joint, `BALL=1` adds a free body falling
+//! friction of that torque (N m), `BALL_FRICTION=` every ball joint, `ANGULAR_DAMPING=` gives
+//! every dynamic body that angular damping (1/s), `BALL=1` adds a free body falling
 //! far from the scene, `SLEEP=1` lets bodies at rest fall asleep, `TRACE=1` prints the heaviest body every step, the total energy
 //! (kinetic and potential), and `uncoupled` when the contacts were. The last line is a hash of
 //! every body's final pose and velocity, to check that two builds (or thread counts) step the
@@ -162,6 +163,21 @@ fn main() {
                 ..Default::default()
             })
             .expect("valid sleep settings");
+    }
+    if let Some(c) = std::env::var("ANGULAR_DAMPING")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+    {
+        let handles: Vec<_> = world
+            .bodies()
+            .filter(|(_, b)| b.kind() == tenon::BodyKind::Dynamic)
+            .map(|(h, _)| h)
+            .collect();
+        for h in handles {
+            world
+                .set_body_angular_damping(h, c)
+                .expect("valid angular damping");
+        }
     }
     if std::env::var("BALL").is_ok() {
         world
