@@ -33,15 +33,6 @@ fn bench_scene(c: &mut Criterion, group: &str, param: String, h: f64, build: imp
     g.finish();
 }
 
-/// Joint friction of `torque` N m in every joint.
-fn with_friction(world: &mut World, joints: &[tenon::JointHandle], torque: f64) {
-    for &j in joints {
-        world
-            .set_joint_motor(j, tenon::Motor::friction(torque))
-            .unwrap();
-    }
-}
-
 fn benches(c: &mut Criterion) {
     let h = 1.0 / 60.0;
     for n in [10usize, 100, 1000, 10_000] {
@@ -59,12 +50,12 @@ fn benches(c: &mut Criterion) {
     for n in [10usize, 40] {
         bench_scene(c, "chain_friction", n.to_string(), h, |w| {
             let s = scenes::chain(w, n);
-            with_friction(w, &s.joints, 1.0);
+            scenes::joint_friction(w, &s.joints, 1.0);
         });
     }
     bench_scene(c, "chain_friction", "heavy_1e3".into(), h, |w| {
         let s = scenes::heavy_chain(w, 20, 1e3);
-        with_friction(w, &s.joints, 1.0);
+        scenes::joint_friction(w, &s.joints, 1.0);
     });
     bench_scene(c, "four_bar", "4".into(), h, |w| {
         scenes::four_bar(w);

@@ -24,6 +24,16 @@ fn dynamic(world: &mut World, position: Vec3, mp: MassProperties) -> BodyHandle 
         .expect("valid body")
 }
 
+/// Joint friction of `max_force` in each of `joints` ([`Motor::friction`]: N m for a hinge and
+/// about each axis of a ball joint, N for a slider).
+pub fn joint_friction(world: &mut World, joints: &[JointHandle], max_force: f64) {
+    for &j in joints {
+        world
+            .set_joint_motor(j, Motor::friction(max_force))
+            .expect("a joint that takes friction");
+    }
+}
+
 /// A static half-space floor with its surface at height `z` (normal +z).
 pub fn floor(world: &mut World, z: f64, material: Material) -> BodyHandle {
     shaped_body(

@@ -749,9 +749,7 @@ fn friction_on_every_hinge_of_a_four_bar_brings_it_to_rest_and_holds_it() {
     // each other
     let mut world = World::default();
     let s = scenes::four_bar(&mut world);
-    for &j in &s.joints {
-        world.set_joint_motor(j, Motor::friction(1.0)).unwrap();
-    }
+    scenes::joint_friction(&mut world, &s.joints, 1.0);
     // it starts with the crank turning at 2 rad/s: it swings, each hinge sliding against it
     let h = 1.0 / 60.0;
     let e0 = world.kinetic_energy() + world.potential_energy();

@@ -30,11 +30,7 @@ fn spider_run(legs: usize, parts: u32, seconds: f64, friction: f64) -> (Vec<f64>
     let mut world = World::default();
     let s = scenes::spider(&mut world, legs);
     if friction > 0.0 {
-        for &j in &s.joints {
-            world
-                .set_joint_motor(j, tenon::Motor::friction(friction))
-                .unwrap();
-        }
+        scenes::joint_friction(&mut world, &s.joints, friction);
     }
     let hub = s.bodies[0];
     world.set_body_split_parts(hub, parts).unwrap();

@@ -2,8 +2,8 @@
 //! when something reaches them or the caller changes them.
 
 use tenon::{
-    BodyDesc, BodyHandle, BodyKind, ErrorKind, Geometry, JointDesc, JointKind, Material, Motor,
-    Quat, SleepSettings, Vec3, World, scenes,
+    BodyDesc, BodyHandle, BodyKind, ErrorKind, Geometry, JointDesc, JointKind, Material, Quat,
+    SleepSettings, Vec3, World, scenes,
 };
 
 const H: f64 = 1.0 / 60.0;
@@ -342,9 +342,7 @@ fn a_ragdoll_at_rest_on_the_stairs_falls_asleep_and_wakes_on_a_kick() {
     let mut world = World::default();
     enable_sleep(&mut world);
     let scene = scenes::ragdoll_on_stairs(&mut world);
-    for &j in &scene.joints {
-        world.set_joint_motor(j, Motor::friction(0.1)).unwrap();
-    }
+    scenes::joint_friction(&mut world, &scene.joints, 0.1);
     let mut fell_asleep = None;
     for k in 0..900 {
         let r = world.step(H).unwrap();

@@ -275,16 +275,7 @@ impl Bordered {
         for (k, &j) in self.free.iter().enumerate() {
             u[k] = self.s[j + i * cap];
         }
-        // forward substitution, column by column
-        for c in 0..m {
-            let uc = u[c];
-            if uc != 0.0 {
-                let col = &self.d[c * cap + c + 1..c * cap + m];
-                for (ur, &l) in u[c + 1..m].iter_mut().zip(col) {
-                    *ur -= l * uc;
-                }
-            }
-        }
+        unit_lower_forward(&self.d, cap, &mut u[..m]);
         let sigma = self.s[i + i * cap];
         let mut piv = sigma;
         for k in 0..m {
@@ -419,15 +410,7 @@ impl Bordered {
             for (k, &i) in free.iter().enumerate() {
                 z[k] = y[i];
             }
-            for c in 0..np {
-                let zc = z[c];
-                if zc != 0.0 {
-                    let col = &self.d[c * cap + c + 1..c * cap + np];
-                    for (zr, &l) in z[c + 1..np].iter_mut().zip(col) {
-                        *zr -= l * zc;
-                    }
-                }
-            }
+            unit_lower_forward(&self.d, cap, &mut z[..np]);
             for k in (0..np).rev() {
                 let dk = self.dd[k];
                 let mut t = if dk == 0.0 { 0.0 } else { z[k] / dk };
@@ -477,6 +460,22 @@ impl Bordered {
         x2[..na].copy_from_slice(&y[..na]);
         self.y2 = y;
         self.back_part(l, x1, x2);
+    }
+}
+
+/// `z = L^-1 z` for the unit lower triangle of the symmetric factors in `d` (column-major,
+/// leading dimension `cap`, `z.len()` rows), column by column: the appended row's forward
+/// substitution and the solves' first half.
+fn unit_lower_forward(d: &[f64], cap: usize, z: &mut [f64]) {
+    let m = z.len();
+    for c in 0..m {
+        let zc = z[c];
+        if zc != 0.0 {
+            let col = &d[c * cap + c + 1..c * cap + m];
+            for (zr, &l) in z[c + 1..m].iter_mut().zip(col) {
+                *zr -= l * zc;
+            }
+        }
     }
 }
 
