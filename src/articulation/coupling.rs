@@ -21,7 +21,7 @@
 //! them. The fill-reducing permutation stays inside the factor (`forward`/`backward` keep the
 //! row order of `A`).
 
-use super::island::{Island, row_times};
+use super::island::{Island, Side, row_times};
 use crate::math::{Mat3, Vec3};
 
 /// One side of a contact on a body of the island: local index, world offset of the contact
@@ -283,6 +283,145 @@ impl Island {
                 self.w[l] += self.iinv[l] * s.r.cross(&ps);
             }
         }
+    }
+}
+
+impl Island {
+    /// The force-limited motor rows (joint friction) coupled contacts' sweeps visit, as
+    /// `(island, candidate, row)` into `out` (`island` this island's index), each with the row velocity it is to keep in this
+    /// round: its velocity now (the one its joint correction ended on, or the velocity
+    /// correction's in the velocity-level round). Only candidates of the current limit solve
+    /// (every motor row is one while its joint is awake).
+    pub fn motor_rows(&mut self, island: u32, out: &mut Vec<(u32, u32, u32)>) {
+        for (i, &r) in self.lim.active.iter().enumerate() {
+            let r = r as usize;
+            if !self.lim.info[r].motor {
+                continue;
+            }
+            // (a row its last solve left at its bound slides: the sweeps leave it there, as the
+            // contacts' pushes find it)
+            let (_, hi) = self.lim.bounds(r);
+            if self.lim.lam_pos[r].abs() >= (1.0 - 1e-9) * hi {
+                continue;
+            }
+            let y = self.row_velocity(r);
+            self.motor_y0[r] = y;
+            out.push((island, i as u32, r as u32));
+        }
+    }
+
+    /// Velocity of limit row `r` (`J_r u`) with the pending impulses of coupled contacts.
+    fn row_velocity(&self, r: usize) -> f64 {
+        let info = &self.lim.info[r];
+        let vel = |s: Side| match s {
+            Side::Dyn(l) => {
+                let (v, w) = self.current_velocity(l as usize);
+                [v.x, v.y, v.z, w.x, w.y, w.z]
+            }
+            _ => [0.0; 6],
+        };
+        row_times(&self.lim.rows[r].j, &vel(info.a), &vel(info.b))
+    }
+
+    /// A Gauss-Seidel visit of force-limited motor row `r` (candidate `i`) in the sweeps of
+    /// coupled contacts: the impulse that keeps the row's velocity where the round found it
+    /// (the joint sticks, or a motor keeps its speed, against the contacts' pushes), with the
+    /// joints and the held limits held as a contact's impulse holds them (the row appended to
+    /// the system as a contact's are, Appendix C), its total in the substep kept within
+    /// `max_force dt` (the bound of the limit solve). Without it the
+    /// sweeps turned the joint freely and the joint correction after the round stopped it,
+    /// moving the points the round had held: a ragdoll with joint friction at rest on stairs
+    /// ran out of rounds. Returns the change of the row's displacement over the step
+    /// (rad or m).
+    pub fn visit_motor_row(&mut self, i: usize, r: usize, h: f64) -> f64 {
+        if self.n_rows == 0 {
+            return 0.0;
+        }
+        if self.lim_coupled_version != self.coupling_version() {
+            self.prepare_limit_coupling();
+        }
+        if !self.lim.border_ok {
+            self.build_border();
+        }
+        let key = {
+            let (f, l) = self.coupling_version();
+            (f, l, i as u32)
+        };
+        if self.motor_version[r] != key {
+            self.motor_border(i, r);
+            self.motor_version[r] = key;
+        }
+        let k = self.motor_k[r];
+        if k <= 0.0 {
+            return 0.0;
+        }
+        let y = self.row_velocity(r);
+        let (lo, hi) = self.lim.bounds(r);
+        let carried = self.lim.lam_pos[r];
+        let dq = (carried - (y - self.motor_y0[r]) / k).clamp(lo, hi) - carried;
+        if dq == 0.0 || !dq.is_finite() {
+            return 0.0;
+        }
+        self.apply_limit_impulse(r, dq);
+        let (n, nl) = (self.n_rows, self.lim.info.len());
+        let off = self.motor_slot[r] as usize * (n + nl);
+        let gw = &self.motor_gw[off..off + n + nl];
+        sub_scaled(&mut self.contact_scratch[..n], &gw[..n], dq);
+        for (h, &(_, rh)) in self.lim_coupled.iter().enumerate() {
+            self.contact_lim_scratch[rh as usize] -= gw[n + h] * dq;
+        }
+        self.contact_pending = true;
+        (dq * k * h).abs()
+    }
+
+    /// The border of motor row `r` (candidate `i`) as [`Island::contact_border`] makes a
+    /// contact's, with one column: `V = L^-1 B_r` (the limit border's), `G = L^-T V`, and with
+    /// the held limit rows `Z = S_hr` (their Schur complement's column), `W = S_hh^-1 Z`,
+    /// `G - H W`; its inverse effective mass `S_rr - Z^T W` into `motor_k[r]` (0 for a row the
+    /// joints and held limits hold: it depends on them).
+    fn motor_border(&mut self, i: usize, r: usize) {
+        let (n, nl, na) = (self.n_rows, self.lim.info.len(), self.lim.active.len());
+        let n_motor = self.motor_slot.iter().filter(|&&s| s != NOT_HELD).count();
+        if self.motor_gw.len() < n_motor * (n + nl) {
+            self.motor_gw.resize(n_motor * (n + nl), 0.0);
+        }
+        let mut col = std::mem::take(&mut self.cg[1]);
+        self.limit_column(i, &mut col[..n + na]);
+        let off = self.motor_slot[r] as usize * (n + nl);
+        let (g, w) = self.motor_gw[off..off + n + nl].split_at_mut(n);
+        let v = self.lim.border.u12(i);
+        let own = col[n + i];
+        let mut k = own - v.iter().map(|x| x * x).sum::<f64>();
+        g.copy_from_slice(v);
+        self.factor.backward(g);
+        let np = self.lim_coupled.len();
+        if np > 0 {
+            let y = &mut self.lim.x2;
+            y[..na].fill(0.0);
+            for (h, &(ih, _)) in self.lim_coupled.iter().enumerate() {
+                let vh = self.lim.border.u12(ih as usize);
+                let z = col[n + ih as usize] - vh.iter().zip(v).map(|(a, b)| a * b).sum::<f64>();
+                y[ih as usize] = z;
+                w[h] = z;
+            }
+            self.lim.border.solve_small(&mut y[..na]);
+            for (h, &(ih, _)) in self.lim_coupled.iter().enumerate() {
+                let wh = y[ih as usize];
+                k -= w[h] * wh;
+                w[h] = wh;
+                sub_scaled(g, &self.lim_h[h * n..(h + 1) * n], wh);
+            }
+        }
+        self.cg[1] = col;
+        // a row the joints (and held limits) hold has no effective mass left of its own
+        self.motor_k[r] = if k > 1e-9 * own { k } else { 0.0 };
+    }
+}
+
+/// `y -= s x`.
+fn sub_scaled(y: &mut [f64], x: &[f64], s: f64) {
+    for (a, b) in y.iter_mut().zip(x) {
+        *a -= b * s;
     }
 }
 

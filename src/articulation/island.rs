@@ -449,6 +449,17 @@ pub(crate) struct Island {
     pub lim_zw: Vec<f64>,
     pub lim_h: Vec<f64>,
     pub lim_coupled_version: (u64, u64),
+    /// Force-limited motor rows (joint friction) as coupled contacts' sweeps visit them
+    /// (`coupling::Island::visit_motor_row`): per limit row, its slot among the motor rows,
+    /// the row velocity it keeps in the current round, its inverse effective mass with the
+    /// joints and held limits held, and the coupling version and candidate index that was
+    /// computed for; per slot, `G` (`n_rows`) and `W` (one per limit row) as a contact's border
+    /// has them, sized at the first visit.
+    pub motor_slot: Vec<u32>,
+    pub motor_y0: Vec<f64>,
+    pub motor_k: Vec<f64>,
+    pub motor_version: Vec<(u64, u64, u32)>,
+    pub motor_gw: Vec<f64>,
     /// Bumped whenever the candidate limit rows or which of them push may have changed.
     pub lim_serial: u64,
     /// The joints (index, side) incident to each local body: `body_joints[body_ptr[l]..
@@ -522,6 +533,7 @@ impl Island {
         let n_rows = joints.last().map_or(0, |j| (j.off + j.n) as usize);
         let n_blocks = factor.blocks();
         let n_lim = limits.len();
+        let lim_info_motor: Vec<bool> = limits.iter().map(|l| l.motor).collect();
         let lim = LimitRows::new(limits, n_rows);
         let whole_bodies = (0..nb)
             .filter(|&l| l == 0 || body_slots[l] != body_slots[l - 1])
@@ -646,6 +658,20 @@ impl Island {
             lim_zw: vec![0.0; 3 * n_lim],
             lim_h: vec![0.0; n_rows * n_lim],
             lim_coupled_version: (u64::MAX, u64::MAX),
+            motor_slot: {
+                let mut k = 0;
+                lim_info_motor
+                    .iter()
+                    .map(|&m| {
+                        k += u32::from(m);
+                        if m { k - 1 } else { u32::MAX }
+                    })
+                    .collect()
+            },
+            motor_y0: vec![0.0; n_lim],
+            motor_k: vec![0.0; n_lim],
+            motor_version: vec![(u64::MAX, u64::MAX, u32::MAX); n_lim],
+            motor_gw: Vec::new(),
             lim_serial: 0,
             body_ptr,
             body_joints,
@@ -1194,7 +1220,7 @@ impl Island {
     }
 
     /// Applies impulse `p` of limit row `r` (counted as pushing in this substep).
-    fn apply_limit_impulse(&mut self, r: usize, p: f64) {
+    pub(super) fn apply_limit_impulse(&mut self, r: usize, p: f64) {
         self.lim.lambda[r] += p;
         self.lambda_pending = true;
         self.lim.lam_pos[r] += p;

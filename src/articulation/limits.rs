@@ -132,7 +132,7 @@ impl Island {
     /// alone, so only the rows of the joints on them and the candidates on them can be nonzero;
     /// those are summed as `multiply_a` sums them (the same value, bit for bit), the others are
     /// the `+0` it computes.
-    fn limit_column(&mut self, i: usize, col: &mut [f64]) {
+    pub(super) fn limit_column(&mut self, i: usize, col: &mut [f64]) {
         let n = self.n_rows;
         col.fill(0.0);
         let info = self.lim.info[self.lim.active[i] as usize];
@@ -497,7 +497,7 @@ impl LimitRows {
 
     /// Bounds of row `r`'s impulse in the substep: `[0, inf)` for a limit, unbounded for a
     /// locked range, `[-F dt, F dt]` for a force-limited motor.
-    fn bounds(&self, r: usize) -> (f64, f64) {
+    pub(super) fn bounds(&self, r: usize) -> (f64, f64) {
         let info = &self.info[r];
         if info.motor {
             let b = info.max_force * self.dt;

@@ -113,6 +113,9 @@ pub(crate) struct Contacts {
     /// impulses (normal, friction) before the sweep, and its direction.
     before_sweep: Vec<(f64, Vec3)>,
     direction: Vec<(f64, Vec3)>,
+    /// The force-limited motor rows (joint friction) of the touched islands the coupled sweeps
+    /// visit in the current round: (island, limit candidate, limit row).
+    motor_rows: Vec<(u32, u32, u32)>,
 }
 
 /// A body's velocities before the position-level pass (then what the pass added), and its
@@ -1425,6 +1428,28 @@ impl Contacts {
         }
     }
 
+    /// A Gauss-Seidel visit of every force-limited motor row of the touched islands
+    /// (`Island::visit_motor_row`): each keeps its joint's velocity against the contacts'
+    /// pushes within its force. The states of the involved bodies of an island a visit changed
+    /// are marked, as a push marks them.
+    fn visit_motor_rows(&mut self, sv: &mut Solver) {
+        for x in 0..self.motor_rows.len() {
+            let (i, c, r) = self.motor_rows[x];
+            let moved = sv.visit_motor_row(i as usize, c as usize, r as usize, self.h);
+            if moved == 0.0 {
+                continue;
+            }
+            for &slot in &self.involved {
+                if sv.island_of(slot).is_some_and(|(isl, _)| isl == i as usize) {
+                    let s = &mut self.states[slot as usize];
+                    s.ver = s.ver.wrapping_add(1);
+                    self.stale[slot as usize] = true;
+                    self.any_stale = true;
+                }
+            }
+        }
+    }
+
     /// Catches up the state of body slot `i` if `push` marked it.
     #[inline]
     fn fresh(&mut self, i: u32, sv: &Solver) {
@@ -1771,6 +1796,14 @@ impl Contacts {
                     } else {
                         [u32::MAX; 2]
                     };
+                }
+                // the joint friction (force-limited motor rows) of the touched islands: their
+                // changes count through the points they move (counted as turns, at any lever,
+                // they kept the sweeps going to the cap, 100, at rest)
+                if range.is_none()
+                    && let Some(sv) = solver.as_deref_mut()
+                {
+                    self.visit_motor_rows(sv);
                 }
                 // no visit moved its point by more than half the tolerance
                 if largest <= 0.5 * tol {
@@ -2332,6 +2365,16 @@ impl Contacts {
                 for c in &mut self.contacts {
                     c.d0 -= c.floor * c.nl;
                     c.sep -= c.floor;
+                }
+            }
+            // (the velocities the rounds' joint corrections and velocity correction ended on:
+            // the motor rows keep theirs against the contacts' pushes, warm starts included)
+            self.motor_rows.clear();
+            if coupled {
+                for (i, &touched) in self.islands.iter().enumerate() {
+                    if touched {
+                        solver.island_motor_rows(i, &mut self.motor_rows);
+                    }
                 }
             }
             if round == 0 && self.settings.warm_start {
