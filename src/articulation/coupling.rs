@@ -233,7 +233,7 @@ impl Island {
         }
         for i in 0..na {
             // a force-limited motor is not held: a contact could push it past its bound (the
-            // joint corrections between the rounds hold it within its bound instead)
+            // sweeps visit it as a bounded row instead, `Island::visit_motor_row`)
             let held = self.lim.push[i] && !self.lim.is_motor(i) && !self.lim.border.dependent(i);
             self.lim.fixed[i] = !held;
             if held {
