@@ -233,7 +233,7 @@ impl Island {
         }
         for i in 0..na {
             // a force-limited motor is not held: a contact could push it past its bound (the
-            // sweeps visit it as a bounded row instead, `Island::visit_motor_row`)
+            // sweeps visit it as a bounded row instead, `Island::visit_limit_row`)
             let held = self.lim.push[i] && !self.lim.is_motor(i) && !self.lim.border.dependent(i);
             self.lim.fixed[i] = !held;
             if held {
@@ -287,25 +287,33 @@ impl Island {
 }
 
 impl Island {
-    /// The force-limited motor rows (joint friction) coupled contacts' sweeps visit, as
-    /// `(island, candidate, row)` into `out` (`island` this island's index), each with the row velocity it is to keep in this
-    /// round: its velocity now (the one its joint correction ended on, or the velocity
-    /// correction's in the velocity-level round). Only candidates of the current limit solve
-    /// (every motor row is one while its joint is awake).
-    pub fn motor_rows(&mut self, island: u32, out: &mut Vec<(u32, u32, u32)>) {
+    /// The limit rows coupled contacts' sweeps visit ([`Island::visit_limit_row`]), as
+    /// `(island, candidate, row)` into `out` (`island` this island's index), each with the row
+    /// velocity it is to keep in this round: its velocity now (the one the joint correction
+    /// ended on, or the velocity correction's in the velocity-level round). They are the
+    /// candidates of the current limit solve that the contacts do not hold: the force-limited
+    /// motor rows (joint friction) that stick, and the limits that do not push (a limit the last
+    /// solve left at its bound with no impulse).
+    pub fn swept_rows(&mut self, island: u32, out: &mut Vec<(u32, u32, u32)>) {
         for (i, &r) in self.lim.active.iter().enumerate() {
             let r = r as usize;
-            if !self.lim.info[r].motor {
-                continue;
-            }
-            // (a row its last solve left at its bound slides: the sweeps leave it there, as the
-            // contacts' pushes find it)
-            let (_, hi) = self.lim.bounds(r);
-            if self.lim.lam_pos[r].abs() >= (1.0 - 1e-9) * hi {
-                continue;
+            let info = &self.lim.info[r];
+            if !info.motor {
+                // a limit that pushes is held by the contacts ([`Island::contact_border`]); a
+                // locked range is left as it was
+                if info.bilateral || self.lim.push[i] {
+                    continue;
+                }
+            } else {
+                // (a row its last solve left at its bound slides: the sweeps leave it there, as
+                // the contacts' pushes find it)
+                let (_, hi) = self.lim.bounds(r);
+                if self.lim.lam_pos[r].abs() >= (1.0 - 1e-9) * hi {
+                    continue;
+                }
             }
             let y = self.row_velocity(r);
-            self.motor_y0[r] = y;
+            self.swept_y0[r] = y;
             out.push((island, i as u32, r as u32));
         }
     }
@@ -323,17 +331,17 @@ impl Island {
         row_times(&self.lim.rows[r].j, &vel(info.a), &vel(info.b))
     }
 
-    /// A Gauss-Seidel visit of force-limited motor row `r` (candidate `i`) in the sweeps of
-    /// coupled contacts: the impulse that keeps the row's velocity where the round found it
-    /// (the joint sticks, or a motor keeps its speed, against the contacts' pushes), with the
-    /// joints and the held limits held as a contact's impulse holds them (the row appended to
-    /// the system as a contact's are, Appendix C), its total in the substep kept within
-    /// `max_force dt` (the bound of the limit solve). Without it the
-    /// sweeps turned the joint freely and the joint correction after the round stopped it,
-    /// moving the points the round had held: a ragdoll with joint friction at rest on stairs
-    /// ran out of rounds. Returns the change of the row's displacement over the step
-    /// (rad or m).
-    pub fn visit_motor_row(&mut self, i: usize, r: usize, h: f64) -> f64 {
+    /// A Gauss-Seidel visit of limit row `r` (candidate `i`) in the sweeps of coupled contacts:
+    /// the impulse that keeps the row's velocity where the round found it, with the joints and
+    /// the held limits held as a contact's impulse holds them (the row appended to the system as
+    /// a contact's are, Appendix C), its total in the substep kept within the bounds of the
+    /// limit solve: within `max_force dt` for a force-limited motor (the joint sticks, or a motor
+    /// keeps its speed, against the contacts' pushes), `>= 0` for a limit (the contacts do not
+    /// turn the joint past it; they may turn it back). Without it the sweeps turned such joints
+    /// freely and the joint correction after the round stopped them, moving the points the
+    /// round had held: a ragdoll with joint friction at rest on stairs ran out of rounds.
+    /// Returns the change of the row's displacement over the step (rad or m).
+    pub fn visit_limit_row(&mut self, i: usize, r: usize, h: f64) -> f64 {
         if self.n_rows == 0 {
             return 0.0;
         }
@@ -347,25 +355,25 @@ impl Island {
             let (f, l) = self.coupling_version();
             (f, l, i as u32)
         };
-        if self.motor_version[r] != key {
-            self.motor_border(i, r);
-            self.motor_version[r] = key;
+        if self.swept_version[r] != key {
+            self.swept_border(i, r);
+            self.swept_version[r] = key;
         }
-        let k = self.motor_k[r];
+        let k = self.swept_k[r];
         if k <= 0.0 {
             return 0.0;
         }
         let y = self.row_velocity(r);
         let (lo, hi) = self.lim.bounds(r);
         let carried = self.lim.lam_pos[r];
-        let dq = (carried - (y - self.motor_y0[r]) / k).clamp(lo, hi) - carried;
+        let dq = (carried - (y - self.swept_y0[r]) / k).clamp(lo, hi) - carried;
         if dq == 0.0 || !dq.is_finite() {
             return 0.0;
         }
         self.apply_limit_impulse(r, dq);
         let (n, nl) = (self.n_rows, self.lim.info.len());
-        let off = self.motor_slot[r] as usize * (n + nl);
-        let gw = &self.motor_gw[off..off + n + nl];
+        let off = self.swept_slot[r] as usize * (n + nl);
+        let gw = &self.swept_gw[off..off + n + nl];
         sub_scaled(&mut self.contact_scratch[..n], &gw[..n], dq);
         for (h, &(_, rh)) in self.lim_coupled.iter().enumerate() {
             self.contact_lim_scratch[rh as usize] -= gw[n + h] * dq;
@@ -374,21 +382,23 @@ impl Island {
         (dq * k * h).abs()
     }
 
-    /// The border of motor row `r` (candidate `i`) as [`Island::contact_border`] makes a
+    /// The border of limit row `r` (candidate `i`) as [`Island::contact_border`] makes a
     /// contact's, with one column: `V = L^-1 B_r` (the limit border's), `G = L^-T V`, and with
     /// the held limit rows `Z = S_hr` (their Schur complement's column), `W = S_hh^-1 Z`,
-    /// `G - H W`; its inverse effective mass `S_rr - Z^T W` into `motor_k[r]` (0 for a row the
+    /// `G - H W`; its inverse effective mass `S_rr - Z^T W` into `swept_k[r]` (0 for a row the
     /// joints and held limits hold: it depends on them).
-    fn motor_border(&mut self, i: usize, r: usize) {
+    fn swept_border(&mut self, i: usize, r: usize) {
         let (n, nl, na) = (self.n_rows, self.lim.info.len(), self.lim.active.len());
-        let n_motor = self.motor_slot.iter().filter(|&&s| s != NOT_HELD).count();
-        if self.motor_gw.len() < n_motor * (n + nl) {
-            self.motor_gw.resize(n_motor * (n + nl), 0.0);
+        // (a row's slot is given at its first visit: at most one per limit row, so the
+        // buffer stops growing once each row that is ever visited has been)
+        if self.swept_slot[r] == NOT_HELD {
+            self.swept_slot[r] = (self.swept_gw.len() / (n + nl)) as u32;
+            self.swept_gw.resize(self.swept_gw.len() + n + nl, 0.0);
         }
         let mut col = std::mem::take(&mut self.cg[1]);
         self.limit_column(i, &mut col[..n + na]);
-        let off = self.motor_slot[r] as usize * (n + nl);
-        let (g, w) = self.motor_gw[off..off + n + nl].split_at_mut(n);
+        let off = self.swept_slot[r] as usize * (n + nl);
+        let (g, w) = self.swept_gw[off..off + n + nl].split_at_mut(n);
         let v = self.lim.border.u12(i);
         let own = col[n + i];
         let mut k = own - v.iter().map(|x| x * x).sum::<f64>();
@@ -414,7 +424,7 @@ impl Island {
         }
         self.cg[1] = col;
         // a row the joints (and held limits) hold has no effective mass left of its own
-        self.motor_k[r] = if k > 1e-9 * own { k } else { 0.0 };
+        self.swept_k[r] = if k > 1e-9 * own { k } else { 0.0 };
     }
 }
 

@@ -449,17 +449,17 @@ pub(crate) struct Island {
     pub lim_zw: Vec<f64>,
     pub lim_h: Vec<f64>,
     pub lim_coupled_version: (u64, u64),
-    /// Force-limited motor rows (joint friction) as coupled contacts' sweeps visit them
-    /// (`coupling::Island::visit_motor_row`): per limit row, its slot among the motor rows,
-    /// the row velocity it keeps in the current round, its inverse effective mass with the
+    /// Limit rows as coupled contacts' sweeps visit them (`coupling::Island::visit_limit_row`):
+    /// per limit row, its slot among the visited rows (given at its first visit), the row
+    /// velocity it keeps in the current round, its inverse effective mass with the
     /// joints and held limits held, and the coupling version and candidate index that was
     /// computed for; per slot, `G` (`n_rows`) and `W` (one per limit row) as a contact's border
     /// has them, sized at the first visit.
-    pub motor_slot: Vec<u32>,
-    pub motor_y0: Vec<f64>,
-    pub motor_k: Vec<f64>,
-    pub motor_version: Vec<(u64, u64, u32)>,
-    pub motor_gw: Vec<f64>,
+    pub swept_slot: Vec<u32>,
+    pub swept_y0: Vec<f64>,
+    pub swept_k: Vec<f64>,
+    pub swept_version: Vec<(u64, u64, u32)>,
+    pub swept_gw: Vec<f64>,
     /// Bumped whenever the candidate limit rows or which of them push may have changed.
     pub lim_serial: u64,
     /// The joints (index, side) incident to each local body: `body_joints[body_ptr[l]..
@@ -533,7 +533,6 @@ impl Island {
         let n_rows = joints.last().map_or(0, |j| (j.off + j.n) as usize);
         let n_blocks = factor.blocks();
         let n_lim = limits.len();
-        let lim_info_motor: Vec<bool> = limits.iter().map(|l| l.motor).collect();
         let lim = LimitRows::new(limits, n_rows);
         let whole_bodies = (0..nb)
             .filter(|&l| l == 0 || body_slots[l] != body_slots[l - 1])
@@ -658,20 +657,11 @@ impl Island {
             lim_zw: vec![0.0; 3 * n_lim],
             lim_h: vec![0.0; n_rows * n_lim],
             lim_coupled_version: (u64::MAX, u64::MAX),
-            motor_slot: {
-                let mut k = 0;
-                lim_info_motor
-                    .iter()
-                    .map(|&m| {
-                        k += u32::from(m);
-                        if m { k - 1 } else { u32::MAX }
-                    })
-                    .collect()
-            },
-            motor_y0: vec![0.0; n_lim],
-            motor_k: vec![0.0; n_lim],
-            motor_version: vec![(u64::MAX, u64::MAX, u32::MAX); n_lim],
-            motor_gw: Vec::new(),
+            swept_slot: vec![super::coupling::NOT_HELD; n_lim],
+            swept_y0: vec![0.0; n_lim],
+            swept_k: vec![0.0; n_lim],
+            swept_version: vec![(u64::MAX, u64::MAX, u32::MAX); n_lim],
+            swept_gw: Vec::new(),
             lim_serial: 0,
             body_ptr,
             body_joints,
@@ -1050,8 +1040,8 @@ impl Island {
                     model.eval_friction(&pa, &pb, &self.friction_ref[k], &mut out[nl..]);
                 }
                 // a motor held at its force bound lags without violating anything
-                let motor_rows = range.end - usize::from(ij.lmotor)..range.end;
-                for (r, row) in motor_rows.zip(&out[nl..]) {
+                let swept_rows = range.end - usize::from(ij.lmotor)..range.end;
+                for (r, row) in swept_rows.zip(&out[nl..]) {
                     if !self.lim.slack[r] {
                         jw = jw.max(row.c.abs());
                     }

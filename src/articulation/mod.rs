@@ -502,17 +502,17 @@ impl Solver {
         self.islands[i].contact_border(sides, u)
     }
 
-    /// Appends island `i`'s force-limited motor rows (joint friction) as `(i, candidate, row)`
-    /// for the sweeps of coupled contacts, each keeping its velocity of now
-    /// (`Island::motor_rows`).
-    pub fn island_motor_rows(&mut self, i: usize, out: &mut Vec<(u32, u32, u32)>) {
-        self.islands[i].motor_rows(i as u32, out);
+    /// Appends island `i`'s limit rows the sweeps of coupled contacts visit (joint friction that
+    /// sticks, limits that do not push) as `(i, candidate, row)`, each keeping its velocity of
+    /// now (`Island::swept_rows`).
+    pub fn island_swept_rows(&mut self, i: usize, out: &mut Vec<(u32, u32, u32)>) {
+        self.islands[i].swept_rows(i as u32, out);
     }
 
-    /// A visit of motor row `r` (candidate `c`) of island `i` in the sweeps of coupled contacts
-    /// (`Island::visit_motor_row`): returns the change of its displacement over `h`.
-    pub fn visit_motor_row(&mut self, i: usize, c: usize, r: usize, h: f64) -> f64 {
-        self.islands[i].visit_motor_row(c, r, h)
+    /// A visit of limit row `r` (candidate `c`) of island `i` in the sweeps of coupled contacts
+    /// (`Island::visit_limit_row`): returns the change of its displacement over `h`.
+    pub fn visit_limit_row(&mut self, i: usize, c: usize, r: usize, h: f64) -> f64 {
+        self.islands[i].visit_limit_row(c, r, h)
     }
 
     /// Applies a coupled contact's world impulse `p` and the joint impulses that come with it.

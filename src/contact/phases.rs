@@ -113,9 +113,10 @@ pub(crate) struct Contacts {
     /// impulses (normal, friction) before the sweep, and its direction.
     before_sweep: Vec<(f64, Vec3)>,
     direction: Vec<(f64, Vec3)>,
-    /// The force-limited motor rows (joint friction) of the touched islands the coupled sweeps
-    /// visit in the current round: (island, limit candidate, limit row).
-    motor_rows: Vec<(u32, u32, u32)>,
+    /// The limit rows of the touched islands the coupled sweeps visit in the current round
+    /// (joint friction that sticks, limits that do not push): (island, limit candidate, limit
+    /// row).
+    swept_rows: Vec<(u32, u32, u32)>,
 }
 
 /// A body's velocities before the position-level pass (then what the pass added), and its
@@ -1428,14 +1429,14 @@ impl Contacts {
         }
     }
 
-    /// A Gauss-Seidel visit of every force-limited motor row of the touched islands
-    /// (`Island::visit_motor_row`): each keeps its joint's velocity against the contacts'
-    /// pushes within its force. The states of the involved bodies of an island a visit changed
+    /// A Gauss-Seidel visit of every swept limit row of the touched islands
+    /// (`Island::visit_limit_row`): each keeps its joint's velocity against the contacts'
+    /// pushes within its bounds (a friction's force, a limit's side). The states of the involved bodies of an island a visit changed
     /// are marked, as a push marks them.
-    fn visit_motor_rows(&mut self, sv: &mut Solver) {
-        for x in 0..self.motor_rows.len() {
-            let (i, c, r) = self.motor_rows[x];
-            let moved = sv.visit_motor_row(i as usize, c as usize, r as usize, self.h);
+    fn visit_limit_rows(&mut self, sv: &mut Solver) {
+        for x in 0..self.swept_rows.len() {
+            let (i, c, r) = self.swept_rows[x];
+            let moved = sv.visit_limit_row(i as usize, c as usize, r as usize, self.h);
             if moved == 0.0 {
                 continue;
             }
@@ -1797,13 +1798,13 @@ impl Contacts {
                         [u32::MAX; 2]
                     };
                 }
-                // the joint friction (force-limited motor rows) of the touched islands: their
-                // changes count through the points they move (counted as turns, at any lever,
+                // the joint friction and the limits the contacts do not hold, of the touched
+                // islands: their changes count through the points they move (counted as turns, at any lever,
                 // they kept the sweeps going to the cap, 100, at rest)
                 if range.is_none()
                     && let Some(sv) = solver.as_deref_mut()
                 {
-                    self.visit_motor_rows(sv);
+                    self.visit_limit_rows(sv);
                 }
                 // no visit moved its point by more than half the tolerance
                 if largest <= 0.5 * tol {
@@ -2368,12 +2369,13 @@ impl Contacts {
                 }
             }
             // (the velocities the rounds' joint corrections and velocity correction ended on:
-            // the motor rows keep theirs against the contacts' pushes, warm starts included)
-            self.motor_rows.clear();
+            // the swept limit rows keep theirs against the contacts' pushes, warm starts
+            // included)
+            self.swept_rows.clear();
             if coupled {
                 for (i, &touched) in self.islands.iter().enumerate() {
                     if touched {
-                        solver.island_motor_rows(i, &mut self.motor_rows);
+                        solver.island_swept_rows(i, &mut self.swept_rows);
                     }
                 }
             }
