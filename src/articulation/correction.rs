@@ -437,6 +437,7 @@ impl Island {
         joints: &Arena<Joint>,
     ) {
         self.flush_contact_impulses();
+        self.swept_motor = false;
         let Some((dt, tau1)) = self.pending else {
             return;
         };
@@ -917,6 +918,7 @@ impl Island {
         dt: f64,
         tau1: f64,
     ) -> Option<(f64, f64)> {
+        let swept_motor = std::mem::take(&mut self.swept_motor);
         if !std::mem::take(&mut self.warm_pending) {
             return None;
         }
@@ -927,6 +929,12 @@ impl Island {
             return Some((r_cold, m_cold));
         }
         self.shift_by_warm(1.0);
+        // (with the sweeps' friction impulses, a motor's impulse may now pass its bound, and a
+        // warm start that converges at once runs no limit solve to bound it: cold then)
+        if swept_motor && self.motor_beyond_bounds() {
+            self.shift_by_warm(-1.0);
+            return None;
+        }
         self.preview(dt);
         let r_warm = self.eval_rows(bodies, joints, tau1, true, true);
         let m_warm = self.trial_merit();
@@ -936,6 +944,15 @@ impl Island {
             self.shift_by_warm(-1.0);
             None
         }
+    }
+
+    /// Some force-limited motor's impulse in the substep lies beyond its bound.
+    fn motor_beyond_bounds(&self) -> bool {
+        (0..self.lim.info.len()).any(|r| {
+            let (lo, hi) = self.lim.bounds(r);
+            let l = self.lim.lam_pos[r];
+            self.lim.info[r].motor && (l > hi * (1.0 + 1e-12) || l < lo * (1.0 + 1e-12))
+        })
     }
 
     /// Adds `sign` times the warm start to the velocities and the joints' impulses.

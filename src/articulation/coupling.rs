@@ -294,7 +294,12 @@ impl Island {
     /// candidates of the current limit solve that the contacts do not hold: the force-limited
     /// motor rows (joint friction) that stick, and the limits that do not push (a limit the last
     /// solve left at its bound with no impulse).
-    pub fn swept_rows(&mut self, island: u32, out: &mut Vec<(u32, u32, u32)>) {
+    pub fn swept_rows(
+        &mut self,
+        island: u32,
+        velocity_level: bool,
+        out: &mut Vec<(u32, u32, u32)>,
+    ) {
         for (i, &r) in self.lim.active.iter().enumerate() {
             let r = r as usize;
             let info = &self.lim.info[r];
@@ -313,7 +318,15 @@ impl Island {
                 }
             }
             let y = self.row_velocity(r);
-            self.swept_y0[r] = y;
+            self.swept_y0[r] = if self.lim.info[r].motor {
+                y
+            } else {
+                // a limit may close by what room it has at the previews (`g >= 0` on the
+                // linear model `g + dt (y - y0)`; at the start poses in the velocity-level
+                // round, `g + dt y`)
+                let room = self.lim.rows[r].c.max(0.0) / self.lim.dt;
+                if velocity_level { -room } else { y - room }
+            };
             out.push((island, i as u32, r as u32));
         }
     }
@@ -370,9 +383,12 @@ impl Island {
         if dq == 0.0 || !dq.is_finite() {
             return 0.0;
         }
+        // (the joint correction after the velocity-level round must not start from the first
+        // one's friction impulses on top of these: their sum could pass the bound)
+        self.swept_motor |= self.lim.info[r].motor;
         self.apply_limit_impulse(r, dq);
         let (n, nl) = (self.n_rows, self.lim.info.len());
-        let off = self.swept_slot[r] as usize * (n + nl);
+        let off = r * (n + nl);
         let gw = &self.swept_gw[off..off + n + nl];
         sub_scaled(&mut self.contact_scratch[..n], &gw[..n], dq);
         for (h, &(_, rh)) in self.lim_coupled.iter().enumerate() {
@@ -389,15 +405,9 @@ impl Island {
     /// joints and held limits hold: it depends on them).
     fn swept_border(&mut self, i: usize, r: usize) {
         let (n, nl, na) = (self.n_rows, self.lim.info.len(), self.lim.active.len());
-        // (a row's slot is given at its first visit: at most one per limit row, so the
-        // buffer stops growing once each row that is ever visited has been)
-        if self.swept_slot[r] == NOT_HELD {
-            self.swept_slot[r] = (self.swept_gw.len() / (n + nl)) as u32;
-            self.swept_gw.resize(self.swept_gw.len() + n + nl, 0.0);
-        }
         let mut col = std::mem::take(&mut self.cg[1]);
         self.limit_column(i, &mut col[..n + na]);
-        let off = self.swept_slot[r] as usize * (n + nl);
+        let off = r * (n + nl);
         let (g, w) = self.swept_gw[off..off + n + nl].split_at_mut(n);
         let v = self.lim.border.u12(i);
         let own = col[n + i];
@@ -423,8 +433,13 @@ impl Island {
             }
         }
         self.cg[1] = col;
-        // a row the joints (and held limits) hold has no effective mass left of its own
-        self.swept_k[r] = if k > 1e-9 * own { k } else { 0.0 };
+        // a row the joints (and held limits) hold has no effective mass left of its own (not
+        // even the Tikhonov term's, which a loop's factor carries)
+        self.swept_k[r] = if k > 1e-9 * own && k > 1e3 * self.alpha_t {
+            k
+        } else {
+            0.0
+        };
     }
 }
 

@@ -455,11 +455,13 @@ pub(crate) struct Island {
     /// joints and held limits held, and the coupling version and candidate index that was
     /// computed for; per slot, `G` (`n_rows`) and `W` (one per limit row) as a contact's border
     /// has them, sized at the first visit.
-    pub swept_slot: Vec<u32>,
     pub swept_y0: Vec<f64>,
     pub swept_k: Vec<f64>,
     pub swept_version: Vec<(u64, u64, u32)>,
     pub swept_gw: Vec<f64>,
+    /// A visit applied a force-limited motor's impulse since the last return to the velocity
+    /// level (the joint correction then starts cold).
+    pub swept_motor: bool,
     /// Bumped whenever the candidate limit rows or which of them push may have changed.
     pub lim_serial: u64,
     /// The joints (index, side) incident to each local body: `body_joints[body_ptr[l]..
@@ -657,11 +659,11 @@ impl Island {
             lim_zw: vec![0.0; 3 * n_lim],
             lim_h: vec![0.0; n_rows * n_lim],
             lim_coupled_version: (u64::MAX, u64::MAX),
-            swept_slot: vec![super::coupling::NOT_HELD; n_lim],
             swept_y0: vec![0.0; n_lim],
             swept_k: vec![0.0; n_lim],
             swept_version: vec![(u64::MAX, u64::MAX, u32::MAX); n_lim],
-            swept_gw: Vec::new(),
+            swept_gw: vec![0.0; n_lim * (n_rows + n_lim)],
+            swept_motor: false,
             lim_serial: 0,
             body_ptr,
             body_joints,
@@ -1040,8 +1042,8 @@ impl Island {
                     model.eval_friction(&pa, &pb, &self.friction_ref[k], &mut out[nl..]);
                 }
                 // a motor held at its force bound lags without violating anything
-                let swept_rows = range.end - usize::from(ij.lmotor)..range.end;
-                for (r, row) in swept_rows.zip(&out[nl..]) {
+                let motor_rows = range.end - usize::from(ij.lmotor)..range.end;
+                for (r, row) in motor_rows.zip(&out[nl..]) {
                     if !self.lim.slack[r] {
                         jw = jw.max(row.c.abs());
                     }

@@ -505,8 +505,13 @@ impl Solver {
     /// Appends island `i`'s limit rows the sweeps of coupled contacts visit (joint friction that
     /// sticks, limits that do not push) as `(i, candidate, row)`, each keeping its velocity of
     /// now (`Island::swept_rows`).
-    pub fn island_swept_rows(&mut self, i: usize, out: &mut Vec<(u32, u32, u32)>) {
-        self.islands[i].swept_rows(i as u32, out);
+    pub fn island_swept_rows(
+        &mut self,
+        i: usize,
+        velocity_level: bool,
+        out: &mut Vec<(u32, u32, u32)>,
+    ) {
+        self.islands[i].swept_rows(i as u32, velocity_level, out);
     }
 
     /// A visit of limit row `r` (candidate `c`) of island `i` in the sweeps of coupled contacts
