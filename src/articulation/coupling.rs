@@ -482,7 +482,7 @@ fn sub_border_times_all(y: &mut [f64], g: &[f64], p: &Vec3) {
 #[cfg(test)]
 mod tests {
     use super::ContactSide;
-    use crate::articulation::island::Side;
+    use crate::articulation::island::{Island, Side};
     use crate::contact::impulse::k_matrix;
     use crate::math::{Mat3, Vec3};
     use crate::{World, scenes};
@@ -538,6 +538,112 @@ mod tests {
         }
     }
 
+    /// The velocities `J u` of an island's joint rows, then of its limit rows (pending contact
+    /// impulses included).
+    fn row_velocities(isl: &Island) -> Vec<f64> {
+        let side_velocity = |sd: Side| match sd {
+            Side::Dyn(b) => {
+                let (v, w) = isl.current_velocity(b as usize);
+                [v.x, v.y, v.z, w.x, w.y, w.z]
+            }
+            _ => [0.0; 6],
+        };
+        let n = isl.n_rows;
+        let mut out = vec![0.0; n + isl.lim.info.len()];
+        for ij in &isl.joints {
+            let (ua, ub) = (side_velocity(ij.a), side_velocity(ij.b));
+            for r in ij.off as usize..(ij.off + ij.n) as usize {
+                out[r] = super::row_times(&isl.rows[r].j, &ua, &ub);
+            }
+            for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
+                out[n + r] = super::row_times(&isl.lim.rows[r].j, &ua, &ub);
+            }
+        }
+        out
+    }
+
+    /// A visit of a swept limit row (`Island::visit_limit_row`) on the ragdoll lying on the
+    /// stairs with joint friction: the row's velocity reaches its target exactly where its
+    /// bounds allow (its inverse effective mass is the Schur complement's), and the velocities
+    /// of every joint row and of every limit row the contacts hold do not change.
+    #[test]
+    fn a_swept_limit_row_reaches_its_target_and_moves_no_held_row() {
+        let (mut motors, mut limits, mut reached) = (0, 0, 0);
+        // (the ragdoll at several moments of its tumble: which rows are swept changes)
+        for steps in [30, 60, 90, 120, 240] {
+            let (m, l, t) = visit_swept_rows_after(steps);
+            (motors, limits, reached) = (motors + m, limits + l, reached + t);
+        }
+        println!("{motors} friction rows, {limits} limits visited, {reached} reached their target");
+        assert!(
+            motors > 0 && limits > 0 && reached > 0,
+            "{motors} friction rows, {limits} limits, {reached} at their target: the test checks \
+             little"
+        );
+    }
+
+    /// The checks of `a_swept_limit_row_reaches_its_target_and_moves_no_held_row` on the
+    /// ragdoll after `steps` steps: returns the friction rows and limits visited and how many
+    /// reached their target.
+    fn visit_swept_rows_after(steps: usize) -> (usize, usize, usize) {
+        let mut world = World::default();
+        let s = scenes::ragdoll_on_stairs(&mut world);
+        scenes::joint_friction(&mut world, &s.joints, 0.1);
+        for _ in 0..steps {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        let sv = &mut world.solver;
+        let (i, _) = sv.island_of(s.bodies[0].index).unwrap();
+        let isl = &mut sv.islands[i];
+        let n = isl.n_rows;
+        isl.flush_contact_impulses();
+        let mut rows = Vec::new();
+        isl.swept_rows(0, false, &mut rows);
+        let (mut motors, mut limits, mut reached) = (0, 0, 0);
+        for &(_, c, r) in &rows {
+            let (c, r) = (c as usize, r as usize);
+            let before = row_velocities(isl);
+            // a change of the row's velocity that pushes (a limit takes only that)
+            let target = before[n + r] + 1e-3;
+            isl.swept_y0[r] = target;
+            let carried = isl.lim.lam_pos[r];
+            isl.visit_limit_row(c, r, 1.0 / 60.0);
+            if isl.swept_k[r] == 0.0 {
+                continue;
+            }
+            let after = row_velocities(isl);
+            let held: Vec<usize> = isl.lim_coupled.iter().map(|&(_, h)| h as usize).collect();
+            for q in (0..n).chain(held.iter().map(|&h| n + h)) {
+                let (a, b) = (before[q], after[q]);
+                assert!(
+                    (a - b).abs() < 1e-8,
+                    "row {r}: J u of row {q} moved from {a} to {b}"
+                );
+            }
+            let (lo, hi) = isl.lim.bounds(r);
+            let total = isl.lim.lam_pos[r];
+            assert!(
+                total >= lo && total <= hi,
+                "row {r}: {total} beyond [{lo}, {hi}]"
+            );
+            assert!(total > carried, "row {r}: no push");
+            if total < hi {
+                let y = after[n + r];
+                assert!(
+                    (y - target).abs() < 1e-8,
+                    "row {r}: velocity {y}, target {target}"
+                );
+                reached += 1;
+            }
+            if isl.lim.info[r].motor {
+                motors += 1;
+            } else {
+                limits += 1;
+            }
+        }
+        (motors, limits, reached)
+    }
+
     /// A coupled contact holds the limit rows that push as it holds the joints (Appendix C with
     /// the limit rows appended): on the ragdoll lying on the stairs, its joints at their limits,
     /// a contact impulse on each body leaves the velocities of every joint row and of every
@@ -553,27 +659,7 @@ mod tests {
         let (i, _) = sv.island_of(s.bodies[0].index).unwrap();
         let isl = &mut sv.islands[i];
         let n = isl.n_rows;
-        let side_velocity = |isl: &crate::articulation::island::Island, sd: Side| match sd {
-            Side::Dyn(b) => {
-                let (v, w) = isl.current_velocity(b as usize);
-                [v.x, v.y, v.z, w.x, w.y, w.z]
-            }
-            _ => [0.0; 6],
-        };
-        // velocities of the joint rows, then of the limit rows
-        let ju = |isl: &crate::articulation::island::Island| -> Vec<f64> {
-            let mut out = vec![0.0; n + isl.lim.info.len()];
-            for ij in &isl.joints {
-                let (ua, ub) = (side_velocity(isl, ij.a), side_velocity(isl, ij.b));
-                for r in ij.off as usize..(ij.off + ij.n) as usize {
-                    out[r] = super::row_times(&isl.rows[r].j, &ua, &ub);
-                }
-                for r in ij.loff as usize..(ij.loff + ij.ln) as usize {
-                    out[n + r] = super::row_times(&isl.lim.rows[r].j, &ua, &ub);
-                }
-            }
-            out
-        };
+        let ju = row_velocities;
         let mut held_somewhere = 0;
         for l in 0..isl.v.len() {
             let side = ContactSide {
