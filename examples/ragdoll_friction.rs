@@ -26,15 +26,18 @@ fn main() {
         let (mut b, mut d) = (0, 0.0f64);
         let t0 = Instant::now();
         for step in 0..steps {
-            let r = world.step(h).unwrap().clone();
-            nonconv += usize::from(!r.converged);
-            subs = subs.max(r.substeps);
+            let (converged, substeps) = {
+                let r = world.step(h).unwrap();
+                (r.converged, r.substeps)
+            };
+            nonconv += usize::from(!converged);
+            subs = subs.max(substeps);
             let c = world.contact_report();
             b += usize::from(!c.contacts_converged);
             if std::env::var("PERSTEP").is_ok() && !c.contacts_converged {
                 println!(
                     "  step {}: {:.2e} m deep, {} rounds, {} sweeps, {} substeps",
-                    step, c.max_penetration, c.rounds, c.contact_iterations, r.substeps
+                    step, c.max_penetration, c.rounds, c.contact_iterations, substeps
                 );
             }
             d = d.max(c.max_penetration);

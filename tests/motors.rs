@@ -924,7 +924,7 @@ fn a_ragdoll_with_friction_in_its_joints_tumbles_down_stairs_within_every_bound(
             hinges.len() >= 6 && balls.len() >= 4,
             "{hinges:?} {balls:?}"
         );
-        let (mut slid, mut lowest) = (0, f64::INFINITY);
+        let mut slid = 0;
         let e0 = world.kinetic_energy() + world.potential_energy();
         for k in 0..180 {
             let r = world.step(h).unwrap().clone();
@@ -946,19 +946,15 @@ fn a_ragdoll_with_friction_in_its_joints_tumbles_down_stairs_within_every_bound(
             }
             let e = world.kinetic_energy() + world.potential_energy();
             assert!(e < 1.05 * e0, "{friction} N m, step {k}: {e} J from {e0} J");
-            lowest = lowest.min(world.body(s.bodies[0]).unwrap().position().z);
         }
         assert!(
             slid > 0,
             "{friction} N m: no ball joint's friction ever slid"
         );
-        // it went down the stairs (the pelvis, 1.8 m up at the start, below the top step; at
-        // 10 N m the stiff ragdoll lands at 1.18 m within 1 s, rocks and comes to rest there,
-        // 1.205 m at the last step)
-        assert!(
-            lowest < 1.2,
-            "{friction} N m: the pelvis never went below {lowest} m"
-        );
+        // it went down the stairs (the pelvis below the top step; measured 0.68, 0.19, 0.11 and
+        // 1.12 m)
+        let z = world.body(s.bodies[0]).unwrap().position().z;
+        assert!(z < 1.2, "{friction} N m: the pelvis is still at {z} m");
     }
 }
 

@@ -371,11 +371,10 @@ fn a_ragdoll_at_rest_on_the_stairs_falls_asleep_and_wakes_on_a_kick() {
         let r = world.step(H).unwrap();
         assert!(r.max_violation < 1e-9, "{}", r.max_violation);
     }
-    // (awake, it moves: 0.17 m and 0.08 m in 0.5 s in builds whose contacts hold the joints'
-    // limits differently, the ragdoll at rest in another pose, the kicked body freer or not)
+    // (awake, it moves: 0.079 m in 0.5 s, 0.17 m in builds whose contacts did not sweep the
+    // joints' limits, the ragdoll at rest in another pose, the kicked body freer)
     let moved = (world.body(kicked).unwrap().position() - p).norm();
-    println!("kicked body moved {moved} m");
-    assert!(moved > 0.05, "{moved} m");
+    assert!(moved > 0.07, "{moved} m");
 }
 
 /// Two boxes a centimetre apart come to rest at different times: a box at rest beside a

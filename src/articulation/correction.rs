@@ -437,7 +437,6 @@ impl Island {
         joints: &Arena<Joint>,
     ) {
         self.flush_contact_impulses();
-        self.swept_motor = false;
         let Some((dt, tau1)) = self.pending else {
             return;
         };
@@ -918,7 +917,6 @@ impl Island {
         dt: f64,
         tau1: f64,
     ) -> Option<(f64, f64)> {
-        let swept_motor = std::mem::take(&mut self.swept_motor);
         if !std::mem::take(&mut self.warm_pending) {
             return None;
         }
@@ -929,9 +927,11 @@ impl Island {
             return Some((r_cold, m_cold));
         }
         self.shift_by_warm(1.0);
-        // (with the sweeps' friction impulses, a motor's impulse may now pass its bound, and a
-        // warm start that converges at once runs no limit solve to bound it: cold then)
-        if swept_motor && self.motor_beyond_bounds() {
+        // A warm start that takes a force-limited motor's impulse in the substep beyond its
+        // bound is not taken: one that converges at once runs no limit solve to bound it. (The
+        // contact sweeps' friction visits, `Island::visit_limit_row`, add to the impulse it
+        // went back to; the warm start adds the first correction's on top.)
+        if self.motor_beyond_bounds() {
             self.shift_by_warm(-1.0);
             return None;
         }

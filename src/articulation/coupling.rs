@@ -165,10 +165,7 @@ impl Island {
             for k in 0..3 {
                 let gk = &mut g[k * n..(k + 1) * n];
                 for h in 0..np {
-                    let whk = wl[k * np + h];
-                    for (gr, hr) in gk.iter_mut().zip(&self.lim_h[h * n..(h + 1) * n]) {
-                        *gr -= hr * whk;
-                    }
+                    sub_scaled(gk, &self.lim_h[h * n..(h + 1) * n], wl[k * np + h]);
                 }
             }
         }
@@ -303,7 +300,8 @@ impl Island {
         for (i, &r) in self.lim.active.iter().enumerate() {
             let r = r as usize;
             let info = &self.lim.info[r];
-            if !info.motor {
+            let motor = info.motor;
+            if !motor {
                 // a limit that pushes is held by the contacts ([`Island::contact_border`]); a
                 // locked range is left as it was
                 if info.bilateral || self.lim.push[i] {
@@ -318,7 +316,7 @@ impl Island {
                 }
             }
             let y = self.row_velocity(r);
-            self.swept_y0[r] = if self.lim.info[r].motor {
+            self.swept_y0[r] = if motor {
                 y
             } else {
                 // a limit may close by what room it has at the previews (`g >= 0` on the
@@ -353,10 +351,10 @@ impl Island {
     /// turn the joint past it; they may turn it back). Without it the sweeps turned such joints
     /// freely and the joint correction after the round stopped them, moving the points the
     /// round had held: a ragdoll with joint friction at rest on stairs ran out of rounds.
-    /// Returns the change of the row's displacement over the step (rad or m).
-    pub fn visit_limit_row(&mut self, i: usize, r: usize, h: f64) -> f64 {
+    /// Returns whether it applied an impulse.
+    pub fn visit_limit_row(&mut self, i: usize, r: usize) -> bool {
         if self.n_rows == 0 {
-            return 0.0;
+            return false;
         }
         if self.lim_coupled_version != self.coupling_version() {
             self.prepare_limit_coupling();
@@ -374,18 +372,15 @@ impl Island {
         }
         let k = self.swept_k[r];
         if k <= 0.0 {
-            return 0.0;
+            return false;
         }
         let y = self.row_velocity(r);
         let (lo, hi) = self.lim.bounds(r);
         let carried = self.lim.lam_pos[r];
         let dq = (carried - (y - self.swept_y0[r]) / k).clamp(lo, hi) - carried;
         if dq == 0.0 || !dq.is_finite() {
-            return 0.0;
+            return false;
         }
-        // (the joint correction after the velocity-level round must not start from the first
-        // one's friction impulses on top of these: their sum could pass the bound)
-        self.swept_motor |= self.lim.info[r].motor;
         self.apply_limit_impulse(r, dq);
         let (n, nl) = (self.n_rows, self.lim.info.len());
         let off = r * (n + nl);
@@ -395,7 +390,7 @@ impl Island {
             self.contact_lim_scratch[rh as usize] -= gw[n + h] * dq;
         }
         self.contact_pending = true;
-        (dq * k * h).abs()
+        true
     }
 
     /// The border of limit row `r` (candidate `i`) as [`Island::contact_border`] makes a
@@ -607,7 +602,7 @@ mod tests {
             let target = before[n + r] + 1e-3;
             isl.swept_y0[r] = target;
             let carried = isl.lim.lam_pos[r];
-            isl.visit_limit_row(c, r, 1.0 / 60.0);
+            isl.visit_limit_row(c, r);
             if isl.swept_k[r] == 0.0 {
                 continue;
             }

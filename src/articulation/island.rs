@@ -449,19 +449,15 @@ pub(crate) struct Island {
     pub lim_zw: Vec<f64>,
     pub lim_h: Vec<f64>,
     pub lim_coupled_version: (u64, u64),
-    /// Limit rows as coupled contacts' sweeps visit them (`coupling::Island::visit_limit_row`):
-    /// per limit row, its slot among the visited rows (given at its first visit), the row
-    /// velocity it keeps in the current round, its inverse effective mass with the
-    /// joints and held limits held, and the coupling version and candidate index that was
-    /// computed for; per slot, `G` (`n_rows`) and `W` (one per limit row) as a contact's border
-    /// has them, sized at the first visit.
+    /// Limit rows as coupled contacts' sweeps visit them (`coupling::Island::visit_limit_row`),
+    /// per limit row: the row velocity it keeps in the current round, its inverse effective
+    /// mass with the joints and held limits held, the coupling version and candidate index that
+    /// was computed for, and `G` (`n_rows`) and `W` (one per limit row) as a contact's border
+    /// has them (`n_rows + n_lim` per row, allocated with the island).
     pub swept_y0: Vec<f64>,
     pub swept_k: Vec<f64>,
     pub swept_version: Vec<(u64, u64, u32)>,
     pub swept_gw: Vec<f64>,
-    /// A visit applied a force-limited motor's impulse since the last return to the velocity
-    /// level (the joint correction then starts cold).
-    pub swept_motor: bool,
     /// Bumped whenever the candidate limit rows or which of them push may have changed.
     pub lim_serial: u64,
     /// The joints (index, side) incident to each local body: `body_joints[body_ptr[l]..
@@ -663,7 +659,6 @@ impl Island {
             swept_k: vec![0.0; n_lim],
             swept_version: vec![(u64::MAX, u64::MAX, u32::MAX); n_lim],
             swept_gw: vec![0.0; n_lim * (n_rows + n_lim)],
-            swept_motor: false,
             lim_serial: 0,
             body_ptr,
             body_joints,

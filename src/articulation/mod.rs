@@ -515,9 +515,9 @@ impl Solver {
     }
 
     /// A visit of limit row `r` (candidate `c`) of island `i` in the sweeps of coupled contacts
-    /// (`Island::visit_limit_row`): returns the change of its displacement over `h`.
-    pub fn visit_limit_row(&mut self, i: usize, c: usize, r: usize, h: f64) -> f64 {
-        self.islands[i].visit_limit_row(c, r, h)
+    /// (`Island::visit_limit_row`): whether it applied an impulse.
+    pub fn visit_limit_row(&mut self, i: usize, c: usize, r: usize) -> bool {
+        self.islands[i].visit_limit_row(c, r)
     }
 
     /// Applies a coupled contact's world impulse `p` and the joint impulses that come with it.

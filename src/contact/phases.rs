@@ -1406,19 +1406,22 @@ impl Contacts {
                 }
             }
         }
-        let Some(sv) = sv else {
-            return;
-        };
-        // The contact's own bodies are read again at once; the other involved bodies of the
-        // islands it touches are marked and caught up when read (their versions change now,
-        // so the visits that depend on them are not skipped).
+        if let Some(sv) = sv {
+            self.islands_changed(sv, &island[..nb], [ca, cb]);
+        }
+    }
+
+    /// After impulses on the islands `islands`: the bodies `own` are read again at once, the
+    /// other involved bodies of those islands are marked and caught up when read (their
+    /// versions change now, so the visits that depend on them are not skipped).
+    fn islands_changed(&mut self, sv: &Solver, islands: &[u32], own: [u32; 2]) {
         for &slot in &self.involved {
             if let Some((i, l)) = sv.island_of(slot)
-                && island[..nb].contains(&(i as u32))
+                && islands.contains(&(i as u32))
             {
                 let s = &mut self.states[slot as usize];
                 s.ver = s.ver.wrapping_add(1);
-                if slot == ca || slot == cb {
+                if own.contains(&slot) {
                     (s.v, s.w) = sv.island_velocity(i, l);
                     self.stale[slot as usize] = false;
                 } else {
@@ -1431,22 +1434,21 @@ impl Contacts {
 
     /// A Gauss-Seidel visit of every swept limit row of the touched islands
     /// (`Island::visit_limit_row`): each keeps its joint's velocity against the contacts'
-    /// pushes within its bounds (a friction's force, a limit's side). The states of the
-    /// involved bodies of an island a visit changed are marked, as a push marks them.
+    /// pushes within its bounds (a friction's force, a limit's side). The visits read the
+    /// islands' velocities themselves; the states of the involved bodies of an island whose
+    /// rows changed anything are marked once, after its rows (`swept_rows` lists them island by
+    /// island), as a push marks them.
     fn visit_limit_rows(&mut self, sv: &mut Solver) {
-        for x in 0..self.swept_rows.len() {
-            let (i, c, r) = self.swept_rows[x];
-            let moved = sv.visit_limit_row(i as usize, c as usize, r as usize, self.h);
-            if moved == 0.0 {
-                continue;
+        let mut x = 0;
+        while x < self.swept_rows.len() {
+            let i = self.swept_rows[x].0;
+            let mut changed = false;
+            while let Some(&(_, c, r)) = self.swept_rows.get(x).filter(|row| row.0 == i) {
+                changed |= sv.visit_limit_row(i as usize, c as usize, r as usize);
+                x += 1;
             }
-            for &slot in &self.involved {
-                if sv.island_of(slot).is_some_and(|(isl, _)| isl == i as usize) {
-                    let s = &mut self.states[slot as usize];
-                    s.ver = s.ver.wrapping_add(1);
-                    self.stale[slot as usize] = true;
-                    self.any_stale = true;
-                }
+            if changed {
+                self.islands_changed(sv, &[i], [WORLD; 2]);
             }
         }
     }
