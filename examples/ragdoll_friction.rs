@@ -2,8 +2,9 @@
 //! differ at rounding level (h = 1/60 (1 + 3e-15 k)): per trajectory and in all, the steps
 //! whose contacts end beyond the tolerance, the deepest point and the time per step.
 //!
-//! `cargo run --release --example ragdoll_friction -- <friction N m> <trajectories> <steps>`
-//! (default 0.1 12 900; friction 0 for none). `PERSTEP=1` prints each step beyond the tolerance.
+//! `cargo run --release --example ragdoll_friction -- <friction N m> <trajectories> <steps>
+//! [first trajectory]` (default 0.1 12 900 0; friction 0 for none). `PERSTEP=1` prints each
+//! step beyond the tolerance or retaken in substeps (the trajectory's line follows its steps).
 //! See docs/BENCHMARKS.md, "Joint friction in the coupled sweeps".
 
 use std::time::Instant;
@@ -13,9 +14,10 @@ fn main() {
     let f: f64 = args.get(1).map(|s| s.parse().unwrap()).unwrap_or(0.1);
     let runs: usize = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(12);
     let steps: usize = args.get(3).map(|s| s.parse().unwrap()).unwrap_or(900);
+    let first: usize = args.get(4).map(|s| s.parse().unwrap()).unwrap_or(0);
     let (mut beyond, mut deepest, mut total_t, mut nonconv, mut sweeps, mut worst_j, mut subs) =
         (0usize, 0.0f64, 0.0f64, 0usize, 0u64, 0.0f64, 0u32);
-    for k in 0..runs {
+    for k in first..first + runs {
         let mut world = World::default();
         let s = scenes::ragdoll_on_stairs(&mut world);
         if f > 0.0 {
@@ -34,7 +36,7 @@ fn main() {
             subs = subs.max(substeps);
             let c = world.contact_report();
             b += usize::from(!c.contacts_converged);
-            if std::env::var("PERSTEP").is_ok() && !c.contacts_converged {
+            if std::env::var("PERSTEP").is_ok() && (!c.contacts_converged || substeps > 1) {
                 println!(
                     "  step {}: {:.2e} m deep, {} rounds, {} sweeps, {} substeps",
                     step, c.max_penetration, c.rounds, c.contact_iterations, substeps

@@ -315,18 +315,53 @@ impl Island {
                     continue;
                 }
             }
-            let y = self.row_velocity(r);
-            self.swept_y0[r] = if motor {
-                y
-            } else {
-                // a limit may close by what room it has at the previews (`g >= 0` on the
-                // linear model `g + dt (y - y0)`; at the start poses in the velocity-level
-                // round, `g + dt y`)
-                let room = self.lim.rows[r].c.max(0.0) / self.lim.dt;
-                if velocity_level { -room } else { y - room }
-            };
+            self.swept_y0[r] = self.swept_target(r, velocity_level);
             out.push((island, i as u32, r as u32));
         }
+    }
+
+    /// The row velocity swept limit row `r` is to keep in this round: a motor's velocity now;
+    /// a limit may close by what room it has at the previews (`g >= 0` on the linear model
+    /// `g + dt (y - y0)`; at the start poses in the velocity-level round, `g + dt y`).
+    fn swept_target(&self, r: usize, velocity_level: bool) -> f64 {
+        let y = self.row_velocity(r);
+        if self.lim.info[r].motor {
+            return y;
+        }
+        let room = self.lim.rows[r].c.max(0.0) / self.lim.dt;
+        if velocity_level { -room } else { y - room }
+    }
+
+    /// Lets go the limit rows the contacts hold ([`Island::contact_border`]) whose impulse in
+    /// the substep has turned to a pull: held as equalities, the contacts' pushes had them
+    /// pull, and the joint correction after the round, which lets a limit push only, undid
+    /// it and moved the points (a velocity-level round that took its held limits from the
+    /// contact-free correction ended with two of them pulling 0.64 and 0.27 N s, and its
+    /// points 4.8e-4 m deep). They become swept rows (appended to `out` as
+    /// [`Island::swept_rows`] gives them), bounded to `>= 0` from their next visit on; the
+    /// contacts' borders follow the new held set. Returns whether any was let go.
+    pub fn release_pulling_limits(
+        &mut self,
+        island: u32,
+        velocity_level: bool,
+        out: &mut Vec<(u32, u32, u32)>,
+    ) -> bool {
+        let mut released = false;
+        for h in 0..self.lim_coupled.len() {
+            let (i, r) = self.lim_coupled[h];
+            let (i, r) = (i as usize, r as usize);
+            if self.lim.lam_pos[r] + self.contact_lim_scratch[r] < 0.0 {
+                self.lim.push[i] = false;
+                self.swept_y0[r] = self.swept_target(r, velocity_level);
+                out.push((island, i as u32, r as u32));
+                released = true;
+            }
+        }
+        if released {
+            // (the held set is chosen again at the next border or visit)
+            self.bump_lim_serial();
+        }
+        released
     }
 
     /// Velocity of limit row `r` (`J_r u`) with the pending impulses of coupled contacts.
@@ -353,6 +388,27 @@ impl Island {
     /// round had held: a ragdoll with joint friction at rest on stairs ran out of rounds.
     /// Returns whether it applied an impulse.
     pub fn visit_limit_row(&mut self, i: usize, r: usize) -> bool {
+        self.limit_row_impulse(i, r, None)
+    }
+
+    /// The warm start of limit row `r` (candidate `i`, a limit the sweeps visit) in the
+    /// velocity-level contact round: its impulse in the substep raised to its last substep's
+    /// force times `dt` (within its bounds), applied as a visit applies one. The velocity
+    /// correction that round starts from does not see the contacts, so a limit they press a
+    /// limb against started at 0 while the contacts' own warm start pushed with last step's
+    /// forces: the first sweep of a ragdoll at rest moved points by 2 cm, and the sweeps ran to
+    /// their cap. Returns whether it applied an impulse.
+    pub fn warm_start_limit_row(&mut self, i: usize, r: usize) -> bool {
+        let f = self.lim_force_last[r];
+        if self.lim.info[r].motor || f <= 0.0 {
+            return false;
+        }
+        self.limit_row_impulse(i, r, Some(f * self.lim.dt))
+    }
+
+    /// A visit of limit row `r` (candidate `i`), or with `warm` its warm start to that total
+    /// impulse in the substep (never lowered).
+    fn limit_row_impulse(&mut self, i: usize, r: usize, warm: Option<f64>) -> bool {
         if self.n_rows == 0 {
             return false;
         }
@@ -374,10 +430,15 @@ impl Island {
         if k <= 0.0 {
             return false;
         }
-        let y = self.row_velocity(r);
         let (lo, hi) = self.lim.bounds(r);
         let carried = self.lim.lam_pos[r];
-        let dq = (carried - (y - self.swept_y0[r]) / k).clamp(lo, hi) - carried;
+        let dq = match warm {
+            Some(total) => (total.clamp(lo, hi) - carried).max(0.0),
+            None => {
+                let y = self.row_velocity(r);
+                (carried - (y - self.swept_y0[r]) / k).clamp(lo, hi) - carried
+            }
+        };
         if dq == 0.0 || !dq.is_finite() {
             return false;
         }

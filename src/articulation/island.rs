@@ -321,6 +321,10 @@ pub(crate) struct Island {
     /// and what the joint correction undone by a contact round added to it (its warm start).
     pub lam_pos_vel: Vec<f64>,
     pub warm_lam: Vec<f64>,
+    /// Per limit row (not a motor's): its force over the last substep (`lam_pos / dt` at its
+    /// end), the warm start of its visits in the next substep's velocity-level contact round
+    /// ([`Island::warm_start_limit_row`]).
+    pub lim_force_last: Vec<f64>,
     pub warm_pending: bool,
     pub w_vel: Vec<Vec3>,
     pub start_factor: u64,
@@ -582,6 +586,7 @@ impl Island {
             warm_dw: vec![Vec3::zeros(); nb],
             warm_imp: vec![[0.0; 10]; nj],
             lam_pos_vel: vec![0.0; n_lim],
+            lim_force_last: vec![0.0; n_lim],
             warm_lam: vec![0.0; n_lim],
             warm_pending: false,
             w_vel: vec![Vec3::zeros(); nb],

@@ -520,6 +520,23 @@ impl Solver {
         self.islands[i].visit_limit_row(c, r)
     }
 
+    /// The warm start of limit row `r` (candidate `c`) of island `i` in the velocity-level
+    /// contact round (`Island::warm_start_limit_row`): whether it applied an impulse.
+    pub fn warm_start_limit_row(&mut self, i: usize, c: usize, r: usize) -> bool {
+        self.islands[i].warm_start_limit_row(c, r)
+    }
+
+    /// Lets go island `i`'s held limit rows that pull (`Island::release_pulling_limits`),
+    /// appending them to the swept rows `out`: whether any was let go.
+    pub fn release_pulling_limits(
+        &mut self,
+        i: usize,
+        velocity_level: bool,
+        out: &mut Vec<(u32, u32, u32)>,
+    ) -> bool {
+        self.islands[i].release_pulling_limits(i as u32, velocity_level, out)
+    }
+
     /// Applies a coupled contact's world impulse `p` and the joint impulses that come with it.
     pub fn apply_contact_impulse(
         &mut self,

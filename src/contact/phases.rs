@@ -117,6 +117,11 @@ pub(crate) struct Contacts {
     /// (joint friction that sticks, limits that do not push): (island, limit candidate, limit
     /// row).
     swept_rows: Vec<(u32, u32, u32)>,
+    /// The current round is the velocity-level one (the targets of the rows let go in it).
+    velocity_level: bool,
+    /// The current pass of the sweeps has run `SYMMETRIC_AFTER` sweeps: the sliding coupled
+    /// points carry their dynamic friction as a separate impulse ([`Contacts::visit`]).
+    symmetric_now: bool,
 }
 
 /// A body's velocities before the position-level pass (then what the pass added), and its
@@ -186,6 +191,16 @@ const MAX_PUSH_SPEED: f64 = 3.0;
 /// 8 rounds per step instead of 3 (now 4); after one such round, 6 and 10 unconverged steps
 /// (docs/BENCHMARKS.md).
 const STALLED_ROUNDS: u32 = 2;
+
+/// Sweeps of a pass after which its sliding coupled points carry their dynamic friction as a
+/// separate impulse, as the symmetric coupling does, instead of in their normal row (the
+/// asymmetric block, [`Contacts::visit`]). Gauss-Seidel on the asymmetric rows converges only
+/// while each row outweighs its couplings; where it does not, the sweeps cycled with period 2
+/// to their cap (a ragdoll landing on the floor: a point's impulse 0 and 3.2 N s in turn,
+/// left 2.2e-3 m deep; with joint friction 48 N s, 3.7e-2 m). After 10 sweeps instead, one
+/// tumble with joint friction ended 46 of 300 steps beyond the tolerance, against none
+/// (docs/BENCHMARKS.md).
+const SYMMETRIC_AFTER: u32 = 20;
 
 /// A coupled contact direction whose Schur complement is below this fraction of its bodies' own
 /// `K` is held by the joints (dependent on their rows).
@@ -1434,17 +1449,33 @@ impl Contacts {
 
     /// A Gauss-Seidel visit of every swept limit row of the touched islands
     /// (`Island::visit_limit_row`): each keeps its joint's velocity against the contacts'
-    /// pushes within its bounds (a friction's force, a limit's side). The visits read the
-    /// islands' velocities themselves; the states of the involved bodies of an island whose
-    /// rows changed anything are marked once, after its rows (`swept_rows` lists them island by
-    /// island), as a push marks them.
+    /// pushes within its bounds (a friction's force, a limit's side).
     fn visit_limit_rows(&mut self, sv: &mut Solver) {
+        self.each_swept_row(sv, Solver::visit_limit_row);
+    }
+
+    /// The warm start of the swept limit rows in the velocity-level round
+    /// ([`Island::warm_start_limit_row`]), after the contacts' own.
+    fn warm_start_limit_rows(&mut self, sv: &mut Solver) {
+        self.each_swept_row(sv, Solver::warm_start_limit_row);
+        self.refresh_all(Some(sv));
+    }
+
+    /// `act(island, candidate, row)` on every swept limit row. The rows read the islands'
+    /// velocities themselves; the states of the involved bodies of an island whose rows
+    /// changed anything are marked once, after its rows (`swept_rows` lists them island by
+    /// island), as a push marks them.
+    fn each_swept_row(
+        &mut self,
+        sv: &mut Solver,
+        act: impl Fn(&mut Solver, usize, usize, usize) -> bool,
+    ) {
         let mut x = 0;
         while x < self.swept_rows.len() {
             let i = self.swept_rows[x].0;
             let mut changed = false;
             while let Some(&(_, c, r)) = self.swept_rows.get(x).filter(|row| row.0 == i) {
-                changed |= sv.visit_limit_row(i as usize, c as usize, r as usize);
+                changed |= act(sv, i as usize, c as usize, r as usize);
                 x += 1;
             }
             if changed {
@@ -1566,6 +1597,7 @@ impl Contacts {
                 && !c.shared
                 && c.mu_d > 0.0
                 && self.coupling() == ContactCoupling::Asymmetric
+                && !self.symmetric_now
             {
                 let slip = d - d.dot(&n) * n;
                 if slip.norm() > 0.0 {
@@ -1770,6 +1802,7 @@ impl Contacts {
             let cap = self.settings.max_iterations;
             for sweep in 0..cap {
                 sweeps += 1;
+                self.symmetric_now = sweep >= SYMMETRIC_AFTER;
                 let mut largest: f64 = 0.0;
                 if momentum {
                     self.before_sweep.clear();
@@ -1820,6 +1853,24 @@ impl Contacts {
             }
             self.refresh_all(solver.as_deref());
             let mut again = false;
+            // the held limits the pass left pulling are let go and the pass is taken again
+            if range.is_none()
+                && let Some(sv) = solver.as_deref_mut()
+            {
+                for i in 0..self.islands.len() {
+                    let vl = self.velocity_level;
+                    if self.islands[i] && sv.release_pulling_limits(i, vl, &mut self.swept_rows) {
+                        again = true;
+                        self.islands_changed(sv, &[i as u32], [WORLD; 2]);
+                    }
+                }
+                if again {
+                    for &k in &self.active {
+                        self.contacts[k as usize].seen = [u32::MAX; 2];
+                    }
+                    self.refresh_all(Some(sv));
+                }
+            }
             for x in 0..self.active.len() {
                 let k = self.active[x] as usize;
                 let c = &self.contacts[k];
@@ -2343,6 +2394,7 @@ impl Contacts {
             // which at large steps are far from where the contacts hold the bodies. The next
             // rounds take the model at the previewed poses.
             let velocity_level = coupled && round == 0;
+            self.velocity_level = velocity_level;
             if velocity_level {
                 for (i, &touched) in self.islands.iter().enumerate() {
                     if touched {
@@ -2385,6 +2437,9 @@ impl Contacts {
             }
             if round == 0 && self.settings.warm_start {
                 self.warm_start(h, coupled.then_some(&mut *solver));
+                if velocity_level {
+                    self.warm_start_limit_rows(solver);
+                }
             }
             iterations += self.solve(None, tol, coupled.then_some(&mut *solver));
             if self.settings.shock_propagation && round == 0 {
