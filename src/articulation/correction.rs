@@ -64,14 +64,15 @@ pub(super) const REFINE_MAX_STEP: f64 = 100.0;
 /// 1.6 ms. The velocity correction and every correction's first factorization keep eps_t, so
 /// the rigid triangle's energy (lost when nearly redundant rows are resolved as real, 2.6 %
 /// at a fixed 1e-13) does not change.
-/// A limit within this of its bound at a substep's start poses (m or rad) is at its bound:
-/// the velocity-level contact round takes it as a candidate (`Island::add_limits_at_bound`).
-/// The limits the last step left at their bound sit within `eps_p` of it; with 1e-8, 1e-6 and
-/// 1e-5 the ragdoll down the stairs measured alike, with 1e-3 and every limit it was slower and
-/// its contacts ended deeper (docs/BENCHMARKS.md).
-const AT_BOUND: f64 = 1e-6;
 const STALL_EPS_T_FACTOR: f64 = 0.01;
 const MIN_EPS_T: f64 = 1e-16;
+
+/// A limit within this of its bound at a substep's start poses (m or rad; at least 10 `eps_p`)
+/// is at its bound: the velocity-level contact round takes it as a candidate
+/// (`Island::add_limits_at_bound`). The limits the last step left at their bound sit within
+/// `eps_p` of it; with 1e-8, 1e-6 and 1e-5 the ragdoll down the stairs measured alike, with
+/// 1e-3 and with every limit it was slower and its contacts ended deeper (docs/BENCHMARKS.md).
+const AT_BOUND: f64 = 1e-6;
 
 /// For this many joint corrections after one that took geometric stiffness, and after an
 /// island is built, a tree it may apply to re-linearizes before its first step
@@ -477,31 +478,47 @@ impl Island {
         if self.factor_version != self.start_factor && !self.restore_start() {
             self.factor_at_start(s, bodies, joints, tau1 - dt);
         }
-        self.add_limits_at_bound(dt);
+        self.add_limits_at_bound(AT_BOUND.max(10.0 * s.eps_p));
     }
 
-    /// The limits at their bound at the start poses (`g < AT_BOUND`) that the velocity
-    /// correction left out join its candidates, not pushing, for the velocity-level contact
-    /// round: the contacts' sweeps visit them as bounded rows ([`Island::visit_limit_row`]).
-    /// The velocity correction takes only the limits the free motion closes; a limb the
-    /// contacts press against its limit was left free in that round, the joint correction after
-    /// it stopped the limb and moved the points the round had held, and a ragdoll at rest with
-    /// joint friction took 2-4 rounds per step (docs/BENCHMARKS.md).
-    fn add_limits_at_bound(&mut self, dt: f64) {
+    /// Keeps each limit's force over the substep just finished, the one the world's contacts
+    /// ran in (`lam_pos / dt`: its position-level impulse, the velocity correction's left out),
+    /// for the warm start of the next substep's velocity-level contact round
+    /// ([`Island::warm_start_limit_row`]); none after a rollback.
+    pub fn keep_limit_forces(&mut self, rolled_back: bool) {
+        // (no substep yet: nothing kept)
+        let dt = self.lim.dt;
+        let keep = !rolled_back && dt > 0.0;
+        for (f, (l, info)) in self
+            .lim_force_last
+            .iter_mut()
+            .zip(self.lim.lam_pos.iter().zip(&self.lim.info))
+        {
+            *f = if keep && !info.motor { l / dt } else { 0.0 };
+        }
+    }
+
+    /// The limits at their bound at the start poses (`g < at_bound`) join the candidates, not
+    /// pushing, for the velocity-level contact round: the contacts' sweeps visit them as
+    /// bounded rows ([`Island::visit_limit_row`]). The round's candidates are those the
+    /// contact-free joint correction before it ended with, limits the free motion closes; a limb
+    /// the contacts press against its limit was left free in that round, the joint correction
+    /// after it stopped the limb and moved the points the round had held, and a ragdoll at rest
+    /// with joint friction took 2-4 rounds per step (docs/BENCHMARKS.md).
+    fn add_limits_at_bound(&mut self, at_bound: f64) {
         let mut added = false;
         for r in 0..self.lim.info.len() {
             let info = self.lim.info[r];
             let g = self.lim.rows[r].c;
             if info.motor
                 || info.bilateral
-                || g >= AT_BOUND
+                || g >= at_bound
                 || self.lim.active.contains(&(r as u32))
             {
                 continue;
             }
             self.lim.push[self.lim.active.len()] = false;
             self.lim.active.push(r as u32);
-            self.lim.rhs[r] = -g / dt;
             added = true;
         }
         if added {
@@ -1047,15 +1064,6 @@ impl Island {
             );
             // the next substep starts at these orientations (update_inertias)
             (self.iw_end[l], self.iinv_end[l]) = (iw1, iinv1);
-        }
-        // (a limit's impulse in the substep is its position-level one: the velocity
-        // correction's limits are those the free motion closes, held by the contacts after it)
-        for (f, (l, info)) in self
-            .lim_force_last
-            .iter_mut()
-            .zip(self.lim.lam_pos.iter().zip(&self.lim.info))
-        {
-            *f = if info.motor { 0.0 } else { l / dt };
         }
         self.q_end.copy_from_slice(&self.qp);
         self.ends_valid = true;

@@ -346,6 +346,11 @@ impl Island {
         velocity_level: bool,
         out: &mut Vec<(u32, u32, u32)>,
     ) -> bool {
+        // (a held set of an earlier round, which no border or visit of this one has chosen
+        // again, holds nothing now)
+        if self.lim_coupled_version != self.coupling_version() {
+            return false;
+        }
         let mut released = false;
         for h in 0..self.lim_coupled.len() {
             let (i, r) = self.lim_coupled[h];

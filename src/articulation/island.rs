@@ -321,9 +321,10 @@ pub(crate) struct Island {
     /// and what the joint correction undone by a contact round added to it (its warm start).
     pub lam_pos_vel: Vec<f64>,
     pub warm_lam: Vec<f64>,
-    /// Per limit row (not a motor's): its force over the last substep (`lam_pos / dt` at its
-    /// end), the warm start of its visits in the next substep's velocity-level contact round
-    /// ([`Island::warm_start_limit_row`]).
+    /// Per limit row (0 for a motor's): its force over the last substep the world's contacts
+    /// ran in, from its position-level impulse (`lam_pos / dt`; the velocity correction's
+    /// limit impulses are not in it), the warm start of its visits in the next substep's
+    /// velocity-level contact round ([`Island::warm_start_limit_row`]).
     pub lim_force_last: Vec<f64>,
     pub warm_pending: bool,
     pub w_vel: Vec<Vec3>,

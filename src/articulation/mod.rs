@@ -526,6 +526,11 @@ impl Solver {
         self.islands[i].warm_start_limit_row(c, r)
     }
 
+    /// Island `i`'s limit rows (all candidates or not).
+    pub fn island_limit_rows(&self, i: usize) -> usize {
+        self.islands[i].lim.info.len()
+    }
+
     /// Lets go island `i`'s held limit rows that pull (`Island::release_pulling_limits`),
     /// appending them to the swept rows `out`: whether any was let go.
     pub fn release_pulling_limits(
@@ -722,7 +727,9 @@ impl Solver {
                     return;
                 }
                 island.finish_substep(joints_now, bodies_now);
-                if !island.intact() {
+                let intact = island.intact();
+                island.keep_limit_forces(!intact);
+                if !intact {
                     island.restore(); // roll back to the frame start
                     r.converged = false;
                     r.max_violation = f64::INFINITY;

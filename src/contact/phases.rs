@@ -1463,8 +1463,8 @@ impl Contacts {
 
     /// `act(island, candidate, row)` on every swept limit row. The rows read the islands'
     /// velocities themselves; the states of the involved bodies of an island whose rows
-    /// changed anything are marked once, after its rows (`swept_rows` lists them island by
-    /// island), as a push marks them.
+    /// changed anything are marked once after each run of its rows (`swept_rows` lists them
+    /// island by island, then the rows let go during the round), as a push marks them.
     fn each_swept_row(
         &mut self,
         sv: &mut Solver,
@@ -2379,6 +2379,10 @@ impl Contacts {
         } else {
             self.borders.clear();
         }
+        let swept_room: usize = (0..self.islands.len())
+            .filter(|&i| coupled && self.islands[i])
+            .map(|i| solver.island_limit_rows(i))
+            .sum();
         let mut rounds = 0;
         let mut iterations = 0;
         let mut levels = 0;
@@ -2428,6 +2432,9 @@ impl Contacts {
             // the swept limit rows keep theirs against the contacts' pushes, warm starts
             // included)
             self.swept_rows.clear();
+            // (room for every limit row of the touched islands, the rows let go in the round
+            // included: allocated once, not per step)
+            self.swept_rows.reserve(swept_room);
             if coupled {
                 for (i, &touched) in self.islands.iter().enumerate() {
                     if touched {
