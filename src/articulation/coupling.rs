@@ -22,6 +22,8 @@
 //! row order of `A`).
 
 use super::island::{Island, Side, row_times};
+use crate::arena::Arena;
+use crate::body::Body;
 use crate::math::{Mat3, Vec3};
 
 /// One side of a contact on a body of the island: local index, world offset of the contact
@@ -295,8 +297,19 @@ impl Island {
         &mut self,
         island: u32,
         velocity_level: bool,
+        bodies: &Arena<Body>,
         out: &mut Vec<(u32, u32, u32)>,
     ) {
+        // (every candidate's, the held ones' too: they may be let go in the round)
+        for &r in &self.lim.active {
+            let r = r as usize;
+            let info = &self.lim.info[r];
+            let ext = |s: Side| match s {
+                Side::Dyn(_) => [0.0; 6],
+                _ => self.side_velocity(s, bodies),
+            };
+            self.swept_ext[r] = row_times(&self.lim.rows[r].j, &ext(info.a), &ext(info.b));
+        }
         for (i, &r) in self.lim.active.iter().enumerate() {
             let r = r as usize;
             let info = &self.lim.info[r];
@@ -320,16 +333,22 @@ impl Island {
         }
     }
 
-    /// The row velocity swept limit row `r` is to keep in this round: a motor's velocity now;
-    /// a limit may close by what room it has at the previews (`g >= 0` on the linear model
-    /// `g + dt (y - y0)`; at the start poses in the velocity-level round, `g + dt y`).
+    /// The row velocity swept limit row `r` is to keep in this round (of the island's own
+    /// bodies, as [`Island::row_velocity`] gives it): a motor's velocity now; a limit may close
+    /// by what room it has at the previews (`g >= 0` on the linear model `g + dt (y - y0)`; at
+    /// the start poses in the velocity-level round, `g + dt y`, `y` with a kinematic body's
+    /// velocity, `swept_ext`).
     fn swept_target(&self, r: usize, velocity_level: bool) -> f64 {
         let y = self.row_velocity(r);
         if self.lim.info[r].motor {
             return y;
         }
         let room = self.lim.rows[r].c.max(0.0) / self.lim.dt;
-        if velocity_level { -room } else { y - room }
+        if velocity_level {
+            -room - self.swept_ext[r]
+        } else {
+            y - room
+        }
     }
 
     /// Lets go the limit rows the contacts hold ([`Island::contact_border`]) whose impulse in
@@ -369,7 +388,8 @@ impl Island {
         released
     }
 
-    /// Velocity of limit row `r` (`J_r u`) with the pending impulses of coupled contacts.
+    /// Velocity of limit row `r` (`J_r u`) with the pending impulses of coupled contacts, of
+    /// the island's own bodies (a kinematic side's part is `swept_ext`, fixed over the step).
     fn row_velocity(&self, r: usize) -> f64 {
         let info = &self.lim.info[r];
         let vel = |s: Side| match s {
@@ -659,7 +679,7 @@ mod tests {
         let n = isl.n_rows;
         isl.flush_contact_impulses();
         let mut rows = Vec::new();
-        isl.swept_rows(0, false, &mut rows);
+        isl.swept_rows(0, false, &world.bodies, &mut rows);
         let (mut motors, mut limits, mut reached) = (0, 0, 0);
         for &(_, c, r) in &rows {
             let (c, r) = (c as usize, r as usize);

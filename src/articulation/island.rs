@@ -460,6 +460,9 @@ pub(crate) struct Island {
     /// was computed for, and `G` (`n_rows`) and `W` (one per limit row) as a contact's border
     /// has them (`n_rows + n_lim` per row, allocated with the island).
     pub swept_y0: Vec<f64>,
+    /// Per limit row: the part of its velocity a kinematic side gives it, over the step
+    /// (filled with the swept rows each round, [`Island::swept_rows`]).
+    pub swept_ext: Vec<f64>,
     pub swept_k: Vec<f64>,
     pub swept_version: Vec<(u64, u64, u32)>,
     pub swept_gw: Vec<f64>,
@@ -662,6 +665,7 @@ impl Island {
             lim_h: vec![0.0; n_rows * n_lim],
             lim_coupled_version: (u64::MAX, u64::MAX),
             swept_y0: vec![0.0; n_lim],
+            swept_ext: vec![0.0; n_lim],
             swept_k: vec![0.0; n_lim],
             swept_version: vec![(u64::MAX, u64::MAX, u32::MAX); n_lim],
             swept_gw: vec![0.0; n_lim * (n_rows + n_lim)],

@@ -509,9 +509,10 @@ impl Solver {
         &mut self,
         i: usize,
         velocity_level: bool,
+        bodies: &Arena<Body>,
         out: &mut Vec<(u32, u32, u32)>,
     ) {
-        self.islands[i].swept_rows(i as u32, velocity_level, out);
+        self.islands[i].swept_rows(i as u32, velocity_level, bodies, out);
     }
 
     /// A visit of limit row `r` (candidate `c`) of island `i` in the sweeps of coupled contacts

@@ -117,11 +117,6 @@ pub(crate) struct Contacts {
     /// (joint friction that sticks, limits that do not push): (island, limit candidate, limit
     /// row).
     swept_rows: Vec<(u32, u32, u32)>,
-    /// The current round is the velocity-level one (the targets of the rows let go in it).
-    velocity_level: bool,
-    /// The current pass of the sweeps has run `SYMMETRIC_AFTER` sweeps: the sliding coupled
-    /// points carry their dynamic friction as a separate impulse ([`Contacts::visit`]).
-    symmetric_now: bool,
 }
 
 /// A body's velocities before the position-level pass (then what the pass added), and its
@@ -1548,8 +1543,16 @@ impl Contacts {
     /// One Gauss-Seidel visit of a contact in the contact phase (eq. 8 and the `d_t` impulse).
     /// With `solver`, a contact touching an island is coupled to it (Tomcin section 7): its
     /// `K` is the Schur complement of the island's factored system and its impulses come with
-    /// the joint impulses. Returns how far its impulses moved the point within the step (m).
-    fn visit(&mut self, k: usize, tol: f64, mut solver: Option<&mut Solver>) -> f64 {
+    /// the joint impulses. `symmetric`: a sliding coupled point carries its dynamic friction as
+    /// a separate impulse, not in its normal row (`SYMMETRIC_AFTER`). Returns how far its
+    /// impulses moved the point within the step (m).
+    fn visit(
+        &mut self,
+        k: usize,
+        tol: f64,
+        symmetric: bool,
+        mut solver: Option<&mut Solver>,
+    ) -> f64 {
         // (a point that is not touching is left before its copy: a Contact is about 1 kB)
         let c = &self.contacts[k];
         if c.im == 0.0 {
@@ -1597,7 +1600,7 @@ impl Contacts {
                 && !c.shared
                 && c.mu_d > 0.0
                 && self.coupling() == ContactCoupling::Asymmetric
-                && !self.symmetric_now
+                && !symmetric
             {
                 let slip = d - d.dot(&n) * n;
                 if slip.norm() > 0.0 {
@@ -1731,11 +1734,13 @@ impl Contacts {
     /// Gauss-Seidel sweeps over all contacts or those `order[range]` until no visit changes
     /// the velocities by more than the tolerance; then static points whose friction is held at
     /// `mu_s |p_n|` while they still move become sliding, and the sweeps go on. Returns the
-    /// number of sweeps.
+    /// number of sweeps. `velocity_level`: the contact phase's velocity-level round (the
+    /// targets of the limit rows let go in it).
     fn solve(
         &mut self,
         range: Option<std::ops::Range<usize>>,
         tol: f64,
+        velocity_level: bool,
         mut solver: Option<&mut Solver>,
     ) -> u32 {
         let mut sweeps = 0;
@@ -1802,7 +1807,6 @@ impl Contacts {
             let cap = self.settings.max_iterations;
             for sweep in 0..cap {
                 sweeps += 1;
-                self.symmetric_now = sweep >= SYMMETRIC_AFTER;
                 let mut largest: f64 = 0.0;
                 if momentum {
                     self.before_sweep.clear();
@@ -1822,7 +1826,10 @@ impl Contacts {
                         continue;
                     }
                     let before = versions(&self.states, c);
-                    largest = largest.max(self.visit(k, tol, solver.as_deref_mut()));
+                    // (the pass has run `SYMMETRIC_AFTER` sweeps: the sliding coupled points
+                    // carry their dynamic friction as a separate impulse)
+                    let symmetric = sweep >= SYMMETRIC_AFTER;
+                    largest = largest.max(self.visit(k, tol, symmetric, solver.as_deref_mut()));
                     let coupled =
                         solver.is_some() && self.borders.get(k).is_some_and(|bd| bd.n > 0);
                     // a visit that did nothing does nothing again until its bodies change
@@ -1858,17 +1865,15 @@ impl Contacts {
                 && let Some(sv) = solver.as_deref_mut()
             {
                 for i in 0..self.islands.len() {
-                    let vl = self.velocity_level;
-                    if self.islands[i] && sv.release_pulling_limits(i, vl, &mut self.swept_rows) {
-                        again = true;
-                        self.islands_changed(sv, &[i as u32], [WORLD; 2]);
-                    }
+                    again |= self.islands[i]
+                        && sv.release_pulling_limits(i, velocity_level, &mut self.swept_rows);
                 }
+                // (letting a row go moves no body: the points are visited again, their states
+                // as they are)
                 if again {
                     for &k in &self.active {
                         self.contacts[k as usize].seen = [u32::MAX; 2];
                     }
-                    self.refresh_all(Some(sv));
                 }
             }
             for x in 0..self.active.len() {
@@ -2398,7 +2403,6 @@ impl Contacts {
             // which at large steps are far from where the contacts hold the bodies. The next
             // rounds take the model at the previewed poses.
             let velocity_level = coupled && round == 0;
-            self.velocity_level = velocity_level;
             if velocity_level {
                 for (i, &touched) in self.islands.iter().enumerate() {
                     if touched {
@@ -2438,7 +2442,7 @@ impl Contacts {
             if coupled {
                 for (i, &touched) in self.islands.iter().enumerate() {
                     if touched {
-                        solver.island_swept_rows(i, velocity_level, &mut self.swept_rows);
+                        solver.island_swept_rows(i, velocity_level, bodies, &mut self.swept_rows);
                     }
                 }
             }
@@ -2448,7 +2452,7 @@ impl Contacts {
                     self.warm_start_limit_rows(solver);
                 }
             }
-            iterations += self.solve(None, tol, coupled.then_some(&mut *solver));
+            iterations += self.solve(None, tol, velocity_level, coupled.then_some(&mut *solver));
             if self.settings.shock_propagation && round == 0 {
                 let top = graph::levels(
                     &self.contacts,
@@ -2476,7 +2480,7 @@ impl Contacts {
                         }
                         end += 1;
                     }
-                    iterations += self.solve(Some(start..end), tol, None);
+                    iterations += self.solve(Some(start..end), tol, false, None);
                     // this level now has infinite mass for the levels above
                     for &i in &self.involved {
                         if self.level[i as usize] == l {
