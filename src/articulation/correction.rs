@@ -507,18 +507,18 @@ impl Island {
     /// with joint friction took 2-4 rounds per step (docs/BENCHMARKS.md).
     fn add_limits_at_bound(&mut self, at_bound: f64) {
         let mut added = false;
-        for r in 0..self.lim.info.len() {
-            let info = self.lim.info[r];
-            let g = self.lim.rows[r].c;
-            if info.motor
-                || info.bilateral
-                || g >= at_bound
-                || self.lim.active.contains(&(r as u32))
-            {
+        let lim = &mut self.lim;
+        for &r in &lim.active {
+            lim.listed[r as usize] = true;
+        }
+        for r in 0..lim.info.len() {
+            let info = lim.info[r];
+            let listed = std::mem::take(&mut lim.listed[r]);
+            if info.motor || info.bilateral || lim.rows[r].c >= at_bound || listed {
                 continue;
             }
-            self.lim.push[self.lim.active.len()] = false;
-            self.lim.active.push(r as u32);
+            lim.push[lim.active.len()] = false;
+            lim.active.push(r as u32);
             added = true;
         }
         if added {

@@ -161,6 +161,8 @@ pub(crate) struct LimitRows {
     pub m: Vec<f64>,
     /// Scratch: the rows the small block's factors leave out (the LCP's released rows).
     pub mask: Vec<bool>,
+    /// Scratch per limit row: listed among the candidates (`Island::add_limits_at_bound`).
+    pub listed: Vec<bool>,
     pub border: Bordered,
     /// The border matches the current factor and active set.
     pub border_ok: bool,
@@ -194,6 +196,7 @@ impl LimitRows {
             x2: vec![0.0; n_lim],
             m: vec![0.0; n_lim],
             mask: vec![false; n_lim],
+            listed: vec![false; n_lim],
             border: Bordered::new(n_rows, n_lim),
             border_ok: false,
         }
