@@ -1784,9 +1784,21 @@ impl Contacts {
         }
         // (only the coupled visits of the asymmetric coupling read `shared`)
         let asymmetric = solver.is_some() && self.coupling() == ContactCoupling::Asymmetric;
+        // (held limits let go at the end of the last pass)
+        let mut released = false;
         for _pass in 0..8 {
             if asymmetric {
                 self.mark_shared_pairs();
+            }
+            // Limit rows let go at the end of the last pass are visited before the points, so
+            // that the points' first sweep sees what undoing their pull moved. Visited after
+            // it, as the sweeps visit limit rows, a sweep that moved no point ended the pass
+            // with that first visit unchecked: a ragdoll at rest left a point 6.6e-4 m deep
+            // after its velocity-level round (docs/BENCHMARKS.md).
+            if std::mem::take(&mut released)
+                && let Some(sv) = solver.as_deref_mut()
+            {
+                self.visit_limit_rows(sv);
             }
             // Nonsmooth nonlinear conjugate gradients (Silcowitz, Niebe, Erleben 2010) on the
             // sweeps when no point touches an island ([`Contacts::conjugate_step`]). On a
@@ -1865,9 +1877,10 @@ impl Contacts {
                 && let Some(sv) = solver.as_deref_mut()
             {
                 for i in 0..self.islands.len() {
-                    again |= self.islands[i]
+                    released |= self.islands[i]
                         && sv.release_pulling_limits(i, velocity_level, &mut self.swept_rows);
                 }
+                again = released;
                 // (letting a row go moves no body: the points are visited again, their states
                 // as they are)
                 if again {
