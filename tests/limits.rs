@@ -319,10 +319,12 @@ fn motor_driving_into_a_limit_is_reported_not_softened() {
     assert!(world.max_joint_violation() < 2.0);
 }
 
-/// A bar hinged at one end to the top of a kinematic platform that tilts back and forth
-/// (target poses, 0.3 rad at 3 s period about the hinge's axis), lying on it at its hinge
-/// limit (it cannot turn into the slab) and touching it: the limit is at its bound with no
-/// push of its own, and the contacts' velocity-level round visits it as a bounded row. Its
+/// A bar hinged at one end just above a kinematic platform that tilts back and forth (target
+/// poses, 0.3 rad at 3 s period about y through the slab's centre, parallel to the hinge and
+/// 0.15 m below it), lying on it at its hinge limit, which keeps it from lifting off (a lid
+/// that opens no further than flat): gravity turns the bar away from the limit and the slab
+/// carries it, so the limit is at its bound with no push of its own, and the contacts'
+/// velocity-level round visits it as a bounded row. Its
 /// target there takes the platform's turning into account (`Island::swept_rows`,
 /// `swept_ext`); with the bar's own turning alone (the kinematic side's part left out), each
 /// step took 11.6 contact rounds instead of one, points up to 4.8e-7 m deep.
@@ -350,7 +352,8 @@ fn a_bar_hinged_to_a_tilting_platform_lies_on_it_at_its_limit_in_one_contact_rou
     });
     world.create_shape(bar, &boxed).unwrap();
     world.set_body_mass_from_shapes(bar).unwrap();
-    // the hinge at the bar's end, on the slab's top; turning the bar into the slab is negative
+    // the hinge at the bar's end, at its mid-height, 0.05 m above the slab's top; turning the
+    // bar into the slab is positive (about +y, +x turns toward -z), lifting it negative
     let mut d = JointDesc::new(JointKind::Hinge, Some(platform), bar);
     world
         .set_joint_frames_world(&mut d, Vec3::new(0.0, 0.0, 0.15), Vec3::y())
@@ -387,7 +390,7 @@ fn a_bar_hinged_to_a_tilting_platform_lies_on_it_at_its_limit_in_one_contact_rou
     );
     // measured: 1.000 rounds per step, 3e-16 m, angle within 5e-16 of its bound, joints 7e-10
     assert!(per_step <= 1.05, "{per_step} rounds per step");
-    assert!(deepest <= tol, "{deepest} m");
+    assert!(deepest <= 1e-3 * tol, "{deepest} m");
     assert!(
         lowest >= -1e-9 && highest <= 1e-6,
         "{lowest} ... {highest} rad"

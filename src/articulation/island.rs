@@ -161,7 +161,8 @@ pub(crate) struct LimitRows {
     pub m: Vec<f64>,
     /// Scratch: the rows the small block's factors leave out (the LCP's released rows).
     pub mask: Vec<bool>,
-    /// Scratch per limit row: listed among the candidates (`Island::add_limits_at_bound`).
+    /// Scratch per limit row: listed among the candidates (`Island::add_limits_at_bound`);
+    /// all false between its calls.
     pub listed: Vec<bool>,
     pub border: Bordered,
     /// The border matches the current factor and active set.

@@ -1790,11 +1790,13 @@ impl Contacts {
             if asymmetric {
                 self.mark_shared_pairs();
             }
-            // Limit rows let go at the end of the last pass are visited before the points, so
-            // that the points' first sweep sees what undoing their pull moved. Visited after
-            // it, as the sweeps visit limit rows, a sweep that moved no point ended the pass
-            // with that first visit unchecked: a ragdoll at rest left a point 6.6e-4 m deep
-            // after its velocity-level round (docs/BENCHMARKS.md).
+            // After limit rows were let go at the end of the last pass, the swept rows (those
+            // let go among them) are visited before the points, so that the points' first
+            // sweep sees what undoing the pulls moved. Visited after it, as the sweeps visit
+            // limit rows, a sweep that moved no point ended the pass with that first visit
+            // unchecked: a ragdoll at rest left a point 6.0e-4 m deep on its own linear model
+            // after its velocity-level round (docs/BENCHMARKS.md). (Rows let go after the last
+            // pass are not visited.)
             if std::mem::take(&mut released)
                 && let Some(sv) = solver.as_deref_mut()
             {
