@@ -5,7 +5,7 @@
 //! `cargo run --release --example ragdoll_friction -- <friction N m> <trajectories> <steps>
 //! [first trajectory]` (default 0.1 12 900 0; friction 0 for none). `PERSTEP=1` prints each
 //! step beyond the tolerance or retaken in substeps (the trajectory's line follows its steps).
-//! See docs/BENCHMARKS.md, "Joint friction in the coupled sweeps".
+//! See docs/BENCHMARKS.md, "Joint friction and limits in the coupled sweeps: bounded rows".
 
 use std::time::Instant;
 use tenon::*;
@@ -15,6 +15,7 @@ fn main() {
     let runs: usize = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(12);
     let steps: usize = args.get(3).map(|s| s.parse().unwrap()).unwrap_or(900);
     let first: usize = args.get(4).map(|s| s.parse().unwrap()).unwrap_or(0);
+    let per_step = std::env::var("PERSTEP").is_ok();
     let (mut beyond, mut deepest, mut total_t, mut nonconv, mut sweeps, mut worst_j, mut subs) =
         (0usize, 0.0f64, 0.0f64, 0usize, 0u64, 0.0f64, 0u32);
     for k in first..first + runs {
@@ -36,7 +37,7 @@ fn main() {
             subs = subs.max(substeps);
             let c = world.contact_report();
             b += usize::from(!c.contacts_converged);
-            if std::env::var("PERSTEP").is_ok() && (!c.contacts_converged || substeps > 1) {
+            if per_step && (!c.contacts_converged || substeps > 1) {
                 println!(
                     "  step {}: {:.2e} m deep, {} rounds, {} sweeps, {} substeps",
                     step, c.max_penetration, c.rounds, c.contact_iterations, substeps

@@ -331,27 +331,26 @@ fn motor_driving_into_a_limit_is_reported_not_softened() {
 #[test]
 fn a_bar_hinged_to_a_tilting_platform_lies_on_it_at_its_limit_in_one_contact_round() {
     let mut world = World::default();
-    let platform = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Kinematic,
-            ..Default::default()
-        })
-        .unwrap();
-    let slab = ShapeDesc::new(Geometry::Box {
-        half_extents: Vec3::new(1.5, 1.5, 0.1),
-    });
-    world.create_shape(platform, &slab).unwrap();
-    let bar = world
-        .create_body(&BodyDesc {
-            position: Vec3::new(0.5, 0.0, 0.15),
-            ..Default::default()
-        })
-        .unwrap();
-    let boxed = ShapeDesc::new(Geometry::Box {
-        half_extents: Vec3::new(0.5, 0.05, 0.05),
-    });
-    world.create_shape(bar, &boxed).unwrap();
-    world.set_body_mass_from_shapes(bar).unwrap();
+    let platform = scenes::shaped_body(
+        &mut world,
+        BodyKind::Kinematic,
+        Vec3::zeros(),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(1.5, 1.5, 0.1),
+        },
+        Material::default(),
+    );
+    let bar = scenes::shaped_body(
+        &mut world,
+        BodyKind::Dynamic,
+        Vec3::new(0.5, 0.0, 0.15),
+        Quat::identity(),
+        Geometry::Box {
+            half_extents: Vec3::new(0.5, 0.05, 0.05),
+        },
+        Material::default(),
+    );
     // the hinge at the bar's end, at its mid-height, 0.05 m above the slab's top; turning the
     // bar into the slab is positive (about +y, +x turns toward -z), lifting it negative
     let mut d = JointDesc::new(JointKind::Hinge, Some(platform), bar);

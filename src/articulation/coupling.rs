@@ -300,15 +300,17 @@ impl Island {
         bodies: &Arena<Body>,
         out: &mut Vec<(u32, u32, u32)>,
     ) {
-        // (every candidate's, the held ones' too: they may be let go in the round)
-        for &r in &self.lim.active {
-            let r = r as usize;
-            let info = &self.lim.info[r];
-            let ext = |s: Side| match s {
-                Side::Dyn(_) => [0.0; 6],
-                _ => self.side_velocity(s, bodies),
-            };
-            self.swept_ext[r] = row_times(&self.lim.rows[r].j, &ext(info.a), &ext(info.b));
+        // (read by the velocity-level round's targets only; every candidate's, the held ones'
+        // too: they may be let go in the round)
+        if velocity_level {
+            for &r in &self.lim.active {
+                let (r, info) = (r as usize, &self.lim.info[r as usize]);
+                let ext = |s: Side| match s {
+                    Side::Dyn(_) => [0.0; 6],
+                    _ => self.side_velocity(s, bodies),
+                };
+                self.swept_ext[r] = row_times(&self.lim.rows[r].j, &ext(info.a), &ext(info.b));
+            }
         }
         for (i, &r) in self.lim.active.iter().enumerate() {
             let r = r as usize;

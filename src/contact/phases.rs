@@ -1822,6 +1822,9 @@ impl Contacts {
             for sweep in 0..cap {
                 sweeps += 1;
                 let mut largest: f64 = 0.0;
+                // (the pass has run `SYMMETRIC_AFTER` sweeps: the sliding coupled points carry
+                // their dynamic friction as a separate impulse)
+                let symmetric = sweep >= SYMMETRIC_AFTER;
                 if momentum {
                     self.before_sweep.clear();
                     let cs = &self.contacts;
@@ -1840,9 +1843,6 @@ impl Contacts {
                         continue;
                     }
                     let before = versions(&self.states, c);
-                    // (the pass has run `SYMMETRIC_AFTER` sweeps: the sliding coupled points
-                    // carry their dynamic friction as a separate impulse)
-                    let symmetric = sweep >= SYMMETRIC_AFTER;
                     largest = largest.max(self.visit(k, tol, symmetric, solver.as_deref_mut()));
                     let coupled =
                         solver.is_some() && self.borders.get(k).is_some_and(|bd| bd.n > 0);
