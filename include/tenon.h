@@ -11,7 +11,9 @@
  * by value (tenon_world_id, tenon_body_id, tenon_joint_id, tenon_shape_id). An all-zero id is the null id. A
  * destroyed world, a stale id (its object was destroyed), an id of another world or a null id
  * is answered with an error code (TENON_RESULT_INVALID_HANDLE, _WRONG_WORLD, _WORLD_DESTROYED),
- * never with undefined behaviour. World slots are reused round-robin over TENON_MAX_WORLDS
+ * never with undefined behaviour. A body, joint or shape slot goes through 65535 generations
+ * and is then retired, never reused, so a stale id never names a later object however often a
+ * game creates and destroys objects. World slots are reused round-robin over TENON_MAX_WORLDS
  * slots, so a body id of a destroyed world is recognised as such until 65535 more worlds have
  * been created.
  *
@@ -949,7 +951,7 @@ typedef struct {
    */
   tenon_joint_limits limits;
   /**
-   * Opaque value for the caller. Default 0.
+   * Opaque value for the caller, returned by `tenon_joint_get_user_data()`. Default 0.
    */
   uint64_t user_data;
   /**
@@ -1096,7 +1098,7 @@ typedef struct {
    */
   uint32_t cols;
   /**
-   * Opaque value for the caller. Default 0.
+   * Opaque value for the caller, returned by `tenon_shape_get_user_data()`. Default 0.
    */
   uint64_t user_data;
   /**
@@ -1234,7 +1236,7 @@ typedef struct {
    * Largest joint violation at the end of the step (m or rad). <= eps_p when converged;
    * infinite when an island's state became NaN or infinite (or a body passed 1e6 m/s or
    * rad/s) and was rolled back to the start of the step (counted in
-   * tenon_warning_counters::non_finite).
+   * tenon_warnings::non_finite).
    */
   double max_violation;
   /**
@@ -1562,7 +1564,7 @@ tenon_result tenon_body_get_split_parts(tenon_body_id body, uint32_t *out);
  * into parts joined at the centre of mass by fixed joints, the cost stays linear in its joints.
  * 0 splits automatically from 38 rows on (the default), 1 never, k (at most 1024) into k parts.
  * Invisible otherwise: poses, velocities, reports and ids stay the body's. Rebuilds the
- * topology at the next step. TENON_INVALID_ARGUMENT above 1024.
+ * topology at the next step. TENON_RESULT_INVALID_ARGUMENT above 1024.
  */
 tenon_result tenon_body_set_split_parts(tenon_body_id body, uint32_t parts);
 
@@ -1636,7 +1638,8 @@ tenon_contact_def tenon_contact_def_default(void);
 
 /**
  * Hands `world` a contact point for its next step only, beside the contacts it detects itself
- * (an engine's own collision detection). Errors: NULL `def`; def not initialized; NaN; zero
+ * (an engine's own collision detection). Errors: NULL `def`; def not initialized; nonzero
+ * `reserved` (`TENON_RESULT_INVALID_ARGUMENT`, as every reserved field); NaN; zero
  * normal; bad material; null, stale or foreign body ids; both bodies non-dynamic; a body with
  * itself; world locked or poisoned. On error nothing is registered.
  */
@@ -1721,6 +1724,11 @@ tenon_result tenon_joint_destroy(tenon_joint_id joint);
 tenon_result tenon_joint_get_type(tenon_joint_id joint, uint32_t *out);
 
 /**
+ * Writes the joint's `user_data` (from its def) to `*out`.
+ */
+tenon_result tenon_joint_get_user_data(tenon_joint_id joint, uint64_t *out);
+
+/**
  * Writes the joint's bodies to `*out_a` (the null id when body A is the world) and `*out_b`.
  * Both pointers are required.
  */
@@ -1731,8 +1739,9 @@ tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id *out_a, 
  * `TENON_MOTOR_MODE_OFF` is accepted on every type, and an all-zero `tenon_motor` switches a
  * motor off). A velocity motor starts from the current coordinate.
  * Switching between hard (`max_force = INFINITY`) and force-limited rebuilds the solver's
- * topology on the next step. Errors: unknown mode; NaN target; `max_force` NaN or <= 0 (an
- * uninitialized one) with a mode other than off; nonzero `reserved`;
+ * topology on the next step. Errors: unknown mode; a NaN or infinite target
+ * (`TENON_RESULT_NON_FINITE`); `max_force` NaN (`TENON_RESULT_NON_FINITE`) or < 0, or 0 with a
+ * mode other than off (an uninitialized one), checked in every mode; nonzero `reserved`;
  * `TENON_RESULT_WRONG_JOINT_TYPE`.
  */
 tenon_result tenon_joint_set_motor(tenon_joint_id joint, tenon_motor motor);
@@ -1907,6 +1916,12 @@ tenon_result tenon_shape_destroy(tenon_shape_id shape);
 tenon_result tenon_shape_get_body(tenon_shape_id shape, tenon_body_id *out);
 
 /**
+ * Writes the shape's `user_data` (from its def) to `*out`: with the shape ids of contacts
+ * (`tenon_contact`), events and scene queries (`tenon_ray_hit`), it names the game object hit.
+ */
+tenon_result tenon_shape_get_user_data(tenon_shape_id shape, uint64_t *out);
+
+/**
  * Writes the shape's material into `*out`.
  */
 tenon_result tenon_shape_get_material(tenon_shape_id shape, tenon_material *out);
@@ -2054,16 +2069,16 @@ tenon_result tenon_world_get_threads(tenon_world_id world, uint32_t *out);
 /**
  * Solves the world's islands (independent mechanisms and contact groups) on `threads` worker
  * threads owned by the world: 1 (the default) on the calling thread alone, 0 one per core, k
- * that many (at most 256; TENON_INVALID_ARGUMENT above). A large island's factorization
+ * that many (at most 256; TENON_RESULT_INVALID_ARGUMENT above). A large island's factorization
  * (at least 200 000 nonzeros in its factor) uses them too. Results are bit-identical whatever
- * the number. TENON_CAPACITY_EXCEEDED if the threads cannot be started.
+ * the number. TENON_RESULT_CAPACITY_EXCEEDED if the threads cannot be started.
  */
 tenon_result tenon_world_set_threads(tenon_world_id world, uint32_t threads);
 
 /**
  * Sets the fill-reducing ordering of the factorizations (a `tenon_ordering`; default
  * TENON_ORDERING_AMD). Only the cost depends on it, not the results beyond rounding; it takes
- * effect at the next step. TENON_INVALID_ARGUMENT for a value that is not a `tenon_ordering`.
+ * effect at the next step. TENON_RESULT_INVALID_ARGUMENT for a value that is not a `tenon_ordering`.
  */
 tenon_result tenon_world_set_ordering(tenon_world_id world, uint32_t ordering);
 

@@ -1,5 +1,9 @@
 //! A generational arena: slots reused after removal, each reuse bumps the slot's generation so
-//! stale handles are detected (Rapier's and Box2D's scheme).
+//! stale handles are detected (Rapier's and Box2D's scheme). Generations are 16 bits (the C
+//! ids carry them), and the free list is last in, first out, so a game that creates and
+//! destroys one body per frame cycles one slot through every generation in 18 minutes at
+//! 60 Hz. A slot whose generation would wrap is retired instead (never reused): a stale handle
+//! then never names a later object, at the cost of one slot per 65 535 removals.
 
 #[derive(Clone, Debug)]
 struct Slot<T> {
@@ -56,8 +60,10 @@ impl<T> Arena<T> {
             return None;
         }
         let v = s.value.take();
-        s.generation = s.generation.wrapping_add(1).max(1);
-        self.free.push(index);
+        if s.generation < u16::MAX {
+            s.generation += 1;
+            self.free.push(index);
+        }
         self.len -= 1;
         v
     }
@@ -123,5 +129,34 @@ impl<T> Arena<T> {
 
     pub fn capacity_slots(&self) -> usize {
         self.slots.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Arena;
+
+    #[test]
+    fn a_slot_cycled_through_every_generation_is_retired_and_old_handles_stay_stale() {
+        let mut arena = Arena::default();
+        let first = arena.insert(0u32);
+        let mut last = first;
+        for k in 1..=70_000u32 {
+            assert_eq!(arena.remove(last.0, last.1), Some(k - 1));
+            last = arena.insert(k);
+            assert!(
+                last != first,
+                "cycle {k}: the first handle names object {k}"
+            );
+            assert!(arena.get(first.0, first.1).is_none());
+        }
+        // the first slot went through generations 1..=65535 and was retired, then a new slot
+        // took over
+        assert_eq!(first.0, 0);
+        assert_eq!(last.0, 1);
+        assert_eq!(arena.len(), 1);
+        assert_eq!(arena.capacity_slots(), 2);
+        assert!(arena.get(0, u16::MAX).is_none());
+        assert!(arena.remove(0, u16::MAX).is_none());
     }
 }

@@ -51,7 +51,17 @@ impl Default for SleepSettings {
 impl SleepSettings {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<()> {
-        let ok = |v: f64| v.is_finite() && v >= 0.0;
+        let fields = [self.linear_velocity, self.angular_velocity, self.time];
+        if fields.iter().any(|v| !v.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                format!(
+                    "sleep velocities and time must be finite, got {} m/s, {} rad/s and {} s",
+                    self.linear_velocity, self.angular_velocity, self.time
+                ),
+            ));
+        }
+        let ok = |v: f64| v >= 0.0;
         if !(ok(self.linear_velocity) && ok(self.angular_velocity)) {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,

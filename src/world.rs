@@ -461,7 +461,10 @@ impl World {
         rotation: Quat,
         dt: f64,
     ) -> Result<()> {
-        if !vec_finite(&position) || rotation.coords.iter().any(|v| !v.is_finite()) || dt.is_nan() {
+        if !vec_finite(&position)
+            || rotation.coords.iter().any(|v| !v.is_finite())
+            || !dt.is_finite()
+        {
             return Err(Error::new(
                 ErrorKind::NonFinite,
                 "target pose or time step is NaN or infinite",

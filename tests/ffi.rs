@@ -629,7 +629,7 @@ fn bad_joints_are_rejected_with_precise_codes() {
     d.distance = 0.0;
     assert_eq!(try_def(&d, &mut out), tenon_result::InvalidArgument);
     d.distance = f64::NAN;
-    assert_eq!(try_def(&d, &mut out), tenon_result::InvalidArgument);
+    assert_eq!(try_def(&d, &mut out), tenon_result::NonFinite);
     d.distance = 1.0;
     d.frame_a.rotation.w = 0.5;
     assert_eq!(try_def(&d, &mut out), tenon_result::InvalidRotation);

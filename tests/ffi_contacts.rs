@@ -280,6 +280,12 @@ fn registered_contacts_and_settings_are_checked() {
         tenon_result::DefNotInitialized
     );
     let mut bad = d;
+    bad.reserved = 1;
+    assert_eq!(
+        unsafe { tenon_world_register_contact(w, &bad) },
+        tenon_result::InvalidArgument
+    );
+    let mut bad = d;
     bad.normal = v(0.0, 0.0, 0.0);
     assert_eq!(
         unsafe { tenon_world_register_contact(w, &bad) },
@@ -322,6 +328,11 @@ fn registered_contacts_and_settings_are_checked() {
     assert_eq!(
         tenon_world_set_contact_settings(w, s),
         tenon_result::InvalidArgument
+    );
+    s.tolerance = f64::NAN;
+    assert_eq!(
+        tenon_world_set_contact_settings(w, s),
+        tenon_result::NonFinite
     );
     let mut now = keep;
     assert_eq!(
@@ -388,5 +399,78 @@ fn a_destroyed_body_ends_its_pair_through_the_events() {
         unsafe { tenon_body_get_position(a, &mut p) },
         tenon_result::InvalidHandle
     );
+    assert_eq!(tenon_world_destroy(w), R_OK);
+}
+
+/// The `user_data` of joints and shapes reads back through the C ABI, and a contact's shape id
+/// leads to its shape's value (an engine's "which game object did I hit"); a stale id and a
+/// NULL out-pointer get their codes.
+#[test]
+fn user_data_of_joints_and_shapes_reads_back_and_names_what_a_contact_touches() {
+    let w = world();
+    let (_, ground_shape) = ground_plane(w);
+    let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, 0.499));
+    let mut d = tenon_shape_def_default();
+    d.user_data = 0xC0FFEE;
+    let s = shape(b, &d).unwrap();
+    let mut jd = tenon_joint_def_default();
+    jd.r#type = tenon_joint_type::Ball as u32;
+    jd.body_b = b;
+    jd.user_data = 42;
+    let anchor = v(0.0, 0.0, 2.0);
+    assert_eq!(
+        unsafe { tenon_joint_def_set_world_frame(w, &mut jd, anchor, v(1.0, 0.0, 0.0)) },
+        R_OK
+    );
+    let mut j = tenon_joint_id::default();
+    assert_eq!(unsafe { tenon_joint_create(w, &jd, &mut j) }, R_OK);
+    let mut out = 0u64;
+    assert_eq!(unsafe { tenon_joint_get_user_data(j, &mut out) }, R_OK);
+    assert_eq!(out, 42);
+    assert_eq!(
+        unsafe { tenon_shape_get_user_data(ground_shape, &mut out) },
+        R_OK
+    );
+    assert_eq!(out, 0);
+    assert_eq!(
+        unsafe { tenon_world_step(w, 1.0 / 60.0, std::ptr::null_mut()) },
+        R_OK
+    );
+    let (mut p, mut n) = (null(), 0usize);
+    assert_eq!(
+        unsafe { tenon_world_get_contact_view(w, &mut p, &mut n) },
+        R_OK
+    );
+    let contacts = unsafe { std::slice::from_raw_parts(p, n) }.to_vec();
+    assert_eq!(contacts.len(), 4, "the cube's four corners on the ground");
+    for c in &contacts {
+        let cube_side = if c.body_b == b { c.shape_b } else { c.shape_a };
+        let mut ud = 0u64;
+        assert_eq!(
+            unsafe { tenon_shape_get_user_data(cube_side, &mut ud) },
+            R_OK
+        );
+        assert_eq!(ud, 0xC0FFEE);
+    }
+    assert_eq!(
+        unsafe { tenon_shape_get_user_data(s, std::ptr::null_mut()) },
+        tenon_result::NullPointer
+    );
+    assert_eq!(
+        unsafe { tenon_joint_get_user_data(j, std::ptr::null_mut()) },
+        tenon_result::NullPointer
+    );
+    assert_eq!(tenon_shape_destroy(s), R_OK);
+    assert_eq!(tenon_joint_destroy(j), R_OK);
+    out = 7;
+    assert_eq!(
+        unsafe { tenon_shape_get_user_data(s, &mut out) },
+        tenon_result::InvalidHandle
+    );
+    assert_eq!(
+        unsafe { tenon_joint_get_user_data(j, &mut out) },
+        tenon_result::InvalidHandle
+    );
+    assert_eq!(out, 7, "a failed call writes nothing");
     assert_eq!(tenon_world_destroy(w), R_OK);
 }

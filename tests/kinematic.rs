@@ -212,16 +212,19 @@ fn bad_target_poses_are_refused_and_change_nothing() {
         kind(world.set_body_target_pose(fixed, p, q, H)),
         ErrorKind::InvalidArgument
     );
-    for dt in [0.0, -H, 11.0, f64::INFINITY] {
+    for dt in [0.0, -H, 11.0] {
         assert_eq!(
             kind(world.set_body_target_pose(k, p, q, dt)),
             ErrorKind::InvalidArgument
         );
     }
-    assert_eq!(
-        kind(world.set_body_target_pose(k, p, q, f64::NAN)),
-        ErrorKind::NonFinite
-    );
+    // NaN and infinite as everywhere else, as `tenon_world_step` answers an infinite step
+    for dt in [f64::NAN, f64::INFINITY] {
+        assert_eq!(
+            kind(world.set_body_target_pose(k, p, q, dt)),
+            ErrorKind::NonFinite
+        );
+    }
     assert_eq!(
         kind(world.set_body_target_pose(k, Vec3::new(f64::NAN, 0.0, 0.0), q, H)),
         ErrorKind::NonFinite

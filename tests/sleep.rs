@@ -298,22 +298,38 @@ fn sleep_is_set_by_the_caller_and_bad_input_changes_nothing() {
     assert_eq!(world.sleeping_body_count(), 0);
     // refused, nothing changes
     let before = *world.sleep_settings();
-    for bad in [
-        SleepSettings {
-            time: 0.0,
-            ..before
-        },
-        SleepSettings {
-            linear_velocity: f64::NAN,
-            ..before
-        },
-        SleepSettings {
-            angular_velocity: -1.0,
-            ..before
-        },
+    for (bad, expected) in [
+        (
+            SleepSettings {
+                time: 0.0,
+                ..before
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            SleepSettings {
+                linear_velocity: f64::NAN,
+                ..before
+            },
+            ErrorKind::NonFinite,
+        ),
+        (
+            SleepSettings {
+                time: f64::INFINITY,
+                ..before
+            },
+            ErrorKind::NonFinite,
+        ),
+        (
+            SleepSettings {
+                angular_velocity: -1.0,
+                ..before
+            },
+            ErrorKind::InvalidArgument,
+        ),
     ] {
         let e = world.set_sleep_settings(bad).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::InvalidArgument);
+        assert_eq!(e.kind, expected);
         assert_eq!(*world.sleep_settings(), before);
     }
     let ground = world.body_handles().next().unwrap();

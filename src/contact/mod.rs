@@ -351,6 +351,15 @@ impl Default for ContactSettings {
 impl ContactSettings {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<()> {
+        if !(self.tolerance.is_finite() && self.margin.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                format!(
+                    "contact tolerance and margin must be finite, got {} and {}",
+                    self.tolerance, self.margin
+                ),
+            ));
+        }
         if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,

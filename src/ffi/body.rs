@@ -415,7 +415,7 @@ pub unsafe extern "C" fn tenon_body_get_split_parts(
 /// into parts joined at the centre of mass by fixed joints, the cost stays linear in its joints.
 /// 0 splits automatically from 38 rows on (the default), 1 never, k (at most 1024) into k parts.
 /// Invisible otherwise: poses, velocities, reports and ids stay the body's. Rebuilds the
-/// topology at the next step. TENON_INVALID_ARGUMENT above 1024.
+/// topology at the next step. TENON_RESULT_INVALID_ARGUMENT above 1024.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_body_set_split_parts(body: tenon_body_id, parts: u32) -> tenon_result {
     mutate(body, |w, h| Ok(w.set_body_split_parts(h, parts)?))

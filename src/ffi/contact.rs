@@ -232,7 +232,8 @@ pub extern "C" fn tenon_contact_def_default() -> tenon_contact_def {
 }
 
 /// Hands `world` a contact point for its next step only, beside the contacts it detects itself
-/// (an engine's own collision detection). Errors: NULL `def`; def not initialized; NaN; zero
+/// (an engine's own collision detection). Errors: NULL `def`; def not initialized; nonzero
+/// `reserved` (`TENON_RESULT_INVALID_ARGUMENT`, as every reserved field); NaN; zero
 /// normal; bad material; null, stale or foreign body ids; both bodies non-dynamic; a body with
 /// itself; world locked or poisoned. On error nothing is registered.
 #[unsafe(no_mangle)]
@@ -242,10 +243,16 @@ pub unsafe extern "C" fn tenon_world_register_contact(
 ) -> tenon_result {
     boundary(|| {
         let d = unsafe { read_in(def, "def")? };
-        if d.internal_magic != CONTACT_DEF_MAGIC || d.reserved != 0 {
+        if d.internal_magic != CONTACT_DEF_MAGIC {
             return Err(FfiError::new(
                 tenon_result::DefNotInitialized,
                 "contact def was not filled by tenon_contact_def_default()",
+            ));
+        }
+        if d.reserved != 0 {
+            return Err(FfiError::new(
+                tenon_result::InvalidArgument,
+                "tenon_contact_def.reserved must be 0",
             ));
         }
         let in_world = |b: tenon_body_id, name: &str| {

@@ -164,7 +164,7 @@ pub struct tenon_joint_def {
     pub motor: tenon_motor,
     /// Limits (hinge, slider, ball). Default none.
     pub limits: tenon_joint_limits,
-    /// Opaque value for the caller. Default 0.
+    /// Opaque value for the caller, returned by `tenon_joint_get_user_data()`. Default 0.
     pub user_data: u64,
     /// A `tenon_joint_type`. Default `TENON_JOINT_TYPE_BALL`.
     pub r#type: u32,
@@ -460,6 +460,15 @@ pub unsafe extern "C" fn tenon_joint_get_type(
     get(joint, out, |w, h| w.joint_kind(h).map(kind_to_u32))
 }
 
+/// Writes the joint's `user_data` (from its def) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_user_data(
+    joint: tenon_joint_id,
+    out: *mut u64,
+) -> tenon_result {
+    get(joint, out, |w, h| w.joint_user_data(h))
+}
+
 /// Writes the joint's bodies to `*out_a` (the null id when body A is the world) and `*out_b`.
 /// Both pointers are required.
 #[unsafe(no_mangle)]
@@ -490,8 +499,9 @@ pub unsafe extern "C" fn tenon_joint_get_bodies(
 /// `TENON_MOTOR_MODE_OFF` is accepted on every type, and an all-zero `tenon_motor` switches a
 /// motor off). A velocity motor starts from the current coordinate.
 /// Switching between hard (`max_force = INFINITY`) and force-limited rebuilds the solver's
-/// topology on the next step. Errors: unknown mode; NaN target; `max_force` NaN or <= 0 (an
-/// uninitialized one) with a mode other than off; nonzero `reserved`;
+/// topology on the next step. Errors: unknown mode; a NaN or infinite target
+/// (`TENON_RESULT_NON_FINITE`); `max_force` NaN (`TENON_RESULT_NON_FINITE`) or < 0, or 0 with a
+/// mode other than off (an uninitialized one), checked in every mode; nonzero `reserved`;
 /// `TENON_RESULT_WRONG_JOINT_TYPE`.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_joint_set_motor(joint: tenon_joint_id, motor: tenon_motor) -> tenon_result {

@@ -113,7 +113,7 @@ pub struct tenon_shape_def {
     pub rows: u32,
     /// Height field grid points along local x (>= 2).
     pub cols: u32,
-    /// Opaque value for the caller. Default 0.
+    /// Opaque value for the caller, returned by `tenon_shape_get_user_data()`. Default 0.
     pub user_data: u64,
     /// Collision groups this shape belongs to (bits). Default 1.
     pub group: u32,
@@ -367,6 +367,25 @@ pub unsafe extern "C" fn tenon_shape_get_body(
         let out = Out::new(out, "out")?;
         let b = with_world_of(shape.world, "shape id", |wb| Ok(wb.world.shape_body(h)?))?;
         unsafe { out.write(tenon_body_id::new(shape.world, b)) };
+        Ok(())
+    })
+}
+
+/// Writes the shape's `user_data` (from its def) to `*out`: with the shape ids of contacts
+/// (`tenon_contact`), events and scene queries (`tenon_ray_hit`), it names the game object hit.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_shape_get_user_data(
+    shape: tenon_shape_id,
+    out: *mut u64,
+) -> tenon_result {
+    boundary(|| {
+        let h = shape.handle()?;
+        let out = Out::new(out, "out")?;
+        let v = with_world_of(shape.world, "shape id", |wb| {
+            Ok(wb.world.shape_user_data(h)?)
+        })?;
+        // SAFETY: the export is `unsafe`: `out` is the caller's valid pointer.
+        unsafe { out.write(v) };
         Ok(())
     })
 }

@@ -62,7 +62,7 @@ pub struct tenon_step_report {
     /// Largest joint violation at the end of the step (m or rad). <= eps_p when converged;
     /// infinite when an island's state became NaN or infinite (or a body passed 1e6 m/s or
     /// rad/s) and was rolled back to the start of the step (counted in
-    /// tenon_warning_counters::non_finite).
+    /// tenon_warnings::non_finite).
     pub max_violation: f64,
     /// Time rebuilding the topology (ns; 0 when it was cached).
     pub time_topology_ns: u64,
@@ -451,9 +451,9 @@ pub unsafe extern "C" fn tenon_world_get_threads(
 
 /// Solves the world's islands (independent mechanisms and contact groups) on `threads` worker
 /// threads owned by the world: 1 (the default) on the calling thread alone, 0 one per core, k
-/// that many (at most 256; TENON_INVALID_ARGUMENT above). A large island's factorization
+/// that many (at most 256; TENON_RESULT_INVALID_ARGUMENT above). A large island's factorization
 /// (at least 200 000 nonzeros in its factor) uses them too. Results are bit-identical whatever
-/// the number. TENON_CAPACITY_EXCEEDED if the threads cannot be started.
+/// the number. TENON_RESULT_CAPACITY_EXCEEDED if the threads cannot be started.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_world_set_threads(world: tenon_world_id, threads: u32) -> tenon_result {
     boundary(|| with_world(world, |wb| Ok(wb.world.set_threads(threads)?)))
@@ -474,7 +474,7 @@ pub enum tenon_ordering {
 
 /// Sets the fill-reducing ordering of the factorizations (a `tenon_ordering`; default
 /// TENON_ORDERING_AMD). Only the cost depends on it, not the results beyond rounding; it takes
-/// effect at the next step. TENON_INVALID_ARGUMENT for a value that is not a `tenon_ordering`.
+/// effect at the next step. TENON_RESULT_INVALID_ARGUMENT for a value that is not a `tenon_ordering`.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_world_set_ordering(world: tenon_world_id, ordering: u32) -> tenon_result {
     boundary(|| {

@@ -87,6 +87,12 @@ impl JointLimits {
         if self.lower.is_nan() || self.upper.is_nan() || self.swing.is_nan() {
             return Err(Error::new(ErrorKind::NonFinite, "joint limit is NaN"));
         }
+        if !self.restitution.is_finite() {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                format!("limit restitution is {}", self.restitution),
+            ));
+        }
         if !(self.restitution.is_finite() && (0.0..=1.0).contains(&self.restitution)) {
             return bad(format!(
                 "limit restitution must be in [0, 1], got {}",

@@ -291,6 +291,12 @@ impl JointDesc {
                 ));
             }
         }
+        if self.kind == JointKind::Distance && !self.distance.is_finite() {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                format!("distance joint length is {}", self.distance),
+            ));
+        }
         if self.kind == JointKind::Distance && !(self.distance.is_finite() && self.distance > 0.0) {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
