@@ -7,7 +7,8 @@
 //! K, spiders N (N islands), grid N (N x N spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in
 //! Tomcin's drop test), rod MU (Tomcin Fig. 1d), funnel (Bender-Schmitt's 1000 cubes), pile
-//! (1000 mixed shapes), jointed_heap J (overlapping cubes, `SIDE=` x `SIDE=` stacks `LEVELS=`
+//! (1000 mixed shapes), stack N (N 1 m boxes; `RATIO=` makes every `HEAVY_EVERY=`-th box,
+//! by default the top one, that many times heavier), jointed_heap J (overlapping cubes, `SIDE=` x `SIDE=` stacks `LEVELS=`
 //! high, 4 by default, J ball joints). `H=` sets the step (default 1/60 s), `SKIP=n` steps
 //! first without
 //! measuring them, `TOL=` the contact tolerance (m), `WARM=0` turns the contacts' warm start off, `COUPLING=` the contact coupling
@@ -62,6 +63,15 @@ fn main() {
             ))
         }
         "four_bar" => drop(scenes::four_bar(&mut world)),
+        "stack" => {
+            // `RATIO=` how much heavier the heavy boxes are, `HEAVY_EVERY=` which (default:
+            // the top one)
+            let n = size.max(1.0) as usize;
+            let var = |k: &str| std::env::var(k).ok().and_then(|s| s.parse::<f64>().ok());
+            let ratio = var("RATIO").unwrap_or(1.0);
+            let every = var("HEAVY_EVERY").map_or(n, |e| e as usize);
+            drop(scenes::box_stack(&mut world, n, ratio, every))
+        }
         "scissor_lift" => drop(scenes::scissor_lift(&mut world, size.max(1.0) as usize)),
         "scissor_lift_raising" => drop(scenes::scissor_lift_raising(
             &mut world,

@@ -1594,6 +1594,44 @@ pub fn jointed_heap(
     cubes
 }
 
+/// `n` 1 m cubes (1000 kg, default material) standing on the ground (z = 0), bottom first;
+/// every `heavy_every`-th of them (counting from the bottom: the top one with `heavy_every = n`,
+/// every second with 2) `ratio` times heavier, its inertia scaled alike.
+pub fn box_stack(world: &mut World, n: usize, ratio: f64, heavy_every: usize) -> Scene {
+    floor(world, 0.0, Material::default());
+    let cube = Geometry::Box {
+        half_extents: Vec3::new(0.5, 0.5, 0.5),
+    };
+    let bodies = (0..n)
+        .map(|i| {
+            let p = Vec3::new(0.0, 0.0, 0.5 + i as f64);
+            let b = shaped_body(
+                world,
+                BodyKind::Dynamic,
+                p,
+                Quat::identity(),
+                cube.clone(),
+                Material::default(),
+            );
+            if heavy_every > 0 && (i + 1) % heavy_every == 0 {
+                let mp = world.body(b).expect("just created").mass_properties();
+                let heavy = MassProperties {
+                    mass: mp.mass * ratio,
+                    inertia: mp.inertia * ratio,
+                };
+                world
+                    .set_body_mass_properties(b, heavy)
+                    .expect("a positive ratio");
+            }
+            b
+        })
+        .collect();
+    Scene {
+        bodies,
+        joints: Vec::new(),
+    }
+}
+
 /// 1000 shapes (boxes, spheres, capsules, cylinders, convex hulls) dropped into a 12 m square
 /// walled pit.
 pub fn pile(world: &mut World) {
