@@ -22,15 +22,24 @@ fn main() {
 
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is readable and valid");
+    let number = 10_000 * major.parse::<u32>().expect("numeric major")
+        + 100 * minor.parse::<u32>().expect("numeric minor")
+        + patch.parse::<u32>().expect("numeric patch");
     config.after_includes = Some(format!(
         "\n/** Version of this header: major (incompatible ABI changes). */\n\
          #define TENON_VERSION_MAJOR {major}\n\
-         /** Version of this header: minor (compatible additions). */\n\
+         /**\n * Version of this header: minor (compatible additions). While the major version is 0,\n \
+         * a new minor version may change the ABI, the layouts of the structs included.\n */\n\
          #define TENON_VERSION_MINOR {minor}\n\
          /** Version of this header: patch (fixes). */\n\
          #define TENON_VERSION_PATCH {patch}\n\
          /** Version of this header as a string; compare with tenon_version(). */\n\
-         #define TENON_VERSION_STRING \"{version}\"\n"
+         #define TENON_VERSION_STRING \"{version}\"\n\
+         /**\n * Version of this header as one number, major * 10000 + minor * 100 + patch. A plugin\n \
+         * that loads the library at run time checks it against tenon_version_number() before any\n \
+         * other call: the same major version and, while that is 0, the same minor one\n \
+         * (TENON_VERSION_NUMBER / 100 == tenon_version_number() / 100).\n */\n\
+         #define TENON_VERSION_NUMBER {number}\n"
     ));
     let bindings = cbindgen::Builder::new()
         .with_config(config)

@@ -65,6 +65,8 @@ int main(void) {
   snprintf(v, sizeof v, "%d.%d.%d", TENON_VERSION_MAJOR, TENON_VERSION_MINOR, TENON_VERSION_PATCH);
   EXPECT(strcmp(v, TENON_VERSION_STRING) == 0);
   EXPECT(strcmp(v, tenon_version()) == 0);
+  EXPECT(TENON_VERSION_NUMBER == TENON_VERSION_MAJOR * 10000 + TENON_VERSION_MINOR * 100 + TENON_VERSION_PATCH);
+  EXPECT(tenon_version_number() == TENON_VERSION_NUMBER);
   EXPECT(strcmp(tenon_result_str(TENON_RESULT_INVALID_HANDLE), "TENON_RESULT_INVALID_HANDLE") == 0);
   EXPECT(strcmp(tenon_result_str(4242), "TENON_RESULT_UNKNOWN") == 0);
 

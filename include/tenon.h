@@ -70,12 +70,22 @@
 
 /** Version of this header: major (incompatible ABI changes). */
 #define TENON_VERSION_MAJOR 0
-/** Version of this header: minor (compatible additions). */
+/**
+ * Version of this header: minor (compatible additions). While the major version is 0,
+ * a new minor version may change the ABI, the layouts of the structs included.
+ */
 #define TENON_VERSION_MINOR 1
 /** Version of this header: patch (fixes). */
 #define TENON_VERSION_PATCH 0
 /** Version of this header as a string; compare with tenon_version(). */
 #define TENON_VERSION_STRING "0.1.0"
+/**
+ * Version of this header as one number, major * 10000 + minor * 100 + patch. A plugin
+ * that loads the library at run time checks it against tenon_version_number() before any
+ * other call: the same major version and, while that is 0, the same minor one
+ * (TENON_VERSION_NUMBER / 100 == tenon_version_number() / 100).
+ */
+#define TENON_VERSION_NUMBER 100
 
 
 /**
@@ -1965,6 +1975,16 @@ tenon_result tenon_mass_solid_box(double mass, tenon_vec3 half_extents, tenon_ma
  * Writes `*out` on success. Errors as for `tenon_mass_solid_box()`. Thread-safe.
  */
 tenon_result tenon_mass_solid_sphere(double mass, double radius, tenon_mass_properties *out);
+
+/**
+ * The library's version as one number, major * 10000 + minor * 100 + patch, equal to
+ * `TENON_VERSION_NUMBER` of the header it was built with. A plugin that loads the library at
+ * run time compares it with the `TENON_VERSION_NUMBER` it was compiled with before any other
+ * call: structs passed by value or pointer must have the layout of the same major version
+ * and, while that is 0, of the same minor one (`TENON_VERSION_NUMBER / 100 ==
+ * tenon_version_number() / 100`). Thread-safe.
+ */
+uint32_t tenon_version_number(void);
 
 /**
  * The library's version as a static string "MAJOR.MINOR.PATCH", equal to

@@ -79,6 +79,12 @@ fn header_version_matches_cargo_toml_and_library() {
     assert_eq!(num("TENON_VERSION_STRING"), env!("CARGO_PKG_VERSION"));
     let v = unsafe { CStr::from_ptr(tenon_version()) }.to_str().unwrap();
     assert_eq!(v, env!("CARGO_PKG_VERSION"));
+    let field = |s: &str| s.parse::<u32>().unwrap();
+    let number = 10_000 * field(env!("CARGO_PKG_VERSION_MAJOR"))
+        + 100 * field(env!("CARGO_PKG_VERSION_MINOR"))
+        + field(env!("CARGO_PKG_VERSION_PATCH"));
+    assert_eq!(num("TENON_VERSION_NUMBER"), number.to_string());
+    assert_eq!(tenon_version_number(), number);
 }
 
 #[test]

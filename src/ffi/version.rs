@@ -8,6 +8,32 @@ const VERSION: &CStr =
         Err(_) => panic!("version contains a NUL"),
     };
 
+/// The decimal number in `s` (a Cargo version field), at compile time.
+const fn number(s: &str) -> u32 {
+    let (b, mut i, mut n) = (s.as_bytes(), 0, 0u32);
+    while i < b.len() {
+        assert!(b[i].is_ascii_digit(), "a numeric version field");
+        n = n * 10 + (b[i] - b'0') as u32;
+        i += 1;
+    }
+    n
+}
+
+const VERSION_NUMBER: u32 = 10_000 * number(env!("CARGO_PKG_VERSION_MAJOR"))
+    + 100 * number(env!("CARGO_PKG_VERSION_MINOR"))
+    + number(env!("CARGO_PKG_VERSION_PATCH"));
+
+/// The library's version as one number, major * 10000 + minor * 100 + patch, equal to
+/// `TENON_VERSION_NUMBER` of the header it was built with. A plugin that loads the library at
+/// run time compares it with the `TENON_VERSION_NUMBER` it was compiled with before any other
+/// call: structs passed by value or pointer must have the layout of the same major version
+/// and, while that is 0, of the same minor one (`TENON_VERSION_NUMBER / 100 ==
+/// tenon_version_number() / 100`). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_version_number() -> u32 {
+    VERSION_NUMBER
+}
+
 /// The library's version as a static string "MAJOR.MINOR.PATCH", equal to
 /// `TENON_VERSION_STRING` of the header it was built with. Never NULL, do not free.
 /// Thread-safe.
