@@ -1734,6 +1734,16 @@ tenon_result tenon_joint_destroy(tenon_joint_id joint);
 tenon_result tenon_joint_get_type(tenon_joint_id joint, uint32_t *out);
 
 /**
+ * Copies the id of every live joint of `world`, in slot order, into the caller's array `ids`
+ * (`capacity` elements), and writes the number of joints to `*out_count`: what is left of a
+ * mechanism after `tenon_body_destroy()` took the joints of a body with it. If `capacity` is
+ * smaller than the number of joints, nothing is copied, `*out_count` receives the number needed
+ * and `TENON_RESULT_BUFFER_TOO_SMALL` is returned (call with capacity 0 to query). `ids` may be
+ * NULL only with capacity 0; `out_count`: not nullable. Caller owns the array.
+ */
+tenon_result tenon_world_get_joint_ids(tenon_world_id world, tenon_joint_id *ids, size_t capacity, size_t *out_count);
+
+/**
  * Writes the joint's `user_data` (from its def) to `*out`.
  */
 tenon_result tenon_joint_get_user_data(tenon_joint_id joint, uint64_t *out);

@@ -787,8 +787,35 @@ fn destroying_a_body_destroys_its_joints() {
     );
     assert_eq!((ba, bb), (tenon_body_id::default(), a));
     assert_eq!(joint_count(w), 2);
+    // the joints listed: capacity 0 asks the count, too small a buffer is left untouched
+    let mut n = 0usize;
+    assert_eq!(
+        unsafe { tenon_world_get_joint_ids(w, null_mut(), 0, &mut n) },
+        tenon_result::BufferTooSmall
+    );
+    assert_eq!(n, 2);
+    let mut ids = [tenon_joint_id::default(); 3];
+    assert_eq!(
+        unsafe { tenon_world_get_joint_ids(w, ids.as_mut_ptr(), 1, &mut n) },
+        tenon_result::BufferTooSmall
+    );
+    assert_eq!((n, ids[0]), (2, tenon_joint_id::default()));
+    assert_eq!(
+        unsafe { tenon_world_get_joint_ids(w, ids.as_mut_ptr(), 3, &mut n) },
+        R_OK
+    );
+    assert_eq!((n, &ids[..2]), (2, &[j0, j1][..]));
+    assert_eq!(
+        unsafe { tenon_world_get_joint_ids(w, ids.as_mut_ptr(), 3, null_mut()) },
+        tenon_result::NullPointer
+    );
     assert_eq!(tenon_body_destroy(a), R_OK);
     assert_eq!(joint_count(w), 0);
+    assert_eq!(
+        unsafe { tenon_world_get_joint_ids(w, null_mut(), 0, &mut n) },
+        R_OK
+    );
+    assert_eq!(n, 0);
     let mut ty = 0;
     assert_eq!(
         unsafe { tenon_joint_get_type(j0, &mut ty) },

@@ -1,7 +1,7 @@
 //! `tenon_joint_*`: joints between two bodies or a body and the world.
 
 use super::body::tenon_body_id;
-use super::ptr::{Out, read_in};
+use super::ptr::{Out, OutArray, read_in};
 use super::registry::{self, with_world_of};
 use super::result::{FfiError, boundary, tenon_result};
 use super::types::{tenon_quat, tenon_vec3};
@@ -458,6 +458,44 @@ pub unsafe extern "C" fn tenon_joint_get_type(
     out: *mut u32,
 ) -> tenon_result {
     get(joint, out, |w, h| w.joint_kind(h).map(kind_to_u32))
+}
+
+/// Copies the id of every live joint of `world`, in slot order, into the caller's array `ids`
+/// (`capacity` elements), and writes the number of joints to `*out_count`: what is left of a
+/// mechanism after `tenon_body_destroy()` took the joints of a body with it. If `capacity` is
+/// smaller than the number of joints, nothing is copied, `*out_count` receives the number needed
+/// and `TENON_RESULT_BUFFER_TOO_SMALL` is returned (call with capacity 0 to query). `ids` may be
+/// NULL only with capacity 0; `out_count`: not nullable. Caller owns the array.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_joint_ids(
+    world: tenon_world_id,
+    ids: *mut tenon_joint_id,
+    capacity: usize,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let count = Out::new(out_count, "out_count")?;
+        let ids = OutArray::new(ids, capacity, false, "ids")?;
+        let n = registry::with_world(world, |wb| {
+            let n = wb.world.joint_count();
+            if n <= capacity {
+                for (i, h) in wb.world.joint_handles().enumerate() {
+                    // SAFETY: `ids` holds `capacity` >= n elements (checked by `OutArray`).
+                    unsafe { ids.write(i, tenon_joint_id::new(world.index1, h)) };
+                }
+            }
+            Ok(n)
+        })?;
+        // SAFETY: the export is `unsafe`: `out_count` is the caller's valid pointer.
+        unsafe { count.write(n) };
+        if n > capacity {
+            return Err(FfiError::new(
+                tenon_result::BufferTooSmall,
+                format!("{n} joints, capacity {capacity}"),
+            ));
+        }
+        Ok(())
+    })
 }
 
 /// Writes the joint's `user_data` (from its def) to `*out`.
