@@ -1744,6 +1744,13 @@ tenon_result tenon_joint_get_type(tenon_joint_id joint, uint32_t *out);
 tenon_result tenon_world_get_joint_ids(tenon_world_id world, tenon_joint_id *ids, size_t capacity, size_t *out_count);
 
 /**
+ * Writes the joint's frames on body A (the world frame for a joint to the world) and on body
+ * B to `*out_a` and `*out_b` (both required): as created, or as moved with the body's centre
+ * of mass by `tenon_body_set_mass_from_shapes()`.
+ */
+tenon_result tenon_joint_get_frames(tenon_joint_id joint, tenon_joint_frame *out_a, tenon_joint_frame *out_b);
+
+/**
  * Writes the joint's `user_data` (from its def) to `*out`.
  */
 tenon_result tenon_joint_get_user_data(tenon_joint_id joint, uint64_t *out);

@@ -474,3 +474,52 @@ fn user_data_of_joints_and_shapes_reads_back_and_names_what_a_contact_touches() 
     assert_eq!(out, 7, "a failed call writes nothing");
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
+
+/// A joint's frames read back through the C ABI, and where `tenon_body_set_mass_from_shapes`
+/// moved them: a body whose only shape sits 0.3 m off its origin has its centre of mass, and
+/// so the origin of its local frames, moved there.
+#[test]
+fn joint_frames_read_back_and_follow_the_centre_of_mass() {
+    let w = world();
+    let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, 1.0));
+    let mut d = tenon_shape_def_default();
+    d.position = v(0.3, 0.0, 0.0);
+    shape(b, &d).unwrap();
+    let mut jd = tenon_joint_def_default();
+    jd.r#type = tenon_joint_type::Hinge as u32;
+    jd.body_b = b;
+    assert_eq!(
+        unsafe { tenon_joint_def_set_world_frame(w, &mut jd, v(0.0, 0.0, 2.0), v(0.0, 1.0, 0.0)) },
+        R_OK
+    );
+    let mut j = tenon_joint_id::default();
+    assert_eq!(unsafe { tenon_joint_create(w, &jd, &mut j) }, R_OK);
+    let (mut fa, mut fb) = (jd.frame_a, jd.frame_a);
+    assert_eq!(unsafe { tenon_joint_get_frames(j, &mut fa, &mut fb) }, R_OK);
+    assert_eq!((fa, fb), (jd.frame_a, jd.frame_b));
+    assert_eq!(
+        unsafe { tenon_body_set_mass_from_shapes(b, std::ptr::null_mut()) },
+        R_OK
+    );
+    assert_eq!(unsafe { tenon_joint_get_frames(j, &mut fa, &mut fb) }, R_OK);
+    assert_eq!(fa, jd.frame_a, "the world's side does not move");
+    let moved = v(
+        fb.anchor.x - jd.frame_b.anchor.x,
+        fb.anchor.y - jd.frame_b.anchor.y,
+        fb.anchor.z - jd.frame_b.anchor.z,
+    );
+    assert!(
+        (moved.x + 0.3).abs() < 1e-12 && moved.y.abs() < 1e-12 && moved.z.abs() < 1e-12,
+        "B's anchor moved by {moved:?}"
+    );
+    assert_eq!(
+        unsafe { tenon_joint_get_frames(j, &mut fa, std::ptr::null_mut()) },
+        tenon_result::NullPointer
+    );
+    assert_eq!(tenon_joint_destroy(j), R_OK);
+    assert_eq!(
+        unsafe { tenon_joint_get_frames(j, &mut fa, &mut fb) },
+        tenon_result::InvalidHandle
+    );
+    assert_eq!(tenon_world_destroy(w), R_OK);
+}

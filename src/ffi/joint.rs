@@ -498,6 +498,29 @@ pub unsafe extern "C" fn tenon_world_get_joint_ids(
     })
 }
 
+/// Writes the joint's frames on body A (the world frame for a joint to the world) and on body
+/// B to `*out_a` and `*out_b` (both required): as created, or as moved with the body's centre
+/// of mass by `tenon_body_set_mass_from_shapes()`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_frames(
+    joint: tenon_joint_id,
+    out_a: *mut tenon_joint_frame,
+    out_b: *mut tenon_joint_frame,
+) -> tenon_result {
+    boundary(|| {
+        let h = joint.handle()?;
+        let out_a = Out::new(out_a, "out_a")?;
+        let out_b = Out::new(out_b, "out_b")?;
+        let d = with_world_of(joint.world, "joint id", |wb| Ok(wb.world.joint_desc(h)?))?;
+        // SAFETY: the export is `unsafe`: both pointers are the caller's valid pointers.
+        unsafe {
+            out_a.write(tenon_joint_frame::from_rust(d.frame_a));
+            out_b.write(tenon_joint_frame::from_rust(d.frame_b));
+        }
+        Ok(())
+    })
+}
+
 /// Writes the joint's `user_data` (from its def) to `*out`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_joint_get_user_data(
