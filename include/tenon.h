@@ -1910,7 +1910,7 @@ const char *tenon_result_str(uint32_t code);
  *
  * `buf`: nullable only when `capacity` is 0 (then only the length is reported).
  * `out_len`: nullable. Caller owns `buf`. Returns `TENON_RESULT_NULL_POINTER` if `buf` is NULL
- * with a nonzero capacity.
+ * with a nonzero capacity, `TENON_RESULT_INVALID_ARGUMENT` if `out_len` is misaligned.
  */
 tenon_result tenon_last_error_message(char *buf, size_t capacity, size_t *out_len);
 

@@ -1255,6 +1255,12 @@ fn misaligned_pointers_are_rejected() {
         unsafe { tenon_world_get_eps_p(w, p) },
         tenon_result::InvalidArgument
     );
+    // the last error message's length pointer too
+    let len = p as *mut usize;
+    assert_eq!(
+        unsafe { tenon_last_error_message(null_mut(), 0, len) },
+        tenon_result::InvalidArgument
+    );
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
 

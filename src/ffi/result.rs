@@ -163,7 +163,7 @@ pub extern "C" fn tenon_result_str(code: u32) -> *const c_char {
 ///
 /// `buf`: nullable only when `capacity` is 0 (then only the length is reported).
 /// `out_len`: nullable. Caller owns `buf`. Returns `TENON_RESULT_NULL_POINTER` if `buf` is NULL
-/// with a nonzero capacity.
+/// with a nonzero capacity, `TENON_RESULT_INVALID_ARGUMENT` if `out_len` is misaligned.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_last_error_message(
     buf: *mut c_char,
@@ -172,8 +172,12 @@ pub unsafe extern "C" fn tenon_last_error_message(
 ) -> tenon_result {
     // Not through `boundary`: reading the message must not replace it.
     let r = catch_unwind(AssertUnwindSafe(|| {
-        if (buf.is_null() && capacity > 0) || (!out_len.is_null() && !out_len.is_aligned()) {
+        if buf.is_null() && capacity > 0 {
             return tenon_result::NullPointer;
+        }
+        // (misaligned, as every other pointer argument: an invalid argument)
+        if !out_len.is_null() && !out_len.is_aligned() {
+            return tenon_result::InvalidArgument;
         }
         let copy = |m: &str| {
             let bytes = m.as_bytes();
