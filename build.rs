@@ -22,14 +22,19 @@ fn main() {
 
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is readable and valid");
-    let number = 10_000 * major.parse::<u32>().expect("numeric major")
-        + 100 * minor.parse::<u32>().expect("numeric minor")
-        + patch.parse::<u32>().expect("numeric patch");
+    let field = |s: &str| s.parse::<u32>().expect("a numeric version field");
+    // (two decimal digits each for minor and patch in TENON_VERSION_NUMBER)
+    assert!(
+        field(&minor) < 100 && field(&patch) < 100,
+        "minor and patch below 100"
+    );
+    let number = 10_000 * field(&major) + 100 * field(&minor) + field(&patch);
     config.after_includes = Some(format!(
         "\n/** Version of this header: major (incompatible ABI changes). */\n\
          #define TENON_VERSION_MAJOR {major}\n\
-         /**\n * Version of this header: minor (compatible additions). While the major version is 0,\n \
-         * a new minor version may change the ABI, the layouts of the structs included.\n */\n\
+         /**\n * Version of this header: minor (compatible additions: new functions, new enum values).\n \
+         * No struct changes its size or layout within a major version: a change that needs one\n \
+         * is a new major version, and a new SONAME (libtenon.so.MAJOR).\n */\n\
          #define TENON_VERSION_MINOR {minor}\n\
          /** Version of this header: patch (fixes). */\n\
          #define TENON_VERSION_PATCH {patch}\n\
@@ -37,8 +42,9 @@ fn main() {
          #define TENON_VERSION_STRING \"{version}\"\n\
          /**\n * Version of this header as one number, major * 10000 + minor * 100 + patch. A plugin\n \
          * that loads the library at run time checks it against tenon_version_number() before any\n \
-         * other call: the same major version and, while that is 0, the same minor one\n \
-         * (TENON_VERSION_NUMBER / 100 == tenon_version_number() / 100).\n */\n\
+         * other call: the same major version, and a minor version at least its own\n \
+         * (tenon_version_number() / 10000 == TENON_VERSION_NUMBER / 10000 and\n \
+         * tenon_version_number() >= TENON_VERSION_NUMBER).\n */\n\
          #define TENON_VERSION_NUMBER {number}\n"
     ));
     let bindings = cbindgen::Builder::new()

@@ -93,6 +93,13 @@ int main() {
     tenon::BodyId wheel = w.create_body(bd).value();
     auto hinge = w.create_joint(TENON_JOINT_TYPE_HINGE, tenon::BodyId{}, wheel, {0, 0, 0}, {1, 0, 0});
     EXPECT(hinge.ok());
+    // the joints listed, their frames and user data read back
+    std::vector<tenon::JointId> joints;
+    EXPECT(w.joint_ids(joints).ok() && joints.size() == 1 && joints[0] == hinge.value());
+    auto frames = w.joint_frames(hinge.value());
+    EXPECT(frames.ok() && frames.value().second.anchor.x == 0.0 &&
+           std::fabs(frames.value().first.rotation.w - 1.0) < 1e-12);
+    EXPECT(w.user_data(hinge.value()).value() == 0);
     tenon_motor m = tenon_joint_def_default().motor;
     m.mode = TENON_MOTOR_MODE_VELOCITY;
     m.target_velocity = 10.0;
@@ -114,9 +121,13 @@ int main() {
     EXPECT(w.create_shape(ground, plane).ok());
     tenon_body_def bd = tenon_body_def_default();
     bd.position = {0, 0, 0.5};
+    bd.user_data = 11;
     tenon::BodyId box = w.create_body(bd).value();
-    EXPECT(w.create_shape(box, tenon_shape_def_default()).ok());
+    tenon_shape_def sd = tenon_shape_def_default();
+    sd.user_data = 12;
+    tenon::ShapeId box_shape = w.create_shape(box, sd).value();
     EXPECT(w.set_mass_from_shapes(box).value().mass == 1000.0);
+    EXPECT(w.user_data(box).value() == 11 && w.user_data(box_shape).value() == 12);
     // the ground carries the weight over each of the last 10 steps (within 0.3 %: at rest the
     // box keeps velocities of about 1e-4 m/s, which the collision phase stops in some
     // steps) and over the 10 together (within 0.1 %)
@@ -128,7 +139,12 @@ int main() {
       auto contacts = w.contacts();
       EXPECT(contacts.ok() && contacts.value().size == 4);
       double total = 0.0;
-      for (const tenon_contact& c : contacts.value()) total += c.normal_impulse;
+      for (const tenon_contact& c : contacts.value()) {
+        total += c.normal_impulse;
+        // the box's side of each contact names its game object
+        tenon::ShapeId side{c.body_b.index1 == box.raw.index1 ? c.shape_b : c.shape_a};
+        EXPECT(w.user_data(side).value() == 12);
+      }
       EXPECT(std::fabs(total - weight) < 3e-3 * weight);
       sum += total;
     }

@@ -71,8 +71,9 @@
 /** Version of this header: major (incompatible ABI changes). */
 #define TENON_VERSION_MAJOR 0
 /**
- * Version of this header: minor (compatible additions). While the major version is 0,
- * a new minor version may change the ABI, the layouts of the structs included.
+ * Version of this header: minor (compatible additions: new functions, new enum values).
+ * No struct changes its size or layout within a major version: a change that needs one
+ * is a new major version, and a new SONAME (libtenon.so.MAJOR).
  */
 #define TENON_VERSION_MINOR 1
 /** Version of this header: patch (fixes). */
@@ -82,8 +83,9 @@
 /**
  * Version of this header as one number, major * 10000 + minor * 100 + patch. A plugin
  * that loads the library at run time checks it against tenon_version_number() before any
- * other call: the same major version and, while that is 0, the same minor one
- * (TENON_VERSION_NUMBER / 100 == tenon_version_number() / 100).
+ * other call: the same major version, and a minor version at least its own
+ * (tenon_version_number() / 10000 == TENON_VERSION_NUMBER / 10000 and
+ * tenon_version_number() >= TENON_VERSION_NUMBER).
  */
 #define TENON_VERSION_NUMBER 100
 
@@ -1502,7 +1504,7 @@ tenon_result tenon_body_set_pose(tenon_body_id body, tenon_vec3 position, tenon_
  * velocity to zero to stop. It wakes nothing itself: moving, the body wakes what it touches
  * or is jointed to at the step; held at its pose, what rests on it may fall asleep. Errors:
  * not a kinematic body, or `dt` not in (0, 10] s (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
- * infinite pose, or a NaN `dt` (`TENON_RESULT_NON_FINITE`);
+ * infinite pose or `dt` (`TENON_RESULT_NON_FINITE`);
  * non-unit rotation (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
  */
 tenon_result tenon_body_set_target_pose(tenon_body_id body, tenon_vec3 position, tenon_quat rotation, double dt);
@@ -1944,7 +1946,7 @@ tenon_result tenon_shape_get_body(tenon_shape_id shape, tenon_body_id *out);
 
 /**
  * Writes the shape's `user_data` (from its def) to `*out`: with the shape ids of contacts
- * (`tenon_contact`), events and scene queries (`tenon_ray_hit`), it names the game object hit.
+ * (`tenon_contact`) and scene queries (`tenon_ray_hit`), it names the game object touched.
  */
 tenon_result tenon_shape_get_user_data(tenon_shape_id shape, uint64_t *out);
 
@@ -1997,9 +1999,8 @@ tenon_result tenon_mass_solid_sphere(double mass, double radius, tenon_mass_prop
  * The library's version as one number, major * 10000 + minor * 100 + patch, equal to
  * `TENON_VERSION_NUMBER` of the header it was built with. A plugin that loads the library at
  * run time compares it with the `TENON_VERSION_NUMBER` it was compiled with before any other
- * call: structs passed by value or pointer must have the layout of the same major version
- * and, while that is 0, of the same minor one (`TENON_VERSION_NUMBER / 100 ==
- * tenon_version_number() / 100`). Thread-safe.
+ * call: the same major version (the structs' layouts) and a minor version at least its own
+ * (the functions it calls). Thread-safe.
  */
 uint32_t tenon_version_number(void);
 
@@ -2174,7 +2175,8 @@ tenon_result tenon_world_get_step_report(tenon_world_id world, tenon_step_report
  * (`tenon_world_get_contact_view()`) are replaced. Forces and torques applied before the step are cleared by it.
  * `out`: nullable; if given, receives the step report on success. Not converging is not an
  * error: it is reported in `out->converged` and in the warning counters.
- * Errors: NaN dt (`TENON_RESULT_NON_FINITE`), dt out of range (`TENON_RESULT_INVALID_ARGUMENT`);
+ * Errors: NaN or infinite dt (`TENON_RESULT_NON_FINITE`), dt out of (0, 10] s
+ * (`TENON_RESULT_INVALID_ARGUMENT`);
  * invalid or destroyed world; `TENON_RESULT_WORLD_LOCKED` if another thread is using the world.
  * While the step runs the world is locked: other calls on it return `TENON_RESULT_WORLD_LOCKED`.
  */
@@ -2211,8 +2213,9 @@ tenon_sleep_settings tenon_sleep_settings_default(void);
 tenon_result tenon_world_get_sleep_settings(tenon_world_id world, tenon_sleep_settings *out);
 
 /**
- * Replaces the world's sleep settings. Errors: `enabled` not 0 or 1, `reserved` not 0, a
- * velocity negative or NaN, `time` not positive (nothing changes).
+ * Replaces the world's sleep settings. Errors: a velocity or `time` NaN or infinite
+ * (`TENON_RESULT_NON_FINITE`); `enabled` not 0 or 1, `reserved` not 0, a velocity negative,
+ * `time` not positive (`TENON_RESULT_INVALID_ARGUMENT`). Nothing changes on error.
  */
 tenon_result tenon_world_set_sleep_settings(tenon_world_id world, tenon_sleep_settings settings);
 

@@ -95,6 +95,15 @@ impl WorldSettings {
                 "gravity is NaN or infinite",
             ));
         }
+        if !(self.eps_p.is_finite() && self.eps_t.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                format!(
+                    "eps_p and eps_t must be finite, got {} and {}",
+                    self.eps_p, self.eps_t
+                ),
+            ));
+        }
         if !(self.eps_p.is_finite() && self.eps_p > 0.0) {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
@@ -448,7 +457,7 @@ impl World {
     /// velocities stay as set, so a body not given a new target keeps moving. Stepping by
     /// another `dt` than the one given ends elsewhere on the same motion. Errors: a stale
     /// handle; a body that is not kinematic, or `dt` not in (0, 10] s (`InvalidArgument`); a
-    /// NaN or infinite pose, or a NaN `dt` (`NonFinite`, as `tenon_world_step` takes a NaN); a
+    /// NaN or infinite pose or `dt` (`NonFinite`, as [`World::step`] answers such a step); a
     /// rotation whose norm is off 1 by more than 1e-6 (`InvalidRotation`). Nothing changes on
     /// error. A target within rounding of the body's pose (16 ulps) is its pose: zero
     /// velocities. Unlike [`World::set_body_velocity`] it wakes nothing itself: moving, the
@@ -1323,6 +1332,12 @@ impl World {
     /// without a rollback.
     pub fn step(&mut self, h: f64) -> Result<&StepReport> {
         self.scene_version = self.scene_version.wrapping_add(1);
+        if !h.is_finite() {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                format!("time step is NaN or infinite ({h})"),
+            ));
+        }
         if !(h.is_finite() && h > 0.0 && h <= 10.0) {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,

@@ -334,6 +334,12 @@ fn registered_contacts_and_settings_are_checked() {
         tenon_world_set_contact_settings(w, s),
         tenon_result::NonFinite
     );
+    s.tolerance = keep.tolerance;
+    s.margin = f64::INFINITY;
+    assert_eq!(
+        tenon_world_set_contact_settings(w, s),
+        tenon_result::NonFinite
+    );
     let mut now = keep;
     assert_eq!(
         unsafe { tenon_world_get_contact_settings(w, &mut now) },

@@ -218,7 +218,7 @@ fn bad_target_poses_are_refused_and_change_nothing() {
             ErrorKind::InvalidArgument
         );
     }
-    // NaN and infinite as everywhere else, as `tenon_world_step` answers an infinite step
+    // NaN and infinite as `World::step` answers such a step
     for dt in [f64::NAN, f64::INFINITY] {
         assert_eq!(
             kind(world.set_body_target_pose(k, p, q, dt)),

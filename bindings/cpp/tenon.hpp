@@ -148,6 +148,8 @@ class World {
   Result<tenon_mass_properties> mass_properties(BodyId b) const {
     return get(tenon_body_get_mass_properties, b.raw);
   }
+  /// The body def's user_data.
+  Result<uint64_t> user_data(BodyId b) const { return get(tenon_body_get_user_data, b.raw); }
   Status set_pose(BodyId b, tenon_vec3 p, tenon_quat q) noexcept {
     return tenon_body_set_pose(b.raw, p, q);
   }
@@ -241,6 +243,24 @@ class World {
   Status set_motor(JointId j, tenon_motor m) noexcept { return tenon_joint_set_motor(j.raw, m); }
   Status set_limits(JointId j, tenon_joint_limits l) noexcept { return tenon_joint_set_limits(j.raw, l); }
   Result<tenon_joint_limits> limits(JointId j) const noexcept { return get(tenon_joint_get_limits, j.raw); }
+  /// The joint def's user_data.
+  Result<uint64_t> user_data(JointId j) const { return get(tenon_joint_get_user_data, j.raw); }
+  /// The joint's frames on body A (or the world) and on body B.
+  Result<std::pair<tenon_joint_frame, tenon_joint_frame>> joint_frames(JointId j) const {
+    std::pair<tenon_joint_frame, tenon_joint_frame> f{};
+    tenon_result r = tenon_joint_get_frames(j.raw, &f.first, &f.second);
+    if (r != TENON_RESULT_OK) return r;
+    return f;
+  }
+  /// Every live joint, in slot order, into `out` (resized; its capacity reused).
+  Status joint_ids(std::vector<JointId>& out) {
+    Status st = fill(joint_ids_, [&](tenon_joint_id* p, size_t cap, size_t* n) {
+      return tenon_world_get_joint_ids(id_, p, cap, n);
+    });
+    out.resize(joint_ids_.size());
+    for (size_t i = 0; i < out.size(); ++i) out[i].raw = joint_ids_[i];
+    return st;
+  }
 
   // ---- shapes and contacts
   Result<ShapeId> create_shape(BodyId b, const tenon_shape_def& def) {
@@ -250,6 +270,8 @@ class World {
     return s;
   }
   Status destroy_shape(ShapeId s) noexcept { return tenon_shape_destroy(s.raw); }
+  /// The shape def's user_data: with a contact's or a ray hit's shape id, the game object.
+  Result<uint64_t> user_data(ShapeId s) const { return get(tenon_shape_get_user_data, s.raw); }
   Status set_material(ShapeId s, tenon_material m) noexcept {
     return tenon_shape_set_material(s.raw, m);
   }
@@ -392,6 +414,7 @@ class World {
     return st;
   }
   std::vector<tenon_shape_id> shape_ids_;
+  std::vector<tenon_joint_id> joint_ids_;
   explicit World(tenon_world_id id) noexcept : id_(id) {}
   template <class T, class Id>
   static Result<T> get(tenon_result (*fn)(Id, T*), Id id) {

@@ -297,7 +297,7 @@ pub extern "C" fn tenon_body_set_pose(
 /// velocity to zero to stop. It wakes nothing itself: moving, the body wakes what it touches
 /// or is jointed to at the step; held at its pose, what rests on it may fall asleep. Errors:
 /// not a kinematic body, or `dt` not in (0, 10] s (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
-/// infinite pose, or a NaN `dt` (`TENON_RESULT_NON_FINITE`);
+/// infinite pose or `dt` (`TENON_RESULT_NON_FINITE`);
 /// non-unit rotation (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_body_set_target_pose(

@@ -372,7 +372,7 @@ pub unsafe extern "C" fn tenon_shape_get_body(
 }
 
 /// Writes the shape's `user_data` (from its def) to `*out`: with the shape ids of contacts
-/// (`tenon_contact`), events and scene queries (`tenon_ray_hit`), it names the game object hit.
+/// (`tenon_contact`) and scene queries (`tenon_ray_hit`), it names the game object touched.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_shape_get_user_data(
     shape: tenon_shape_id,

@@ -26,9 +26,8 @@ const VERSION_NUMBER: u32 = 10_000 * number(env!("CARGO_PKG_VERSION_MAJOR"))
 /// The library's version as one number, major * 10000 + minor * 100 + patch, equal to
 /// `TENON_VERSION_NUMBER` of the header it was built with. A plugin that loads the library at
 /// run time compares it with the `TENON_VERSION_NUMBER` it was compiled with before any other
-/// call: structs passed by value or pointer must have the layout of the same major version
-/// and, while that is 0, of the same minor one (`TENON_VERSION_NUMBER / 100 ==
-/// tenon_version_number() / 100`). Thread-safe.
+/// call: the same major version (the structs' layouts) and a minor version at least its own
+/// (the functions it calls). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_version_number() -> u32 {
     VERSION_NUMBER

@@ -598,7 +598,8 @@ pub unsafe extern "C" fn tenon_world_get_step_report(
 /// (`tenon_world_get_contact_view()`) are replaced. Forces and torques applied before the step are cleared by it.
 /// `out`: nullable; if given, receives the step report on success. Not converging is not an
 /// error: it is reported in `out->converged` and in the warning counters.
-/// Errors: NaN dt (`TENON_RESULT_NON_FINITE`), dt out of range (`TENON_RESULT_INVALID_ARGUMENT`);
+/// Errors: NaN or infinite dt (`TENON_RESULT_NON_FINITE`), dt out of (0, 10] s
+/// (`TENON_RESULT_INVALID_ARGUMENT`);
 /// invalid or destroyed world; `TENON_RESULT_WORLD_LOCKED` if another thread is using the world.
 /// While the step runs the world is locked: other calls on it return `TENON_RESULT_WORLD_LOCKED`.
 #[unsafe(no_mangle)]
@@ -778,8 +779,9 @@ pub unsafe extern "C" fn tenon_world_get_sleep_settings(
     })
 }
 
-/// Replaces the world's sleep settings. Errors: `enabled` not 0 or 1, `reserved` not 0, a
-/// velocity negative or NaN, `time` not positive (nothing changes).
+/// Replaces the world's sleep settings. Errors: a velocity or `time` NaN or infinite
+/// (`TENON_RESULT_NON_FINITE`); `enabled` not 0 or 1, `reserved` not 0, a velocity negative,
+/// `time` not positive (`TENON_RESULT_INVALID_ARGUMENT`). Nothing changes on error.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_world_set_sleep_settings(
     world: tenon_world_id,
