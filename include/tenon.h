@@ -1747,7 +1747,7 @@ tenon_result tenon_world_get_joint_ids(tenon_world_id world, tenon_joint_id *ids
 
 /**
  * Writes the joint's frames on body A (the world frame for a joint to the world) and on body
- * B to `*out_a` and `*out_b` (both required): as created, or as moved with the body's centre
+ * B to `*out_a` and `*out_b` (each nullable): as created, or as moved with the body's centre
  * of mass by `tenon_body_set_mass_from_shapes()`.
  */
 tenon_result tenon_joint_get_frames(tenon_joint_id joint, tenon_joint_frame *out_a, tenon_joint_frame *out_b);
@@ -1758,8 +1758,8 @@ tenon_result tenon_joint_get_frames(tenon_joint_id joint, tenon_joint_frame *out
 tenon_result tenon_joint_get_user_data(tenon_joint_id joint, uint64_t *out);
 
 /**
- * Writes the joint's bodies to `*out_a` (the null id when body A is the world) and `*out_b`.
- * Both pointers are required.
+ * Writes the joint's bodies to `*out_a` (the null id when body A is the world) and `*out_b`
+ * (each nullable, as the pairs of every getter).
  */
 tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id *out_a, tenon_body_id *out_b);
 
@@ -1820,7 +1820,7 @@ tenon_result tenon_joint_get_violation(tenon_joint_id joint, double *out);
 /**
  * Writes the impulse the joint applied to body B during the last step, world frame: linear
  * (N s) to `*out_linear` and angular about the joint anchor on B (N m s) to `*out_angular`.
- * Divide by the step for the mean force and torque. Both pointers are required.
+ * Divide by the step for the mean force and torque. Each pointer is nullable.
  */
 tenon_result tenon_joint_get_reaction_impulse(tenon_joint_id joint, tenon_vec3 *out_linear, tenon_vec3 *out_angular);
 

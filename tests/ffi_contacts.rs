@@ -518,9 +518,18 @@ fn joint_frames_read_back_and_follow_the_centre_of_mass() {
         (moved.x + 0.3).abs() < 1e-12 && moved.y.abs() < 1e-12 && moved.z.abs() < 1e-12,
         "B's anchor moved by {moved:?}"
     );
+    // either pointer may be NULL (a misaligned one is rejected)
+    let mut only_a = jd.frame_b;
     assert_eq!(
-        unsafe { tenon_joint_get_frames(j, &mut fa, std::ptr::null_mut()) },
-        tenon_result::NullPointer
+        unsafe { tenon_joint_get_frames(j, &mut only_a, std::ptr::null_mut()) },
+        R_OK
+    );
+    assert_eq!(only_a, jd.frame_a);
+    let mut raw = [0u64; 16];
+    let odd = unsafe { (raw.as_mut_ptr() as *mut u8).add(1) } as *mut tenon_joint_frame;
+    assert_eq!(
+        unsafe { tenon_joint_get_frames(j, &mut fa, odd) },
+        tenon_result::InvalidArgument
     );
     assert_eq!(tenon_joint_destroy(j), R_OK);
     assert_eq!(

@@ -1,7 +1,7 @@
 //! `tenon_joint_*`: joints between two bodies or a body and the world.
 
 use super::body::tenon_body_id;
-use super::ptr::{Out, OutArray, read_in};
+use super::ptr::{Out, OutArray, OutOpt, read_in};
 use super::registry::{self, with_world_of};
 use super::result::{FfiError, boundary, tenon_result};
 use super::types::{tenon_quat, tenon_vec3};
@@ -499,7 +499,7 @@ pub unsafe extern "C" fn tenon_world_get_joint_ids(
 }
 
 /// Writes the joint's frames on body A (the world frame for a joint to the world) and on body
-/// B to `*out_a` and `*out_b` (both required): as created, or as moved with the body's centre
+/// B to `*out_a` and `*out_b` (each nullable): as created, or as moved with the body's centre
 /// of mass by `tenon_body_set_mass_from_shapes()`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_joint_get_frames(
@@ -509,8 +509,8 @@ pub unsafe extern "C" fn tenon_joint_get_frames(
 ) -> tenon_result {
     boundary(|| {
         let h = joint.handle()?;
-        let out_a = Out::new(out_a, "out_a")?;
-        let out_b = Out::new(out_b, "out_b")?;
+        let out_a = OutOpt::new(out_a, "out_a")?;
+        let out_b = OutOpt::new(out_b, "out_b")?;
         let d = with_world_of(joint.world, "joint id", |wb| Ok(wb.world.joint_desc(h)?))?;
         // SAFETY: the export is `unsafe`: both pointers are the caller's valid pointers.
         unsafe {
@@ -530,8 +530,8 @@ pub unsafe extern "C" fn tenon_joint_get_user_data(
     get(joint, out, |w, h| w.joint_user_data(h))
 }
 
-/// Writes the joint's bodies to `*out_a` (the null id when body A is the world) and `*out_b`.
-/// Both pointers are required.
+/// Writes the joint's bodies to `*out_a` (the null id when body A is the world) and `*out_b`
+/// (each nullable, as the pairs of every getter).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_joint_get_bodies(
     joint: tenon_joint_id,
@@ -540,8 +540,8 @@ pub unsafe extern "C" fn tenon_joint_get_bodies(
 ) -> tenon_result {
     boundary(|| {
         let h = joint.handle()?;
-        let out_a = Out::new(out_a, "out_a")?;
-        let out_b = Out::new(out_b, "out_b")?;
+        let out_a = OutOpt::new(out_a, "out_a")?;
+        let out_b = OutOpt::new(out_b, "out_b")?;
         let (a, b) = with_world_of(joint.world, "joint id", |wb| {
             Ok(wb.world.joint_bodies(h)?)
         })?;
@@ -658,7 +658,7 @@ pub unsafe extern "C" fn tenon_joint_get_violation(
 
 /// Writes the impulse the joint applied to body B during the last step, world frame: linear
 /// (N s) to `*out_linear` and angular about the joint anchor on B (N m s) to `*out_angular`.
-/// Divide by the step for the mean force and torque. Both pointers are required.
+/// Divide by the step for the mean force and torque. Each pointer is nullable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_joint_get_reaction_impulse(
     joint: tenon_joint_id,
@@ -667,8 +667,8 @@ pub unsafe extern "C" fn tenon_joint_get_reaction_impulse(
 ) -> tenon_result {
     boundary(|| {
         let h = joint.handle()?;
-        let out_l = Out::new(out_linear, "out_linear")?;
-        let out_a = Out::new(out_angular, "out_angular")?;
+        let out_l = OutOpt::new(out_linear, "out_linear")?;
+        let out_a = OutOpt::new(out_angular, "out_angular")?;
         let (l, a) = with_world_of(joint.world, "joint id", |wb| {
             Ok(wb.world.joint_reaction_impulse(h)?)
         })?;
