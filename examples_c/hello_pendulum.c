@@ -21,6 +21,13 @@ static double total_energy(tenon_world_id world) {
 
 int main(void) {
   printf("Tenon %s: hello pendulum\n", tenon_version());
+  /* A program that may meet another build of the library checks it first: the same major
+     version (the structs' layouts) and a minor one at least the header's (its functions). */
+  if (tenon_version_number() / 10000 != TENON_VERSION_NUMBER / 10000 ||
+      tenon_version_number() < TENON_VERSION_NUMBER) {
+    fprintf(stderr, "library %s does not serve header %s\n", tenon_version(), TENON_VERSION_STRING);
+    return 1;
+  }
 
   tenon_world_def world_def = tenon_world_def_default(); /* gravity (0, 0, -9.81) m/s^2 */
   tenon_world_id world;

@@ -211,16 +211,27 @@ fn slider_and_twist_ranges_hold() {
 fn bad_limits_are_rejected_and_change_nothing() {
     let mut world = World::default();
     let (_, j) = hinged_bar(&mut world, JointLimits::NONE);
-    for bad in [
-        JointLimits::range(0.5, -0.5),
-        JointLimits::range(f64::NAN, 1.0),
-        JointLimits::cone(0.5),
-        JointLimits {
-            restitution: 1.5,
-            ..JointLimits::range(-1.0, 1.0)
-        },
+    for (bad, kind) in [
+        (JointLimits::range(0.5, -0.5), ErrorKind::InvalidArgument),
+        (JointLimits::range(f64::NAN, 1.0), ErrorKind::NonFinite),
+        (JointLimits::cone(0.5), ErrorKind::WrongJointType),
+        (
+            JointLimits {
+                restitution: 1.5,
+                ..JointLimits::range(-1.0, 1.0)
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            JointLimits {
+                restitution: f64::INFINITY,
+                ..JointLimits::range(-1.0, 1.0)
+            },
+            ErrorKind::NonFinite,
+        ),
     ] {
-        assert!(world.set_joint_limits(j, bad).is_err(), "{bad:?}");
+        let e = world.set_joint_limits(j, bad).unwrap_err();
+        assert_eq!(e.kind, kind, "{bad:?}: {e}");
         assert_eq!(world.joint_limits(j).unwrap(), JointLimits::NONE);
     }
     let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::x(), 1.0);
