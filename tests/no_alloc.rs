@@ -176,6 +176,59 @@ fn free_contact_phases_allocate_nothing_once_the_contact_set_is_steady() {
     assert_eq!(n, 0, "{n} allocations in 120 steps");
 }
 
+/// The same for a box 1000 times heavier resting on a light one (registered contacts): their
+/// solve starts from the direct prediction of light and heavy free bodies (its envelope
+/// factor and active set reuse their buffers).
+#[test]
+fn predicted_free_contacts_allocate_nothing_once_the_contact_set_is_steady() {
+    let mut world = World::default();
+    let light = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, 0.5),
+            ..Default::default()
+        })
+        .unwrap();
+    let heavy = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, 1.5),
+            mass_properties: MassProperties::from_principal(
+                1000.0,
+                Vec3::repeat(1000.0 / 6.0),
+                Quat::identity(),
+            ),
+            ..Default::default()
+        })
+        .unwrap();
+    let light_mass = world.body(light).unwrap().mass_properties().mass;
+    assert!(world.body(heavy).unwrap().mass_properties().mass >= 100.0 * light_mass);
+    let n = allocations_once_steady(&mut world, |world| {
+        register_bottom_corners(world, light, Material::coulomb(0.5));
+        // the heavy box's bottom corners on the light box's top face
+        let (top, bottom) = (
+            world.body(light).unwrap().position().z + 0.5,
+            world.body(heavy).unwrap().position().z - 0.5,
+        );
+        for cx in [-0.5, 0.5] {
+            for cy in [-0.5, 0.5] {
+                world
+                    .register_contact(&ContactDesc {
+                        body_a: Some(light),
+                        body_b: heavy,
+                        point: Vec3::new(cx, cy, 0.5 * (top + bottom)),
+                        normal: Vec3::z(),
+                        depth: top - bottom,
+                        material: Material::coulomb(0.5),
+                    })
+                    .unwrap();
+            }
+        }
+        world.step(1.0 / 60.0).unwrap();
+    });
+    assert_eq!(world.contacts().len(), 8);
+    assert!(world.contact_report().max_penetration <= 1e-5);
+    assert_eq!(n, 0, "{n} allocations in 120 steps");
+}
+
 /// Asleep, a pile on the ground and a jointed pendulum hanging at rest step without allocating
 /// (the wake test's broad phase included); the step that puts them to sleep allocates no more
 /// than the awake steps before it (parry's manifolds).
