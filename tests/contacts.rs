@@ -1403,7 +1403,7 @@ fn a_resting_stack_of_boxes_is_held_in_few_sweeps_without_impacts() {
 /// within it), no frame is split, and the top box stays where it was. Iterative solvers lose
 /// such stacks (the light boxes are crushed or squeezed out). Here the sweeps start from a
 /// direct prediction where light and heavy boxes share points (`phases/predict.rs`): measured
-/// 5.0 and 27.4 sweeps per step, against 184 and 259 without it (docs/BENCHMARKS.md, "Stacks
+/// 5.2 and 16.8 sweeps per step, against 184 and 259 without it (docs/BENCHMARKS.md, "Stacks
 /// with mass ratios").
 #[test]
 fn stacks_with_mass_ratios_of_1000_and_10000_stand_within_the_tolerance() {

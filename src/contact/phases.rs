@@ -1786,9 +1786,9 @@ impl Contacts {
                 self.active.push(k as u32);
             }
         }
-        // A direct prediction of the sweeps where light and heavy free bodies share points
+        // A direct prediction of the sweeps where the solve's free bodies differ 100-fold in mass
         // (phases/predict.rs): ten boxes of which every second is 1000 times heavier took 180
-        // sweeps per step without it, 14 with it (docs/BENCHMARKS.md).
+        // sweeps per step without it, 17 with it (docs/BENCHMARKS.md).
         if range.is_none()
             && !self
                 .active

@@ -17,17 +17,18 @@
 //!
 //! The system is factored in an envelope (profile) Cholesky, its points ordered by their level
 //! in the contact graph (their distance from the static bodies), so that a stack's bandwidth is
-//! that of two neighbouring pairs and the cost grows linearly with its height. Heaps whose
-//! envelope would be larger than [`MAX_ENVELOPE`] are left to the sweeps.
+//! that of two neighbouring pairs.
 //!
-//! The prediction is kept only when it leaves the points `KEEP` times nearer their solution
-//! than it found them, or within half the tolerance (the largest violation of their
+//! The prediction is kept only when it leaves the points 1 / `KEEP` = 10 times nearer their
+//! solution than it found them, or within half the tolerance (the largest violation of their
 //! complementarity conditions, [`Contacts::violation`]); otherwise everything is put back.
 //! Either way the sweeps run after it and decide convergence as before, so the problem solved
-//! and its tolerance are unchanged: only the starting point moves. It runs only where bodies
-//! whose masses differ at least `MIN_MASS_RATIO`-fold share the points: on equal boxes a
+//! and its tolerance are unchanged: only the starting point moves. It runs on a solve whose
+//! points touch no island and whose free bodies differ at least `MIN_MASS_RATIO`-fold in mass
+//! (the solve's points taken together, not each group of them): on equal boxes a
 //! factorization costs more than the sweeps it saves (docs/BENCHMARKS.md, "Stacks with mass
-//! ratios").
+//! ratios"). The cost grows linearly with a stack's height; a heap's band is wider, and heaps
+//! whose envelope passes `MAX_ENVELOPE` are left to the sweeps.
 
 use super::{Contacts, within};
 use crate::body::MotionState;
@@ -36,11 +37,13 @@ use crate::contact::impulse::WORLD;
 use crate::math::{Mat3, Vec3};
 
 /// Most entries of the factor's envelope: above it the sweeps alone solve the contacts (a heap
-/// of hundreds of points, whose ordering by levels leaves a wide band).
-const MAX_ENVELOPE: usize = 1 << 18;
+/// of hundreds of points, whose ordering by levels leaves a wide band). A factorization then
+/// takes at most about 3e6 multiply-adds (a dense block of 255 rows); a stack of ten boxes
+/// takes about 7000 entries.
+const MAX_ENVELOPE: usize = 1 << 15;
 
-/// Active-set iterations: solves after which points that would still pull are let go without
-/// a new solve.
+/// Active-set iterations: in the last, points that would still pull have their normal impulse
+/// clamped at 0 (and their friction at their cone) without a new solve.
 const MAX_SOLVES: usize = 6;
 
 /// Tikhonov term relative to the largest diagonal entry (the dependent rows of a face's
@@ -121,44 +124,17 @@ impl Contacts {
                 break;
             }
             self.solve_held(&mut p);
+            if p.x.iter().any(|v| !v.is_finite()) {
+                break;
+            }
             // points whose normal impulse would pull are let go, and the rest solved again
             let mut pulling = false;
-            let mut sliding = false;
             for (i, &k) in p.held.iter().enumerate() {
                 let c = &self.contacts[k as usize];
-                let dp = self.held_impulse(&p, i);
-                let pn = c.pn + c.nl.dot(&dp);
-                if pn < 0.0 {
-                    p.let_go[k as usize] = true;
+                if c.pn + c.nl.dot(&self.held_impulse(&p, i)) < 0.0 {
+                    (p.let_go[k as usize], p.slide[k as usize]) = (true, false);
                     pulling = true;
-                } else if p.rows[i] == 3 {
-                    let pt = c.pt + (dp - c.nl.dot(&dp) * c.nl);
-                    let across = pt - pt.dot(&c.nl) * c.nl;
-                    if across.norm() > c.mu_s * pn * (1.0 + 1e-9) {
-                        p.slide[k as usize] = true;
-                        sliding = true;
-                    }
                 }
-            }
-            if sliding && !pulling && round + 1 < MAX_SOLVES {
-                // the points beyond their cones take its edge, in the direction the solve
-                // gave, as a fixed friction impulse, and the rest is solved again
-                for i in 0..p.held.len() {
-                    let k = p.held[i] as usize;
-                    if p.slide[k] && p.rows[i] == 3 {
-                        let dp = self.held_impulse(&p, i);
-                        let c = &self.contacts[k];
-                        let n = c.nl;
-                        let pn = c.pn + n.dot(&dp);
-                        let pt = c.pt + (dp - n.dot(&dp) * n);
-                        let along = pt.dot(&n) * n;
-                        let edge = along + within(pt - along, c.mu_d.min(c.mu_s) * pn);
-                        let delta = edge - c.pt;
-                        let pn0 = c.pn;
-                        self.apply_to_point(k, delta, pn0, edge);
-                    }
-                }
-                continue;
             }
             if pulling && round + 1 < MAX_SOLVES {
                 for i in 0..p.held.len() {
@@ -169,6 +145,35 @@ impl Contacts {
                         self.apply_to_point(k, delta, 0.0, Vec3::zeros());
                     }
                 }
+                continue;
+            }
+            // then points whose static friction would leave its cone take its edge, in the
+            // direction the solve gave, as a fixed friction impulse (their normal row alone
+            // from then on), and the rest is solved again
+            let mut sliding = false;
+            if !pulling && round + 1 < MAX_SOLVES {
+                for i in 0..p.held.len() {
+                    let k = p.held[i] as usize;
+                    if p.rows[i] != 3 {
+                        continue;
+                    }
+                    let dp = self.held_impulse(&p, i);
+                    let c = &self.contacts[k];
+                    let n = c.nl;
+                    let pn = c.pn + n.dot(&dp);
+                    let pt = c.pt + (dp - n.dot(&dp) * n);
+                    let along = pt.dot(&n) * n;
+                    let across = pt - along;
+                    if across.norm() > c.mu_s * pn * (1.0 + 1e-9) {
+                        let edge = along + within(across, c.mu_s * pn);
+                        let (delta, pn0) = (edge - c.pt, c.pn);
+                        self.apply_to_point(k, delta, pn0, edge);
+                        p.slide[k] = true;
+                        sliding = true;
+                    }
+                }
+            }
+            if sliding {
                 continue;
             }
             self.apply_held(&p);
@@ -192,7 +197,7 @@ impl Contacts {
             }
         }
         let after = self.violation();
-        let kept = solved && (after < KEEP * before || after <= 0.5 * tol);
+        let kept = solved && after.is_finite() && (after < KEEP * before || after <= 0.5 * tol);
         if !kept {
             for (x, &s) in self.involved.iter().enumerate() {
                 self.states[s as usize] = p.states[x];
@@ -239,6 +244,9 @@ impl Contacts {
             }
             let (d, n) = self.offset(k as usize);
             let sep = d.dot(&n);
+            if !sep.is_finite() {
+                return f64::INFINITY;
+            }
             worst = worst.max(if c.pn > 0.0 { sep.abs() } else { -sep });
             let across = c.pt - c.pt.dot(&n) * n;
             if c.pn > 0.0
@@ -472,9 +480,8 @@ impl Contacts {
 
     /// Applies the solution: each held point's new impulses, the normal one at least 0 and
     /// the friction within its cone.
-    fn apply_held(&mut self, p: &Prediction) -> bool {
-        let mut within_cones = true;
-        // (all impulses from the same velocities: the changes first, then the pushes)
+    fn apply_held(&mut self, p: &Prediction) {
+        // (each change comes from the solution, not from the velocities the pushes change)
         for i in 0..p.held.len() {
             let k = p.held[i] as usize;
             let dp = self.held_impulse(p, i);
@@ -487,12 +494,10 @@ impl Contacts {
             let cut = within(across, c.friction_limit(pn));
             if cut != across {
                 pt = along + cut;
-                within_cones = false;
             }
             let delta = (pn - c.pn) * n + (pt - c.pt);
             self.apply_to_point(k, delta, pn, pt);
         }
-        within_cones
     }
 
     /// Sets point `k`'s impulses to `pn`, `pt` and pushes its bodies by their change `delta`.
