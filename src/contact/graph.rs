@@ -17,13 +17,7 @@ pub(crate) fn levels(
     level: &mut [u32],
     order: &mut Vec<u32>,
 ) -> u32 {
-    let lv = |level: &[u32], i: u32| {
-        if i == WORLD || !states[i as usize].dynamic {
-            0
-        } else {
-            level[i as usize]
-        }
-    };
+    let lv = |level: &[u32], i: u32| level_of(states, level, i);
     for &s in involved {
         level[s as usize] = u32::MAX;
     }
@@ -55,4 +49,14 @@ pub(crate) fn levels(
         }
     }
     current
+}
+
+/// The level of body slot `i` in `level` as [`levels`] wrote it: 0 for the static world and
+/// bodies that are not dynamic.
+pub(crate) fn level_of(states: &[MotionState], level: &[u32], i: u32) -> u32 {
+    if i == WORLD || !states[i as usize].dynamic {
+        0
+    } else {
+        level[i as usize]
+    }
 }

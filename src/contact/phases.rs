@@ -468,6 +468,15 @@ fn within(t: Vec3, lim: f64) -> Vec3 {
     if l <= lim { t } else { t * (lim / l) }
 }
 
+/// A friction impulse `pt` with its part across the normal `n` brought [`within`] `lim`; a part
+/// along `n` (the normal turned since the impulse was applied, as `visit` keeps it) stays.
+fn within_cone(pt: Vec3, n: &Vec3, lim: f64) -> Vec3 {
+    let along = pt.dot(n) * n;
+    let across = pt - along;
+    let cut = within(across, lim);
+    if cut != across { along + cut } else { pt }
+}
+
 /// The angular impulse `l` of contact `c`'s rolling resistance and spinning friction brought
 /// within their limits at the normal impulse `pn`: across the normal `roll pn`, about it
 /// `spin pn`.
@@ -1963,13 +1972,7 @@ impl Contacts {
             let (dn, dt) = self.direction[x];
             self.direction[x] = (beta * dn + (c.pn - pn0), beta * dt + (c.pt - pt0));
             let pn = (c.pn + beta * dn).max(0.0);
-            let mut pt = c.pt + beta * dt;
-            let along = pt.dot(&c.nl) * c.nl;
-            let across = pt - along;
-            let cut = within(across, c.friction_limit(pn));
-            if cut != across {
-                pt = along + cut;
-            }
+            let pt = within_cone(c.pt + beta * dt, &c.nl, c.friction_limit(pn));
             let delta = (pn - c.pn) * c.nl + (pt - c.pt);
             // (the rolling resistance and spinning friction within their limits at the new `pn`)
             let pr = if pn < c.pn && c.pr != Vec3::zeros() {
@@ -2496,13 +2499,7 @@ impl Contacts {
                 levels = top;
                 let mut start = 0;
                 for l in 1..=top {
-                    let lv = |s: &Self, i: u32| {
-                        if i == WORLD || !s.states[i as usize].dynamic {
-                            0
-                        } else {
-                            s.level[i as usize]
-                        }
-                    };
+                    let lv = |s: &Self, i: u32| graph::level_of(&s.states, &s.level, i);
                     let mut end = start;
                     while end < self.order.len() {
                         let c = &self.contacts[self.order[end] as usize];

@@ -1,7 +1,7 @@
 //! `tenon_joint_*`: joints between two bodies or a body and the world.
 
 use super::body::tenon_body_id;
-use super::ptr::{Out, OutArray, OutOpt, read_in};
+use super::ptr::{Out, OutArray, OutOpt, copy_found, read_in};
 use super::registry::{self, with_world_of};
 use super::result::{FfiError, boundary, tenon_result};
 use super::types::{tenon_quat, tenon_vec3};
@@ -476,25 +476,14 @@ pub unsafe extern "C" fn tenon_world_get_joint_ids(
     boundary(|| {
         let count = Out::new(out_count, "out_count")?;
         let ids = OutArray::new(ids, capacity, false, "ids")?;
-        let n = registry::with_world(world, |wb| {
+        registry::with_world(world, |wb| {
             let n = wb.world.joint_count();
-            if n <= capacity {
-                for (i, h) in wb.world.joint_handles().enumerate() {
-                    // SAFETY: `ids` holds `capacity` >= n elements (checked by `OutArray`).
-                    unsafe { ids.write(i, tenon_joint_id::new(world.index1, h)) };
-                }
-            }
-            Ok(n)
-        })?;
-        // SAFETY: the export is `unsafe`: `out_count` is the caller's valid pointer.
-        unsafe { count.write(n) };
-        if n > capacity {
-            return Err(FfiError::new(
-                tenon_result::BufferTooSmall,
-                format!("{n} joints, capacity {capacity}"),
-            ));
-        }
-        Ok(())
+            let found = wb
+                .world
+                .joint_handles()
+                .map(|h| tenon_joint_id::new(world.index1, h));
+            copy_found(n, found, &ids, count, "joints")
+        })
     })
 }
 

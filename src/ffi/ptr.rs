@@ -104,3 +104,30 @@ impl<T> OutArray<T> {
         }
     }
 }
+
+/// Writes the `n` elements of `found` into the caller's `out[0 .. capacity)` and `n` to
+/// `count`: nothing copied and `TENON_RESULT_BUFFER_TOO_SMALL` when they do not fit (the bulk
+/// copies' convention).
+pub(crate) fn copy_found<T>(
+    n: usize,
+    found: impl Iterator<Item = T>,
+    out: &OutArray<T>,
+    count: Out<usize>,
+    what: &str,
+) -> Result<(), FfiError> {
+    if n <= out.capacity() {
+        for (i, v) in found.enumerate() {
+            // SAFETY: i < n <= capacity, the caller's array (header contract), checked.
+            unsafe { out.write(i, v) };
+        }
+    }
+    // SAFETY: the caller's valid pointer, checked non-null.
+    unsafe { count.write(n) };
+    if n > out.capacity() {
+        return Err(FfiError::new(
+            tenon_result::BufferTooSmall,
+            format!("{n} {what}, capacity {}", out.capacity()),
+        ));
+    }
+    Ok(())
+}

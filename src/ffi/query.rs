@@ -2,7 +2,7 @@
 //! the shapes a solid shape overlaps, and a solid shape swept along a line.
 
 use super::body::tenon_body_id;
-use super::ptr::{Out, OutArray, read_in};
+use super::ptr::{Out, OutArray, copy_found, read_in};
 use super::registry::with_world;
 use super::result::{FfiError, boundary, tenon_result};
 use super::shape::{desc_from_def, tenon_shape_def, tenon_shape_id};
@@ -125,32 +125,6 @@ impl tenon_ray_hit {
     }
 }
 
-/// Writes the `found` elements into the caller's `out[0 .. capacity)` and their number to
-/// `count`: nothing copied and `TENON_RESULT_BUFFER_TOO_SMALL` when they do not fit.
-fn copy_found<T: Copy>(
-    found: &[T],
-    out: &OutArray<T>,
-    count: Out<usize>,
-    what: &str,
-) -> Result<(), FfiError> {
-    let n = found.len();
-    if n <= out.capacity() {
-        for (i, v) in found.iter().enumerate() {
-            // SAFETY: i < capacity, the caller's array (header contract), checked.
-            unsafe { out.write(i, *v) };
-        }
-    }
-    // SAFETY: the caller's valid pointer, checked non-null.
-    unsafe { count.write(n) };
-    if n > out.capacity() {
-        return Err(FfiError::new(
-            tenon_result::BufferTooSmall,
-            format!("{n} {what}, capacity {}", out.capacity()),
-        ));
-    }
-    Ok(())
-}
-
 /// Casts a ray as `tenon_world_cast_ray()` and writes every shape it meets, nearest first, to
 /// `hits[0 .. capacity)` and their number to `*out_count`. Each shape is met once, where the
 /// ray first meets it (a ray through a mesh is reported where it first crosses it); shapes met
@@ -187,7 +161,13 @@ pub unsafe extern "C" fn tenon_world_cast_ray_all(
             let r = r.map_err(FfiError::from).and_then(|()| {
                 wb.c_ray_hits.clear();
                 (wb.c_ray_hits).extend(found.iter().map(|h| tenon_ray_hit::from_rust(w, h)));
-                copy_found(&wb.c_ray_hits, &out, count, "ray hits")
+                copy_found(
+                    wb.c_ray_hits.len(),
+                    wb.c_ray_hits.iter().copied(),
+                    &out,
+                    count,
+                    "ray hits",
+                )
             });
             wb.ray_hits = found;
             r
@@ -238,7 +218,13 @@ fn list_shapes(
             .and_then(|()| {
                 wb.shape_ids.clear();
                 (wb.shape_ids).extend(found.iter().map(|&h| tenon_shape_id::new(world.index1, h)));
-                copy_found(&wb.shape_ids, out, count, "shapes")
+                copy_found(
+                    wb.shape_ids.len(),
+                    wb.shape_ids.iter().copied(),
+                    out,
+                    count,
+                    "shapes",
+                )
             });
         wb.shapes_found = found;
         r

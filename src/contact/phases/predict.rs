@@ -30,7 +30,7 @@
 //! ratios"). The cost grows linearly with a stack's height; a heap's band is wider, and heaps
 //! whose envelope passes `MAX_ENVELOPE` are left to the sweeps.
 
-use super::{Contacts, within};
+use super::{Contacts, within_cone};
 use crate::body::MotionState;
 use crate::contact::graph;
 use crate::contact::impulse::WORLD;
@@ -162,10 +162,9 @@ impl Contacts {
                     let n = c.nl;
                     let pn = c.pn + n.dot(&dp);
                     let pt = c.pt + (dp - n.dot(&dp) * n);
-                    let along = pt.dot(&n) * n;
-                    let across = pt - along;
+                    let across = pt - pt.dot(&n) * n;
                     if across.norm() > c.mu_s * pn * (1.0 + 1e-9) {
-                        let edge = along + within(across, c.mu_s * pn);
+                        let edge = within_cone(pt, &n, c.mu_s * pn);
                         let (delta, pn0) = (edge - c.pt, c.pn);
                         self.apply_to_point(k, delta, pn0, edge);
                         p.slide[k] = true;
@@ -287,13 +286,7 @@ impl Contacts {
             &mut self.level,
             &mut self.order,
         );
-        let level = |i: u32| {
-            if i == WORLD || !self.states[i as usize].dynamic {
-                0
-            } else {
-                self.level[i as usize]
-            }
-        };
+        let level = |i: u32| graph::level_of(&self.states, &self.level, i);
         let cs = &self.contacts;
         p.held.sort_unstable_by_key(|&k| {
             let c = &cs[k as usize];
@@ -325,20 +318,12 @@ impl Contacts {
         p.on_body.sort_unstable_by_key(|&(slot, i, _)| (slot, i));
         p.first.clear();
         p.first.extend(0..p.held.len() as u32);
-        let mut g = 0;
-        while g < p.on_body.len() {
-            let slot = p.on_body[g].0;
-            let mut e = g;
-            while e < p.on_body.len() && p.on_body[e].0 == slot {
-                e += 1;
-            }
+        for group in p.on_body.chunk_by(|x, y| x.0 == y.0) {
             // (sorted: the group's first entry is its earliest point)
-            let lowest = p.on_body[g].1;
-            for x in g..e {
-                let i = p.on_body[x].1 as usize;
-                p.first[i] = p.first[i].min(lowest);
+            let lowest = group[0].1;
+            for &(_, i, _) in group {
+                p.first[i as usize] = p.first[i as usize].min(lowest);
             }
-            g = e;
         }
         p.row_first.clear();
         p.row_off.clear();
@@ -373,21 +358,13 @@ impl Contacts {
     /// Assembles `h B_P^T K_PQ B_Q` over the bodies the held points share, adds the Tikhonov
     /// term and factors the envelope (`L L^T` in place); false if a pivot is not positive.
     fn factor_held(&mut self, p: &mut Prediction, h: f64) -> bool {
-        let mut g = 0;
-        while g < p.on_body.len() {
-            let slot = p.on_body[g].0;
-            let mut e = g;
-            while e < p.on_body.len() && p.on_body[e].0 == slot {
-                e += 1;
-            }
-            let s = &self.states[slot as usize];
-            for x in g..e {
-                let (_, i, si) = p.on_body[x];
+        for group in p.on_body.chunk_by(|x, y| x.0 == y.0) {
+            let s = &self.states[group[0].0 as usize];
+            for (x, &(_, i, si)) in group.iter().enumerate() {
                 let ci = &self.contacts[p.held[i as usize] as usize];
                 let ri = if si > 0.0 { ci.wb } else { ci.wa };
                 let bi = self.basis(p, i as usize);
-                for y in g..=x {
-                    let (_, j, sj) = p.on_body[y];
+                for &(_, j, sj) in &group[..=x] {
                     let cj = &self.contacts[p.held[j as usize] as usize];
                     let rj = if sj > 0.0 { cj.wb } else { cj.wa };
                     let bj = self.basis(p, j as usize);
@@ -410,7 +387,6 @@ impl Contacts {
                     }
                 }
             }
-            g = e;
         }
         let n = p.row_off.len();
         let mut biggest: f64 = 0.0;
@@ -488,13 +464,7 @@ impl Contacts {
             let c = &self.contacts[k];
             let n = c.nl;
             let pn = (c.pn + n.dot(&dp)).max(0.0);
-            let mut pt = c.pt + (dp - n.dot(&dp) * n);
-            let along = pt.dot(&n) * n;
-            let across = pt - along;
-            let cut = within(across, c.friction_limit(pn));
-            if cut != across {
-                pt = along + cut;
-            }
+            let pt = within_cone(c.pt + (dp - n.dot(&dp) * n), &n, c.friction_limit(pn));
             let delta = (pn - c.pn) * n + (pt - c.pt);
             self.apply_to_point(k, delta, pn, pt);
         }
