@@ -468,7 +468,8 @@ typedef struct {
  */
 typedef struct {
   /**
-   * Position of the centre of mass (m, world frame); the local frame's origin. Default 0.
+   * Position of the centre of mass (m, world frame, each coordinate within 1e9 m); the local
+   * frame's origin. Default 0.
    */
   tenon_vec3 position;
   /**
@@ -477,11 +478,12 @@ typedef struct {
   tenon_quat rotation;
   /**
    * Linear velocity of the centre of mass (m/s, world frame). Default 0; must be 0 for a
-   * static body.
+   * static body, and below 1e6 m/s (what a step takes for a blow-up).
    */
   tenon_vec3 linear_velocity;
   /**
-   * Angular velocity (rad/s, world frame). Default 0; must be 0 for a static body.
+   * Angular velocity (rad/s, world frame). Default 0; must be 0 for a static body, and
+   * below 1e6 rad/s.
    */
   tenon_vec3 angular_velocity;
   /**
@@ -1047,7 +1049,9 @@ typedef struct {
  */
 typedef struct {
   /**
-   * Position of the shape's frame in the body's local frame (m). Default 0.
+   * Position of the shape's frame in the body's local frame (m, each coordinate within
+   * 1e6 m, as every length of a shape: sizes, points, heights times their factor).
+   * Default 0.
    */
   tenon_vec3 position;
   /**
@@ -1059,7 +1063,7 @@ typedef struct {
    */
   tenon_vec3 half_extents;
   /**
-   * Half-space outward normal (shape frame, nonzero). Default (0, 0, 1).
+   * Half-space outward normal (shape frame, nonzero, any length). Default (0, 0, 1).
    */
   tenon_vec3 normal;
   /**
@@ -1214,7 +1218,8 @@ typedef struct {
 typedef struct {
   /**
    * Islands whose state became NaN or infinite (or a body passed 1e6 m/s or rad/s) and were
-   * rolled back to the start of the step.
+   * rolled back to the start of the step, and bodies without joints so put back (at the
+   * pose where the step began, at rest; an absurd force, gravity or friction coefficient).
    */
   uint64_t non_finite;
   /**
@@ -1296,7 +1301,8 @@ typedef struct {
    */
   uint32_t islands;
   /**
-   * 1 if every joint ended within eps_p, else 0.
+   * 1 if every joint ended within eps_p and no body was rolled back (see
+   * tenon_warnings::non_finite), else 0.
    */
   uint32_t converged;
   /**
@@ -1490,7 +1496,8 @@ tenon_result tenon_body_get_rotation(tenon_body_id body, tenon_quat *out);
 /**
  * Teleports the body: centre of mass to `position` (m, world frame), orientation `rotation`
  * (unit quaternion x y z w; renormalized if within 1e-6 of unit length). Joints are not
- * corrected until the next step. Errors: NaN; non-unit rotation (`TENON_RESULT_INVALID_ROTATION`).
+ * corrected until the next step. Errors: NaN; a coordinate beyond 1e9 m
+ * (`TENON_RESULT_INVALID_ARGUMENT`); non-unit rotation (`TENON_RESULT_INVALID_ROTATION`).
  */
 tenon_result tenon_body_set_pose(tenon_body_id body, tenon_vec3 position, tenon_quat rotation);
 
@@ -1503,7 +1510,8 @@ tenon_result tenon_body_set_pose(tenon_body_id body, tenon_vec3 position, tenon_
  * `tenon_body_set_pose()`). The velocities stay as set: call it before every step, or set the
  * velocity to zero to stop. It wakes nothing itself: moving, the body wakes what it touches
  * or is jointed to at the step; held at its pose, what rests on it may fall asleep. Errors:
- * not a kinematic body, or `dt` not in (0, 10] s (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
+ * not a kinematic body, `dt` not in (0, 10] s, or a coordinate beyond 1e9 m
+ * (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
  * infinite pose or `dt` (`TENON_RESULT_NON_FINITE`);
  * non-unit rotation (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
  */
@@ -1521,7 +1529,8 @@ tenon_result tenon_body_get_angular_velocity(tenon_body_id body, tenon_vec3 *out
 
 /**
  * Sets the linear velocity of the centre of mass (m/s) and the angular velocity (rad/s), both
- * in the world frame. Errors: NaN; a static body (`TENON_RESULT_INVALID_ARGUMENT`).
+ * in the world frame. Errors: NaN; a static body, or a speed of 1e6 m/s or rad/s or more, what
+ * a step takes for a blow-up (`TENON_RESULT_INVALID_ARGUMENT`).
  */
 tenon_result tenon_body_set_velocity(tenon_body_id body, tenon_vec3 linear, tenon_vec3 angular);
 
@@ -1652,7 +1661,7 @@ tenon_contact_def tenon_contact_def_default(void);
  * Hands `world` a contact point for its next step only, beside the contacts it detects itself
  * (an engine's own collision detection). Errors: NULL `def`; def not initialized; nonzero
  * `reserved` (`TENON_RESULT_INVALID_ARGUMENT`, as every reserved field); NaN; zero
- * normal; bad material; null, stale or foreign body ids; both bodies non-dynamic; a body with
+ * normal (any other length is a direction); a point beyond 1e9 m or a depth beyond 1e6 m; bad material; null, stale or foreign body ids; both bodies non-dynamic; a body with
  * itself; world locked or poisoned. On error nothing is registered.
  */
 tenon_result tenon_world_register_contact(tenon_world_id world, const tenon_contact_def *def);
@@ -1925,7 +1934,7 @@ tenon_shape_def tenon_shape_def_default(void);
 /**
  * Attaches a shape made from `*def` to `body` and writes its id to `*out`.
  * Errors: NULL `def` or `out`; def not from `tenon_shape_def_default()`; unknown type; NaN;
- * a size <= 0; too few points; a degenerate hull; a mesh index out of range; NULL arrays with
+ * a size <= 0; a length beyond 1e6 m (size, point, position, height); too few points; a degenerate hull; a mesh index out of range; NULL arrays with
  * a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative rolling
  * resistance or spinning friction, negative density; invalid body id; world locked or
  * poisoned. On error nothing is created.

@@ -407,12 +407,14 @@ impl World {
         })
     }
 
-    /// Teleports a body. The quaternion must have unit length within 1e-6 (it is renormalized).
+    /// Teleports a body. The quaternion must have unit length within 1e-6 (it is renormalized);
+    /// each coordinate of the position within 1e9 m (`InvalidArgument`).
     pub fn set_body_pose(&mut self, h: BodyHandle, position: Vec3, rotation: Quat) -> Result<()> {
         self.scene_version = self.scene_version.wrapping_add(1);
         if !vec_finite(&position) || rotation.coords.iter().any(|v| !v.is_finite()) {
             return Err(Error::new(ErrorKind::NonFinite, "pose is NaN or infinite"));
         }
+        crate::body::check_position(&position, "a body")?;
         let n = rotation.coords.norm();
         if (n - 1.0).abs() > 1e-6 {
             return Err(Error::new(
@@ -427,7 +429,9 @@ impl World {
         Ok(())
     }
 
-    /// Sets the linear and angular velocity (world frame). Static bodies cannot move.
+    /// Sets the linear and angular velocity (world frame). Static bodies cannot move; a speed of
+    /// 1e6 m/s or rad/s or more, what a step takes for a blow-up, is refused
+    /// (`InvalidArgument`).
     pub fn set_body_velocity(&mut self, h: BodyHandle, linear: Vec3, angular: Vec3) -> Result<()> {
         if !vec_finite(&linear) || !vec_finite(&angular) {
             return Err(Error::new(
@@ -435,6 +439,7 @@ impl World {
                 "velocity is NaN or infinite",
             ));
         }
+        crate::body::check_speed(&linear, &angular)?;
         let b = self.body_mut(h)?;
         if b.kind == BodyKind::Static {
             return Err(Error::new(
@@ -456,7 +461,8 @@ impl World {
     /// Box2D's `SetTargetTransform`). Call it before every step of an animated body: the
     /// velocities stay as set, so a body not given a new target keeps moving. Stepping by
     /// another `dt` than the one given ends elsewhere on the same motion. Errors: a stale
-    /// handle; a body that is not kinematic, or `dt` not in (0, 10] s (`InvalidArgument`); a
+    /// handle; a body that is not kinematic, `dt` not in (0, 10] s, or a coordinate beyond 1e9 m
+    /// (`InvalidArgument`); a
     /// NaN or infinite pose or `dt` (`NonFinite`, as [`World::step`] answers such a step); a
     /// rotation whose norm is off 1 by more than 1e-6 (`InvalidRotation`). Nothing changes on
     /// error. A target within rounding of the body's pose (16 ulps) is its pose: zero
@@ -485,6 +491,7 @@ impl World {
                 format!("the target pose's time step must be in (0, 10] s, got {dt}"),
             ));
         }
+        crate::body::check_position(&position, "a target pose")?;
         let n = rotation.coords.norm();
         if (n - 1.0).abs() > 1e-6 {
             return Err(Error::new(
@@ -1236,7 +1243,8 @@ impl World {
     }
 
     /// Hands the world a contact point for the next step only (an engine's own collision
-    /// detection), beside the detected ones. Fails on stale bodies, NaN, a zero normal, a bad
+    /// detection), beside the detected ones. Fails on stale bodies, NaN, a zero normal (any
+    /// other length is a direction), a point beyond 1e9 m or a depth beyond 1e6 m, a bad
     /// material or two non-dynamic bodies.
     pub fn register_contact(&mut self, c: &ContactDesc) -> Result<()> {
         if !vec_finite(&c.point) || !vec_finite(&c.normal) || !c.depth.is_finite() {
@@ -1245,16 +1253,25 @@ impl World {
                 "contact point, normal or depth is NaN or infinite",
             ));
         }
-        if c.normal.norm() < 1e-12 {
+        // (scaled first: the norm of a finite normal may overflow)
+        let scale = c.normal.amax();
+        if scale == 0.0 {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 "contact normal must be nonzero",
             ));
         }
+        crate::body::check_position(&c.point, "a contact point")?;
+        if c.depth.abs() > crate::contact::detection::MAX_LENGTH {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("contact depth must be within 1e6 m, got {}", c.depth),
+            ));
+        }
         c.material.validate()?;
         self.check_pair(c.body_a, c.body_b, "contact")?;
         let mut c = *c;
-        c.normal = c.normal.normalize();
+        c.normal = (c.normal / scale).normalize();
         self.contacts.registered.try_reserve(1).map_err(|_| {
             Error::new(
                 ErrorKind::CapacityExceeded,
@@ -1323,7 +1340,10 @@ impl World {
     /// reported (`rolled_back`, not converged, infinite violation). The next frame step starts
     /// it from that same state, so it takes twice the substeps of the one that failed, past
     /// `max_substeps` if need be, doubling while frames keep rolling back, up to 16 times
-    /// `max_substeps` (4096 at most); the report's `substeps` says how many it took. Within the
+    /// `max_substeps` (4096 at most); the report's `substeps` says how many it took. A dynamic
+    /// body without joints that blows up so (an absurd force, gravity or friction coefficient)
+    /// is put back at its pose where the (sub)step began, at rest
+    /// ([`StepReport::bodies_rolled_back`]). Within the
     /// frame, a rolled-back island sits out the substeps after the one it failed in, held
     /// static at the frame start. A frame that fails at that limit too, on an island with a
     /// shape (or with registered contacts), starts from a state no substeps get past; the
@@ -1351,6 +1371,7 @@ impl World {
         self.sleep.forget_groups();
         self.hold_sleepers(h);
         self.contacts.begin_frame(&self.bodies);
+        self.solver.begin_frame();
         // Redoing the frame needs its start state; only an island (joints) touched by contacts
         // can ask for it.
         let may_redo = self.joints.len() > 0
@@ -1424,6 +1445,14 @@ impl World {
             }
         } else {
             self.uncoupled_frames = self.uncoupled_frames.saturating_sub(1);
+        }
+        // (a body without joints put back: its contacts' forces, NaN or enormous, are not the
+        // next frame's warm start)
+        if !self.solver.free_rolled_back().is_empty() {
+            let back = self.solver.free_rolled_back();
+            self.contacts
+                .detector
+                .forget_bodies(|slot| back.contains(&slot));
         }
         // fewer substeps after a calm second
         let mut n = remembered;

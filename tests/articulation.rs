@@ -640,8 +640,16 @@ fn island_with_a_body_past_a_million_metres_per_second_is_rolled_back() {
     world.step(1.0 / 60.0).unwrap();
     let end = *s.bodies.last().unwrap();
     let at = world.body(end).unwrap().position();
+    // (a velocity of 1e6 m/s is refused; 0.9e6 m/s turns the 0.5 m link at 1.8e6 rad/s)
+    assert_eq!(
+        world
+            .set_body_velocity(end, Vec3::new(0.0, 1e6, 0.0), Vec3::zeros())
+            .unwrap_err()
+            .kind,
+        ErrorKind::InvalidArgument
+    );
     world
-        .set_body_velocity(end, Vec3::new(0.0, 2e6, 0.0), Vec3::zeros())
+        .set_body_velocity(end, Vec3::new(0.0, 0.9e6, 0.0), Vec3::zeros())
         .unwrap();
     let r = world.step(1.0 / 60.0).unwrap().clone();
     assert!(r.islands[0].rolled_back && !r.converged, "{r:?}");
@@ -655,6 +663,72 @@ fn island_with_a_body_past_a_million_metres_per_second_is_rolled_back() {
     let r = world.step(1.0 / 60.0).unwrap().clone();
     assert!(!r.islands[0].rolled_back && r.converged, "{r:?}");
     assert!(r.max_violation <= 1e-9, "{r:?}");
+}
+
+/// A body without joints has no island to roll back: blown up (here by a finite force whose
+/// velocity passes 1e6 m/s; through contacts by a friction coefficient of 1e308), it is put
+/// back where the step began, at rest, and reported, and steps on from there. A velocity a
+/// step would take for a blow-up is refused where it is set.
+#[test]
+fn a_free_body_blown_up_is_put_back_at_rest_and_reported() {
+    let mut world = World::default();
+    let b = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, 5.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let other = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(3.0, 0.0, 5.0),
+            ..Default::default()
+        })
+        .unwrap();
+    world.step(1.0 / 60.0).unwrap();
+    let (x, q) = {
+        let b = world.body(b).unwrap();
+        (b.position(), b.rotation())
+    };
+    let z_other = world.body(other).unwrap().position().z;
+    world.apply_force(b, Vec3::new(1e300, 0.0, 0.0), x).unwrap();
+    let r = world.step(1.0 / 60.0).unwrap().clone();
+    assert!(r.bodies_rolled_back == 1 && !r.converged, "{r:?}");
+    assert_eq!(world.warnings().non_finite, 1);
+    let body = world.body(b).unwrap();
+    assert_eq!((body.position(), body.rotation()), (x, q));
+    assert_eq!(
+        (body.linear_velocity(), body.angular_velocity()),
+        (Vec3::zeros(), Vec3::zeros())
+    );
+    // the other body fell as usual
+    assert!(world.body(other).unwrap().position().z < z_other);
+    // the next step falls from there
+    let r = world.step(1.0 / 60.0).unwrap().clone();
+    assert!(r.bodies_rolled_back == 0 && r.converged, "{r:?}");
+    let v = world.body(b).unwrap().linear_velocity();
+    assert!((v.z + 9.81 / 60.0).abs() < 1e-9, "{v:?}");
+    // refused where they are set, changing nothing
+    for (lin, ang) in [
+        (Vec3::new(1e6, 0.0, 0.0), Vec3::zeros()),
+        (Vec3::zeros(), Vec3::new(0.0, 0.0, -2e6)),
+        (Vec3::new(1e300, 1e300, 0.0), Vec3::zeros()),
+    ] {
+        let e = world.set_body_velocity(b, lin, ang).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
+        let e = world
+            .create_body(&BodyDesc {
+                linear_velocity: lin,
+                angular_velocity: ang,
+                ..Default::default()
+            })
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
+    }
+    assert_eq!(world.body(b).unwrap().linear_velocity(), v);
+    assert_eq!(world.body_count(), 2);
+    world
+        .set_body_velocity(b, Vec3::new(9.9e5, 0.0, 0.0), Vec3::zeros())
+        .unwrap();
 }
 
 #[test]

@@ -1107,6 +1107,55 @@ fn bad_shapes_and_contacts_are_rejected_and_change_nothing() {
             Geometry::Compound { parts: vec![] },
             ErrorKind::InvalidArgument,
         ),
+        // lengths past 1e6 m (a cylinder 1e308 m tall broke the collision queries)
+        (
+            Geometry::Cylinder {
+                half_height: f64::MAX,
+                radius: 0.5,
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::Sphere { radius: 1.1e6 },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::ConvexHull {
+                points: vec![
+                    Vec3::zeros(),
+                    Vec3::x(),
+                    Vec3::y(),
+                    Vec3::new(0.0, 0.0, 2e6),
+                ],
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::TriMesh {
+                vertices: vec![Vec3::zeros(), Vec3::x(), Vec3::new(0.0, -1e7, 0.0)],
+                indices: vec![[0, 1, 2]],
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::HeightField {
+                rows: 2,
+                cols: 2,
+                heights: vec![0.0, 1.0, 0.0, 3e3],
+                scale: Vec3::new(10.0, 10.0, 1e3),
+            },
+            ErrorKind::InvalidArgument,
+        ),
+        (
+            Geometry::Compound {
+                parts: vec![(
+                    Vec3::new(2e6, 0.0, 0.0),
+                    Quat::identity(),
+                    Geometry::Sphere { radius: 1.0 },
+                )],
+            },
+            ErrorKind::InvalidArgument,
+        ),
     ];
     for (g, kind) in bad {
         let e = world
@@ -1114,6 +1163,12 @@ fn bad_shapes_and_contacts_are_rejected_and_change_nothing() {
             .unwrap_err();
         assert_eq!(e.kind, kind, "{g:?}: {e}");
     }
+    let mut d = ShapeDesc::new(Geometry::Sphere { radius: 1.0 });
+    d.position = Vec3::new(0.0, -1.5e6, 0.0);
+    assert_eq!(
+        world.create_shape(b, &d).unwrap_err().kind,
+        ErrorKind::InvalidArgument
+    );
     let mut d = ShapeDesc::new(Geometry::Sphere { radius: 1.0 });
     d.material.dynamic_friction = 0.9; // > mu_s
     assert_eq!(
@@ -1161,6 +1216,31 @@ fn bad_shapes_and_contacts_are_rejected_and_change_nothing() {
         world.register_contact(&c).unwrap_err().kind,
         ErrorKind::InvalidArgument
     );
+    // finite but absurd: a point beyond 1e9 m (its offsets came out NaN), a depth beyond 1e6 m
+    for c in [
+        ContactDesc {
+            normal: Vec3::z(),
+            point: Vec3::new(0.0, f64::MAX, 0.0),
+            ..c
+        },
+        ContactDesc {
+            normal: Vec3::z(),
+            depth: 1e7,
+            ..c
+        },
+    ] {
+        assert_eq!(
+            world.register_contact(&c).unwrap_err().kind,
+            ErrorKind::InvalidArgument
+        );
+    }
+    // a normal is a direction of any finite length
+    world
+        .register_contact(&ContactDesc {
+            normal: Vec3::new(0.0, 0.0, f64::MAX),
+            ..c
+        })
+        .unwrap();
 }
 
 #[test]
@@ -2724,4 +2804,30 @@ fn destroying_a_body_destroys_its_shapes_and_only_its() {
     world.destroy_body(c).unwrap();
     assert_eq!(world.shape_count(), 0);
     assert_eq!(world.body_count(), 0);
+}
+
+/// A half-space's normal is a direction of any finite length: one whose norm overflows
+/// (normalized as 0 before) or underflows holds a box as the unit one does.
+#[test]
+fn a_ground_normal_of_any_finite_length_holds_as_its_direction() {
+    for normal in [
+        Vec3::new(0.0, 0.0, f64::MAX),
+        Vec3::new(0.0, 0.0, 1e-300),
+        Vec3::new(0.0, 0.0, 1.0),
+    ] {
+        let mut world = World::default();
+        ground(&mut world, normal, mat(0.5, 0.5, 0.0));
+        let b = dynamic(
+            &mut world,
+            Vec3::new(0.0, 0.0, 0.6),
+            Quat::identity(),
+            cube(),
+            mat(0.5, 0.5, 0.0),
+        );
+        for _ in 0..60 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        let z = world.body(b).unwrap().position().z;
+        assert!((z - 0.5).abs() < 1e-4, "normal {normal:?}: z {z}");
+    }
 }

@@ -465,6 +465,14 @@ fn nan_and_bad_bodies_are_rejected_and_leave_the_world_unchanged() {
     let mut d = base;
     d.angular_damping = f64::NAN;
     assert_eq!(create(&d, &mut out), tenon_result::NonFinite);
+    // finite but absurd: beyond 1e9 m (a contact point there came out NaN), or faster than
+    // what a step takes for a blow-up
+    let mut d = base;
+    d.position.z = 2e9;
+    assert_eq!(create(&d, &mut out), tenon_result::InvalidArgument);
+    let mut d = base;
+    d.angular_velocity.y = -1e6;
+    assert_eq!(create(&d, &mut out), tenon_result::InvalidArgument);
     assert_eq!(
         unsafe { tenon_body_create(w, null(), &mut out) },
         tenon_result::NullPointer
@@ -491,10 +499,18 @@ fn nan_and_bad_bodies_are_rejected_and_leave_the_world_unchanged() {
         tenon_body_set_pose(b, v(0.0, 0.0, 0.0), tenon_quat { w: 1.1, ..q }),
         tenon_result::InvalidRotation
     );
+    assert_eq!(
+        tenon_body_set_pose(b, v(-f64::MAX, 0.0, 0.0), q),
+        tenon_result::InvalidArgument
+    );
     assert_eq!(position(b), v(1.0, 2.0, 3.0));
     assert_eq!(
         tenon_body_set_velocity(b, v(0.0, f64::INFINITY, 0.0), v(0.0, 0.0, 0.0)),
         tenon_result::NonFinite
+    );
+    assert_eq!(
+        tenon_body_set_velocity(b, v(0.0, 1e12, 0.0), v(0.0, 0.0, 0.0)),
+        tenon_result::InvalidArgument
     );
     assert_eq!(
         tenon_body_apply_force(b, v(f64::NAN, 0.0, 0.0), v(0.0, 0.0, 0.0)),

@@ -234,9 +234,14 @@ fn bad_target_poses_are_refused_and_change_nothing() {
         kind(world.set_body_target_pose(k, p, long, H)),
         ErrorKind::InvalidRotation
     );
-    // a target 1e300 m away in 1e-3 s: the velocity would overflow
+    // a target beyond 1e9 m, as any body position
     assert_eq!(
         kind(world.set_body_target_pose(k, Vec3::new(1e300, 0.0, 0.0), q, 1e-9)),
+        ErrorKind::InvalidArgument
+    );
+    // a target 1e9 m away in 1e-300 s: the velocity would overflow
+    assert_eq!(
+        kind(world.set_body_target_pose(k, Vec3::new(1e9, 0.0, 0.0), q, 1e-300)),
         ErrorKind::NonFinite
     );
     let b = world.body(k).unwrap();

@@ -6,18 +6,11 @@ use super::bordered::Bordered;
 use super::external_pose;
 use super::factor::{BlockCholesky, BlockLoc};
 use crate::arena::Arena;
+use crate::body::BLOWN_UP_SPEED;
 use crate::body::{Body, BodyKind, world_inertias};
 use crate::joint::{JointFrame, JointKind, JointLimits, JointModel, Pose, Row};
 use crate::math::{Mat3, Quat, Vec3, same_bits};
 use crate::world::Joint;
-
-/// A body faster than this (m/s or rad/s) has blown up: its island is rolled back as if its
-/// state were NaN. No mechanism a game or a robot simulates comes near it (the whip of the 1:10^5
-/// chain reaches 700 m/s), and a blow-up passes it within a substep or two; but one can end a
-/// frame finite. The 1:10^4 chain whipped onto rough ground (`heavy_chain_on_ground`, mu 0.5,
-/// ground 8.055 m) ended a frame at 2.65 s with its links at 2e8 m/s and 0.9 m of joint
-/// violation, not rolled back: every frame after it failed from there.
-pub(crate) const BLOWN_UP_SPEED: f64 = 1e6;
 
 /// What a joint's side is attached to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

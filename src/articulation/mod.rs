@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use crate::arena::Arena;
 use crate::body::{Body, BodyKind, MotionState, free_external_impulse, free_finish};
-use crate::math::integrate_rotation;
+use crate::math::{Vec3, integrate_rotation};
 use crate::world::{Joint, WorldSettings};
 use island::Island;
 
@@ -147,8 +147,13 @@ pub struct StepReport {
     pub substeps: u32,
     /// Largest joint violation at the end of the step (m or rad).
     pub max_violation: f64,
-    /// True if every island converged.
+    /// True if every island converged and no body without joints was rolled back.
     pub converged: bool,
+    /// Dynamic bodies without joints whose state became NaN or infinite in the step, or which
+    /// passed 1e6 m/s or rad/s (absurd materials, gravity or forces): each was put back at its
+    /// pose where the (sub)step began, at rest, and its contacts forget their warm starts, as
+    /// an island is rolled back (counted in [`WarningCounters::non_finite`]).
+    pub bodies_rolled_back: u32,
     /// True if the topology (islands, ordering, symbolic factorization) was rebuilt this step.
     pub topology_rebuilt: bool,
     /// Time rebuilding the topology (ns; 0 when cached).
@@ -185,7 +190,7 @@ impl StepReport {
         self.refactorizations = islands.iter().map(|i| i.refactorizations).sum();
         self.substeps = islands.iter().map(|i| i.substeps).max().unwrap_or(1);
         self.max_violation = islands.iter().map(|i| i.max_violation).fold(0.0, f64::max);
-        self.converged = islands.iter().all(|i| i.converged);
+        self.converged = islands.iter().all(|i| i.converged) && self.bodies_rolled_back == 0;
     }
 
     /// Adds the report of a later substep `s` of the same frame step (the world split it).
@@ -193,6 +198,7 @@ impl StepReport {
         for (i, si) in self.islands.iter_mut().zip(&s.islands) {
             i.add(si);
         }
+        self.bodies_rolled_back += s.bodies_rolled_back;
         self.summarize();
         self.dt += s.dt;
         self.topology_rebuilt |= s.topology_rebuilt;
@@ -206,7 +212,8 @@ impl StepReport {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WarningCounters {
     /// Islands whose state became NaN or infinite (or a body passed 1e6 m/s or rad/s) and was
-    /// rolled back to the start of the step.
+    /// rolled back to the start of the step, and bodies without joints put back so
+    /// ([`StepReport::bodies_rolled_back`]).
     pub non_finite: u64,
     /// Island steps that ended with a joint violation above `eps_p`.
     pub not_converged: u64,
@@ -229,6 +236,7 @@ impl WarningCounters {
             self.singular_pivot += u64::from(i.clamped_pivots > 0);
             self.substepped += u64::from(i.substeps > 1);
         }
+        self.non_finite += u64::from(r.bodies_rolled_back);
     }
 }
 
@@ -240,6 +248,9 @@ pub(crate) struct Solver {
     free: Vec<u32>,
     /// `I^-1 tau` of each free body during the current step.
     free_alpha: Vec<crate::math::Vec3>,
+    /// Free bodies put back since [`Solver::begin_frame`] (see
+    /// [`StepReport::bodies_rolled_back`]; empty but after a blow-up).
+    free_rolled_back: Vec<u32>,
     /// Island of each body slot (`u32::MAX`: not in an island), and its local index.
     island_of: Vec<(u32, u32)>,
     /// Per island: rolled back in an earlier substep of the frame step, left out of the rest
@@ -397,6 +408,7 @@ impl Solver {
         self.report
             .islands
             .resize(self.islands.len(), IslandReport::default());
+        self.report.bodies_rolled_back = 0;
         for island in &mut self.islands {
             island.contacts_follow = false;
         }
@@ -434,6 +446,16 @@ impl Solver {
         self.t0 = Some(t0);
         self.t1 = Some(t1);
         self.rebuilt = rebuilt;
+    }
+
+    /// Starts a frame step: no free body put back yet.
+    pub fn begin_frame(&mut self) {
+        self.free_rolled_back.clear();
+    }
+
+    /// The free bodies put back since the frame step began (slots).
+    pub fn free_rolled_back(&self) -> &[u32] {
+        &self.free_rolled_back
     }
 
     /// Test hook ([`crate::World::inject_blow_up`]): every island's velocities turn NaN.
@@ -753,7 +775,18 @@ impl Solver {
         for (k, &slot) in self.free.iter().enumerate() {
             let b = bodies.slot_mut(slot);
             if b.kind == BodyKind::Dynamic {
+                let start = (b.position, b.rotation);
                 free_finish(b, &self.free_alpha[k], h);
+                if !crate::body::intact(b) {
+                    // put back where the substep began, at rest (its velocities would blow it
+                    // up again: a friction coefficient of 1e308 did so through a contact)
+                    (b.position, b.rotation) = start;
+                    b.linear_velocity = Vec3::zeros();
+                    b.angular_velocity = Vec3::zeros();
+                    b.inertias_at = None;
+                    self.report.bodies_rolled_back += 1;
+                    self.free_rolled_back.push(slot);
+                }
             }
         }
         let mut kinematic = false;

@@ -59,6 +59,11 @@ fn bad(message: String) -> Error {
     Error::new(ErrorKind::InvalidArgument, message)
 }
 
+/// The largest length (m) a geometry may have, size or coordinate: 1000 km. Far beyond any
+/// scene, and short of the lengths whose squares and products overflow or lose every digit
+/// of a contact (a cylinder 1e308 m tall made parry's penetration query index out of bounds).
+pub(crate) const MAX_LENGTH: f64 = 1e6;
+
 fn positive(v: f64, what: &str) -> Result<()> {
     if !v.is_finite() {
         return Err(Error::new(
@@ -66,8 +71,25 @@ fn positive(v: f64, what: &str) -> Result<()> {
             format!("{what} is NaN or infinite"),
         ));
     }
-    if v <= 0.0 {
-        return Err(bad(format!("{what} must be > 0 m, got {v}")));
+    if !(v > 0.0 && v <= MAX_LENGTH) {
+        return Err(bad(format!("{what} must be in (0, 1e6] m, got {v}")));
+    }
+    Ok(())
+}
+
+/// Checks points of a geometry: finite, and within [`MAX_LENGTH`] of its origin.
+fn points_within(points: &[Vec3], what: &str) -> Result<()> {
+    if points.iter().any(|p| !vec_finite(p)) {
+        return Err(Error::new(
+            ErrorKind::NonFinite,
+            format!("{what} is NaN or infinite"),
+        ));
+    }
+    if let Some(p) = points.iter().find(|p| p.amax() > MAX_LENGTH) {
+        return Err(bad(format!(
+            "{what} must lie within 1e6 m of the shape's origin, got {:?}",
+            p.as_slice()
+        )));
     }
     Ok(())
 }
@@ -97,12 +119,7 @@ pub(crate) fn validate_geometry(g: &Geometry, part: bool) -> Result<()> {
             positive(*radius, "cylinder radius")
         }
         Geometry::ConvexHull { points } => {
-            if points.iter().any(|p| !vec_finite(p)) {
-                return Err(Error::new(
-                    ErrorKind::NonFinite,
-                    "convex hull point is NaN or infinite",
-                ));
-            }
+            points_within(points, "convex hull point")?;
             if points.len() < 4 {
                 return Err(bad(format!(
                     "a convex hull needs at least 4 points, got {}",
@@ -115,12 +132,7 @@ pub(crate) fn validate_geometry(g: &Geometry, part: bool) -> Result<()> {
             "compound parts must be spheres, boxes, capsules, cylinders or convex hulls".into(),
         )),
         Geometry::TriMesh { vertices, indices } => {
-            if vertices.iter().any(|p| !vec_finite(p)) {
-                return Err(Error::new(
-                    ErrorKind::NonFinite,
-                    "mesh vertex is NaN or infinite",
-                ));
-            }
+            points_within(vertices, "mesh vertex")?;
             if indices.is_empty() {
                 return Err(bad("a triangle mesh needs at least one triangle".into()));
             }
@@ -157,6 +169,13 @@ pub(crate) fn validate_geometry(g: &Geometry, part: bool) -> Result<()> {
             for c in scale.iter() {
                 positive(*c, "height field scale")?;
             }
+            if let Some(h) = heights.iter().find(|h| (*h * scale.z).abs() > MAX_LENGTH) {
+                return Err(bad(format!(
+                    "a height field's heights times its z scale must be within 1e6 m, got {h} \
+                     times {}",
+                    scale.z
+                )));
+            }
             Ok(())
         }
         Geometry::Compound { parts } => {
@@ -170,6 +189,7 @@ pub(crate) fn validate_geometry(g: &Geometry, part: bool) -> Result<()> {
                         "compound part pose is NaN or infinite",
                     ));
                 }
+                points_within(std::slice::from_ref(x), "compound part position")?;
                 validate_geometry(g, true)?;
             }
             Ok(())
@@ -181,7 +201,8 @@ pub(crate) fn validate_geometry(g: &Geometry, part: bool) -> Result<()> {
                     "half-space normal is NaN or infinite",
                 ));
             }
-            if normal.norm() < 1e-12 {
+            // (scaled first: the norm of a finite normal may overflow)
+            if (normal / normal.amax().max(f64::MIN_POSITIVE)).norm() < 0.5 {
                 return Err(bad("half-space normal must be nonzero".into()));
             }
             Ok(())
@@ -251,7 +272,10 @@ fn build(g: &Geometry) -> Result<(SharedShape, Quat)> {
             }
             (SharedShape::compound(list), id)
         }
-        Geometry::HalfSpace { normal } => (SharedShape::halfspace(pv(&normal.normalize())), id),
+        Geometry::HalfSpace { normal } => (
+            SharedShape::halfspace(pv(&(normal / normal.amax()).normalize())),
+            id,
+        ),
     })
 }
 

@@ -13,7 +13,9 @@ use crate::math::{Quat, Vec3, vec_finite};
 use crate::world::BodyHandle;
 
 /// The geometry of a shape, in the shape's own frame (placed on the body by
-/// [`ShapeDesc::position`] and [`ShapeDesc::rotation`]). Lengths in metres.
+/// [`ShapeDesc::position`] and [`ShapeDesc::rotation`]). Lengths in metres, none beyond 1e6 m
+/// (sizes, points and vertices, heights times their factor, parts' positions: 1000 km is far
+/// beyond any scene, and short of the lengths whose products overflow in the collision queries).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Geometry {
     /// A ball of the given radius, centred at the origin.
@@ -195,7 +197,8 @@ impl CollisionFilter {
 pub struct ShapeDesc {
     /// The geometry.
     pub geometry: Geometry,
-    /// Position of the shape's frame in the body frame (m). Default 0.
+    /// Position of the shape's frame in the body frame (m, each coordinate within 1e6 m).
+    /// Default 0.
     pub position: Vec3,
     /// Orientation of the shape's frame in the body frame. Default identity.
     pub rotation: Quat,
@@ -230,6 +233,15 @@ impl ShapeDesc {
             return Err(Error::new(
                 ErrorKind::NonFinite,
                 "shape pose is NaN or infinite",
+            ));
+        }
+        if self.position.amax() > detection::MAX_LENGTH {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "a shape must lie within 1e6 m of its body, got {:?}",
+                    self.position.as_slice()
+                ),
             ));
         }
         let n = self.rotation.coords.norm();

@@ -41,14 +41,16 @@ pub struct tenon_body_id {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_body_def {
-    /// Position of the centre of mass (m, world frame); the local frame's origin. Default 0.
+    /// Position of the centre of mass (m, world frame, each coordinate within 1e9 m); the local
+    /// frame's origin. Default 0.
     pub position: tenon_vec3,
     /// Orientation of the local frame in the world (x, y, z, w). Default identity.
     pub rotation: tenon_quat,
     /// Linear velocity of the centre of mass (m/s, world frame). Default 0; must be 0 for a
-    /// static body.
+    /// static body, and below 1e6 m/s (what a step takes for a blow-up).
     pub linear_velocity: tenon_vec3,
-    /// Angular velocity (rad/s, world frame). Default 0; must be 0 for a static body.
+    /// Angular velocity (rad/s, world frame). Default 0; must be 0 for a static body, and
+    /// below 1e6 rad/s.
     pub angular_velocity: tenon_vec3,
     /// Mass and inertia (local frame). Default a 1 kg, 1 m solid cube. Checked only for dynamic
     /// bodies: mass > 0 and inertia positive definite.
@@ -274,7 +276,8 @@ pub unsafe extern "C" fn tenon_body_get_rotation(
 
 /// Teleports the body: centre of mass to `position` (m, world frame), orientation `rotation`
 /// (unit quaternion x y z w; renormalized if within 1e-6 of unit length). Joints are not
-/// corrected until the next step. Errors: NaN; non-unit rotation (`TENON_RESULT_INVALID_ROTATION`).
+/// corrected until the next step. Errors: NaN; a coordinate beyond 1e9 m
+/// (`TENON_RESULT_INVALID_ARGUMENT`); non-unit rotation (`TENON_RESULT_INVALID_ROTATION`).
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_body_set_pose(
     body: tenon_body_id,
@@ -296,7 +299,8 @@ pub extern "C" fn tenon_body_set_pose(
 /// `tenon_body_set_pose()`). The velocities stay as set: call it before every step, or set the
 /// velocity to zero to stop. It wakes nothing itself: moving, the body wakes what it touches
 /// or is jointed to at the step; held at its pose, what rests on it may fall asleep. Errors:
-/// not a kinematic body, or `dt` not in (0, 10] s (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
+/// not a kinematic body, `dt` not in (0, 10] s, or a coordinate beyond 1e9 m
+/// (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
 /// infinite pose or `dt` (`TENON_RESULT_NON_FINITE`);
 /// non-unit rotation (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
 #[unsafe(no_mangle)]
@@ -332,7 +336,8 @@ pub unsafe extern "C" fn tenon_body_get_angular_velocity(
 }
 
 /// Sets the linear velocity of the centre of mass (m/s) and the angular velocity (rad/s), both
-/// in the world frame. Errors: NaN; a static body (`TENON_RESULT_INVALID_ARGUMENT`).
+/// in the world frame. Errors: NaN; a static body, or a speed of 1e6 m/s or rad/s or more, what
+/// a step takes for a blow-up (`TENON_RESULT_INVALID_ARGUMENT`).
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_body_set_velocity(
     body: tenon_body_id,

@@ -80,13 +80,15 @@ pub struct tenon_material {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_shape_def {
-    /// Position of the shape's frame in the body's local frame (m). Default 0.
+    /// Position of the shape's frame in the body's local frame (m, each coordinate within
+    /// 1e6 m, as every length of a shape: sizes, points, heights times their factor).
+    /// Default 0.
     pub position: tenon_vec3,
     /// Orientation of the shape's frame in the body's local frame. Default identity.
     pub rotation: tenon_quat,
     /// Box half extents (m, each > 0); height field size and height factor. Default 0.5.
     pub half_extents: tenon_vec3,
-    /// Half-space outward normal (shape frame, nonzero). Default (0, 0, 1).
+    /// Half-space outward normal (shape frame, nonzero, any length). Default (0, 0, 1).
     pub normal: tenon_vec3,
     /// Radius of a sphere, capsule or cylinder (m, > 0). Default 0.5.
     pub radius: f64,
@@ -320,7 +322,7 @@ pub(crate) fn desc_from_def(d: &tenon_shape_def) -> Result<ShapeDesc, FfiError> 
 
 /// Attaches a shape made from `*def` to `body` and writes its id to `*out`.
 /// Errors: NULL `def` or `out`; def not from `tenon_shape_def_default()`; unknown type; NaN;
-/// a size <= 0; too few points; a degenerate hull; a mesh index out of range; NULL arrays with
+/// a size <= 0; a length beyond 1e6 m (size, point, position, height); too few points; a degenerate hull; a mesh index out of range; NULL arrays with
 /// a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative rolling
 /// resistance or spinning friction, negative density; invalid body id; world locked or
 /// poisoned. On error nothing is created.

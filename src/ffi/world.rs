@@ -88,7 +88,8 @@ pub struct tenon_step_report {
     pub substeps: u32,
     /// Number of islands (connected groups of jointed dynamic bodies).
     pub islands: u32,
-    /// 1 if every joint ended within eps_p, else 0.
+    /// 1 if every joint ended within eps_p and no body was rolled back (see
+    /// tenon_warnings::non_finite), else 0.
     pub converged: u32,
     /// 1 if islands, ordering and symbolic factorization were rebuilt this step, else 0.
     pub topology_rebuilt: u32,
@@ -147,7 +148,8 @@ pub struct tenon_island_report {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct tenon_warnings {
     /// Islands whose state became NaN or infinite (or a body passed 1e6 m/s or rad/s) and were
-    /// rolled back to the start of the step.
+    /// rolled back to the start of the step, and bodies without joints so put back (at the
+    /// pose where the step began, at rest; an absurd force, gravity or friction coefficient).
     pub non_finite: u64,
     /// Island steps that ended with a joint violation above eps_p.
     pub not_converged: u64,
