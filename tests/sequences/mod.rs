@@ -1,0 +1,1016 @@
+//! Random sequences of C-ABI calls, read from bytes: the interpreter behind
+//! `tests/api_sequences.rs` (fixed seeds, every test run) and the fuzz target `c_abi`
+//! (`fuzz/`, coverage-guided, run by hand with `cargo +nightly fuzz run c_abi`).
+//!
+//! Each call's arguments come from the bytes: mostly values a game would pass, sometimes NaN,
+//! infinities, zeros, huge numbers, stale, foreign or null ids, bad enum values and short or
+//! NULL buffers. After every call it checks what the header promises:
+//! - no call reports `TENON_RESULT_PANIC` or leaves a world poisoned;
+//! - a call that fails changes nothing a caller can read (body and joint counts, every pose,
+//!   the world time);
+//! - a step that succeeds leaves every pose finite with unit rotations, and every contact
+//!   finite.
+
+use std::cell::RefCell;
+use std::ptr::{null, null_mut};
+use tenon::ffi::*;
+
+thread_local! {
+    /// The calls of the running sequence (each call's result, the definitions and steps it
+    /// passed), for the report of a broken promise.
+    static LOG: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+fn note(s: String) {
+    LOG.with(|l| l.borrow_mut().push(s));
+}
+
+/// The bytes a sequence is read from; past their end every read is zero.
+struct Input<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Input<'_> {
+    fn done(&self) -> bool {
+        self.at >= self.bytes.len()
+    }
+
+    fn u8(&mut self) -> u8 {
+        let b = self.bytes.get(self.at).copied().unwrap_or(0);
+        self.at += 1;
+        b
+    }
+
+    fn u16(&mut self) -> u16 {
+        u16::from(self.u8()) | (u16::from(self.u8()) << 8)
+    }
+
+    fn u32(&mut self) -> u32 {
+        u32::from(self.u16()) | (u32::from(self.u16()) << 16)
+    }
+
+    /// One of `0..n`.
+    fn pick(&mut self, n: usize) -> usize {
+        self.u8() as usize % n.max(1)
+    }
+
+    /// True one time in `n`.
+    fn one_in(&mut self, n: u8) -> bool {
+        self.u8() % n == 0
+    }
+
+    /// A number in `[lo, hi]`.
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * f64::from(self.u16()) / f64::from(u16::MAX)
+    }
+
+    /// A number a caller might pass where `[lo, hi]` is sensible: usually in it, one time in 16
+    /// one of the values a validation must catch or survive.
+    fn num(&mut self, lo: f64, hi: f64) -> f64 {
+        if self.one_in(16) {
+            const ODD: [f64; 10] = [
+                f64::NAN,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                0.0,
+                -0.0,
+                -1.0,
+                1e-300,
+                1e12,
+                -1e12,
+                f64::MAX,
+            ];
+            ODD[self.pick(ODD.len())]
+        } else {
+            self.range(lo, hi)
+        }
+    }
+
+    fn vec(&mut self, lo: f64, hi: f64) -> tenon_vec3 {
+        tenon_vec3 {
+            x: self.num(lo, hi),
+            y: self.num(lo, hi),
+            z: self.num(lo, hi),
+        }
+    }
+
+    /// A rotation: unit but for one time in 16 (then anything, the zero quaternion included).
+    fn quat(&mut self) -> tenon_quat {
+        if self.one_in(16) {
+            return tenon_quat {
+                x: self.num(-2.0, 2.0),
+                y: self.num(-2.0, 2.0),
+                z: self.num(-2.0, 2.0),
+                w: self.num(-2.0, 2.0),
+            };
+        }
+        let (x, y, z, w) = (
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+        );
+        let n = (x * x + y * y + z * z + w * w).sqrt();
+        if n < 1e-3 {
+            return tenon_quat {
+                x: 0.0,
+                y: 0.0,
+                z: 0.0,
+                w: 1.0,
+            };
+        }
+        tenon_quat {
+            x: x / n,
+            y: y / n,
+            z: z / n,
+            w: w / n,
+        }
+    }
+
+    /// An enum value: one of `0..n` but for one time in 16.
+    fn enum_value(&mut self, n: u32) -> u32 {
+        if self.one_in(16) {
+            self.u32()
+        } else {
+            self.u8() as u32 % n
+        }
+    }
+
+    fn material(&mut self) -> tenon_material {
+        tenon_material {
+            static_friction: self.num(0.0, 1.5),
+            dynamic_friction: self.num(0.0, 1.2),
+            restitution: self.num(0.0, 1.0),
+            rolling_resistance: self.num(0.0, 0.1),
+            spinning_friction: self.num(0.0, 0.1),
+        }
+    }
+}
+
+/// What one world holds, as the sequence created it (destroyed ids stay, to be used stale).
+#[derive(Default)]
+struct Held {
+    world: tenon_world_id,
+    bodies: Vec<tenon_body_id>,
+    shapes: Vec<tenon_shape_id>,
+    joints: Vec<tenon_joint_id>,
+}
+
+/// Most objects of each kind a sequence creates in one world, and most steps in all: every
+/// input runs in milliseconds.
+const MOST_OBJECTS: usize = 24;
+const MOST_STEPS: usize = 40;
+
+/// What a caller can read of a world: counts, time, every body's pose (bit patterns).
+fn fingerprint(w: tenon_world_id) -> Option<Vec<u64>> {
+    let mut out = Vec::new();
+    let (mut bodies, mut joints, mut time) = (0usize, 0usize, 0.0f64);
+    unsafe {
+        if tenon_world_get_body_count(w, &mut bodies) != tenon_result::Ok
+            || tenon_world_get_joint_count(w, &mut joints) != tenon_result::Ok
+            || tenon_world_get_time(w, &mut time) != tenon_result::Ok
+        {
+            return None;
+        }
+    }
+    out.extend([bodies as u64, joints as u64, time.to_bits()]);
+    let mut ids = vec![tenon_body_id::default(); bodies];
+    let mut pos = vec![tenon_vec3::default(); bodies];
+    let mut rot = vec![tenon_quat::default(); bodies];
+    let mut n = 0;
+    let r = unsafe {
+        tenon_world_get_body_poses(
+            w,
+            ids.as_mut_ptr(),
+            pos.as_mut_ptr(),
+            rot.as_mut_ptr(),
+            bodies,
+            &mut n,
+        )
+    };
+    assert_eq!(r, tenon_result::Ok, "reading the poses of {bodies} bodies");
+    for i in 0..n {
+        out.extend([u64::from(ids[i].index1), u64::from(ids[i].generation)]);
+        let (p, q) = (pos[i], rot[i]);
+        out.extend([p.x, p.y, p.z, q.x, q.y, q.z, q.w].map(f64::to_bits));
+    }
+    Some(out)
+}
+
+/// Checks every pose of the world finite and every rotation unit, and every contact finite.
+fn poses_finite(w: tenon_world_id) -> Result<(), String> {
+    let mut bodies = 0usize;
+    let _ = unsafe { tenon_world_get_body_count(w, &mut bodies) };
+    let mut ids = vec![tenon_body_id::default(); bodies];
+    let mut pos = vec![tenon_vec3::default(); bodies];
+    let mut rot = vec![tenon_quat::default(); bodies];
+    let mut n = 0;
+    let r = unsafe {
+        tenon_world_get_body_poses(
+            w,
+            ids.as_mut_ptr(),
+            pos.as_mut_ptr(),
+            rot.as_mut_ptr(),
+            bodies,
+            &mut n,
+        )
+    };
+    if r != tenon_result::Ok {
+        return Err(format!("reading poses after a step: {r:?}"));
+    }
+    let (mut data, mut count): (*const tenon_contact, usize) = (null(), 0);
+    let r = unsafe { tenon_world_get_contact_view(w, &mut data, &mut count) };
+    if r != tenon_result::Ok {
+        return Err(format!("reading contacts after a step: {r:?}"));
+    }
+    let contacts = if count == 0 {
+        &[][..]
+    } else {
+        unsafe { std::slice::from_raw_parts(data, count) }
+    };
+    for c in contacts {
+        let v = [c.point, c.normal, c.friction_impulse, c.rolling_impulse];
+        if !(v
+            .iter()
+            .all(|v| v.x.is_finite() && v.y.is_finite() && v.z.is_finite())
+            && c.depth.is_finite()
+            && c.normal_impulse.is_finite())
+        {
+            return Err(format!("a contact after a successful step: {c:?}"));
+        }
+    }
+    for i in 0..n {
+        let (p, q) = (pos[i], rot[i]);
+        let norm = (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w).sqrt();
+        if !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()) || (norm - 1.0).abs() > 1e-6 {
+            return Err(format!(
+                "body {} after a successful step: position {p:?}, rotation {q:?}",
+                ids[i].index1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs the calls the bytes describe; `Err` says which promise a call broke.
+pub fn run(bytes: &[u8]) -> Result<(), String> {
+    let mut input = Input { bytes, at: 0 };
+    let mut worlds: Vec<Held> = Vec::new();
+    let mut steps = 0;
+    let mut result = Ok(());
+    let mut call = 0;
+    LOG.with(|l| l.borrow_mut().clear());
+    while !input.done() && result.is_ok() {
+        call += 1;
+        result = one_call(&mut input, &mut worlds, &mut steps).map_err(|e| {
+            let log = LOG.with(|l| l.borrow().join("\n  "));
+            format!("call {call}: {e}\ncalls:\n  {log}")
+        });
+    }
+    for h in &worlds {
+        let _ = tenon_world_destroy(h.world);
+    }
+    result
+}
+
+/// A body id of the world (sometimes of another, sometimes null or never issued).
+fn body_of(input: &mut Input, worlds: &[Held], wi: usize) -> tenon_body_id {
+    match input.pick(16) {
+        0 => tenon_body_id::default(),
+        1 => tenon_body_id {
+            index1: input.u32(),
+            world: input.u16(),
+            generation: input.u16(),
+        },
+        2 if !worlds.is_empty() => {
+            let other = &worlds[input.pick(worlds.len())];
+            other
+                .bodies
+                .get(input.pick(other.bodies.len()))
+                .copied()
+                .unwrap_or_default()
+        }
+        _ => {
+            let h = &worlds[wi];
+            h.bodies
+                .get(input.pick(h.bodies.len()))
+                .copied()
+                .unwrap_or_default()
+        }
+    }
+}
+
+fn shape_of(input: &mut Input, h: &Held) -> tenon_shape_id {
+    if input.one_in(16) {
+        return tenon_shape_id {
+            index1: input.u32(),
+            world: h.world.index1,
+            generation: input.u16(),
+        };
+    }
+    h.shapes
+        .get(input.pick(h.shapes.len()))
+        .copied()
+        .unwrap_or_default()
+}
+
+fn joint_of(input: &mut Input, h: &Held) -> tenon_joint_id {
+    if input.one_in(16) {
+        return tenon_joint_id {
+            index1: input.u32(),
+            world: h.world.index1,
+            generation: input.u16(),
+        };
+    }
+    h.joints
+        .get(input.pick(h.joints.len()))
+        .copied()
+        .unwrap_or_default()
+}
+
+/// A shape definition; `store` keeps the arrays its pointers name alive.
+fn shape_def(input: &mut Input, store: &mut ShapeArrays) -> tenon_shape_def {
+    let mut d = tenon_shape_def_default();
+    d.r#type = input.enum_value(8);
+    if input.one_in(4) {
+        d.position = input.vec(-1.0, 1.0);
+        d.rotation = input.quat();
+    }
+    d.half_extents = input.vec(0.05, 2.0);
+    d.radius = input.num(0.02, 1.0);
+    d.half_height = input.num(0.02, 1.0);
+    d.normal = input.vec(-1.0, 1.0);
+    d.density = input.num(10.0, 5000.0);
+    d.material = input.material();
+    if input.one_in(8) {
+        d.group = input.u32();
+        d.mask = input.u32();
+    }
+    d.user_data = u64::from(input.u16());
+    let n = input.pick(13);
+    store.points.clear();
+    for _ in 0..n {
+        let p = input.vec(-1.0, 1.0);
+        store.points.push(p);
+    }
+    let m = 3 * input.pick(6) + usize::from(input.one_in(8));
+    store.indices.clear();
+    for _ in 0..m {
+        let i = if input.one_in(16) {
+            input.u32()
+        } else {
+            input.pick(n.max(1)) as u32
+        };
+        store.indices.push(i);
+    }
+    let (rows, cols) = (input.pick(6) as u32, input.pick(6) as u32);
+    store.heights.clear();
+    for _ in 0..rows * cols {
+        let z = input.num(-0.5, 0.5);
+        store.heights.push(z);
+    }
+    // (sometimes a count beyond what the pointer holds is not tried: that is the caller's
+    // undefined behaviour; a NULL pointer with a count is tried)
+    d.points = if input.one_in(16) {
+        null()
+    } else {
+        store.points.as_ptr()
+    };
+    d.point_count = store.points.len();
+    d.indices = if input.one_in(16) {
+        null()
+    } else {
+        store.indices.as_ptr()
+    };
+    d.index_count = store.indices.len();
+    d.heights = if input.one_in(16) {
+        null()
+    } else {
+        store.heights.as_ptr()
+    };
+    d.rows = rows;
+    d.cols = cols;
+    if input.one_in(32) {
+        d.internal_magic = 0;
+    }
+    note(format!(
+        "shape def: material {:?} type {} p {:?} q {:?} he {:?} r {} hh {} n {:?} density {} points {:?} indices {:?} heights {:?} {}x{}",
+        d.material,
+        d.r#type,
+        d.position,
+        d.rotation,
+        d.half_extents,
+        d.radius,
+        d.half_height,
+        d.normal,
+        d.density,
+        store.points,
+        store.indices,
+        store.heights,
+        d.rows,
+        d.cols
+    ));
+    d
+}
+
+#[derive(Default)]
+struct ShapeArrays {
+    points: Vec<tenon_vec3>,
+    indices: Vec<u32>,
+    heights: Vec<f64>,
+}
+
+/// The code of a call, checked against the promises that hold for any call; `Ok(true)` when
+/// it succeeded.
+fn checked(r: tenon_result, what: &str) -> Result<bool, String> {
+    match r {
+        tenon_result::Panic => Err(format!("{what}: a panic was caught at the boundary")),
+        tenon_result::WorldPoisoned => Err(format!("{what}: the world is poisoned")),
+        tenon_result::WorldLocked => Err(format!("{what}: locked with no other thread")),
+        r => Ok(r == tenon_result::Ok),
+    }
+}
+
+fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Result<(), String> {
+    let op = input.pick(40);
+    if worlds.is_empty() || op == 0 {
+        if worlds.len() < 2 {
+            let mut def = tenon_world_def_default();
+            if input.one_in(4) {
+                def.gravity = input.vec(-20.0, 20.0);
+                def.eps_p = input.num(1e-12, 1e-6);
+                def.eps_t = input.num(0.0, 1e-6);
+                def.max_iterations = input.pick(80) as u32;
+                def.max_substeps = input.pick(16) as u32;
+            }
+            let mut id = tenon_world_id::default();
+            if checked(unsafe { tenon_world_create(&def, &mut id) }, "world_create")? {
+                worlds.push(Held {
+                    world: id,
+                    ..Held::default()
+                });
+            }
+        }
+        return Ok(());
+    }
+    let wi = input.pick(worlds.len());
+    let w = worlds[wi].world;
+    let before = fingerprint(w);
+    let mut arrays = ShapeArrays::default();
+    let (name, r): (&str, tenon_result) = unsafe {
+        match op {
+            1 => {
+                // destroyed here, its ids kept for stale use by the other world's calls
+                let r = tenon_world_destroy(w);
+                if r == tenon_result::Ok {
+                    worlds.remove(wi);
+                    return Ok(());
+                }
+                ("world_destroy", r)
+            }
+            2..=7 => {
+                if worlds[wi].bodies.len() >= MOST_OBJECTS {
+                    return Ok(());
+                }
+                let mut d = tenon_body_def_default();
+                d.kind = input.enum_value(3);
+                d.position = input.vec(-5.0, 5.0);
+                d.rotation = input.quat();
+                if input.one_in(3) {
+                    d.linear_velocity = input.vec(-5.0, 5.0);
+                    d.angular_velocity = input.vec(-5.0, 5.0);
+                }
+                if input.one_in(2) {
+                    let mass = input.num(0.01, 1e4);
+                    let he = input.vec(0.05, 2.0);
+                    let _ = tenon_mass_solid_box(mass, he, &mut d.mass_properties);
+                }
+                if input.one_in(8) {
+                    d.mass_properties.inertia_off_diagonal = input.vec(-1.0, 1.0);
+                }
+                if input.one_in(8) {
+                    d.gravity_scale = input.num(-1.0, 2.0);
+                    d.linear_damping = input.num(0.0, 2.0);
+                    d.angular_damping = input.num(0.0, 2.0);
+                }
+                if input.one_in(32) {
+                    d.internal_magic = 0;
+                }
+                note(format!(
+                    "body def: kind {} p {:?} q {:?} v {:?} w {:?} mass {:?} g {} damping {} {}",
+                    d.kind,
+                    d.position,
+                    d.rotation,
+                    d.linear_velocity,
+                    d.angular_velocity,
+                    d.mass_properties,
+                    d.gravity_scale,
+                    d.linear_damping,
+                    d.angular_damping
+                ));
+                let mut id = tenon_body_id::default();
+                let r = tenon_body_create(w, &d, &mut id);
+                if r == tenon_result::Ok {
+                    worlds[wi].bodies.push(id);
+                }
+                ("body_create", r)
+            }
+            8 => (
+                "body_destroy",
+                tenon_body_destroy(body_of(input, worlds, wi)),
+            ),
+            9..=13 => {
+                if worlds[wi].shapes.len() >= MOST_OBJECTS {
+                    return Ok(());
+                }
+                let b = body_of(input, worlds, wi);
+                let d = shape_def(input, &mut arrays);
+                let mut id = tenon_shape_id::default();
+                let r = tenon_shape_create(b, &d, &mut id);
+                if r == tenon_result::Ok {
+                    worlds[wi].shapes.push(id);
+                }
+                ("shape_create", r)
+            }
+            14 => (
+                "shape_destroy",
+                tenon_shape_destroy(shape_of(input, &worlds[wi])),
+            ),
+            15..=19 => {
+                if worlds[wi].joints.len() >= MOST_OBJECTS {
+                    return Ok(());
+                }
+                let mut d = tenon_joint_def_default();
+                d.r#type = input.enum_value(7);
+                d.body_a = body_of(input, worlds, wi);
+                d.body_b = body_of(input, worlds, wi);
+                if input.one_in(8) {
+                    d.body_a = tenon_body_id::default();
+                }
+                let anchor = input.vec(-5.0, 5.0);
+                let axis = input.vec(-1.0, 1.0);
+                let framed = tenon_joint_def_set_world_frame(w, &mut d, anchor, axis);
+                checked(framed, "joint_def_set_world_frame")?;
+                if input.one_in(8) {
+                    d.frame_a.anchor = input.vec(-1.0, 1.0);
+                    d.frame_b.rotation = input.quat();
+                }
+                d.distance = input.num(0.01, 3.0);
+                d.collide_connected = input.enum_value(2);
+                if input.one_in(6) {
+                    d.motor = motor(input);
+                }
+                if input.one_in(6) {
+                    d.limits = limits(input);
+                }
+                if input.one_in(32) {
+                    d.reserved = 1;
+                }
+                let mut id = tenon_joint_id::default();
+                let r = tenon_joint_create(w, &d, &mut id);
+                if r == tenon_result::Ok {
+                    worlds[wi].joints.push(id);
+                }
+                ("joint_create", r)
+            }
+            20 => (
+                "joint_destroy",
+                tenon_joint_destroy(joint_of(input, &worlds[wi])),
+            ),
+            21..=25 => {
+                if *steps >= MOST_STEPS {
+                    return Ok(());
+                }
+                *steps += 1;
+                const DT: [f64; 8] = [
+                    1.0 / 60.0,
+                    1.0 / 60.0,
+                    1.0 / 240.0,
+                    0.1,
+                    0.25,
+                    0.0,
+                    -0.01,
+                    1e-9,
+                ];
+                let dt = if input.one_in(16) {
+                    f64::NAN
+                } else {
+                    DT[input.pick(DT.len())]
+                };
+                let mut rep = tenon_step_report::default();
+                let out = if input.one_in(4) {
+                    null_mut()
+                } else {
+                    &mut rep
+                };
+                note(format!("step {dt}"));
+                let r = tenon_world_step(w, dt, out);
+                if r == tenon_result::Ok {
+                    poses_finite(w)?;
+                }
+                ("world_step", r)
+            }
+            26 => {
+                let b = body_of(input, worlds, wi);
+                match input.pick(8) {
+                    0 => (
+                        "body_set_pose",
+                        tenon_body_set_pose(b, input.vec(-5.0, 5.0), input.quat()),
+                    ),
+                    1 => (
+                        "body_set_velocity",
+                        tenon_body_set_velocity(b, input.vec(-10.0, 10.0), input.vec(-10.0, 10.0)),
+                    ),
+                    2 => (
+                        "body_apply_impulse",
+                        tenon_body_apply_impulse(b, input.vec(-50.0, 50.0), input.vec(-5.0, 5.0)),
+                    ),
+                    3 => (
+                        "body_apply_force",
+                        tenon_body_apply_force(b, input.vec(-500.0, 500.0), input.vec(-5.0, 5.0)),
+                    ),
+                    4 => (
+                        "body_apply_torque",
+                        tenon_body_apply_torque(b, input.vec(-100.0, 100.0)),
+                    ),
+                    5 => (
+                        "body_set_target_pose",
+                        tenon_body_set_target_pose(
+                            b,
+                            input.vec(-5.0, 5.0),
+                            input.quat(),
+                            input.num(0.001, 0.1),
+                        ),
+                    ),
+                    6 => (
+                        "body_apply_angular_impulse",
+                        tenon_body_apply_angular_impulse(b, input.vec(-10.0, 10.0)),
+                    ),
+                    _ => (
+                        "body_set_awake",
+                        tenon_body_set_awake(b, input.enum_value(2)),
+                    ),
+                }
+            }
+            27 => {
+                let b = body_of(input, worlds, wi);
+                match input.pick(7) {
+                    0 => ("body_set_kind", tenon_body_set_kind(b, input.enum_value(3))),
+                    1 => {
+                        let mut m = tenon_body_def_default().mass_properties;
+                        let _ = tenon_mass_solid_sphere(
+                            input.num(0.01, 1e4),
+                            input.num(0.05, 2.0),
+                            &mut m,
+                        );
+                        if input.one_in(4) {
+                            m.inertia_off_diagonal = input.vec(-2.0, 2.0);
+                        }
+                        (
+                            "body_set_mass_properties",
+                            tenon_body_set_mass_properties(b, m),
+                        )
+                    }
+                    2 => {
+                        let mut m = tenon_body_def_default().mass_properties;
+                        let out = if input.one_in(4) { null_mut() } else { &mut m };
+                        (
+                            "body_set_mass_from_shapes",
+                            tenon_body_set_mass_from_shapes(b, out),
+                        )
+                    }
+                    3 => (
+                        "body_set_gravity_scale",
+                        tenon_body_set_gravity_scale(b, input.num(-2.0, 2.0)),
+                    ),
+                    4 => (
+                        "body_set_damping",
+                        tenon_body_set_linear_damping(b, input.num(0.0, 2.0)),
+                    ),
+                    5 => (
+                        "body_set_split_parts",
+                        tenon_body_set_split_parts(b, input.pick(6) as u32),
+                    ),
+                    _ => (
+                        "body_set_sleep_allowed",
+                        tenon_body_set_sleep_allowed(b, input.enum_value(2)),
+                    ),
+                }
+            }
+            28 => {
+                let j = joint_of(input, &worlds[wi]);
+                match input.pick(3) {
+                    0 => ("joint_set_motor", tenon_joint_set_motor(j, motor(input))),
+                    1 => ("joint_set_limits", tenon_joint_set_limits(j, limits(input))),
+                    _ => {
+                        let (mut a, mut b) = (
+                            tenon_joint_def_default().frame_a,
+                            tenon_joint_def_default().frame_b,
+                        );
+                        let mut c = 0.0;
+                        checked(
+                            tenon_joint_get_coordinate(j, &mut c),
+                            "joint_get_coordinate",
+                        )?;
+                        checked(tenon_joint_get_violation(j, &mut c), "joint_get_violation")?;
+                        (
+                            "joint_get_frames",
+                            tenon_joint_get_frames(j, &mut a, &mut b),
+                        )
+                    }
+                }
+            }
+            29 => {
+                let s = shape_of(input, &worlds[wi]);
+                match input.pick(3) {
+                    0 => (
+                        "shape_set_material",
+                        tenon_shape_set_material(s, input.material()),
+                    ),
+                    1 => (
+                        "shape_set_filter",
+                        tenon_shape_set_filter(s, input.u32(), input.u32()),
+                    ),
+                    _ => {
+                        let mut b = tenon_body_id::default();
+                        ("shape_get_body", tenon_shape_get_body(s, &mut b))
+                    }
+                }
+            }
+            30 | 31 => {
+                let mut hit = tenon_ray_hit::default();
+                let mut hits = [tenon_ray_hit::default(); 4];
+                let mut shapes = [tenon_shape_id::default(); 4];
+                let mut n = 0;
+                let cap = input.pick(5);
+                let (group, mask) = if input.one_in(4) {
+                    (input.u32(), input.u32())
+                } else {
+                    (1, u32::MAX)
+                };
+                match input.pick(5) {
+                    0 => (
+                        "world_cast_ray",
+                        tenon_world_cast_ray(
+                            w,
+                            input.vec(-6.0, 6.0),
+                            input.vec(-1.0, 1.0),
+                            input.num(0.0, 20.0),
+                            group,
+                            mask,
+                            &mut hit,
+                        ),
+                    ),
+                    1 => (
+                        "world_cast_ray_all",
+                        tenon_world_cast_ray_all(
+                            w,
+                            input.vec(-6.0, 6.0),
+                            input.vec(-1.0, 1.0),
+                            input.num(0.0, 20.0),
+                            group,
+                            mask,
+                            hits.as_mut_ptr(),
+                            cap,
+                            &mut n,
+                        ),
+                    ),
+                    2 => (
+                        "world_overlap_aabb",
+                        tenon_world_overlap_aabb(
+                            w,
+                            input.vec(-6.0, 0.0),
+                            input.vec(0.0, 6.0),
+                            group,
+                            mask,
+                            shapes.as_mut_ptr(),
+                            cap,
+                            &mut n,
+                        ),
+                    ),
+                    3 => {
+                        let d = shape_def(input, &mut arrays);
+                        (
+                            "world_overlap_shape",
+                            tenon_world_overlap_shape(
+                                w,
+                                &d,
+                                input.vec(-5.0, 5.0),
+                                input.quat(),
+                                shapes.as_mut_ptr(),
+                                cap,
+                                &mut n,
+                            ),
+                        )
+                    }
+                    _ => {
+                        let d = shape_def(input, &mut arrays);
+                        let mut h = tenon_shape_cast_hit::default();
+                        let (p, q, dir, dist) = (
+                            input.vec(-5.0, 5.0),
+                            input.quat(),
+                            input.vec(-1.0, 1.0),
+                            input.num(0.0, 20.0),
+                        );
+                        note(format!("cast from {p:?} {q:?} along {dir:?} to {dist}"));
+                        (
+                            "world_cast_shape",
+                            tenon_world_cast_shape(w, &d, p, q, dir, dist, &mut h),
+                        )
+                    }
+                }
+            }
+            32 => {
+                let mut contacts = [tenon_contact::default(); 8];
+                let mut n = 0;
+                let cap = input.pick(9);
+                checked(
+                    tenon_world_copy_contacts(w, contacts.as_mut_ptr(), cap, &mut n),
+                    "world_copy_contacts",
+                )?;
+                let (mut data, mut events): (*const tenon_contact, *const tenon_contact_event) =
+                    (null(), null());
+                checked(
+                    tenon_world_get_contact_view(w, &mut data, &mut n),
+                    "contact_view",
+                )?;
+                checked(
+                    tenon_world_get_contact_events(w, &mut events, &mut n),
+                    "contact_events",
+                )?;
+                let mut reports = [tenon_island_report::default(); 4];
+                checked(
+                    tenon_world_get_island_reports(w, reports.as_mut_ptr(), cap.min(4), &mut n),
+                    "island_reports",
+                )?;
+                let mut ids = [tenon_joint_id::default(); 8];
+                (
+                    "world_get_joint_ids",
+                    tenon_world_get_joint_ids(w, ids.as_mut_ptr(), cap, &mut n),
+                )
+            }
+            33 => {
+                let mut d = tenon_contact_def_default();
+                d.point = input.vec(-5.0, 5.0);
+                d.normal = input.vec(-1.0, 1.0);
+                d.depth = input.num(-0.01, 0.05);
+                d.material = input.material();
+                d.body_a = if input.one_in(2) {
+                    tenon_body_id::default()
+                } else {
+                    body_of(input, worlds, wi)
+                };
+                d.body_b = body_of(input, worlds, wi);
+                (
+                    "world_register_contact",
+                    tenon_world_register_contact(w, &d),
+                )
+            }
+            34 => {
+                let mut s = tenon_contact_settings {
+                    tolerance: 0.0,
+                    margin: 0.0,
+                    max_iterations: 0,
+                    max_rounds: 0,
+                    shock_propagation: 0,
+                    coupling: 0,
+                    warm_start: 0,
+                    reserved: 0,
+                };
+                checked(
+                    tenon_world_get_contact_settings(w, &mut s),
+                    "get_contact_settings",
+                )?;
+                match input.pick(6) {
+                    0 => s.tolerance = input.num(1e-7, 1e-3),
+                    1 => s.margin = input.num(0.0, 0.05),
+                    2 => s.max_iterations = input.pick(200) as u32,
+                    3 => s.max_rounds = input.pick(10) as u32,
+                    4 => s.coupling = input.enum_value(3),
+                    _ => {
+                        s.warm_start = input.enum_value(2);
+                        s.shock_propagation = input.enum_value(2);
+                    }
+                }
+                (
+                    "world_set_contact_settings",
+                    tenon_world_set_contact_settings(w, s),
+                )
+            }
+            35 => match input.pick(8) {
+                0 => (
+                    "world_set_gravity",
+                    tenon_world_set_gravity(w, input.vec(-20.0, 20.0)),
+                ),
+                1 => (
+                    "world_set_eps_p",
+                    tenon_world_set_eps_p(w, input.num(1e-12, 1e-6)),
+                ),
+                2 => (
+                    "world_set_eps_t",
+                    tenon_world_set_eps_t(w, input.num(0.0, 1e-6)),
+                ),
+                3 => (
+                    "world_set_max_iterations",
+                    tenon_world_set_max_iterations(w, input.pick(80) as u32),
+                ),
+                4 => (
+                    "world_set_max_substeps",
+                    tenon_world_set_max_substeps(w, input.pick(16) as u32),
+                ),
+                5 => (
+                    "world_set_threads",
+                    tenon_world_set_threads(w, input.pick(3) as u32),
+                ),
+                6 => (
+                    "world_set_ordering",
+                    tenon_world_set_ordering(w, input.enum_value(3)),
+                ),
+                _ => (
+                    "world_set_geometric_stiffness",
+                    tenon_world_set_geometric_stiffness(w, input.enum_value(2)),
+                ),
+            },
+            36 => {
+                let mut s = tenon_sleep_settings_default();
+                s.enabled = input.enum_value(2);
+                s.linear_velocity = input.num(0.0, 0.1);
+                s.angular_velocity = input.num(0.0, 0.1);
+                s.time = input.num(0.0, 1.0);
+                note(format!("sleep {s:?}"));
+                (
+                    "world_set_sleep_settings",
+                    tenon_world_set_sleep_settings(w, s),
+                )
+            }
+            _ => {
+                // readers: none may fail on a live world with valid pointers
+                let mut e = 0.0;
+                let mut warnings = tenon_warnings::default();
+                let mut rep = tenon_step_report::default();
+                let mut cr = tenon_contact_report::default();
+                let mut n = 0usize;
+                for (what, r) in [
+                    ("kinetic_energy", tenon_world_get_kinetic_energy(w, &mut e)),
+                    (
+                        "potential_energy",
+                        tenon_world_get_potential_energy(w, &mut e),
+                    ),
+                    (
+                        "max_joint_violation",
+                        tenon_world_get_max_joint_violation(w, &mut e),
+                    ),
+                    ("warnings", tenon_world_get_warnings(w, &mut warnings)),
+                    ("step_report", tenon_world_get_step_report(w, &mut rep)),
+                    ("contact_report", tenon_world_get_contact_report(w, &mut cr)),
+                    (
+                        "sleeping_body_count",
+                        tenon_world_get_sleeping_body_count(w, &mut n),
+                    ),
+                ] {
+                    if !checked(r, what)? {
+                        return Err(format!("{what} failed on a live world: {r:?}"));
+                    }
+                }
+                let b = body_of(input, worlds, wi);
+                let mut p = tenon_vec3::default();
+                ("body_get_position", tenon_body_get_position(b, &mut p))
+            }
+        }
+    };
+    note(format!("{name} -> {r:?}"));
+    if !checked(r, name)? {
+        // a failed call changes nothing a caller can read
+        let after = fingerprint(w);
+        if after != before {
+            return Err(format!("{name} failed ({r:?}) but changed the world"));
+        }
+    }
+    Ok(())
+}
+
+fn motor(input: &mut Input) -> tenon_motor {
+    tenon_motor {
+        target_position: input.num(-3.0, 3.0),
+        target_velocity: input.num(-5.0, 5.0),
+        mode: input.enum_value(3),
+        reserved: 0,
+        max_force: if input.one_in(2) {
+            f64::INFINITY
+        } else {
+            input.num(0.0, 1e4)
+        },
+    }
+}
+
+fn limits(input: &mut Input) -> tenon_joint_limits {
+    let a = input.num(-3.0, 3.0);
+    let b = input.num(-3.0, 3.0);
+    tenon_joint_limits {
+        lower: a.min(b),
+        upper: if input.one_in(8) { a.min(b) } else { a.max(b) },
+        swing: input.num(0.0, 3.0),
+        restitution: input.num(0.0, 1.0),
+    }
+}
