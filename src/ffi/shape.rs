@@ -5,7 +5,7 @@ use super::ptr::{Out, OutOpt, read_in};
 use super::registry::with_world_of;
 use super::result::{FfiError, boundary, tenon_result};
 use super::types::{tenon_mass_properties, tenon_quat, tenon_vec3};
-use crate::{CollisionFilter, Geometry, Material, ShapeDesc, ShapeHandle, Vec3};
+use crate::{CollisionFilter, Geometry, Material, ShapeDesc, ShapeHandle, Vec3, World};
 
 /// Magic value `tenon_shape_def_default()` puts in `internal_magic`.
 pub(crate) const SHAPE_DEF_MAGIC: u32 = 0x5445_4e53; // "TENS"
@@ -358,18 +358,30 @@ pub extern "C" fn tenon_shape_destroy(shape: tenon_shape_id) -> tenon_result {
     })
 }
 
+/// A shape getter: `f` reads the value from the shape's world, written to `*out`.
+fn get<T>(
+    shape: tenon_shape_id,
+    out: *mut T,
+    f: impl FnOnce(&World, ShapeHandle) -> Result<T, FfiError>,
+) -> tenon_result {
+    boundary(|| {
+        let h = shape.handle()?;
+        let out = Out::new(out, "out")?;
+        let v = with_world_of(shape.world, "shape id", |wb| f(&wb.world, h))?;
+        // SAFETY: the exports calling this are `unsafe`: `out` is the caller's valid pointer.
+        unsafe { out.write(v) };
+        Ok(())
+    })
+}
+
 /// Writes the id of the body the shape is attached to into `*out`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_shape_get_body(
     shape: tenon_shape_id,
     out: *mut tenon_body_id,
 ) -> tenon_result {
-    boundary(|| {
-        let h = shape.handle()?;
-        let out = Out::new(out, "out")?;
-        let b = with_world_of(shape.world, "shape id", |wb| Ok(wb.world.shape_body(h)?))?;
-        unsafe { out.write(tenon_body_id::new(shape.world, b)) };
-        Ok(())
+    get(shape, out, |w, h| {
+        Ok(tenon_body_id::new(shape.world, w.shape_body(h)?))
     })
 }
 
@@ -380,16 +392,7 @@ pub unsafe extern "C" fn tenon_shape_get_user_data(
     shape: tenon_shape_id,
     out: *mut u64,
 ) -> tenon_result {
-    boundary(|| {
-        let h = shape.handle()?;
-        let out = Out::new(out, "out")?;
-        let v = with_world_of(shape.world, "shape id", |wb| {
-            Ok(wb.world.shape_user_data(h)?)
-        })?;
-        // SAFETY: the export is `unsafe`: `out` is the caller's valid pointer.
-        unsafe { out.write(v) };
-        Ok(())
-    })
+    get(shape, out, |w, h| Ok(w.shape_user_data(h)?))
 }
 
 /// Writes the shape's material into `*out`.
@@ -398,14 +401,8 @@ pub unsafe extern "C" fn tenon_shape_get_material(
     shape: tenon_shape_id,
     out: *mut tenon_material,
 ) -> tenon_result {
-    boundary(|| {
-        let h = shape.handle()?;
-        let out = Out::new(out, "out")?;
-        let m = with_world_of(shape.world, "shape id", |wb| {
-            Ok(wb.world.shape_material(h)?)
-        })?;
-        unsafe { out.write(tenon_material::from_rust(m)) };
-        Ok(())
+    get(shape, out, |w, h| {
+        Ok(tenon_material::from_rust(w.shape_material(h)?))
     })
 }
 
