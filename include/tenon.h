@@ -674,7 +674,8 @@ typedef struct {
   /**
    * Normal impulse on body B over the step (N s, >= 0), impact and resting contact together
    * (over all the substeps the world split the step into, as far as the same features
-   * touched).
+   * touched). 0, as the other impulses, when a body of the contact was rolled back
+   * (tenon_warnings::non_finite): none was applied.
    */
   double normal_impulse;
   /**

@@ -1454,6 +1454,23 @@ impl World {
                 .detector
                 .forget_bodies(|slot| back.contains(&slot));
         }
+        // The impulses of a rolled-back body's contacts were not applied (NaN or enormous, as
+        // the state rolled back was): reported as none.
+        if self.report.islands.iter().any(|r| r.rolled_back)
+            || !self.solver.free_rolled_back().is_empty()
+        {
+            let (solver, report) = (&self.solver, &self.report);
+            let back = |slot: u32| {
+                rolled_back(solver, report, slot) || solver.free_rolled_back().contains(&slot)
+            };
+            for c in &mut self.contacts.reports {
+                if c.body_a.is_some_and(|a| back(a.index)) || back(c.body_b.index) {
+                    c.normal_impulse = 0.0;
+                    c.friction_impulse = Vec3::zeros();
+                    c.rolling_impulse = Vec3::zeros();
+                }
+            }
+        }
         // fewer substeps after a calm second
         let mut n = remembered;
         if n > start || n > self.frame_substeps {

@@ -2831,3 +2831,46 @@ fn a_ground_normal_of_any_finite_length_holds_as_its_direction() {
         assert!((z - 0.5).abs() < 1e-4, "normal {normal:?}: z {z}");
     }
 }
+
+/// A box on the ground blown up by an absurd force (finite, 1e300 N) is put back, and its
+/// contacts report no impulse: none was applied (before, they reported the NaN the blow-up
+/// left in them).
+#[test]
+fn a_box_blown_up_on_the_ground_reports_no_impulse() {
+    let mut world = World::default();
+    ground(&mut world, Vec3::z(), mat(0.5, 0.5, 0.0));
+    let b = dynamic(
+        &mut world,
+        Vec3::new(0.0, 0.0, 0.5),
+        Quat::identity(),
+        cube(),
+        mat(0.5, 0.5, 0.0),
+    );
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let weight: f64 = world.contacts().iter().map(|c| c.normal_impulse).sum();
+    assert!(
+        (weight - 1000.0 * 9.81 / 60.0).abs() < 1e-3 * weight,
+        "{weight}"
+    );
+    let x = world.body(b).unwrap().position();
+    world
+        .apply_force(b, Vec3::new(1e300, 0.0, -1e300), x)
+        .unwrap();
+    let r = world.step(1.0 / 60.0).unwrap().clone();
+    assert!(r.bodies_rolled_back == 1 && !r.converged, "{r:?}");
+    assert_eq!(world.body(b).unwrap().position(), x);
+    assert!(!world.contacts().is_empty());
+    for c in world.contacts() {
+        assert!(c.depth.is_finite() && c.point.iter().all(|v| v.is_finite()));
+        assert_eq!(
+            (c.normal_impulse, c.friction_impulse, c.rolling_impulse),
+            (0.0, Vec3::zeros(), Vec3::zeros())
+        );
+    }
+    // the next step holds it again
+    world.step(1.0 / 60.0).unwrap();
+    let weight_now: f64 = world.contacts().iter().map(|c| c.normal_impulse).sum();
+    assert!(weight_now.is_finite() && weight_now > 0.0, "{weight_now}");
+}

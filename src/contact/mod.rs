@@ -419,7 +419,9 @@ pub struct ContactReport {
     pub depth: f64,
     /// Normal impulse on B over the step (N s, >= 0), collision and contact phases together;
     /// when the world split the step into substeps, over all of them in which the same
-    /// features of the same shapes touched.
+    /// features of the same shapes touched. 0, as the other impulses, when a body of the
+    /// contact was rolled back (a blow-up, [`crate::WarningCounters::non_finite`]): none was
+    /// applied.
     pub normal_impulse: f64,
     /// Friction impulse on B over the step (N s, world frame, tangential), as `normal_impulse`.
     pub friction_impulse: Vec3,

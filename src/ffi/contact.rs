@@ -31,7 +31,8 @@ pub struct tenon_contact {
     pub depth: f64,
     /// Normal impulse on body B over the step (N s, >= 0), impact and resting contact together
     /// (over all the substeps the world split the step into, as far as the same features
-    /// touched).
+    /// touched). 0, as the other impulses, when a body of the contact was rolled back
+    /// (tenon_warnings::non_finite): none was applied.
     pub normal_impulse: f64,
     /// Body A; the null id for the static world of a registered contact.
     pub body_a: tenon_body_id,

@@ -219,6 +219,16 @@ fn poses_finite(w: tenon_world_id) -> Result<(), String> {
     if r != tenon_result::Ok {
         return Err(format!("reading poses after a step: {r:?}"));
     }
+    for i in 0..n {
+        let (p, q) = (pos[i], rot[i]);
+        let norm = (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w).sqrt();
+        if !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()) || (norm - 1.0).abs() > 1e-6 {
+            return Err(format!(
+                "body {} after a successful step: position {p:?}, rotation {q:?}",
+                ids[i].index1
+            ));
+        }
+    }
     let (mut data, mut count): (*const tenon_contact, usize) = (null(), 0);
     let r = unsafe { tenon_world_get_contact_view(w, &mut data, &mut count) };
     if r != tenon_result::Ok {
@@ -238,16 +248,6 @@ fn poses_finite(w: tenon_world_id) -> Result<(), String> {
             && c.normal_impulse.is_finite())
         {
             return Err(format!("a contact after a successful step: {c:?}"));
-        }
-    }
-    for i in 0..n {
-        let (p, q) = (pos[i], rot[i]);
-        let norm = (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w).sqrt();
-        if !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()) || (norm - 1.0).abs() > 1e-6 {
-            return Err(format!(
-                "body {} after a successful step: position {p:?}, rotation {q:?}",
-                ids[i].index1
-            ));
         }
     }
     Ok(())
