@@ -433,7 +433,7 @@ fn checked(r: tenon_result, what: &str) -> Result<bool, String> {
 }
 
 fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Result<(), String> {
-    let op = input.pick(40);
+    let op = input.pick(42);
     if worlds.is_empty() || op == 0 {
         if worlds.len() < 2 {
             let mut def = tenon_world_def_default();
@@ -932,6 +932,91 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                     tenon_world_set_geometric_stiffness(w, input.enum_value(2)),
                 ),
             },
+            40 | 41 => {
+                // a mechanism, most of whose calls succeed: a row of 2-6 new dynamic bodies
+                // (masses 0.01 to 1e4 kg), each jointed to the one before (the first to the
+                // world), with capsules on some
+                let n = 2 + input.pick(5);
+                if worlds[wi].bodies.len() + n > MOST_OBJECTS
+                    || worlds[wi].joints.len() + n > MOST_OBJECTS
+                {
+                    return Ok(());
+                }
+                let start = tenon_vec3 {
+                    x: input.range(-3.0, 3.0),
+                    y: input.range(-3.0, 3.0),
+                    z: input.range(0.0, 4.0),
+                };
+                let dir = input.vec(-1.0, 1.0);
+                let len = input.range(0.2, 1.0);
+                let mut prev = tenon_body_id::default();
+                for k in 0..n {
+                    let mut d = tenon_body_def_default();
+                    let f = (k + 1) as f64 * len;
+                    d.position = tenon_vec3 {
+                        x: start.x + f * dir.x,
+                        y: start.y + f * dir.y,
+                        z: start.z + f * dir.z,
+                    };
+                    let mass = 10f64.powf(input.range(-2.0, 4.0));
+                    let _ = tenon_mass_solid_box(
+                        mass,
+                        tenon_vec3 {
+                            x: 0.1,
+                            y: 0.1,
+                            z: 0.1,
+                        },
+                        &mut d.mass_properties,
+                    );
+                    note(format!("mechanism body {k}: {:?} {mass} kg", d.position));
+                    let mut b = tenon_body_id::default();
+                    if !checked(tenon_body_create(w, &d, &mut b), "mechanism body")? {
+                        break;
+                    }
+                    worlds[wi].bodies.push(b);
+                    if input.one_in(3) {
+                        let mut sd = tenon_shape_def_default();
+                        sd.r#type = 2;
+                        sd.radius = 0.1;
+                        sd.half_height = 0.2;
+                        let mut s = tenon_shape_id::default();
+                        if checked(tenon_shape_create(b, &sd, &mut s), "mechanism shape")? {
+                            worlds[wi].shapes.push(s);
+                        }
+                    }
+                    let mut j = tenon_joint_def_default();
+                    j.r#type = input.pick(7) as u32;
+                    (j.body_a, j.body_b) = (prev, b);
+                    let anchor = tenon_vec3 {
+                        x: d.position.x - 0.5 * len * dir.x,
+                        y: d.position.y - 0.5 * len * dir.y,
+                        z: d.position.z - 0.5 * len * dir.z,
+                    };
+                    checked(
+                        tenon_joint_def_set_world_frame(w, &mut j, anchor, input.vec(-1.0, 1.0)),
+                        "mechanism frame",
+                    )?;
+                    j.distance = len;
+                    if input.one_in(4) && (j.r#type == 1 || j.r#type == 2) {
+                        j.motor = motor(input);
+                    }
+                    if input.one_in(4) {
+                        j.limits = limits(input);
+                    }
+                    note(format!(
+                        "mechanism joint {k}: type {} motor {:?} limits {:?}",
+                        j.r#type, j.motor, j.limits
+                    ));
+                    let mut id = tenon_joint_id::default();
+                    if !checked(tenon_joint_create(w, &j, &mut id), "mechanism joint")? {
+                        break;
+                    }
+                    worlds[wi].joints.push(id);
+                    prev = b;
+                }
+                // (several calls: each checked for what holds of any call, not compared)
+                return Ok(());
+            }
             36 => {
                 let mut s = tenon_sleep_settings_default();
                 s.enabled = input.enum_value(2);
