@@ -852,7 +852,8 @@ typedef struct {
  */
 typedef struct {
   /**
-   * Anchor point (m), local: relative to the body's centre of mass. Default 0.
+   * Anchor point (m), local: relative to the body's centre of mass; each coordinate within
+   * 1e9 m. Default 0.
    */
   tenon_vec3 anchor;
   /**
@@ -877,11 +878,11 @@ typedef struct {
  */
 typedef struct {
   /**
-   * Target coordinate for `TENON_MOTOR_MODE_POSITION` (rad or m). Default 0.
+   * Target coordinate for `TENON_MOTOR_MODE_POSITION` (rad or m, within 1e9). Default 0.
    */
   double target_position;
   /**
-   * Target speed for `TENON_MOTOR_MODE_VELOCITY` (rad/s or m/s). Default 0.
+   * Target speed for `TENON_MOTOR_MODE_VELOCITY` (rad/s or m/s, below 1e6). Default 0.
    */
   double target_velocity;
   /**
@@ -951,7 +952,8 @@ typedef struct {
    */
   tenon_joint_frame frame_b;
   /**
-   * Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0); ignored otherwise.
+   * Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0, at most 1e9); ignored
+   * otherwise.
    * Default 1.
    */
   double distance;

@@ -386,10 +386,38 @@ fn a_bad_max_force_is_rejected_and_changes_nothing() {
         );
         assert_eq!(world.joint_motor(j).unwrap(), velocity_motor(1.0, 3.0));
     }
+    // finite but absurd targets: a speed a step takes for a blow-up, a place beyond 1e9
+    for bad in [
+        velocity_motor(1e6, 3.0),
+        velocity_motor(-1e300, 3.0),
+        Motor {
+            mode: MotorMode::Position,
+            target_position: 2e9,
+            ..Motor::default()
+        },
+    ] {
+        let e = world.set_joint_motor(j, bad).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument, "{bad:?}: {e}");
+        assert_eq!(world.joint_motor(j).unwrap(), velocity_motor(1.0, 3.0));
+    }
     let b = world.create_body(&BodyDesc::default()).unwrap();
     let mut d = JointDesc::new(JointKind::Hinge, None, b);
     d.motor = velocity_motor(1.0, 0.0);
     assert!(world.create_joint(&d).is_err());
+    // an anchor or a distance beyond 1e9 m
+    let mut d = JointDesc::new(JointKind::Ball, None, b);
+    d.frame_a.anchor = Vec3::new(0.0, 0.0, -f64::MAX);
+    assert_eq!(
+        world.create_joint(&d).unwrap_err().kind,
+        ErrorKind::InvalidArgument
+    );
+    let mut d = JointDesc::new(JointKind::Distance, None, b);
+    d.distance = 1e10;
+    assert_eq!(
+        world.create_joint(&d).unwrap_err().kind,
+        ErrorKind::InvalidArgument
+    );
+    assert_eq!(world.joint_count(), 1);
 }
 
 /// Two 1 m bars of 1 kg held horizontal along +x by hinges about y: the shoulder at the

@@ -66,7 +66,8 @@ pub struct tenon_joint_id {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_joint_frame {
-    /// Anchor point (m), local: relative to the body's centre of mass. Default 0.
+    /// Anchor point (m), local: relative to the body's centre of mass; each coordinate within
+    /// 1e9 m. Default 0.
     pub anchor: tenon_vec3,
     /// Orientation of the frame relative to the body (x y z w). Default identity.
     pub rotation: tenon_quat,
@@ -87,9 +88,9 @@ pub struct tenon_joint_frame {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_motor {
-    /// Target coordinate for `TENON_MOTOR_MODE_POSITION` (rad or m). Default 0.
+    /// Target coordinate for `TENON_MOTOR_MODE_POSITION` (rad or m, within 1e9). Default 0.
     pub target_position: f64,
-    /// Target speed for `TENON_MOTOR_MODE_VELOCITY` (rad/s or m/s). Default 0.
+    /// Target speed for `TENON_MOTOR_MODE_VELOCITY` (rad/s or m/s, below 1e6). Default 0.
     pub target_velocity: f64,
     /// A `tenon_motor_mode`. Default `TENON_MOTOR_MODE_OFF`.
     pub mode: u32,
@@ -155,7 +156,8 @@ pub struct tenon_joint_def {
     pub frame_a: tenon_joint_frame,
     /// Frame on body B (local to B).
     pub frame_b: tenon_joint_frame,
-    /// Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0); ignored otherwise.
+    /// Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0, at most 1e9); ignored
+    /// otherwise.
     /// Default 1.
     pub distance: f64,
     /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; friction only

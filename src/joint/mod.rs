@@ -73,7 +73,8 @@ impl JointKind {
 /// A joint frame in a body's local frame (or in the world for a joint to the world).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointFrame {
-    /// Anchor point, body-local (m), relative to the centre of mass.
+    /// Anchor point, body-local (m), relative to the centre of mass; each coordinate within
+    /// 1e9 m.
     pub anchor: Vec3,
     /// Orientation of the frame relative to the body; its x axis is the joint axis.
     pub rotation: Quat,
@@ -132,9 +133,10 @@ pub enum MotorMode {
 pub struct Motor {
     /// Off, position or velocity.
     pub mode: MotorMode,
-    /// Target coordinate for [`MotorMode::Position`] (rad or m).
+    /// Target coordinate for [`MotorMode::Position`] (rad or m, within 1e9).
     pub target_position: f64,
-    /// Target speed for [`MotorMode::Velocity`] (rad/s or m/s).
+    /// Target speed for [`MotorMode::Velocity`] (rad/s or m/s, below 1e6: what a step takes for
+    /// a blow-up).
     pub target_velocity: f64,
     /// Largest force (N, slider) or torque (N m, hinge, and about each axis of a ball joint's
     /// friction) the motor applies: `> 0`, or
@@ -174,6 +176,20 @@ impl Motor {
         }
         if self.max_force.is_nan() {
             return Err(Error::new(ErrorKind::NonFinite, "motor max_force is NaN"));
+        }
+        // (finite but absurd: a target a step would take for a blow-up, or a place beyond where
+        // bodies may be)
+        if self.target_velocity.abs() >= crate::body::BLOWN_UP_SPEED
+            || self.target_position.abs() > crate::body::MAX_POSITION
+        {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "motor targets must be below 1e6 m/s or rad/s and within 1e9 m or rad, got \
+                     {} and {}",
+                    self.target_velocity, self.target_position
+                ),
+            ));
         }
         if self.max_force <= 0.0 {
             return Err(Error::new(
@@ -250,7 +266,7 @@ pub struct JointDesc {
     pub frame_a: JointFrame,
     /// Frame on body B (body-local).
     pub frame_b: JointFrame,
-    /// Rest distance of a [`JointKind::Distance`] joint (m, > 0); ignored otherwise.
+    /// Rest distance of a [`JointKind::Distance`] joint (m, > 0, at most 1e9); ignored otherwise.
     pub distance: f64,
     /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; on a ball
     /// joint, friction only (see [`Motor`]).
@@ -290,6 +306,19 @@ impl JointDesc {
                     "joint frame is NaN or infinite",
                 ));
             }
+            crate::body::check_position(&f.anchor, "a joint anchor")?;
+        }
+        if self.kind == JointKind::Distance
+            && self.distance.is_finite()
+            && self.distance > crate::body::MAX_POSITION
+        {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "distance joint length must be within 1e9 m, got {}",
+                    self.distance
+                ),
+            ));
         }
         if self.kind == JointKind::Distance && !self.distance.is_finite() {
             return Err(Error::new(
