@@ -1611,12 +1611,16 @@ tenon_result tenon_body_apply_torque(tenon_body_id body, tenon_vec3 torque);
 
 /**
  * Applies an impulse (N s, world frame) at `world_point` (m, world frame) now: the velocities of
- * a dynamic body change immediately; static and kinematic bodies are unaffected. Errors: NaN.
+ * a dynamic body change immediately; static and kinematic bodies are unaffected. Errors: NaN,
+ * or a velocity that overflows (`TENON_RESULT_NON_FINITE`); an impulse that would take the body
+ * to 1e6 m/s or rad/s, what a step takes for a blow-up (`TENON_RESULT_INVALID_ARGUMENT`).
+ * Nothing changes on error.
  */
 tenon_result tenon_body_apply_impulse(tenon_body_id body, tenon_vec3 impulse, tenon_vec3 world_point);
 
 /**
- * Applies an angular impulse (N m s, world frame) now (dynamic bodies only). Errors: NaN.
+ * Applies an angular impulse (N m s, world frame) now (dynamic bodies only). Errors: NaN, or
+ * an angular velocity that overflows or reaches 1e6 rad/s (as `tenon_body_apply_impulse()`).
  */
 tenon_result tenon_body_apply_angular_impulse(tenon_body_id body, tenon_vec3 impulse);
 

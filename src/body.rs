@@ -409,9 +409,16 @@ pub(crate) fn check_position(p: &Vec3, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Refuses (finite) velocities a step would take for a blow-up (`InvalidArgument`).
+/// Refuses velocities a step would take for a blow-up (`InvalidArgument`), and those that
+/// overflowed where they were computed (`NonFinite`: an impulse whose lever arm product did).
 pub(crate) fn check_speed(linear: &Vec3, angular: &Vec3) -> Result<()> {
     let (v, w) = (linear.norm(), angular.norm());
+    if v.is_nan() || w.is_nan() {
+        return Err(Error::new(
+            ErrorKind::NonFinite,
+            "the velocity is NaN (a product overflowed)",
+        ));
+    }
     if v >= BLOWN_UP_SPEED || w >= BLOWN_UP_SPEED {
         return Err(Error::new(
             ErrorKind::InvalidArgument,

@@ -461,8 +461,8 @@ impl World {
     /// Box2D's `SetTargetTransform`). Call it before every step of an animated body: the
     /// velocities stay as set, so a body not given a new target keeps moving. Stepping by
     /// another `dt` than the one given ends elsewhere on the same motion. Errors: a stale
-    /// handle; a body that is not kinematic, `dt` not in (0, 10] s, or a coordinate beyond 1e9 m
-    /// (`InvalidArgument`); a
+    /// handle; a body that is not kinematic, `dt` not in (0, 10] s, a coordinate beyond 1e9 m,
+    /// or a velocity to the target of 1e6 m/s or rad/s or more (`InvalidArgument`); a
     /// NaN or infinite pose or `dt` (`NonFinite`, as [`World::step`] answers such a step); a
     /// rotation whose norm is off 1 by more than 1e-6 (`InvalidRotation`). Nothing changes on
     /// error. A target within rounding of the body's pose (16 ulps) is its pose: zero
@@ -526,6 +526,7 @@ impl World {
                 "the velocity to the target pose overflows",
             ));
         }
+        crate::body::check_speed(&linear, &angular)?;
         // (set without waking: a body it moves wakes at the step as under any moving
         // kinematic body, and what rests on a still one may sleep)
         let b = self.bodies.slot_mut(h.index);
@@ -719,7 +720,9 @@ impl World {
     }
 
     /// Applies an impulse (N s, world) at a world point now: changes the velocities of a dynamic
-    /// body immediately (no effect on static and kinematic bodies).
+    /// body immediately (no effect on static and kinematic bodies). An impulse that would take
+    /// the body to 1e6 m/s or rad/s, what a step takes for a blow-up, is refused
+    /// (`InvalidArgument`, nothing changes).
     pub fn apply_impulse(&mut self, h: BodyHandle, impulse: Vec3, world_point: Vec3) -> Result<()> {
         if !vec_finite(&impulse) || !vec_finite(&world_point) {
             return Err(Error::new(
@@ -730,14 +733,17 @@ impl World {
         let b = self.body_mut(h)?;
         if b.kind == BodyKind::Dynamic {
             let iinv = b.world_inv_inertia();
-            b.linear_velocity += impulse / b.mass;
-            b.angular_velocity += iinv * (world_point - b.position).cross(&impulse);
+            let v = b.linear_velocity + impulse / b.mass;
+            let w = b.angular_velocity + iinv * (world_point - b.position).cross(&impulse);
+            crate::body::check_speed(&v, &w)?;
+            (b.linear_velocity, b.angular_velocity) = (v, w);
         }
         self.wake_body(h.index);
         Ok(())
     }
 
-    /// Applies an angular impulse (N m s, world) now.
+    /// Applies an angular impulse (N m s, world) now; refused as [`World::apply_impulse`] when it
+    /// would take the body to 1e6 rad/s.
     pub fn apply_angular_impulse(&mut self, h: BodyHandle, impulse: Vec3) -> Result<()> {
         if !vec_finite(&impulse) {
             return Err(Error::new(
@@ -747,7 +753,9 @@ impl World {
         }
         let b = self.body_mut(h)?;
         if b.kind == BodyKind::Dynamic {
-            b.angular_velocity += b.world_inv_inertia() * impulse;
+            let w = b.angular_velocity + b.world_inv_inertia() * impulse;
+            crate::body::check_speed(&b.linear_velocity, &w)?;
+            b.angular_velocity = w;
         }
         self.wake_body(h.index);
         Ok(())
@@ -858,13 +866,16 @@ impl World {
                 "anchor or axis is NaN or infinite",
             ));
         }
-        if axis.norm() < 1e-12 {
+        // (any nonzero length is a direction: scaled first, as the norm of a finite axis may
+        // overflow or underflow)
+        let scale = axis.amax();
+        if scale == 0.0 {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 "joint axis must be a nonzero vector",
             ));
         }
-        let world = rotation_from_x_axis(&axis);
+        let world = rotation_from_x_axis(&(axis / scale));
         let local = |pose: Pose| JointFrame {
             anchor: pose.q.inverse() * (anchor - pose.x),
             rotation: pose.q.inverse() * world,
@@ -1412,6 +1423,8 @@ impl World {
             // An island the contacts touched needed substeps of its own: the contact phases
             // acted in its last one only. Redo the frame with the contacts in every substep.
             self.restore_frame();
+            // (bodies put back in the try abandoned are stepped again)
+            self.solver.begin_frame();
             let grow = need.next_power_of_two().min(max / n).max(2);
             self.solver.scale_substep_hints(grow);
             deepened = first_deepened;
@@ -1447,22 +1460,22 @@ impl World {
             self.uncoupled_frames = self.uncoupled_frames.saturating_sub(1);
         }
         // (a body without joints put back: its contacts' forces, NaN or enormous, are not the
-        // next frame's warm start)
+        // next frame's warm start; counted once however many substeps put it back)
+        let put_back = self.solver.end_frame();
+        self.report.bodies_rolled_back = put_back;
+        self.report.converged &= put_back == 0;
         if !self.solver.free_rolled_back().is_empty() {
             let back = self.solver.free_rolled_back();
             self.contacts
                 .detector
                 .forget_bodies(|slot| back.contains(&slot));
         }
-        // The impulses of a rolled-back body's contacts were not applied (NaN or enormous, as
-        // the state rolled back was): reported as none.
-        if self.report.islands.iter().any(|r| r.rolled_back)
-            || !self.solver.free_rolled_back().is_empty()
-        {
+        // The impulses of a rolled-back island's contacts were not applied (NaN or enormous, as
+        // the state rolled back to the frame start was): reported as none. (Those of a body
+        // without joints were left out in the substep that put it back.)
+        if self.report.islands.iter().any(|r| r.rolled_back) {
             let (solver, report) = (&self.solver, &self.report);
-            let back = |slot: u32| {
-                rolled_back(solver, report, slot) || solver.free_rolled_back().contains(&slot)
-            };
+            let back = |slot: u32| rolled_back(solver, report, slot);
             for c in &mut self.contacts.reports {
                 if c.body_a.is_some_and(|a| back(a.index)) || back(c.body_b.index) {
                     c.normal_impulse = 0.0;
@@ -1596,6 +1609,12 @@ impl World {
             }
             self.solver
                 .finish(&mut self.bodies, &mut self.joints, dt, first);
+            // (a body without joints put back in this substep: its contacts' impulses of the
+            // substep, NaN or enormous, were not applied, nor are they the next warm start)
+            let back = self.solver.free_rolled_back_now();
+            if !back.is_empty() {
+                self.contacts.drop_impulses(|slot| back.contains(&slot));
+            }
             self.contacts.position_only(&mut self.bodies, &self.solver);
             // (frozen and sleeping bodies keep the pairs they had at the frame start)
             let (frozen, bodies) = (&self.frozen, &self.bodies);

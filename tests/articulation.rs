@@ -724,7 +724,25 @@ fn a_free_body_blown_up_is_put_back_at_rest_and_reported() {
             .unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
     }
+    // impulses that would get there, or overflow on their lever, change nothing either
+    let at = world.body(b).unwrap().position();
+    let e = world
+        .apply_impulse(b, Vec3::new(0.0, 2e6, 0.0), at)
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
+    let e = world
+        .apply_impulse(b, Vec3::new(0.0, f64::MAX, 0.0), at + Vec3::x())
+        .unwrap_err();
+    assert!(
+        matches!(e.kind, ErrorKind::InvalidArgument | ErrorKind::NonFinite),
+        "{e}"
+    );
+    let e = world
+        .apply_angular_impulse(b, Vec3::new(0.0, 0.0, 1e300))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
     assert_eq!(world.body(b).unwrap().linear_velocity(), v);
+    assert_eq!(world.body(b).unwrap().angular_velocity(), Vec3::zeros());
     assert_eq!(world.body_count(), 2);
     world
         .set_body_velocity(b, Vec3::new(9.9e5, 0.0, 0.0), Vec3::zeros())
@@ -964,4 +982,29 @@ fn new_mass_properties_take_effect_at_the_next_step() {
         b.body(bb).unwrap().angular_velocity(),
     );
     assert!((wa - wb).norm() < 1e-12, "{wa:?} against {wb:?}");
+}
+
+/// A joint axis is a direction of any nonzero finite length: one whose norm overflows or
+/// underflows gives the same frames as the unit one (an overflowing norm normalized it to
+/// zero, and the frame silently took the x axis).
+#[test]
+fn a_joint_axis_of_any_finite_length_is_its_direction() {
+    let mut world = World::default();
+    let b = scenes::bar(&mut world, Vec3::zeros(), Vec3::new(1.0, 0.0, 0.0), 1.0);
+    let frames = |world: &World, axis: Vec3| {
+        let mut d = JointDesc::new(JointKind::Hinge, None, b);
+        world
+            .set_joint_frames_world(&mut d, Vec3::zeros(), axis)
+            .unwrap();
+        (d.frame_a, d.frame_b)
+    };
+    let unit = frames(&world, Vec3::y());
+    for axis in [Vec3::new(0.0, f64::MAX, 0.0), Vec3::new(0.0, 1e-310, 0.0)] {
+        assert_eq!(frames(&world, axis), unit, "{axis:?}");
+    }
+    let mut d = JointDesc::new(JointKind::Hinge, None, b);
+    let e = world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::zeros())
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument);
 }

@@ -151,8 +151,9 @@ pub struct StepReport {
     pub converged: bool,
     /// Dynamic bodies without joints whose state became NaN or infinite in the step, or which
     /// passed 1e6 m/s or rad/s (absurd materials, gravity or forces): each was put back at its
-    /// pose where the (sub)step began, at rest, and its contacts forget their warm starts, as
-    /// an island is rolled back (counted in [`WarningCounters::non_finite`]).
+    /// pose where the (sub)step began, at rest (an island goes back to the frame start with
+    /// its velocities instead); its contacts' impulses of that (sub)step were not applied, and
+    /// their warm starts are forgotten (counted in [`WarningCounters::non_finite`]).
     pub bodies_rolled_back: u32,
     /// True if the topology (islands, ordering, symbolic factorization) was rebuilt this step.
     pub topology_rebuilt: bool,
@@ -249,8 +250,10 @@ pub(crate) struct Solver {
     /// `I^-1 tau` of each free body during the current step.
     free_alpha: Vec<crate::math::Vec3>,
     /// Free bodies put back since [`Solver::begin_frame`] (see
-    /// [`StepReport::bodies_rolled_back`]; empty but after a blow-up).
+    /// [`StepReport::bodies_rolled_back`]; empty but after a blow-up), and where those of the
+    /// current substep begin.
     free_rolled_back: Vec<u32>,
+    substep_rolled_back: usize,
     /// Island of each body slot (`u32::MAX`: not in an island), and its local index.
     island_of: Vec<(u32, u32)>,
     /// Per island: rolled back in an earlier substep of the frame step, left out of the rest
@@ -409,6 +412,7 @@ impl Solver {
             .islands
             .resize(self.islands.len(), IslandReport::default());
         self.report.bodies_rolled_back = 0;
+        self.substep_rolled_back = self.free_rolled_back.len();
         for island in &mut self.islands {
             island.contacts_follow = false;
         }
@@ -448,14 +452,28 @@ impl Solver {
         self.rebuilt = rebuilt;
     }
 
-    /// Starts a frame step: no free body put back yet.
+    /// Starts a frame step (or a try of it again): no free body put back yet.
     pub fn begin_frame(&mut self) {
         self.free_rolled_back.clear();
+        self.substep_rolled_back = 0;
+    }
+
+    /// Ends a frame step: the free bodies put back in it, each once (slots, sorted); their
+    /// number.
+    pub fn end_frame(&mut self) -> u32 {
+        self.free_rolled_back.sort_unstable();
+        self.free_rolled_back.dedup();
+        self.free_rolled_back.len() as u32
     }
 
     /// The free bodies put back since the frame step began (slots).
     pub fn free_rolled_back(&self) -> &[u32] {
         &self.free_rolled_back
+    }
+
+    /// The free bodies put back in the current substep (slots).
+    pub fn free_rolled_back_now(&self) -> &[u32] {
+        &self.free_rolled_back[self.substep_rolled_back..]
     }
 
     /// Test hook ([`crate::World::inject_blow_up`]): every island's velocities turn NaN.
@@ -784,6 +802,8 @@ impl Solver {
                     b.linear_velocity = Vec3::zeros();
                     b.angular_velocity = Vec3::zeros();
                     b.inertias_at = None;
+                    // (at rest by no choice of its own: not a reason to sleep)
+                    b.sleep_time = 0.0;
                     self.report.bodies_rolled_back += 1;
                     self.free_rolled_back.push(slot);
                 }

@@ -201,8 +201,8 @@ pub(crate) fn validate_geometry(g: &Geometry, part: bool) -> Result<()> {
                     "half-space normal is NaN or infinite",
                 ));
             }
-            // (scaled first: the norm of a finite normal may overflow)
-            if (normal / normal.amax().max(f64::MIN_POSITIVE)).norm() < 0.5 {
+            // (any nonzero length is a direction: scaled by its largest component when built)
+            if normal.amax() == 0.0 {
                 return Err(bad("half-space normal must be nonzero".into()));
             }
             Ok(())

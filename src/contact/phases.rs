@@ -2329,6 +2329,18 @@ impl Contacts {
         }
     }
 
+    /// Drops the impulses of the substep from the contacts of the bodies `on` selects (put back
+    /// after a blow-up: none was applied), and with them the warm start they would give.
+    pub fn drop_impulses(&mut self, on: impl Fn(u32) -> bool) {
+        for c in &mut self.contacts {
+            if on(c.a) || on(c.b) {
+                (c.pn, c.pn_total) = (0.0, 0.0);
+                (c.p, c.pt, c.pr) = (Vec3::zeros(), Vec3::zeros(), Vec3::zeros());
+                (c.p_total, c.pr_total) = (Vec3::zeros(), Vec3::zeros());
+            }
+        }
+    }
+
     /// After the position update: takes off the velocities the position-level pass of the
     /// contact phase added (it moved the bodies out of a penetration they began the step with;
     /// kept, those velocities would make them pop out, Tomcin section 7).
@@ -2338,6 +2350,10 @@ impl Contacts {
             if k.island
                 .is_some_and(|i| solver.report.islands[i].rolled_back)
             {
+                continue;
+            }
+            // (nor does a body without joints put back at rest in this substep)
+            if k.island.is_none() && solver.free_rolled_back_now().contains(&k.slot) {
                 continue;
             }
             let b = bodies.slot_mut(k.slot);

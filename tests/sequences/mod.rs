@@ -6,10 +6,10 @@
 //! infinities, zeros, huge numbers, stale, foreign or null ids, bad enum values and short or
 //! NULL buffers. After every call it checks what the header promises:
 //! - no call reports `TENON_RESULT_PANIC` or leaves a world poisoned;
-//! - a call that fails changes nothing a caller can read (body and joint counts, every pose,
-//!   the world time);
-//! - a step that succeeds leaves every pose finite with unit rotations, and every contact
-//!   finite.
+//! - a call that fails changes nothing a caller can read of the world it names (body and
+//!   joint counts, every pose and velocity, the world time);
+//! - a step that succeeds leaves every pose finite with unit rotations, every velocity finite
+//!   and below 1e6 m/s and rad/s (what a step takes for a blow-up), and every contact finite.
 
 use std::cell::RefCell;
 use std::ptr::{null, null_mut};
@@ -194,12 +194,32 @@ fn fingerprint(w: tenon_world_id) -> Option<Vec<u64>> {
         out.extend([u64::from(ids[i].index1), u64::from(ids[i].generation)]);
         let (p, q) = (pos[i], rot[i]);
         out.extend([p.x, p.y, p.z, q.x, q.y, q.z, q.w].map(f64::to_bits));
+        let (v, w) = velocities(ids[i]);
+        out.extend([v.x, v.y, v.z, w.x, w.y, w.z].map(f64::to_bits));
     }
     Some(out)
 }
 
-/// Checks every pose of the world finite and every rotation unit, and every contact finite.
-fn poses_finite(w: tenon_world_id) -> Result<(), String> {
+/// A body's linear and angular velocity.
+fn velocities(b: tenon_body_id) -> (tenon_vec3, tenon_vec3) {
+    let (mut v, mut w) = (tenon_vec3::default(), tenon_vec3::default());
+    let r = unsafe {
+        (
+            tenon_body_get_linear_velocity(b, &mut v),
+            tenon_body_get_angular_velocity(b, &mut w),
+        )
+    };
+    assert_eq!(
+        r,
+        (tenon_result::Ok, tenon_result::Ok),
+        "reading a listed body"
+    );
+    (v, w)
+}
+
+/// Checks every pose of the world finite and every rotation unit, every velocity finite and,
+/// `after_step`, below 1e6 (what a step takes for a blow-up) and every contact finite.
+fn state_finite(w: tenon_world_id, after_step: bool) -> Result<(), String> {
     let mut bodies = 0usize;
     let _ = unsafe { tenon_world_get_body_count(w, &mut bodies) };
     let mut ids = vec![tenon_body_id::default(); bodies];
@@ -217,17 +237,29 @@ fn poses_finite(w: tenon_world_id) -> Result<(), String> {
         )
     };
     if r != tenon_result::Ok {
-        return Err(format!("reading poses after a step: {r:?}"));
+        return Err(format!("reading poses: {r:?}"));
     }
     for i in 0..n {
         let (p, q) = (pos[i], rot[i]);
         let norm = (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w).sqrt();
         if !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()) || (norm - 1.0).abs() > 1e-6 {
             return Err(format!(
-                "body {} after a successful step: position {p:?}, rotation {q:?}",
+                "body {}: position {p:?}, rotation {q:?}",
                 ids[i].index1
             ));
         }
+        let (v, w) = velocities(ids[i]);
+        let speed = |v: tenon_vec3| (v.x * v.x + v.y * v.y + v.z * v.z).sqrt();
+        let most = if after_step { 1e6 } else { f64::INFINITY };
+        if !(speed(v) < most && speed(w) < most) {
+            return Err(format!(
+                "body {}: velocity {v:?}, angular {w:?}",
+                ids[i].index1
+            ));
+        }
+    }
+    if !after_step {
+        return Ok(());
     }
     let (mut data, mut count): (*const tenon_contact, usize) = (null(), 0);
     let r = unsafe { tenon_world_get_contact_view(w, &mut data, &mut count) };
@@ -461,7 +493,8 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
     let (name, r): (&str, tenon_result) = unsafe {
         match op {
             1 => {
-                // destroyed here, its ids kept for stale use by the other world's calls
+                // (destroyed here: its ids go with it; stale and foreign ids come from the
+                // other world's lists and from ids made up)
                 let r = tenon_world_destroy(w);
                 if r == tenon_result::Ok {
                     worlds.remove(wi);
@@ -607,7 +640,7 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                 note(format!("step {dt}"));
                 let r = tenon_world_step(w, dt, out);
                 if r == tenon_result::Ok {
-                    poses_finite(w)?;
+                    state_finite(w, true).map_err(|e| format!("after a successful step: {e}"))?;
                 }
                 ("world_step", r)
             }
@@ -1071,6 +1104,9 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
         if after != before {
             return Err(format!("{name} failed ({r:?}) but changed the world"));
         }
+    } else if worlds.iter().any(|h| h.world == w) {
+        // a call that succeeds leaves every pose and velocity finite
+        state_finite(w, false).map_err(|e| format!("{name}: {e}"))?;
     }
     Ok(())
 }
