@@ -1216,13 +1216,15 @@ typedef struct {
 } tenon_world_def;
 
 /**
- * Simulation health since the world was created, counted in island steps (not errors).
+ * Simulation health since the world was created, counted in island steps and, for
+ * `non_finite`, bodies without joints put back (not errors).
  */
 typedef struct {
   /**
    * Islands whose state became NaN or infinite (or a body passed 1e6 m/s or rad/s) and were
    * rolled back to the start of the step, and bodies without joints so put back (at the
-   * pose where the step began, at rest; an absurd force, gravity or friction coefficient).
+   * pose where the (sub)step began, at rest; an absurd force, gravity or friction
+   * coefficient), each once per step.
    */
   uint64_t non_finite;
   /**
@@ -1668,7 +1670,8 @@ tenon_contact_def tenon_contact_def_default(void);
  * Hands `world` a contact point for its next step only, beside the contacts it detects itself
  * (an engine's own collision detection). Errors: NULL `def`; def not initialized; nonzero
  * `reserved` (`TENON_RESULT_INVALID_ARGUMENT`, as every reserved field); NaN; zero
- * normal (any other length is a direction); a point beyond 1e9 m or a depth beyond 1e6 m; bad material; null, stale or foreign body ids; both bodies non-dynamic; a body with
+ * normal (any other length is a direction); a point beyond 1e9 m or a depth beyond 1e6 m;
+ * bad material; null, stale or foreign body ids; both bodies non-dynamic; a body with
  * itself; world locked or poisoned. On error nothing is registered.
  */
 tenon_result tenon_world_register_contact(tenon_world_id world, const tenon_contact_def *def);
@@ -1941,8 +1944,8 @@ tenon_shape_def tenon_shape_def_default(void);
 /**
  * Attaches a shape made from `*def` to `body` and writes its id to `*out`.
  * Errors: NULL `def` or `out`; def not from `tenon_shape_def_default()`; unknown type; NaN;
- * a size <= 0; a length beyond 1e6 m (size, point, position, height); too few points; a degenerate hull; a mesh index out of range; NULL arrays with
- * a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative rolling
+ * a size <= 0; a length beyond 1e6 m (size, point, position, height); too few points; a
+ * degenerate hull; a mesh index out of range; NULL arrays with a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative rolling
  * resistance or spinning friction, negative density; invalid body id; world locked or
  * poisoned. On error nothing is created.
  * Ownership: the world owns the shape; it lives until `tenon_shape_destroy()`, its body's or
@@ -2190,7 +2193,10 @@ tenon_result tenon_world_get_step_report(tenon_world_id world, tenon_step_report
  * the joint correction, position and velocity update. The contact views
  * (`tenon_world_get_contact_view()`) are replaced. Forces and torques applied before the step are cleared by it.
  * `out`: nullable; if given, receives the step report on success. Not converging is not an
- * error: it is reported in `out->converged` and in the warning counters.
+ * error: it is reported in `out->converged` and in the warning counters. Nor is a blow-up (a
+ * state NaN, or a body past 1e6 m/s or rad/s, from absurd forces, gravity or materials): the
+ * island goes back to the frame start, a body without joints to where the (sub)step began at
+ * rest; `out->converged` is 0 and `tenon_warnings::non_finite` counts it.
  * Errors: NaN or infinite dt (`TENON_RESULT_NON_FINITE`), dt out of (0, 10] s
  * (`TENON_RESULT_INVALID_ARGUMENT`);
  * invalid or destroyed world; `TENON_RESULT_WORLD_LOCKED` if another thread is using the world.

@@ -383,8 +383,9 @@ impl Body {
 }
 
 /// A body faster than this (m/s or rad/s) has blown up: its island, or the body if it has no
-/// joints, is rolled back as if its state were NaN; a velocity set this fast is refused. No mechanism a game or a robot simulates comes near it (the whip of the 1:10^5
-/// chain reaches 700 m/s), and a blow-up passes it within a substep or two; but one can end a
+/// joints, is rolled back as if its state were NaN; a velocity set this fast is refused. No
+/// mechanism a game or a robot simulates comes near it (the whip of the 1:10^5 chain reaches
+/// 700 m/s), and a blow-up passes it within a substep or two; but one can end a
 /// frame finite. The 1:10^4 chain whipped onto rough ground (`heavy_chain_on_ground`, mu 0.5,
 /// ground 8.055 m) ended a frame at 2.65 s with its links at 2e8 m/s and 0.9 m of joint
 /// violation, not rolled back: every frame after it failed from there.

@@ -235,7 +235,8 @@ pub extern "C" fn tenon_contact_def_default() -> tenon_contact_def {
 /// Hands `world` a contact point for its next step only, beside the contacts it detects itself
 /// (an engine's own collision detection). Errors: NULL `def`; def not initialized; nonzero
 /// `reserved` (`TENON_RESULT_INVALID_ARGUMENT`, as every reserved field); NaN; zero
-/// normal (any other length is a direction); a point beyond 1e9 m or a depth beyond 1e6 m; bad material; null, stale or foreign body ids; both bodies non-dynamic; a body with
+/// normal (any other length is a direction); a point beyond 1e9 m or a depth beyond 1e6 m;
+/// bad material; null, stale or foreign body ids; both bodies non-dynamic; a body with
 /// itself; world locked or poisoned. On error nothing is registered.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_world_register_contact(

@@ -143,13 +143,15 @@ pub struct tenon_island_report {
     pub asleep: u32,
 }
 
-/// Simulation health since the world was created, counted in island steps (not errors).
+/// Simulation health since the world was created, counted in island steps and, for
+/// `non_finite`, bodies without joints put back (not errors).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct tenon_warnings {
     /// Islands whose state became NaN or infinite (or a body passed 1e6 m/s or rad/s) and were
     /// rolled back to the start of the step, and bodies without joints so put back (at the
-    /// pose where the step began, at rest; an absurd force, gravity or friction coefficient).
+    /// pose where the (sub)step began, at rest; an absurd force, gravity or friction
+    /// coefficient), each once per step.
     pub non_finite: u64,
     /// Island steps that ended with a joint violation above eps_p.
     pub not_converged: u64,
@@ -599,7 +601,10 @@ pub unsafe extern "C" fn tenon_world_get_step_report(
 /// the joint correction, position and velocity update. The contact views
 /// (`tenon_world_get_contact_view()`) are replaced. Forces and torques applied before the step are cleared by it.
 /// `out`: nullable; if given, receives the step report on success. Not converging is not an
-/// error: it is reported in `out->converged` and in the warning counters.
+/// error: it is reported in `out->converged` and in the warning counters. Nor is a blow-up (a
+/// state NaN, or a body past 1e6 m/s or rad/s, from absurd forces, gravity or materials): the
+/// island goes back to the frame start, a body without joints to where the (sub)step began at
+/// rest; `out->converged` is 0 and `tenon_warnings::non_finite` counts it.
 /// Errors: NaN or infinite dt (`TENON_RESULT_NON_FINITE`), dt out of (0, 10] s
 /// (`TENON_RESULT_INVALID_ARGUMENT`);
 /// invalid or destroyed world; `TENON_RESULT_WORLD_LOCKED` if another thread is using the world.
