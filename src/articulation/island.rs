@@ -483,7 +483,8 @@ pub(crate) struct Island {
     pub gs_mg: Vec<[f64; 6]>,
     pub gs_step: Vec<[f64; 6]>,
     pub gs_k: Vec<Mat3>,
-    /// Some body of the island has a shape (it may touch others).
+    /// Some body of the island has a shape (it may touch others), or contacts touch it this
+    /// (sub)step (registered ones too).
     pub collides: bool,
     /// Scratch of the sparse forward substitutions of coupled contacts' borders
     /// (`BlockCholesky::forward_reach`): a stamp per block, the current stamp, the panels.
@@ -759,7 +760,11 @@ impl Island {
             },
         );
         self.mass_ratio = heaviest / lightest;
-        self.collides = self.body_slots.iter().any(|&b| bodies.slot(b).shapes > 0);
+        // (contacts the caller registers touch islands without shapes: their coupled visits
+        // solve with `A` as shapes' contacts do, and geometric stiffness, which leaves the
+        // factor stale, must not run before them)
+        self.collides =
+            self.contacts_follow || self.body_slots.iter().any(|&b| bodies.slot(b).shapes > 0);
         if self.collides && self.start_values.len() != self.factor.values.len() {
             self.start_values = vec![0.0; self.factor.values.len()];
             self.start_rows = vec![Row::default(); self.rows.len()];
