@@ -1515,8 +1515,8 @@ tenon_result tenon_body_set_pose(tenon_body_id body, tenon_vec3 position, tenon_
  * `tenon_body_set_pose()`). The velocities stay as set: call it before every step, or set the
  * velocity to zero to stop. It wakes nothing itself: moving, the body wakes what it touches
  * or is jointed to at the step; held at its pose, what rests on it may fall asleep. Errors:
- * not a kinematic body, `dt` not in (0, 10] s, or a coordinate beyond 1e9 m
- * (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
+ * not a kinematic body, `dt` not in (0, 10] s, a coordinate beyond 1e9 m, or a velocity to
+ * the target of 1e6 m/s or rad/s or more (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
  * infinite pose or `dt` (`TENON_RESULT_NON_FINITE`);
  * non-unit rotation (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
  */
@@ -1945,9 +1945,10 @@ tenon_shape_def tenon_shape_def_default(void);
  * Attaches a shape made from `*def` to `body` and writes its id to `*out`.
  * Errors: NULL `def` or `out`; def not from `tenon_shape_def_default()`; unknown type; NaN;
  * a size <= 0; a length beyond 1e6 m (size, point, position, height); too few points; a
- * degenerate hull; a mesh index out of range; NULL arrays with a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative rolling
- * resistance or spinning friction, negative density; invalid body id; world locked or
- * poisoned. On error nothing is created.
+ * degenerate hull; a mesh index out of range; NULL arrays with a nonzero count; mu_d > mu_s,
+ * negative friction, restitution outside [0, 1], negative rolling resistance or spinning
+ * friction, negative density; invalid body id; world locked or poisoned. On error nothing is
+ * created.
  * Ownership: the world owns the shape; it lives until `tenon_shape_destroy()`, its body's or
  * its world's end. The arrays of `def` are copied.
  */

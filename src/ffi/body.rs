@@ -299,8 +299,8 @@ pub extern "C" fn tenon_body_set_pose(
 /// `tenon_body_set_pose()`). The velocities stay as set: call it before every step, or set the
 /// velocity to zero to stop. It wakes nothing itself: moving, the body wakes what it touches
 /// or is jointed to at the step; held at its pose, what rests on it may fall asleep. Errors:
-/// not a kinematic body, `dt` not in (0, 10] s, or a coordinate beyond 1e9 m
-/// (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
+/// not a kinematic body, `dt` not in (0, 10] s, a coordinate beyond 1e9 m, or a velocity to
+/// the target of 1e6 m/s or rad/s or more (`TENON_RESULT_INVALID_ARGUMENT`); a NaN or
 /// infinite pose or `dt` (`TENON_RESULT_NON_FINITE`);
 /// non-unit rotation (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
 #[unsafe(no_mangle)]

@@ -323,9 +323,10 @@ pub(crate) fn desc_from_def(d: &tenon_shape_def) -> Result<ShapeDesc, FfiError> 
 /// Attaches a shape made from `*def` to `body` and writes its id to `*out`.
 /// Errors: NULL `def` or `out`; def not from `tenon_shape_def_default()`; unknown type; NaN;
 /// a size <= 0; a length beyond 1e6 m (size, point, position, height); too few points; a
-/// degenerate hull; a mesh index out of range; NULL arrays with a nonzero count; mu_d > mu_s, negative friction, restitution outside [0, 1], negative rolling
-/// resistance or spinning friction, negative density; invalid body id; world locked or
-/// poisoned. On error nothing is created.
+/// degenerate hull; a mesh index out of range; NULL arrays with a nonzero count; mu_d > mu_s,
+/// negative friction, restitution outside [0, 1], negative rolling resistance or spinning
+/// friction, negative density; invalid body id; world locked or poisoned. On error nothing is
+/// created.
 /// Ownership: the world owns the shape; it lives until `tenon_shape_destroy()`, its body's or
 /// its world's end. The arrays of `def` are copied.
 #[unsafe(no_mangle)]
