@@ -783,9 +783,8 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                     (1, u32::MAX)
                 };
                 match input.pick(5) {
-                    0 => (
-                        "world_cast_ray",
-                        tenon_world_cast_ray(
+                    0 => {
+                        let r = tenon_world_cast_ray(
                             w,
                             input.vec(-6.0, 6.0),
                             input.vec(-1.0, 1.0),
@@ -793,8 +792,19 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                             group,
                             mask,
                             &mut hit,
-                        ),
-                    ),
+                        );
+                        let finite =
+                            |v: tenon_vec3| v.x.is_finite() && v.y.is_finite() && v.z.is_finite();
+                        if r == tenon_result::Ok
+                            && hit.hit == 1
+                            && !(finite(hit.point)
+                                && finite(hit.normal)
+                                && hit.distance.is_finite())
+                        {
+                            return Err(format!("a ray's hit: {hit:?}"));
+                        }
+                        ("world_cast_ray", r)
+                    }
                     1 => (
                         "world_cast_ray_all",
                         tenon_world_cast_ray_all(
@@ -847,10 +857,16 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                             input.num(0.0, 20.0),
                         );
                         note(format!("cast from {p:?} {q:?} along {dir:?} to {dist}"));
-                        (
-                            "world_cast_shape",
-                            tenon_world_cast_shape(w, &d, p, q, dir, dist, &mut h),
-                        )
+                        let r = tenon_world_cast_shape(w, &d, p, q, dir, dist, &mut h);
+                        let finite =
+                            |v: tenon_vec3| v.x.is_finite() && v.y.is_finite() && v.z.is_finite();
+                        if r == tenon_result::Ok
+                            && h.hit == 1
+                            && !(finite(h.point) && finite(h.normal) && h.distance.is_finite())
+                        {
+                            return Err(format!("a shape cast's hit: {h:?}"));
+                        }
+                        ("world_cast_shape", r)
                     }
                 }
             }
