@@ -2329,6 +2329,19 @@ impl Contacts {
         }
     }
 
+    /// The contact graph's levels of the involved bodies (`level`) and the contacts in level
+    /// order (`order`), [`graph::levels`]; the top level.
+    pub(super) fn levels(&mut self, tol: f64) -> u32 {
+        graph::levels(
+            &self.contacts,
+            &self.states,
+            &self.involved,
+            tol,
+            &mut self.level,
+            &mut self.order,
+        )
+    }
+
     /// Drops the impulses of the substep from the contacts of the bodies `on` selects (put back
     /// after a blow-up: none was applied), and with them the warm start they would give.
     pub fn drop_impulses(&mut self, on: impl Fn(u32) -> bool) {
@@ -2504,14 +2517,7 @@ impl Contacts {
             }
             iterations += self.solve(None, tol, velocity_level, coupled.then_some(&mut *solver));
             if self.settings.shock_propagation && round == 0 {
-                let top = graph::levels(
-                    &self.contacts,
-                    &self.states,
-                    &self.involved,
-                    tol,
-                    &mut self.level,
-                    &mut self.order,
-                );
+                let top = self.levels(tol);
                 levels = top;
                 let mut start = 0;
                 for l in 1..=top {

@@ -200,6 +200,16 @@ fn fingerprint(w: tenon_world_id) -> Option<Vec<u64>> {
     Some(out)
 }
 
+/// Every component finite.
+fn finite(v: tenon_vec3) -> bool {
+    v.x.is_finite() && v.y.is_finite() && v.z.is_finite()
+}
+
+/// One of the ids in `ids`, or the null id when there are none.
+fn one_of<T: Copy + Default>(input: &mut Input, ids: &[T]) -> T {
+    ids.get(input.pick(ids.len())).copied().unwrap_or_default()
+}
+
 /// A body's linear and angular velocity.
 fn velocities(b: tenon_body_id) -> (tenon_vec3, tenon_vec3) {
     let (mut v, mut w) = (tenon_vec3::default(), tenon_vec3::default());
@@ -242,7 +252,7 @@ fn state_finite(w: tenon_world_id, after_step: bool) -> Result<(), String> {
     for i in 0..n {
         let (p, q) = (pos[i], rot[i]);
         let norm = (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w).sqrt();
-        if !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()) || (norm - 1.0).abs() > 1e-6 {
+        if !finite(p) || (norm - 1.0).abs() > 1e-6 {
             return Err(format!(
                 "body {}: position {p:?}, rotation {q:?}",
                 ids[i].index1
@@ -273,12 +283,7 @@ fn state_finite(w: tenon_world_id, after_step: bool) -> Result<(), String> {
     };
     for c in contacts {
         let v = [c.point, c.normal, c.friction_impulse, c.rolling_impulse];
-        if !(v
-            .iter()
-            .all(|v| v.x.is_finite() && v.y.is_finite() && v.z.is_finite())
-            && c.depth.is_finite()
-            && c.normal_impulse.is_finite())
-        {
+        if !(v.iter().all(|&v| finite(v)) && c.depth.is_finite() && c.normal_impulse.is_finite()) {
             return Err(format!("a contact after a successful step: {c:?}"));
         }
     }
@@ -317,19 +322,9 @@ fn body_of(input: &mut Input, worlds: &[Held], wi: usize) -> tenon_body_id {
         },
         2 if !worlds.is_empty() => {
             let other = &worlds[input.pick(worlds.len())];
-            other
-                .bodies
-                .get(input.pick(other.bodies.len()))
-                .copied()
-                .unwrap_or_default()
+            one_of(input, &other.bodies)
         }
-        _ => {
-            let h = &worlds[wi];
-            h.bodies
-                .get(input.pick(h.bodies.len()))
-                .copied()
-                .unwrap_or_default()
-        }
+        _ => one_of(input, &worlds[wi].bodies),
     }
 }
 
@@ -341,10 +336,7 @@ fn shape_of(input: &mut Input, h: &Held) -> tenon_shape_id {
             generation: input.u16(),
         };
     }
-    h.shapes
-        .get(input.pick(h.shapes.len()))
-        .copied()
-        .unwrap_or_default()
+    one_of(input, &h.shapes)
 }
 
 fn joint_of(input: &mut Input, h: &Held) -> tenon_joint_id {
@@ -355,10 +347,7 @@ fn joint_of(input: &mut Input, h: &Held) -> tenon_joint_id {
             generation: input.u16(),
         };
     }
-    h.joints
-        .get(input.pick(h.joints.len()))
-        .copied()
-        .unwrap_or_default()
+    one_of(input, &h.joints)
 }
 
 /// A shape definition; `store` keeps the arrays its pointers name alive.
@@ -793,8 +782,6 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                             mask,
                             &mut hit,
                         );
-                        let finite =
-                            |v: tenon_vec3| v.x.is_finite() && v.y.is_finite() && v.z.is_finite();
                         if r == tenon_result::Ok
                             && hit.hit == 1
                             && !(finite(hit.point)
@@ -858,8 +845,6 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                         );
                         note(format!("cast from {p:?} {q:?} along {dir:?} to {dist}"));
                         let r = tenon_world_cast_shape(w, &d, p, q, dir, dist, &mut h);
-                        let finite =
-                            |v: tenon_vec3| v.x.is_finite() && v.y.is_finite() && v.z.is_finite();
                         if r == tenon_result::Ok
                             && h.hit == 1
                             && !(finite(h.point) && finite(h.normal) && h.distance.is_finite())

@@ -278,14 +278,7 @@ impl Contacts {
         if p.held.is_empty() {
             return false;
         }
-        graph::levels(
-            &self.contacts,
-            &self.states,
-            &self.involved,
-            tol,
-            &mut self.level,
-            &mut self.order,
-        );
+        self.levels(tol);
         let level = |i: u32| graph::level_of(&self.states, &self.level, i);
         let cs = &self.contacts;
         p.held.sort_unstable_by_key(|&k| {
