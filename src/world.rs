@@ -588,10 +588,11 @@ impl World {
     /// Euler step of `dv/dt = -c v` (as Box2D and Rapier do): stable for any `c` and `h`, and
     /// independent of the substeps the frame takes. A body falling freely reaches the speed
     /// `g / c` (within a step it moves at `g / c + h g`: gravity acts in the step, the drag
-    /// after it; for `h c` well below 1 the difference is small). The joints stay exact: the positions are not touched, and the next step solves
-    /// its joints with the damped velocities. Not applied to an island rolled back in the step
-    /// (it starts the next step from the frame start's state), nor to static, kinematic or
-    /// sleeping bodies (at rest, the drag is zero: a sleeping body stays asleep). Errors: a stale handle; NaN, infinite or
+    /// after it; for `h c` well below 1 the difference is small). The joints stay exact: the
+    /// positions are not touched, and the next step solves its joints with the damped
+    /// velocities. Not applied to an island rolled back in the step (it starts the next step
+    /// from the frame start's state), nor to static, kinematic or sleeping bodies (at rest, the
+    /// drag is zero: a sleeping body stays asleep). Errors: a stale handle; NaN, infinite or
     /// negative `c` (nothing changes).
     pub fn set_body_linear_damping(&mut self, h: BodyHandle, c: f64) -> Result<()> {
         crate::body::check_damping(c, "linear damping")?;
@@ -1358,7 +1359,8 @@ impl World {
     /// frame, a rolled-back island sits out the substeps after the one it failed in, held
     /// static at the frame start. A frame that fails at that limit too, on an island with a
     /// shape (or with registered contacts), starts from a state no substeps get past; the
-    /// frames after it take the contacts uncoupled ([`ContactCoupling::Iterative`],
+    /// frames after it take the contacts uncoupled
+    /// ([`ContactCoupling::Iterative`](crate::ContactCoupling::Iterative),
     /// [`ContactStepReport::uncoupled`]) from the usual substeps, until 60 frames have passed
     /// without a rollback.
     pub fn step(&mut self, h: f64) -> Result<&StepReport> {

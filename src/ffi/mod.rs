@@ -1,7 +1,7 @@
 //! The C ABI: a thin skin over the Rust API, one file per C object. Ids, results, pointer
 //! checks and copies; no physics. `include/tenon.h` is generated from these files by `build.rs`.
 //!
-//! Every export runs inside a panic boundary ([`result`]), checks every pointer before touching
+//! Every export runs inside a panic boundary (`result.rs`), checks every pointer before touching
 //! the world, writes its out-parameters only on success and returns a [`tenon_result`]. The
 //! pointer contract (NULL where documented, otherwise valid and aligned) is stated once in the
 //! header overview, which is why the `unsafe` exports carry no `# Safety` section each.
