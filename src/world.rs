@@ -46,7 +46,10 @@ pub struct WorldSettings {
     /// Gravity acceleration (m/s^2, world frame). Default (0, 0, -9.81).
     pub gravity: Vec3,
     /// Joint tolerance `eps_p`: the joint correction iterates until every row's violation is
-    /// below it (m for positions, rad for angles). Default 1e-9.
+    /// below it (m for positions, rad for angles). Default 1e-9. An island farther than 1e6 m
+    /// from the origin is held to the rounding of its coordinates where that is larger (about
+    /// 8.9e-16 times the largest: 8.9e-9 m at 1e7 m, 8.9e-7 m at 1e9 m), which doubles cannot
+    /// beat ([`crate::IslandReport::tolerance`]).
     pub eps_p: f64,
     /// Tikhonov factor `eps_t`: `A + eps_t ||A||_1 I` (Tomcin section 4). Default 1e-12: the
     /// paper's 1e-10 damps the soft modes of tall closed-loop mechanisms (a 50-segment scissor

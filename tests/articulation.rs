@@ -1008,3 +1008,96 @@ fn a_joint_axis_of_any_finite_length_is_its_direction() {
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::InvalidArgument);
 }
+
+/// A pendulum of three hinged links (and a ball-jointed fourth) whose pivot is `at`, started
+/// 0.6 rad from hanging: the positions relative to the pivot after every step, and the
+/// reports.
+fn far_pendulum(at: Vec3, steps: usize) -> (Vec<Vec<Vec3>>, Vec<IslandReport>) {
+    let mut world = World::default();
+    let (s, c) = (0.6f64.sin(), 0.6f64.cos());
+    let mut bodies = vec![];
+    let mut last: Option<BodyHandle> = None;
+    for k in 0..4 {
+        let along = (k as f64 + 0.5) * Vec3::new(s, 0.0, -c);
+        let b = world
+            .create_body(&BodyDesc {
+                position: at + along,
+                mass_properties: MassProperties::from_principal(
+                    1.0 + k as f64,
+                    Vec3::new(0.1, 0.1, 0.02),
+                    Quat::identity(),
+                ),
+                ..Default::default()
+            })
+            .unwrap();
+        let kind = if k < 3 {
+            JointKind::Hinge
+        } else {
+            JointKind::Ball
+        };
+        let mut jd = JointDesc::new(kind, last, b);
+        let pivot = at + k as f64 * Vec3::new(s, 0.0, -c);
+        world
+            .set_joint_frames_world(&mut jd, pivot, Vec3::y())
+            .unwrap();
+        world.create_joint(&jd).unwrap();
+        bodies.push(b);
+        last = Some(b);
+    }
+    let (mut poses, mut reports) = (vec![], vec![]);
+    for _ in 0..steps {
+        let r = world.step(1.0 / 60.0).unwrap();
+        assert_eq!(r.islands.len(), 1);
+        reports.push(r.islands[0]);
+        poses.push(
+            (bodies.iter())
+                .map(|&b| world.body(b).unwrap().position() - at)
+                .collect(),
+        );
+    }
+    (poses, reports)
+}
+
+#[test]
+fn joints_far_from_the_origin_are_held_to_the_rounding_of_their_coordinates() {
+    let steps = 120;
+    let (near, near_rep) = far_pendulum(Vec3::new(1.0, -2.0, 3.0), steps);
+    for r in &near_rep {
+        assert_eq!(r.tolerance, 1e-9);
+        assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
+    }
+    for (scale, at) in [
+        (1e7, Vec3::new(1e7, -3e6, 2e6)),
+        (1e9, Vec3::new(-2e8, 1e9, 5e8)),
+    ] {
+        let (far, rep) = far_pendulum(at, steps);
+        let rounding = 4.0 * f64::EPSILON * scale;
+        let mut worst_gap: f64 = 0.0;
+        for (k, r) in rep.iter().enumerate() {
+            // held to the rounding (a few units in the last place of the coordinates), not
+            // to 1e-9, which doubles cannot meet there: no step runs out of iterations
+            assert!(
+                (r.tolerance / rounding - 1.0).abs() < 1e-6,
+                "{scale}: {r:?}"
+            );
+            assert!(
+                r.converged && r.max_violation <= r.tolerance,
+                "{scale} step {k}: {r:?}"
+            );
+            assert!(
+                r.substeps == 1 && r.iterations <= 10,
+                "{scale} step {k}: {r:?}"
+            );
+            for (a, b) in far[k].iter().zip(&near[k]) {
+                worst_gap = worst_gap.max((a - b).norm());
+            }
+        }
+        // and it swings as it does near the origin, to within a few roundings (1.3 and 2 of
+        // them measured)
+        assert!(worst_gap < 10.0 * rounding, "{scale}: {worst_gap:e}");
+        eprintln!(
+            "{scale:e} m: tolerance {:e}, largest gap {worst_gap:e} m",
+            rep[0].tolerance
+        );
+    }
+}

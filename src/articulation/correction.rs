@@ -237,7 +237,9 @@ impl Island {
         joints: &Arena<Joint>,
         h: f64,
     ) -> IslandReport {
+        let s = &self.held_to(s);
         let mut rep = self.structure_report();
+        rep.tolerance = s.eps_p;
         self.clamped_pivots = 0;
         let max_sub = s.max_substeps.max(1);
         let mut n = self.substep_hint.clamp(1, max_sub);
@@ -443,6 +445,7 @@ impl Island {
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
     ) {
+        let s = &self.held_to(s);
         self.flush_contact_impulses();
         let Some((dt, tau1)) = self.pending else {
             return;
@@ -568,6 +571,7 @@ impl Island {
         rep: &mut IslandReport,
         coupled: bool,
     ) {
+        let s = &self.held_to(s);
         self.flush_contact_impulses();
         let Some((dt, tau1)) = self.pending else {
             return;

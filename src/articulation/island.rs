@@ -10,7 +10,7 @@ use crate::body::BLOWN_UP_SPEED;
 use crate::body::{Body, BodyKind, world_inertias};
 use crate::joint::{JointFrame, JointKind, JointLimits, JointModel, Pose, Row};
 use crate::math::{Mat3, Quat, Vec3, same_bits};
-use crate::world::Joint;
+use crate::world::{Joint, WorldSettings};
 
 /// What a joint's side is attached to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +25,15 @@ pub(crate) enum Side {
 
 /// `IslandJoint::slot` of a fixed joint between two parts of a split body (`SPLIT_MODEL`).
 pub(crate) const SPLIT_JOINT: u32 = u32::MAX;
+
+/// Rounding of a coordinate relative to its size: a joint whose bodies are `X` metres from
+/// the origin is held within `ROUNDING X` where that exceeds `eps_p` ([`Island::held_to`]).
+/// Positions are doubles: at 1e7 m one unit in the last place is 1.9e-9 m, so a joint there
+/// cannot meet the default 1e-9 (its anchors' rows stalled at exactly that, every step ran out
+/// of iterations and split into 8 substeps, and reported not converged). Four of those units:
+/// 8.9e-9 m at 1e7 m, 8.9e-7 m at 1e9 m (the farthest a body may be put); within 1e6 m of the
+/// origin `eps_p` is below it and nothing changes.
+pub(crate) const ROUNDING: f64 = 4.0 * f64::EPSILON;
 
 /// The fixed joint at the centre of mass that holds two parts of a split body together (the
 /// parts share the body's frame, so both joint frames are the identity).
@@ -422,6 +431,9 @@ pub(crate) struct Island {
     pub regularized_pivots: u32,
     /// The frame step being solved.
     pub frame_h: f64,
+    /// The largest coordinate the island's bodies reach in the frame step (m; `gather`):
+    /// where rounding bounds how exactly its joints can meet ([`Island::held_to`]).
+    pub coord_scale: f64,
     /// The substep whose position update is still to be done: its length and end time.
     pub pending: Option<(f64, f64)>,
     /// Numeric factorizations so far (coupled contacts recompute their border when it changes).
@@ -503,6 +515,15 @@ pub(crate) struct Island {
 }
 
 impl Island {
+    /// The settings the island's joints are solved with: `eps_p` raised to the rounding of its
+    /// coordinates ([`ROUNDING`] times [`Island::coord_scale`]) where that is larger.
+    pub(crate) fn held_to(&self, s: &WorldSettings) -> WorldSettings {
+        WorldSettings {
+            eps_p: s.eps_p.max(ROUNDING * self.coord_scale),
+            ..*s
+        }
+    }
+
     pub fn new(
         body_slots: Vec<u32>,
         parts: Vec<u32>,
@@ -650,6 +671,7 @@ impl Island {
             clamped_pivots: 0,
             regularized_pivots: 0,
             frame_h: 0.0,
+            coord_scale: 0.0,
             pending: None,
             factor_version: 0,
             factor_stale: false,
@@ -731,6 +753,7 @@ impl Island {
             hist.coord = c;
         }
         self.frame_h = h;
+        self.coord_scale = 0.0;
         for (l, &slot) in self.body_slots.iter().enumerate() {
             let b = bodies.slot(slot);
             let np = f64::from(self.parts[l]);
@@ -738,6 +761,8 @@ impl Island {
             self.start.q[l] = b.rotation;
             self.start.v[l] = b.linear_velocity;
             self.start.w[l] = b.angular_velocity;
+            let reach = b.position.amax() + h * b.linear_velocity.amax();
+            self.coord_scale = self.coord_scale.max(reach);
             self.inv_mass[l] = np / b.mass;
             let (inertia, inv_inertia) = (b.inertia / np, b.inv_inertia * np);
             // (new mass properties: the last substep's end inertias are not theirs)

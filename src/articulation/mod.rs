@@ -56,7 +56,12 @@ pub struct IslandReport {
     pub attempts: u32,
     /// Largest row violation at the end of the step (m or rad); infinite when rolled back.
     pub max_violation: f64,
-    /// True if every row ended within `eps_p` (false when rolled back). An island whose
+    /// The tolerance the joints were held to: `eps_p`, or where the island's bodies are
+    /// farther than 1e6 m from the origin, the rounding of their coordinates (about 8.9e-16
+    /// times the largest, 8.9e-9 m at 1e7 m) if that is larger. Doubles cannot place two
+    /// anchors there more exactly.
+    pub tolerance: f64,
+    /// True if every row ended within `tolerance` (false when rolled back). An island whose
     /// constraints conflict (its residual did not fall with smaller substeps, Tomcin section 4)
     /// is then solved with one attempt and no substeps per step, trying substeps again every 30
     /// steps, until a step converges: the report goes on saying by how much it fails, and each
@@ -121,6 +126,7 @@ impl IslandReport {
         self.substeps += s.substeps;
         self.active_limits = self.active_limits.max(s.active_limits);
         self.max_violation = self.max_violation.max(s.max_violation);
+        self.tolerance = self.tolerance.max(s.tolerance);
         self.converged &= s.converged;
         self.rolled_back |= s.rolled_back;
         self.asleep &= s.asleep;

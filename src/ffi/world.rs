@@ -32,7 +32,11 @@ pub struct tenon_world_def {
     /// Gravity acceleration (m/s^2, world frame). Default (0, 0, -9.81).
     pub gravity: tenon_vec3,
     /// Joint tolerance eps_p: the joint correction iterates until every joint row's violation is
-    /// below it (m for positions, rad for angles). Finite and > 0. Default 1e-9.
+    /// below it (m for positions, rad for angles). Finite and > 0. Default 1e-9. An island
+    /// farther than 1e6 m from the origin is held to the rounding of its coordinates where that
+    /// is larger (about 8.9e-16 times the largest: 8.9e-9 m at 1e7 m, 8.9e-7 m at 1e9 m),
+    /// which doubles cannot beat; there, a step report's `converged` means within that
+    /// tolerance.
     pub eps_p: f64,
     /// Tikhonov regularization factor eps_t: the solver factors A + eps_t ||A||_1 I, which holds
     /// up redundant rows of closed loops. Islands without a loop factor A itself unless a
