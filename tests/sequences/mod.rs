@@ -229,6 +229,43 @@ fn velocities(b: tenon_body_id) -> (tenon_vec3, tenon_vec3) {
 
 /// Checks every pose of the world finite and every rotation unit, every velocity finite and,
 /// `after_step`, below 1e6 (what a step takes for a blow-up) and every contact finite.
+/// A converged step's joints are within eps_p, or where the bodies are far from the origin
+/// within the rounding of their coordinates (the header's promise, with a factor 2 to spare
+/// on the reach the world measured).
+fn within_tolerance(w: tenon_world_id, rep: &tenon_step_report) -> Result<(), String> {
+    let mut eps_p = 0.0;
+    let _ = unsafe { tenon_world_get_eps_p(w, &mut eps_p) };
+    let mut bodies = 0usize;
+    let _ = unsafe { tenon_world_get_body_count(w, &mut bodies) };
+    let mut ids = vec![tenon_body_id::default(); bodies];
+    let mut pos = vec![tenon_vec3::default(); bodies];
+    let mut rot = vec![tenon_quat::default(); bodies];
+    let mut n = 0;
+    let _ = unsafe {
+        tenon_world_get_body_poses(
+            w,
+            ids.as_mut_ptr(),
+            pos.as_mut_ptr(),
+            rot.as_mut_ptr(),
+            bodies,
+            &mut n,
+        )
+    };
+    let amax = |v: tenon_vec3| v.x.abs().max(v.y.abs()).max(v.z.abs());
+    let reach = (0..n)
+        .map(|i| amax(pos[i]) + rep.dt * amax(velocities(ids[i]).0))
+        .fold(0.0, f64::max);
+    let bound = eps_p.max(8.0 * f64::EPSILON * reach);
+    if rep.max_violation <= bound {
+        Ok(())
+    } else {
+        Err(format!(
+            "joint violation {:e} above eps_p {eps_p:e} (bodies reach {reach:e} m)",
+            rep.max_violation
+        ))
+    }
+}
+
 fn state_finite(w: tenon_world_id, after_step: bool) -> Result<(), String> {
     let mut bodies = 0usize;
     let _ = unsafe { tenon_world_get_body_count(w, &mut bodies) };
@@ -630,6 +667,10 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                 let r = tenon_world_step(w, dt, out);
                 if r == tenon_result::Ok {
                     state_finite(w, true).map_err(|e| format!("after a successful step: {e}"))?;
+                    if !out.is_null() && rep.converged == 1 {
+                        within_tolerance(w, &rep)
+                            .map_err(|e| format!("a step that converged: {e}"))?;
+                    }
                 }
                 ("world_step", r)
             }
