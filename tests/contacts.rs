@@ -2875,18 +2875,21 @@ fn a_box_blown_up_on_the_ground_reports_no_impulse() {
     assert!(weight_now.is_finite() && weight_now > 0.0, "{weight_now}");
 
     // The same from 0.2 m deep (the contacts move it out in a second pass, whose velocity is
-    // taken off after the position update, but not off a body put back at rest).
+    // taken off after the position update, but not off a body put back at rest). Frictionless,
+    // so that the pass adds energy and its velocity is kept to be taken off (with friction
+    // it takes energy off the sideways blow-up and its velocity stays), and the force finite
+    // (1.7e7 m/s, not NaN).
     let mut world = World::default();
-    ground(&mut world, Vec3::z(), mat(0.5, 0.5, 0.0));
+    ground(&mut world, Vec3::z(), mat(0.0, 0.0, 0.0));
     let b = dynamic(
         &mut world,
         Vec3::new(0.0, 0.0, 0.3),
         Quat::identity(),
         cube(),
-        mat(0.5, 0.5, 0.0),
+        mat(0.0, 0.0, 0.0),
     );
     world
-        .apply_force(b, Vec3::new(1e300, 0.0, 0.0), Vec3::new(0.0, 0.0, 0.3))
+        .apply_force(b, Vec3::new(1e12, 0.0, 0.0), Vec3::new(0.0, 0.0, 0.3))
         .unwrap();
     let r = world.step(1.0 / 60.0).unwrap().clone();
     assert!(r.bodies_rolled_back == 1, "{r:?}");
