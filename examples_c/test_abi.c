@@ -29,6 +29,7 @@ static_assert(sizeof(tenon_material) == 40, "tenon_material");
 static_assert(sizeof(tenon_shape_def) == 240, "tenon_shape_def");
 static_assert(sizeof(tenon_contact) == 144, "tenon_contact");
 static_assert(sizeof(tenon_contact_event) == 24, "tenon_contact_event");
+static_assert(sizeof(tenon_sensor_event) == 24, "tenon_sensor_event");
 static_assert(sizeof(tenon_contact_def) == 120, "tenon_contact_def");
 static_assert(sizeof(tenon_contact_settings) == 40, "tenon_contact_settings");
 static_assert(sizeof(tenon_contact_report) == 80, "tenon_contact_report");

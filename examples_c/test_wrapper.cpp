@@ -181,6 +181,27 @@ int main() {
     EXPECT(std::fabs(drop.value()->distance - 3.8) < 1e-4 && drop.value()->normal.z > 0.999);
     auto up = w.cast_shape(ball, {0, 0, 5.0}, {0, 0, 0, 1}, {0, 0, 1}, 100.0);
     EXPECT(up.ok() && !up.value().has_value());
+    // a static trigger volume around the resting box: the box enters it at the next step, as
+    // one begin event; the box still rests on the ground on 4 points, and rays pass it
+    tenon::BodyId zone = w.create_body(gd).value();
+    tenon_shape_def trigger = tenon_shape_def_default();
+    trigger.half_extents = {2, 2, 2};
+    tenon::ShapeId sensor = w.create_shape(zone, trigger).value();
+    EXPECT(w.set_sensor(sensor, true).ok() && w.is_sensor(sensor).value());
+    EXPECT(!w.is_sensor(box_shape).value());
+    EXPECT(w.step(1.0 / 60.0).ok());
+    auto events = w.sensor_events();
+    EXPECT(events.ok() && events.value().size == 1);
+    for (const tenon_sensor_event& e : events.value()) {
+      EXPECT(e.begin == 1 && e.sensor.index1 == sensor.raw.index1 &&
+             e.visitor.index1 == box_shape.raw.index1);
+    }
+    EXPECT(w.sensor_overlaps(sensor, shapes).ok() && shapes.size() == 1 &&
+           shapes[0] == box_shape);
+    EXPECT(w.contacts().value().size == 4);
+    auto through = w.cast_ray({0.1, 0.2, 5.0}, {0, 0, -1}, 100.0);
+    EXPECT(through.ok() && through.value()->body.index1 == box.raw.index1);
+    EXPECT(w.step(1.0 / 60.0).ok() && w.sensor_events().value().size == 0);
   }
   tenon::BodyId null_id;
   EXPECT(null_id.is_null() && null_id == tenon::BodyId{});

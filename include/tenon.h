@@ -724,6 +724,32 @@ typedef struct {
 } tenon_contact_event;
 
 /**
+ * A shape that began (`begin` = 1) or stopped (`begin` = 0) overlapping a sensor in the last
+ * step (see `tenon_shape_set_sensor()`). Overlaps are taken at the end of each step: a shape
+ * that passed through a sensor within one step is not seen. A sensor or shape destroyed, or
+ * a sensor made solid, ends its overlaps in the next step with the ids they had (a destroyed
+ * shape's is invalid by then: compare it, do not look it up).
+ */
+typedef struct {
+  /**
+   * The sensor.
+   */
+  tenon_shape_id sensor;
+  /**
+   * The shape that entered or left it.
+   */
+  tenon_shape_id visitor;
+  /**
+   * 1: begin, 0: end.
+   */
+  uint32_t begin;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+} tenon_sensor_event;
+
+/**
  * What the contact phases did in the last step. When the world split the step into substeps,
  * counts of points and pairs are the most of any substep, sweeps, rounds and times add up,
  * the penetration is the largest, and the flags hold for every substep.
@@ -1399,7 +1425,8 @@ typedef struct {
   uint32_t split_parts;
   /**
    * 1 if the island's bodies sleep (it was not solved; `max_violation` is the one it fell
-   * asleep with), else 0.
+   * asleep with, and `converged` says whether that is within eps_p: a caller may put an
+   * island to sleep with its joints open), else 0.
    */
   uint32_t asleep;
 } tenon_island_report;
@@ -1695,6 +1722,13 @@ tenon_result tenon_world_get_contact_view(tenon_world_id world, const tenon_cont
 tenon_result tenon_world_get_contact_events(tenon_world_id world, const tenon_contact_event **out_data, size_t *out_count);
 
 /**
+ * The sensor begin/end events of the last step (`tenon_sensor_event`: the ends first, then
+ * the begins, each in the order of the sensors' and then the shapes' slots) as a world-owned
+ * array, valid as for `tenon_world_get_contact_view()`.
+ */
+tenon_result tenon_world_get_sensor_events(tenon_world_id world, const tenon_sensor_event **out_data, size_t *out_count);
+
+/**
  * Copies the contacts of the last step into `out[0 .. capacity)` and writes their number to
  * `*out_count`. If `capacity` is smaller, nothing is copied, `*out_count` receives the number
  * needed and `TENON_RESULT_BUFFER_TOO_SMALL` is returned. `out`: nullable when `capacity` is
@@ -1836,7 +1870,8 @@ tenon_result tenon_joint_get_motor_impulse(tenon_joint_id joint, double *out);
 
 /**
  * Writes the largest violation of the joint's rows at the end of the last step (m or rad) to
- * `*out`; <= eps_p when the step converged.
+ * `*out`; <= eps_p when the step converged. Before its first step, the violation it was
+ * created with (a joint created between bodies that do not meet its frames is open).
  */
 tenon_result tenon_joint_get_violation(tenon_joint_id joint, double *out);
 
@@ -1995,6 +2030,36 @@ tenon_result tenon_shape_set_filter(tenon_shape_id shape, uint32_t group, uint32
  * nullable).
  */
 tenon_result tenon_shape_get_filter(tenon_shape_id shape, uint32_t *out_group, uint32_t *out_mask);
+
+/**
+ * Makes the shape a sensor (`sensor` 1), a trigger volume, or a solid shape again (0). A
+ * sensor makes no contact and no ray or query sees it; at the end of each step the world lists
+ * the shapes that overlap or touch it (`tenon_shape_get_sensor_overlaps()`) and those that
+ * began or stopped doing so (`tenon_world_get_sensor_events()`): shapes of other bodies, not
+ * sensors, that the two shapes' groups and masks let meet, unless both bodies are static.
+ * Joints do not keep a sensor from seeing the bodies they join. A mesh or height field sensor
+ * does not see meshes or height fields. A sensor keeps its density for
+ * `tenon_body_set_mass_from_shapes()` (set 0 for none). The change takes effect at the next
+ * step: a sensor made solid ends its overlaps there. Errors: `sensor` not 0 or 1
+ * (`TENON_RESULT_INVALID_ARGUMENT`); invalid shape. Nothing changes on error.
+ */
+tenon_result tenon_shape_set_sensor(tenon_shape_id shape, uint32_t sensor);
+
+/**
+ * Writes 1 to `*out` if the shape is a sensor, else 0.
+ */
+tenon_result tenon_shape_get_sensor(tenon_shape_id shape, uint32_t *out);
+
+/**
+ * Writes the shapes overlapping or touching the sensor `shape` at the end of the last step to
+ * `out[0 .. capacity)`, in the order of their slots, and their number to `*out_count`. If
+ * `capacity` is smaller, nothing is copied, `*out_count` receives the number needed and
+ * `TENON_RESULT_BUFFER_TOO_SMALL` is returned. `out`: nullable when `capacity` is 0. None for
+ * a solid shape, and none before the first step after the shape was made a sensor; shapes
+ * destroyed since the step are left out. Errors: NULL `out_count`, NULL `out` with a nonzero
+ * capacity; invalid shape.
+ */
+tenon_result tenon_shape_get_sensor_overlaps(tenon_shape_id shape, tenon_shape_id *out, size_t capacity, size_t *out_count);
 
 /**
  * Computes the body's mass and inertia from its shapes' volumes and densities, sets them and

@@ -136,7 +136,7 @@ impl World {
         let version = self.scene_version;
         let detector = &mut self.contacts.detector;
         let hit = detector.cast_ray(&self.bodies, version, (&origin, &dir, max_distance), |s| {
-            filter.allows(&s.filter)
+            !s.sensor && filter.allows(&s.filter)
         });
         Ok(hit.map(|h| self.ray_hit(&origin, &dir, &h)))
     }
@@ -161,7 +161,7 @@ impl World {
             &self.bodies,
             version,
             (&origin, &dir, max_distance),
-            |s| filter.allows(&s.filter),
+            |s| !s.sensor && filter.allows(&s.filter),
             &mut found,
         );
         hits.clear();
@@ -201,7 +201,7 @@ impl World {
             ));
         }
         self.list_shapes(shapes, |detector, bodies, version, found| {
-            let accept = |s: &Shape| filter.allows(&s.filter);
+            let accept = |s: &Shape| !s.sensor && filter.allows(&s.filter);
             detector.overlap_aabb(bodies, version, (&min, &max), accept, found)
         });
         Ok(())
@@ -227,7 +227,7 @@ impl World {
     ) -> Result<()> {
         let query = query_shape(geometry, &position, &rotation)?;
         self.list_shapes(shapes, |detector, bodies, version, found| {
-            let accept = |s: &Shape| filter.allows(&s.filter);
+            let accept = |s: &Shape| !s.sensor && filter.allows(&s.filter);
             detector.overlap_shape(bodies, version, &query, accept, found)
         });
         Ok(())
@@ -264,7 +264,7 @@ impl World {
             version,
             &query,
             (&dir, max_distance),
-            |s| filter.allows(&s.filter),
+            |s| !s.sensor && filter.allows(&s.filter),
         );
         Ok(hit.map(|(slot, stop)| {
             let (body, shape) = self.shape_handles(slot);

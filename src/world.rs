@@ -7,7 +7,7 @@ use crate::contact::detection::Shape;
 use crate::contact::phases::Contacts;
 use crate::contact::{
     CollisionFilter, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
-    Material, ShapeDesc, ShapeHandle,
+    Material, SensorEvent, ShapeDesc, ShapeHandle,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::joint::{
@@ -163,7 +163,7 @@ pub(crate) struct Joint {
     /// about its axis, frame B's at the start of each substep; summed over substeps whose
     /// axes differ, so its norm is a torque's only while the joint turns little in a step).
     pub friction_impulse: Vec3,
-    /// Largest row violation at the end of the last step.
+    /// Largest row violation at the end of the last step (before its first, at creation).
     pub violation: f64,
     /// The two bodies' shapes collide with each other.
     pub collide_connected: bool,
@@ -216,6 +216,12 @@ pub struct World {
     /// Scratch of the scene queries (`query.rs`): a ray's hits, the shapes' slots found.
     pub(crate) query_ray_hits: Vec<crate::contact::detection::RayHitAt>,
     pub(crate) query_slots: Vec<u32>,
+    /// The (sensor, shape) pairs overlapping at the end of the last frame step, sorted; the
+    /// pairs of the step before (scratch), the detector's slots (scratch), and the events.
+    sensor_pairs: Vec<(ShapeHandle, ShapeHandle)>,
+    sensor_before: Vec<(ShapeHandle, ShapeHandle)>,
+    sensor_found: Vec<(u32, u32)>,
+    sensor_events: Vec<SensorEvent>,
     /// Sleeping bodies: settings, the bodies held static in the frame step, scratch.
     pub(crate) sleep: crate::sleep::Sleep,
 }
@@ -263,6 +269,10 @@ impl World {
             scene_version: 0,
             query_ray_hits: Vec::new(),
             query_slots: Vec::new(),
+            sensor_pairs: Vec::new(),
+            sensor_before: Vec::new(),
+            sensor_found: Vec::new(),
+            sensor_events: Vec::new(),
             sleep: Default::default(),
         })
     }
@@ -834,6 +844,8 @@ impl World {
         let (pa, pb) = self.joint_poses(&joint);
         joint.coordinate = model.coordinate(&pa, &pb, 0.0);
         joint.motor_target = joint.coordinate;
+        // (what it is created with, until a step solves it: a joint created open says so)
+        joint.violation = self.measured_violation(&joint);
         let (index, generation) = self.joints.insert(joint);
         self.body_joints[desc.body_b.index as usize].push(index);
         if let Some(a) = desc.body_a {
@@ -1034,7 +1046,8 @@ impl World {
     }
 
     /// Largest violation of the joint's rows (m or rad) at the end of the last step, measured at
-    /// the final poses.
+    /// the final poses; before its first step, where it was created (a joint created between
+    /// bodies that do not meet its frames is open by that much).
     pub fn joint_violation(&self, h: JointHandle) -> Result<f64> {
         Ok(self.joint(h)?.violation)
     }
@@ -1061,20 +1074,26 @@ impl World {
     /// Measures every joint's violation at the current poses (m or rad), the largest one. A
     /// limit counts by how far the joint is beyond it.
     pub fn max_joint_violation(&self) -> f64 {
+        (self.joints.iter())
+            .map(|(_, j)| self.measured_violation(j))
+            .fold(0.0, f64::max)
+    }
+
+    /// Joint `j`'s violation at the current poses (m or rad): its rows, a hard motor's target,
+    /// and how far it is beyond a limit.
+    fn measured_violation(&self, j: &Joint) -> f64 {
         let mut rows = [crate::joint::Row::default(); MAX_JOINT_ROWS];
         let mut worst: f64 = 0.0;
-        for (_, j) in self.joints.iter() {
-            let (pa, pb) = self.joint_poses(j);
-            // (a force-limited motor's lag is not a violation)
-            let target = j.motor.hard().then_some(j.motor_target_now());
-            let n = j.model.eval(&pa, &pb, target, j.coordinate, &mut rows);
-            for r in &rows[..n] {
-                worst = worst.max(r.c.abs());
-            }
-            let n = j.model.eval_limits(&pa, &pb, j.coordinate, &mut rows);
-            for (i, r) in rows[..n].iter().enumerate() {
-                worst = worst.max(j.model.limits.violation(i, r.c));
-            }
+        let (pa, pb) = self.joint_poses(j);
+        // (a force-limited motor's lag is not a violation)
+        let target = j.motor.hard().then_some(j.motor_target_now());
+        let n = j.model.eval(&pa, &pb, target, j.coordinate, &mut rows);
+        for r in &rows[..n] {
+            worst = worst.max(r.c.abs());
+        }
+        let n = j.model.eval_limits(&pa, &pb, j.coordinate, &mut rows);
+        for (i, r) in rows[..n].iter().enumerate() {
+            worst = worst.max(j.model.limits.violation(i, r.c));
         }
         worst
     }
@@ -1198,6 +1217,94 @@ impl World {
     /// The user's opaque value of the shape.
     pub fn shape_user_data(&self, h: ShapeHandle) -> Result<u64> {
         Ok(self.shape(h)?.user_data)
+    }
+
+    /// Whether the shape is a sensor ([`ShapeDesc::sensor`]).
+    pub fn shape_is_sensor(&self, h: ShapeHandle) -> Result<bool> {
+        Ok(self.shape(h)?.sensor)
+    }
+
+    /// Makes the shape a sensor (a trigger volume: no contacts, not seen by rays and queries,
+    /// its overlaps listed at the end of each frame step) or a solid shape again. Its contacts
+    /// and its overlaps change at the next step: a sensor made solid ends its overlaps there,
+    /// and a solid shape made a sensor no longer touches (its pairs end as contact events).
+    pub fn set_shape_sensor(&mut self, h: ShapeHandle, sensor: bool) -> Result<()> {
+        let s = self.shape_mut(h)?;
+        if s.sensor == sensor {
+            return Ok(());
+        }
+        s.sensor = sensor;
+        let body = s.body;
+        // (its pairs' manifolds and warm starts are a solid shape's)
+        self.contacts.detector.forget_pairs(h.index);
+        self.note_change(body);
+        self.sleep.forget_groups();
+        Ok(())
+    }
+
+    /// The shapes overlapping (or touching) sensor `h` at the end of the last frame step, into
+    /// `out` (cleared first) in the order of their handles' indices: the shapes of other
+    /// bodies, not sensors, that the two collision filters let meet, unless both bodies are
+    /// static (joints do not keep a sensor from seeing the bodies they join). A mesh or height
+    /// field sensor does not see meshes and height fields. Empty for a solid shape, and until
+    /// the first step after the sensor was made; shapes destroyed since the step are left out.
+    /// On error (a stale handle) `out` is not touched.
+    pub fn sensor_overlaps(&self, h: ShapeHandle, out: &mut Vec<ShapeHandle>) -> Result<()> {
+        let sensor = self.shape(h)?.sensor;
+        out.clear();
+        if !sensor {
+            return Ok(());
+        }
+        let at = self.sensor_pairs.partition_point(|p| p.0 < h);
+        out.extend(
+            self.sensor_pairs[at..]
+                .iter()
+                .take_while(|p| p.0 == h)
+                .map(|p| p.1)
+                .filter(|&o| self.is_shape_valid(o)),
+        );
+        Ok(())
+    }
+
+    /// The shapes that began or stopped overlapping a sensor in the last frame step
+    /// ([`SensorEvent`]): the ends first, then the begins, each in the order of the sensors'
+    /// and then the shapes' handles.
+    pub fn sensor_events(&self) -> &[SensorEvent] {
+        &self.sensor_events
+    }
+
+    /// The sensors' overlaps at the end of the frame step, and the events against the last
+    /// step's (no allocation once the lists have grown).
+    fn update_sensors(&mut self) {
+        self.sensor_events.clear();
+        std::mem::swap(&mut self.sensor_pairs, &mut self.sensor_before);
+        self.sensor_pairs.clear();
+        let detector = &mut self.contacts.detector;
+        detector.sensor_overlaps(&self.bodies, &mut self.sensor_found);
+        let shapes = &detector.shapes;
+        let handle = |index: u32| ShapeHandle {
+            index,
+            generation: shapes.generation(index),
+        };
+        // (sorted by slots, so by live handles)
+        self.sensor_pairs
+            .extend((self.sensor_found.iter()).map(|&(s, o)| (handle(s), handle(o))));
+        let (before, now) = (&self.sensor_before, &self.sensor_pairs);
+        let event = |begin: bool, &(sensor, visitor): &(ShapeHandle, ShapeHandle)| SensorEvent {
+            begin,
+            sensor,
+            visitor,
+        };
+        self.sensor_events.extend(
+            (before.iter())
+                .filter(|p| now.binary_search(p).is_err())
+                .map(|p| event(false, p)),
+        );
+        self.sensor_events.extend(
+            (now.iter())
+                .filter(|p| before.binary_search(p).is_err())
+                .map(|p| event(true, p)),
+        );
     }
 
     /// Computes the body's mass and inertia from its shapes' volumes and densities and sets
@@ -1507,6 +1614,7 @@ impl World {
         // in the air however small that speed)
         self.fall_asleep(h);
         self.apply_damping(h);
+        self.update_sensors();
         // the warnings count island steps: frames, not the world's substeps
         self.solver.warnings.count(&self.report);
         // the caller's forces and torques act over the whole frame step

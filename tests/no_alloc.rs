@@ -307,3 +307,56 @@ fn sleeping_bodies_allocate_nothing() {
     assert_eq!(world.sleeping_body_count(), 4);
     assert_eq!(n, 0, "{n} allocations in 120 steps asleep");
 }
+
+/// Sensors: a ball flying back and forth through a trigger box (in and out every second) is
+/// listed and reported without allocating once the lists have grown (the sensors' tree is
+/// refit, not rebuilt).
+#[test]
+fn sensors_allocate_nothing_once_their_lists_have_grown() {
+    let mut world = World::new(WorldSettings {
+        gravity: Vec3::zeros(),
+        ..Default::default()
+    })
+    .unwrap();
+    let zone = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(Geometry::Box {
+        half_extents: Vec3::new(1.0, 1.0, 1.0),
+    });
+    d.sensor = true;
+    let sensor = world.create_shape(zone, &d).unwrap();
+    let ball = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(-3.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_shape(ball, &ShapeDesc::new(Geometry::Sphere { radius: 0.25 }))
+        .unwrap();
+    // 6 m/s, turned around every second at x = +-3 m: inside 0.42 s of each second
+    let events = std::cell::Cell::new(0usize);
+    let n = allocations_once_steady(&mut world, |world| {
+        let x = world.body(ball).unwrap().position().x;
+        let v = world.body(ball).unwrap().linear_velocity().x;
+        if v == 0.0 || x.abs() >= 3.0 - 1e-9 {
+            let v = if x < 0.0 { 6.0 } else { -6.0 };
+            world
+                .set_body_velocity(ball, Vec3::new(v, 0.0, 0.0), Vec3::zeros())
+                .unwrap();
+        }
+        world.step(1.0 / 60.0).unwrap();
+        events.set(events.get() + world.sensor_events().len());
+    });
+    // two per crossing: 180 steps, three crossings
+    assert_eq!(events.get(), 6);
+    let mut inside = vec![];
+    world.sensor_overlaps(sensor, &mut inside).unwrap();
+    let x = world.body(ball).unwrap().position().x;
+    assert_eq!(inside.len(), usize::from(x.abs() <= 1.25), "{x}");
+    assert_eq!(n, 0, "{n} allocations in 120 steps");
+}

@@ -566,3 +566,47 @@ fn a_slow_body_touching_a_sleeping_one_wakes_it() {
     assert!(world.body(sleeper).unwrap().is_awake());
     assert!((x - 7.5e-3).abs() < 5e-4, "{x}");
 }
+
+#[test]
+fn an_island_put_to_sleep_with_open_joints_reports_them_not_converged() {
+    // sleep settings off: the caller alone puts bodies to sleep
+    let mut world = World::default();
+    world
+        .set_settings(tenon::WorldSettings {
+            gravity: Vec3::zeros(),
+            ..Default::default()
+        })
+        .unwrap();
+    let a = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    let b = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(1.5, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    // a ball joint whose anchors are 0.5 m apart: created open, never stepped
+    let mut jd = JointDesc::new(JointKind::Ball, Some(a), b);
+    jd.frame_a.anchor = Vec3::new(1.0, 0.0, 0.0);
+    world.create_joint(&jd).unwrap();
+    world.set_body_awake(b, false).unwrap();
+    let r = world.step(H).unwrap().clone();
+    let isl = r.islands[0];
+    assert!(isl.asleep && !isl.converged && !r.converged, "{r:?}");
+    assert!((isl.max_violation - 0.5).abs() < 1e-12, "{isl:?}");
+    // woken, the step closes it and says so
+    world.set_body_awake(b, true).unwrap();
+    let r = world.step(H).unwrap().clone();
+    assert!(
+        !r.islands[0].asleep && r.converged && r.max_violation <= 1e-9,
+        "{r:?}"
+    );
+    // at rest and closed, put to sleep again: converged while it sleeps
+    world.set_body_awake(b, false).unwrap();
+    let r = world.step(H).unwrap().clone();
+    assert!(r.islands[0].asleep && r.converged, "{r:?}");
+}

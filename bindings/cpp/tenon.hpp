@@ -278,6 +278,22 @@ class World {
   Status set_filter(ShapeId s, uint32_t group, uint32_t mask) noexcept {
     return tenon_shape_set_filter(s.raw, group, mask);
   }
+  /// Makes the shape a sensor, a trigger volume, or solid again (tenon_shape_set_sensor()).
+  Status set_sensor(ShapeId s, bool sensor) noexcept {
+    return tenon_shape_set_sensor(s.raw, sensor ? 1u : 0u);
+  }
+  Result<bool> is_sensor(ShapeId s) const {
+    Result<uint32_t> r = get(tenon_shape_get_sensor, s.raw);
+    if (!r) return r.code();
+    return r.value() == 1;
+  }
+  /// The shapes overlapping the sensor at the end of the last step
+  /// (tenon_shape_get_sensor_overlaps()), into `out` (resized).
+  Status sensor_overlaps(ShapeId sensor, std::vector<ShapeId>& out) {
+    return fill_ids(out, [&](tenon_shape_id* p, size_t cap, size_t* n) {
+      return tenon_shape_get_sensor_overlaps(sensor.raw, p, cap, n);
+    });
+  }
   /// Mass and inertia from the body's shapes (see tenon_body_set_mass_from_shapes()).
   Result<tenon_mass_properties> set_mass_from_shapes(BodyId b) {
     tenon_mass_properties mp{};
@@ -299,6 +315,13 @@ class World {
   Result<View<tenon_contact_event>> contact_events() const {
     View<tenon_contact_event> v;
     tenon_result r = tenon_world_get_contact_events(id_, &v.data, &v.size);
+    if (r != TENON_RESULT_OK) return r;
+    return v;
+  }
+  /// The sensor begin/end events of the last step (world-owned, valid until the next step).
+  Result<View<tenon_sensor_event>> sensor_events() const {
+    View<tenon_sensor_event> v;
+    tenon_result r = tenon_world_get_sensor_events(id_, &v.data, &v.size);
     if (r != TENON_RESULT_OK) return r;
     return v;
   }

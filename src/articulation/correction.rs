@@ -214,15 +214,19 @@ impl Island {
     }
 
     /// The report of a frame step the island sat out asleep: what it is, the violation its
-    /// joints fell asleep with (kept by the world's joints), converged, nothing done.
-    pub(crate) fn asleep_report(&self, joints: &Arena<Joint>) -> IslandReport {
+    /// joints fell asleep with (kept by the world's joints), converged if that is within the
+    /// tolerance (a caller may put an island to sleep with its joints open: created apart, or
+    /// never stepped), nothing done.
+    pub(crate) fn asleep_report(&self, s: &WorldSettings, joints: &Arena<Joint>) -> IslandReport {
         let worst = (self.joints.iter())
             .filter(|ij| ij.slot != super::island::SPLIT_JOINT)
             .map(|ij| joints.slot(ij.slot).violation)
             .fold(0.0, f64::max);
+        let tolerance = self.held_to(s).eps_p;
         IslandReport {
             max_violation: worst,
-            converged: true,
+            tolerance,
+            converged: worst <= tolerance,
             asleep: true,
             ..self.structure_report()
         }

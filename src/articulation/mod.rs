@@ -72,7 +72,8 @@ pub struct IslandReport {
     /// step counts as not converged.
     pub rolled_back: bool,
     /// The island's bodies sleep (see [`crate::SleepSettings`]): it was not solved, and its
-    /// violation is the one it fell asleep with.
+    /// violation is the one it fell asleep with (converged if that is within `tolerance`: a
+    /// caller may put an island to sleep with its joints open).
     pub asleep: bool,
     /// Pivots held up by the Tikhonov term (redundant rows, Tomcin section 4), last factorization.
     pub regularized_pivots: u32,
@@ -439,7 +440,7 @@ impl Solver {
                     return;
                 }
                 if asleep[i] {
-                    *r = island.asleep_report(joints);
+                    *r = island.asleep_report(settings, joints);
                     return;
                 }
                 island.gather(bodies_now, joints, &settings.gravity, h, left);

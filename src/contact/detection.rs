@@ -293,6 +293,8 @@ pub(crate) struct Shape {
     pub density: f64,
     pub filter: CollisionFilter,
     pub user_data: u64,
+    /// A sensor: no contacts, its overlaps listed ([`Detector::sensor_overlaps`]).
+    pub sensor: bool,
     /// Bounding radius about the body's origin (m).
     radius: f64,
     unbounded: bool,
@@ -319,6 +321,7 @@ impl Shape {
             density: d.density,
             filter: d.filter,
             user_data: d.user_data,
+            sensor: d.sensor,
             radius,
             unbounded,
         })
@@ -819,6 +822,12 @@ pub(crate) struct Detector {
     query_scratch: Vec<u32>,
     query_ws: BvhWorkspace,
     query_refits: u32,
+    /// The sensors' tree: every bounded shape's box at the end of the last frame step, leaves
+    /// keyed by slot and refit each step, as the broad phase's (kept only while there are
+    /// sensors; [`Detector::sensor_overlaps`]).
+    sensor_bvh: Bvh,
+    sensor_ws: BvhWorkspace,
+    in_sensor_bvh: Vec<bool>,
 }
 
 impl Detector {
@@ -828,7 +837,21 @@ impl Detector {
             self.bvh.remove(slot);
             self.in_bvh[slot as usize] = false;
         }
+        if self
+            .in_sensor_bvh
+            .get(slot as usize)
+            .copied()
+            .unwrap_or(false)
+        {
+            self.sensor_bvh.remove(slot);
+            self.in_sensor_bvh[slot as usize] = false;
+        }
         // a shape created in this slot must not inherit the pair's manifolds and warm start
+        self.forget_pairs(slot);
+    }
+
+    /// Forgets the pairs of the shape in `slot`: their manifolds and warm starts.
+    pub(crate) fn forget_pairs(&mut self, slot: u32) {
         self.cache.retain(|&(a, b), _| a != slot && b != slot);
     }
 
@@ -963,7 +986,7 @@ impl Detector {
         let stamp = self.stamp;
         for &(i, j) in &self.pairs {
             let (s1, s2) = (self.shapes.slot(i), self.shapes.slot(j));
-            if s1.body == s2.body || !collide(s1, s2) {
+            if s1.body == s2.body || s1.sensor || s2.sensor || !collide(s1, s2) {
                 continue;
             }
             let (b1, b2) = (bodies.slot(s1.body), bodies.slot(s2.body));

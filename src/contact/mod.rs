@@ -211,6 +211,12 @@ pub struct ShapeDesc {
     pub filter: CollisionFilter,
     /// Opaque value for the user.
     pub user_data: u64,
+    /// A sensor (a trigger volume): it makes no contact and stops no ray or query; at the end
+    /// of each frame step the world lists the shapes it overlaps
+    /// ([`crate::World::sensor_overlaps`]) and those that began or stopped overlapping it
+    /// ([`crate::World::sensor_events`]). It keeps its density for
+    /// [`crate::World::set_body_mass_from_shapes`] (0 for none). Default false.
+    pub sensor: bool,
 }
 
 impl ShapeDesc {
@@ -224,6 +230,7 @@ impl ShapeDesc {
             density: 1000.0,
             filter: CollisionFilter::default(),
             user_data: 0,
+            sensor: false,
         }
     }
 
@@ -481,6 +488,21 @@ pub struct ContactEvent {
     pub body_a: Option<BodyHandle>,
     /// Second body.
     pub body_b: BodyHandle,
+}
+
+/// A shape that began or stopped overlapping a sensor in the last frame step
+/// ([`crate::World::sensor_events`]). Overlaps are taken at the end of each frame step: a
+/// shape that passed through a sensor within one step is not seen. A sensor or shape destroyed
+/// (or a sensor made solid) ends its overlaps in the next step, with the handles they had
+/// (stale by then).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SensorEvent {
+    /// True: the shape began overlapping the sensor in this step; false: it stopped.
+    pub begin: bool,
+    /// The sensor.
+    pub sensor: ShapeHandle,
+    /// The shape that entered or left it.
+    pub visitor: ShapeHandle,
 }
 
 /// What the contact phases did in the last step. When the world split the step into substeps

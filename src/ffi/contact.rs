@@ -63,6 +63,24 @@ pub struct tenon_contact_event {
     pub reserved: u32,
 }
 
+/// A shape that began (`begin` = 1) or stopped (`begin` = 0) overlapping a sensor in the last
+/// step (see `tenon_shape_set_sensor()`). Overlaps are taken at the end of each step: a shape
+/// that passed through a sensor within one step is not seen. A sensor or shape destroyed, or
+/// a sensor made solid, ends its overlaps in the next step with the ids they had (a destroyed
+/// shape's is invalid by then: compare it, do not look it up).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct tenon_sensor_event {
+    /// The sensor.
+    pub sensor: tenon_shape_id,
+    /// The shape that entered or left it.
+    pub visitor: tenon_shape_id,
+    /// 1: begin, 0: end.
+    pub begin: u32,
+    /// Reserved, 0.
+    pub reserved: u32,
+}
+
 /// A contact point from the caller's own collision detection for the next step. Fill it with
 /// `tenon_contact_def_default()`.
 #[repr(C)]
@@ -173,6 +191,7 @@ pub struct tenon_contact_report {
 
 const _: () = assert!(size_of::<tenon_contact>() == 144);
 const _: () = assert!(size_of::<tenon_contact_event>() == 24);
+const _: () = assert!(size_of::<tenon_sensor_event>() == 24);
 const _: () = assert!(size_of::<tenon_contact_def>() == 120);
 const _: () = assert!(size_of::<tenon_contact_settings>() == 40);
 const _: () = assert!(size_of::<tenon_contact_report>() == 80);
@@ -211,6 +230,14 @@ pub(crate) fn refresh_views(wb: &mut WorldBox, w: u16) {
                 reserved: 0,
             }),
     );
+    wb.sensor_events.clear();
+    wb.sensor_events
+        .extend(wb.world.sensor_events().iter().map(|e| tenon_sensor_event {
+            sensor: tenon_shape_id::new(w, e.sensor),
+            visitor: tenon_shape_id::new(w, e.visitor),
+            begin: e.begin.into(),
+            reserved: 0,
+        }));
 }
 
 /// A contact def with every field at its default and `internal_magic` set. Thread-safe.
@@ -319,6 +346,29 @@ pub unsafe extern "C" fn tenon_world_get_contact_events(
         let data = Out::new(out_data, "out_data")?;
         let count = Out::new(out_count, "out_count")?;
         let (p, n) = with_world(world, |wb| Ok((wb.events.as_ptr(), wb.events.len())))?;
+        unsafe {
+            data.write(if n == 0 { std::ptr::null() } else { p });
+            count.write(n);
+        }
+        Ok(())
+    })
+}
+
+/// The sensor begin/end events of the last step (`tenon_sensor_event`: the ends first, then
+/// the begins, each in the order of the sensors' and then the shapes' slots) as a world-owned
+/// array, valid as for `tenon_world_get_contact_view()`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_sensor_events(
+    world: tenon_world_id,
+    out_data: *mut *const tenon_sensor_event,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let data = Out::new(out_data, "out_data")?;
+        let count = Out::new(out_count, "out_count")?;
+        let (p, n) = with_world(world, |wb| {
+            Ok((wb.sensor_events.as_ptr(), wb.sensor_events.len()))
+        })?;
         unsafe {
             data.write(if n == 0 { std::ptr::null() } else { p });
             count.write(n);

@@ -638,7 +638,8 @@ pub unsafe extern "C" fn tenon_joint_get_motor_impulse(
 }
 
 /// Writes the largest violation of the joint's rows at the end of the last step (m or rad) to
-/// `*out`; <= eps_p when the step converged.
+/// `*out`; <= eps_p when the step converged. Before its first step, the violation it was
+/// created with (a joint created between bodies that do not meet its frames is open).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_joint_get_violation(
     joint: tenon_joint_id,

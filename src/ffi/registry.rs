@@ -19,6 +19,8 @@ pub(crate) struct WorldBox {
     /// The contacts and contact events of the last step in C layout (the world-owned views).
     pub contacts: Vec<super::contact::tenon_contact>,
     pub events: Vec<super::contact::tenon_contact_event>,
+    /// The sensor events of the last step in C layout (a world-owned view).
+    pub sensor_events: Vec<super::contact::tenon_sensor_event>,
     /// Scratch of the scene queries: a ray's hits and the shapes found, in Rust and in C.
     pub ray_hits: Vec<crate::RayHit>,
     pub c_ray_hits: Vec<super::query::tenon_ray_hit>,
@@ -65,6 +67,7 @@ pub(crate) fn insert(world: World) -> Result<tenon_world_id, FfiError> {
         panic_next_step: false,
         contacts: Vec::new(),
         events: Vec::new(),
+        sensor_events: Vec::new(),
         ray_hits: Vec::new(),
         c_ray_hits: Vec::new(),
         shapes_found: Vec::new(),

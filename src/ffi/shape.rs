@@ -1,7 +1,7 @@
 //! `tenon_shape_*`: collision shapes attached to bodies, their materials and filters.
 
 use super::body::tenon_body_id;
-use super::ptr::{Out, OutOpt, read_in};
+use super::ptr::{Out, OutArray, OutOpt, copy_found, read_in};
 use super::registry::with_world_of;
 use super::result::{FfiError, boundary, tenon_result};
 use super::types::{tenon_mass_properties, tenon_quat, tenon_vec3};
@@ -317,6 +317,7 @@ pub(crate) fn desc_from_def(d: &tenon_shape_def) -> Result<ShapeDesc, FfiError> 
             mask: d.mask,
         },
         user_data: d.user_data,
+        sensor: false,
     })
 }
 
@@ -459,6 +460,75 @@ pub unsafe extern "C" fn tenon_shape_get_filter(
             m.write(f.mask);
         }
         Ok(())
+    })
+}
+
+/// Makes the shape a sensor (`sensor` 1), a trigger volume, or a solid shape again (0). A
+/// sensor makes no contact and no ray or query sees it; at the end of each step the world lists
+/// the shapes that overlap or touch it (`tenon_shape_get_sensor_overlaps()`) and those that
+/// began or stopped doing so (`tenon_world_get_sensor_events()`): shapes of other bodies, not
+/// sensors, that the two shapes' groups and masks let meet, unless both bodies are static.
+/// Joints do not keep a sensor from seeing the bodies they join. A mesh or height field sensor
+/// does not see meshes or height fields. A sensor keeps its density for
+/// `tenon_body_set_mass_from_shapes()` (set 0 for none). The change takes effect at the next
+/// step: a sensor made solid ends its overlaps there. Errors: `sensor` not 0 or 1
+/// (`TENON_RESULT_INVALID_ARGUMENT`); invalid shape. Nothing changes on error.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_shape_set_sensor(shape: tenon_shape_id, sensor: u32) -> tenon_result {
+    boundary(|| {
+        let h = shape.handle()?;
+        if sensor > 1 {
+            return Err(FfiError::new(
+                tenon_result::InvalidArgument,
+                format!("sensor must be 0 or 1, got {sensor}"),
+            ));
+        }
+        with_world_of(shape.world, "shape id", |wb| {
+            Ok(wb.world.set_shape_sensor(h, sensor == 1)?)
+        })
+    })
+}
+
+/// Writes 1 to `*out` if the shape is a sensor, else 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_shape_get_sensor(
+    shape: tenon_shape_id,
+    out: *mut u32,
+) -> tenon_result {
+    get(shape, out, |w, h| Ok(w.shape_is_sensor(h)?.into()))
+}
+
+/// Writes the shapes overlapping or touching the sensor `shape` at the end of the last step to
+/// `out[0 .. capacity)`, in the order of their slots, and their number to `*out_count`. If
+/// `capacity` is smaller, nothing is copied, `*out_count` receives the number needed and
+/// `TENON_RESULT_BUFFER_TOO_SMALL` is returned. `out`: nullable when `capacity` is 0. None for
+/// a solid shape, and none before the first step after the shape was made a sensor; shapes
+/// destroyed since the step are left out. Errors: NULL `out_count`, NULL `out` with a nonzero
+/// capacity; invalid shape.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_shape_get_sensor_overlaps(
+    shape: tenon_shape_id,
+    out: *mut tenon_shape_id,
+    capacity: usize,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let h = shape.handle()?;
+        let count = Out::new(out_count, "out_count")?;
+        let arr = OutArray::new(out, capacity, false, "out")?;
+        with_world_of(shape.world, "shape id", |wb| {
+            let mut found = std::mem::take(&mut wb.shapes_found);
+            let r = wb
+                .world
+                .sensor_overlaps(h, &mut found)
+                .map_err(FfiError::from);
+            let r = r.and_then(|()| {
+                let ids = found.iter().map(|&o| tenon_shape_id::new(shape.world, o));
+                copy_found(found.len(), ids, &arr, count, "shapes")
+            });
+            wb.shapes_found = found;
+            r
+        })
     })
 }
 

@@ -143,7 +143,8 @@ pub struct tenon_island_report {
     /// joints of 6 rows, counted in `rows`).
     pub split_parts: u32,
     /// 1 if the island's bodies sleep (it was not solved; `max_violation` is the one it fell
-    /// asleep with), else 0.
+    /// asleep with, and `converged` says whether that is within eps_p: a caller may put an
+    /// island to sleep with its joints open), else 0.
     pub asleep: u32,
 }
 

@@ -786,11 +786,29 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
             }
             29 => {
                 let s = shape_of(input, &worlds[wi]);
-                match input.pick(3) {
+                match input.pick(6) {
                     0 => (
                         "shape_set_material",
                         tenon_shape_set_material(s, input.material()),
                     ),
+                    3 | 4 => (
+                        "shape_set_sensor",
+                        tenon_shape_set_sensor(s, input.enum_value(2)),
+                    ),
+                    5 => {
+                        let mut ids = [tenon_shape_id::default(); 8];
+                        let mut n = 0;
+                        let cap = input.pick(9);
+                        let r = tenon_shape_get_sensor_overlaps(s, ids.as_mut_ptr(), cap, &mut n);
+                        if r == tenon_result::Ok {
+                            for id in &ids[..n] {
+                                if id.world != w.index1 || id.index1 == 0 {
+                                    return Err(format!("sensor overlap of a bad id {id:?}"));
+                                }
+                            }
+                        }
+                        ("shape_get_sensor_overlaps", r)
+                    }
                     1 => (
                         "shape_set_filter",
                         tenon_shape_set_filter(s, input.u32(), input.u32()),
@@ -914,6 +932,18 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                     tenon_world_get_contact_events(w, &mut events, &mut n),
                     "contact_events",
                 )?;
+                let mut sensed: *const tenon_sensor_event = null();
+                checked(
+                    tenon_world_get_sensor_events(w, &mut sensed, &mut n),
+                    "sensor_events",
+                )?;
+                for k in 0..n {
+                    let e = *sensed.add(k);
+                    let bad = |id: tenon_shape_id| id.world != w.index1 || id.index1 == 0;
+                    if bad(e.sensor) || bad(e.visitor) || e.begin > 1 || e.reserved != 0 {
+                        return Err(format!("a bad sensor event {e:?}"));
+                    }
+                }
                 let mut reports = [tenon_island_report::default(); 4];
                 checked(
                     tenon_world_get_island_reports(w, reports.as_mut_ptr(), cap.min(4), &mut n),

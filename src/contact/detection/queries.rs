@@ -16,7 +16,7 @@ use parry3d_f64::shape::{Shape as ParryShape, SharedShape, TrianglePseudoNormals
 
 use super::{Detector, Shape, bad, build, nv, ppose, pv, validate_geometry};
 use crate::arena::Arena;
-use crate::body::Body;
+use crate::body::{Body, BodyKind};
 use crate::contact::Geometry;
 use crate::error::Result;
 use crate::math::{Quat, Vec3};
@@ -284,6 +284,63 @@ impl Detector {
             if (query.parts.iter()).any(|(p, q)| intersects(p, &**q, &pose, &*s.shape)) {
                 out.push(slot);
             }
+        }
+        out.sort_unstable();
+    }
+
+    /// Every sensor's overlaps at the bodies' current poses into `out`, as (sensor slot, shape
+    /// slot) pairs in that order: the shapes of other bodies, not sensors, that the two
+    /// collision filters let meet, not both on static bodies, that overlap or touch the sensor
+    /// (found by its box in the sensors' tree, refit to the current boxes without allocating
+    /// once it has its leaves; half-spaces tested against it, and a half-space sensor against
+    /// every shape). A pair parry cannot test (a mesh or height field against another) does
+    /// not overlap.
+    pub(crate) fn sensor_overlaps(&mut self, bodies: &Arena<Body>, out: &mut Vec<(u32, u32)>) {
+        out.clear();
+        if !self.shapes.iter().any(|(_, s)| s.sensor) {
+            return;
+        }
+        self.in_sensor_bvh
+            .resize(self.shapes.capacity_slots(), false);
+        let mut any = false;
+        for (slot, s) in self.shapes.iter().filter(|(_, s)| !s.unbounded) {
+            let aabb = s.shape.compute_aabb(&s.world_pose(bodies.slot(s.body)));
+            self.sensor_bvh.insert_or_update_partially(aabb, slot, 0.0);
+            self.in_sensor_bvh[slot as usize] = true;
+            any = true;
+        }
+        if any {
+            self.sensor_bvh.refit(&mut self.sensor_ws);
+        }
+        let (shapes, tree) = (&self.shapes, &self.sensor_bvh);
+        let is_static = |s: &Shape| bodies.slot(s.body).kind == BodyKind::Static;
+        for (si, s) in shapes.iter().filter(|(_, s)| s.sensor) {
+            let pose = s.world_pose(bodies.slot(s.body));
+            let mut meets = |oi: u32| {
+                let o = shapes.slot(oi);
+                if o.sensor
+                    || o.body == s.body
+                    || !s.filter.allows(&o.filter)
+                    || (is_static(s) && is_static(o))
+                {
+                    return;
+                }
+                let opose = o.world_pose(bodies.slot(o.body));
+                if intersects(&pose, &*s.shape, &opose, &*o.shape) {
+                    out.push((si, oi));
+                }
+            };
+            if s.unbounded {
+                shapes.iter().for_each(|(oi, _)| meets(oi));
+                continue;
+            }
+            if any {
+                let aabb = s.shape.compute_aabb(&pose);
+                tree.intersect_aabb(&aabb).for_each(&mut meets);
+            }
+            (shapes.iter())
+                .filter(|(_, o)| o.unbounded)
+                .for_each(|(oi, _)| meets(oi));
         }
         out.sort_unstable();
     }

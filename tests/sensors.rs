@@ -1,0 +1,294 @@
+//! Sensors (trigger volumes): shapes that make no contact and list what overlaps them.
+
+use tenon::*;
+
+const H: f64 = 1.0 / 60.0;
+
+/// A dynamic body with one shape at `position`, its mass from the shape.
+fn shaped(world: &mut World, position: Vec3, geometry: Geometry) -> (BodyHandle, ShapeHandle) {
+    let b = world
+        .create_body(&BodyDesc {
+            position,
+            ..Default::default()
+        })
+        .unwrap();
+    let s = world.create_shape(b, &ShapeDesc::new(geometry)).unwrap();
+    world.set_body_mass_from_shapes(b).unwrap();
+    (b, s)
+}
+
+/// A world with the ground (a static half-space at z = 0) and a ball of radius 0.25 m dropped
+/// from rest at height `z0`.
+fn ball_world(z0: f64) -> (World, BodyHandle, ShapeHandle) {
+    let mut world = World::default();
+    let g = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_shape(
+            g,
+            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
+        )
+        .unwrap();
+    let (ball, shape) = shaped(
+        &mut world,
+        Vec3::new(0.0, 0.0, z0),
+        Geometry::Sphere { radius: 0.25 },
+    );
+    (world, ball, shape)
+}
+
+/// A static box sensor 2 m x 2 m x 1 m centred at height 5 m.
+fn trigger(world: &mut World) -> ShapeHandle {
+    let b = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position: Vec3::new(0.0, 0.0, 5.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(Geometry::Box {
+        half_extents: Vec3::new(1.0, 1.0, 0.5),
+    });
+    d.sensor = true;
+    world.create_shape(b, &d).unwrap()
+}
+
+#[test]
+fn a_ball_falling_through_a_trigger_enters_and_leaves_it_when_free_fall_says() {
+    let (mut plain, plain_ball, _) = ball_world(10.0);
+    let (mut world, ball, ball_shape) = ball_world(10.0);
+    let sensor = trigger(&mut world);
+    assert!(world.shape_is_sensor(sensor).unwrap());
+    assert!(!world.shape_is_sensor(ball_shape).unwrap());
+    let (mut entered, mut left) = (None, None);
+    let mut inside = vec![];
+    for k in 1..=120 {
+        plain.step(H).unwrap();
+        world.step(H).unwrap();
+        // the sensor does not act on the ball: the same trajectory, bit for bit
+        assert_eq!(
+            world.body(ball).unwrap().position(),
+            plain.body(plain_ball).unwrap().position()
+        );
+        assert!(
+            world
+                .contacts()
+                .iter()
+                .all(|c| c.shape_a != Some(sensor) && c.shape_b != Some(sensor))
+        );
+        for e in world.sensor_events() {
+            assert_eq!((e.sensor, e.visitor), (sensor, ball_shape), "{e:?}");
+            if e.begin {
+                assert!(entered.is_none());
+                entered = Some(k);
+            } else {
+                assert!(left.is_none());
+                left = Some(k);
+            }
+        }
+        world.sensor_overlaps(sensor, &mut inside).unwrap();
+        let z = world.body(ball).unwrap().position().z;
+        // overlapping (touching counts) while the ball's bottom is below the top face at
+        // 5.5 m and its top above the bottom face at 4.5 m
+        let overlaps = z - 0.25 <= 5.5 && z + 0.25 >= 4.5;
+        assert_eq!(inside == vec![ball_shape], overlaps, "step {k}, z {z}");
+    }
+    // free fall from 10 m: the bottom reaches 5.5 m after sqrt(2 * 4.25 / g) = 0.931 s, the
+    // top leaves 4.5 m after sqrt(2 * 5.75 / g) = 1.083 s; the steps' positions fall a little
+    // faster than the exact curve (symplectic Euler), the step of each is the first at or past
+    let g = 9.81;
+    let first_at = |drop: f64| {
+        (1..).find(|&k: &usize| {
+            let t = k as f64 * H;
+            // z_k = z0 - g h^2 k (k + 1) / 2
+            g * H * t * (k as f64 + 1.0) / 2.0 >= drop
+        })
+    };
+    assert_eq!(entered, first_at(4.25));
+    assert_eq!(left, first_at(5.75));
+    assert!(
+        (0.9..0.95).contains(&(entered.unwrap() as f64 * H)),
+        "{entered:?}"
+    );
+}
+
+#[test]
+fn sensors_are_not_seen_by_queries_and_filters_choose_what_they_see() {
+    let (mut world, _, ball_shape) = ball_world(5.0);
+    let sensor = trigger(&mut world);
+    // a second ball beside it, in group 2, which the sensor's mask leaves out
+    let (_, other_shape) = shaped(
+        &mut world,
+        Vec3::new(0.7, 0.0, 5.0),
+        Geometry::Sphere { radius: 0.25 },
+    );
+    world
+        .set_shape_filter(other_shape, CollisionFilter { group: 2, mask: !0 })
+        .unwrap();
+    world
+        .set_shape_filter(sensor, CollisionFilter { group: 1, mask: !2 })
+        .unwrap();
+    world.step(H).unwrap();
+    let mut inside = vec![];
+    world.sensor_overlaps(sensor, &mut inside).unwrap();
+    assert_eq!(inside, vec![ball_shape]);
+    // a ray down through the trigger meets the ball, then the ground; never the sensor
+    let mut hits = vec![];
+    world
+        .cast_ray_all(
+            Vec3::new(0.0, 0.0, 20.0),
+            -Vec3::z(),
+            100.0,
+            CollisionFilter::default(),
+            &mut hits,
+        )
+        .unwrap();
+    assert_eq!(hits.len(), 2, "{hits:?}");
+    assert_eq!(hits[0].shape, ball_shape);
+    let mut found = vec![];
+    world
+        .overlap_aabb(
+            Vec3::new(-3.0, -3.0, 3.0),
+            Vec3::new(3.0, 3.0, 7.0),
+            CollisionFilter::default(),
+            &mut found,
+        )
+        .unwrap();
+    assert!(
+        !found.contains(&sensor) && found.contains(&ball_shape),
+        "{found:?}"
+    );
+    // a solid shape's list is empty; a stale handle is an error that leaves `out` alone
+    world.sensor_overlaps(ball_shape, &mut inside).unwrap();
+    assert!(inside.is_empty());
+    inside.push(sensor);
+    let b = world.shape_body(ball_shape).unwrap();
+    world.destroy_body(b).unwrap();
+    let e = world.sensor_overlaps(ball_shape, &mut inside).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidHandle, "{e}");
+    assert_eq!(inside, vec![sensor]);
+    // the destroyed ball's overlap ends in the next step, with its (stale) handle
+    world.step(H).unwrap();
+    let ends: Vec<_> = world.sensor_events().to_vec();
+    assert_eq!(
+        ends,
+        vec![SensorEvent {
+            begin: false,
+            sensor,
+            visitor: ball_shape
+        }]
+    );
+}
+
+#[test]
+fn a_half_space_sensor_below_the_level_catches_what_falls_off_it() {
+    // no ground: a kill plane 20 m down, the level's floor a static box the ball misses
+    let mut world = World::default();
+    let floor = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_shape(
+            floor,
+            &ShapeDesc::new(Geometry::Box {
+                half_extents: Vec3::new(1.0, 1.0, 0.5),
+            }),
+        )
+        .unwrap();
+    let below = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position: Vec3::new(0.0, 0.0, -20.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() });
+    d.sensor = true;
+    let kill = world.create_shape(below, &d).unwrap();
+    let sphere = Geometry::Sphere { radius: 0.25 };
+    let (on_floor, _) = shaped(&mut world, Vec3::new(0.0, 0.0, 0.8), sphere.clone());
+    let (_, falling_shape) = shaped(&mut world, Vec3::new(3.0, 0.0, 0.8), sphere);
+    let mut caught = None;
+    for k in 1..=180 {
+        world.step(H).unwrap();
+        if let Some(e) = world.sensor_events().first() {
+            assert!(
+                e.begin && e.sensor == kill && e.visitor == falling_shape,
+                "{e:?}"
+            );
+            caught.get_or_insert(k);
+        }
+    }
+    // its bottom passes -20 m after sqrt(2 * 20.55 / g) = 2.05 s; the ball on the floor stays
+    let t = caught.expect("caught") as f64 * H;
+    assert!((2.0..2.1).contains(&t), "{t}");
+    assert!((world.body(on_floor).unwrap().position().z - 0.75).abs() < 1e-3);
+    let mut inside = vec![];
+    world.sensor_overlaps(kill, &mut inside).unwrap();
+    assert_eq!(inside, vec![falling_shape]);
+}
+
+#[test]
+fn a_box_made_a_sensor_lets_what_rests_on_it_fall_through_and_sees_it() {
+    let mut world = World::default();
+    let base = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position: Vec3::new(0.0, 0.0, 0.5),
+            ..Default::default()
+        })
+        .unwrap();
+    let slab = world
+        .create_shape(
+            base,
+            &ShapeDesc::new(Geometry::Box {
+                half_extents: Vec3::new(1.0, 1.0, 0.5),
+            }),
+        )
+        .unwrap();
+    let (cube, cube_shape) = shaped(
+        &mut world,
+        Vec3::new(0.0, 0.0, 1.5),
+        Geometry::Box {
+            half_extents: Vec3::new(0.5, 0.5, 0.5),
+        },
+    );
+    for _ in 0..30 {
+        world.step(H).unwrap();
+    }
+    let z = world.body(cube).unwrap().position().z;
+    assert!((z - 1.5).abs() < 1e-4, "{z}");
+    assert!(world.sensor_events().is_empty());
+    world.set_shape_sensor(slab, true).unwrap();
+    world.step(H).unwrap();
+    // touching at the step's end (the cube falls g h^2 = 2.7 mm into it)
+    assert_eq!(
+        world.sensor_events(),
+        &[SensorEvent {
+            begin: true,
+            sensor: slab,
+            visitor: cube_shape
+        }]
+    );
+    for _ in 0..60 {
+        world.step(H).unwrap();
+    }
+    // fell through in free fall (1.0 s: 4.9 m), out of the slab after about 0.64 s
+    let z = world.body(cube).unwrap().position().z;
+    assert!(z < -3.0, "{z}");
+    let mut inside = vec![];
+    world.sensor_overlaps(slab, &mut inside).unwrap();
+    assert!(inside.is_empty());
+    // solid again: no overlaps listed, none to end
+    world.set_shape_sensor(slab, false).unwrap();
+    assert!(!world.shape_is_sensor(slab).unwrap());
+    world.step(H).unwrap();
+    assert!(world.sensor_events().is_empty());
+}
