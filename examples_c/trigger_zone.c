@@ -9,7 +9,7 @@
  * leaves it when its top passes 4.5 m (free fall, each within one step), as one begin and one
  * end event; while inside, tenon_shape_get_sensor_overlaps() lists it; the trigger does not
  * slow it (it lands on the floor 0.25 m up, at rest, as without the trigger); a ray down
- * through the trigger meets the floor; the kill plane's begin names the second ball in the
+ * through the trigger meets the ball inside it, not the trigger; the kill plane's begin names the second ball in the
  * step its bottom passes -20 m (2.0 s); bad input (a sensor flag of 2, a NULL count, a buffer too small) gets its code and
  * writes nothing. Exits non-zero on any failure. */
 #include <math.h>

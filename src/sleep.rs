@@ -412,7 +412,8 @@ impl World {
             );
             for &(i, j) in pairs {
                 let (s1, s2) = (shapes.slot(i), shapes.slot(j));
-                if s1.body == s2.body || !s1.filter.allows(&s2.filter) {
+                // (a sensor touches nothing: it neither wakes nor is woken)
+                if s1.body == s2.body || s1.sensor || s2.sensor || !s1.filter.allows(&s2.filter) {
                     continue;
                 }
                 if changed(s2.body) || moving(bodies.slot(s2.body)) {

@@ -1245,10 +1245,11 @@ impl World {
     /// The shapes overlapping (or touching) sensor `h` at the end of the last frame step, into
     /// `out` (cleared first) in the order of their handles' indices: the shapes of other
     /// bodies, not sensors, that the two collision filters let meet, unless both bodies are
-    /// static (joints do not keep a sensor from seeing the bodies they join). A mesh or height
-    /// field sensor does not see meshes and height fields. Empty for a solid shape, and until
-    /// the first step after the sensor was made; shapes destroyed since the step are left out.
-    /// On error (a stale handle) `out` is not touched.
+    /// static (joints do not keep a sensor from seeing the bodies they join). A height field is
+    /// not tested against a mesh or another height field (no overlap). Empty for a solid shape;
+    /// a shape made a sensor since the last step lists what it overlapped as a sensor then
+    /// (nothing if it was not one); shapes destroyed since the step are left out. On error (a
+    /// stale handle) `out` is not touched.
     pub fn sensor_overlaps(&self, h: ShapeHandle, out: &mut Vec<ShapeHandle>) -> Result<()> {
         let sensor = self.shape(h)?.sensor;
         out.clear();
@@ -1694,9 +1695,10 @@ impl World {
                 left,
                 self.contacts.touched_bodies(),
             );
-            // (an island frozen after a rollback does not count)
+            // (an island frozen after a rollback does not count, nor one asleep: held, it may
+            // have been put to sleep with its joints open)
             let joints_held = (self.solver.report.islands.iter().enumerate())
-                .all(|(i, r)| r.converged || self.solver.is_frozen(i));
+                .all(|(i, r)| r.converged || r.asleep || self.solver.is_frozen(i));
             self.contacts.during(
                 &self.settings,
                 &mut self.solver,

@@ -292,3 +292,156 @@ fn a_box_made_a_sensor_lets_what_rests_on_it_fall_through_and_sees_it() {
     world.step(H).unwrap();
     assert!(world.sensor_events().is_empty());
 }
+
+/// A static height field of 8 m x 8 m, a bump of 1 m in its middle.
+fn terrain(world: &mut World) -> ShapeHandle {
+    let g = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    let mut heights = vec![0.0; 25];
+    heights[12] = 1.0;
+    let field = Geometry::HeightField {
+        rows: 5,
+        cols: 5,
+        heights,
+        scale: Vec3::new(8.0, 8.0, 1.0),
+    };
+    world.create_shape(g, &ShapeDesc::new(field)).unwrap()
+}
+
+#[test]
+fn a_kinematic_probe_sees_the_terrain_and_the_walls_it_passes() {
+    let mut world = World::default();
+    let ground = terrain(&mut world);
+    let wall_body = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position: Vec3::new(3.5, 0.0, 1.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let wall = world
+        .create_shape(
+            wall_body,
+            &ShapeDesc::new(Geometry::Box {
+                half_extents: Vec3::new(0.1, 2.0, 1.0),
+            }),
+        )
+        .unwrap();
+    // a box probe 0.6 m on a side, its bottom 0.2 m above the flat part, moved along +x at
+    // 2 m/s from x = -3 m: over the bump (1 m high at x = 0, falling to 0 at x = +-2 m) it
+    // overlaps the terrain while its bottom is below the bump's face, then it reaches the wall
+    let probe = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Kinematic,
+            position: Vec3::new(-3.0, 0.0, 0.5),
+            linear_velocity: Vec3::new(2.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(Geometry::Box {
+        half_extents: Vec3::new(0.3, 0.3, 0.3),
+    });
+    d.sensor = true;
+    let sensor = world.create_shape(probe, &d).unwrap();
+    let (mut on_terrain, mut at_wall) = (vec![], None);
+    let mut inside = vec![];
+    for k in 1..=240 {
+        world.step(H).unwrap();
+        world.sensor_overlaps(sensor, &mut inside).unwrap();
+        let x = world.body(probe).unwrap().position().x;
+        if inside.contains(&ground) {
+            on_terrain.push(x);
+        }
+        if inside.contains(&wall) && at_wall.is_none() {
+            at_wall = Some(x);
+        }
+        // a box touching the height field: the overlap query sees it too
+        let mut found = vec![];
+        world
+            .overlap_shape(
+                &Geometry::Box {
+                    half_extents: Vec3::new(0.3, 0.3, 0.3),
+                },
+                Vec3::new(x, 0.0, 0.5),
+                Quat::identity(),
+                CollisionFilter::default(),
+                &mut found,
+            )
+            .unwrap();
+        assert_eq!(
+            found.contains(&ground),
+            inside.contains(&ground),
+            "step {k}, x {x}"
+        );
+    }
+    // the bump's face is z = 1 - |x| / 2 along y = 0 near the middle: the probe's bottom
+    // (z = 0.2) meets it while the nearer edge |x| - 0.3 is within 1.6 m of the middle
+    let (first, last) = (on_terrain[0], *on_terrain.last().unwrap());
+    assert!(
+        (first + 1.9).abs() < 0.04 && (last - 1.9).abs() < 0.04,
+        "{first} .. {last}"
+    );
+    // the wall's face at x = 3.4 m: the probe's front (x + 0.3) reaches it
+    let x = at_wall.expect("reached the wall");
+    assert!((x - 3.1).abs() < 0.04, "{x}");
+}
+
+#[test]
+fn a_moving_sensor_wakes_nothing_and_lists_the_sleepers_it_passes() {
+    let mut world = World::default();
+    world
+        .set_sleep_settings(SleepSettings {
+            enabled: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let g = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_shape(
+            g,
+            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
+        )
+        .unwrap();
+    let (cube, cube_shape) = shaped(
+        &mut world,
+        Vec3::new(0.0, 0.0, 0.5),
+        Geometry::Box {
+            half_extents: Vec3::new(0.5, 0.5, 0.5),
+        },
+    );
+    for _ in 0..60 {
+        world.step(H).unwrap();
+    }
+    assert!(!world.body(cube).unwrap().is_awake());
+    // a kinematic sensor sphere sweeping through the sleeping cube at 3 m/s
+    let probe = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Kinematic,
+            position: Vec3::new(-3.0, 0.0, 0.5),
+            linear_velocity: Vec3::new(3.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(Geometry::Sphere { radius: 0.4 });
+    d.sensor = true;
+    let sensor = world.create_shape(probe, &d).unwrap();
+    let mut events = vec![];
+    for _ in 0..120 {
+        world.step(H).unwrap();
+        assert!(!world.body(cube).unwrap().is_awake());
+        events.extend(world.sensor_events().iter().map(|e| (e.begin, e.visitor)));
+    }
+    assert_eq!(events, vec![(true, cube_shape), (false, cube_shape)]);
+    let mut inside = vec![];
+    world.sensor_overlaps(sensor, &mut inside).unwrap();
+    assert!(inside.is_empty());
+}

@@ -468,8 +468,10 @@ pub unsafe extern "C" fn tenon_shape_get_filter(
 /// the shapes that overlap or touch it (`tenon_shape_get_sensor_overlaps()`) and those that
 /// began or stopped doing so (`tenon_world_get_sensor_events()`): shapes of other bodies, not
 /// sensors, that the two shapes' groups and masks let meet, unless both bodies are static.
-/// Joints do not keep a sensor from seeing the bodies they join. A mesh or height field sensor
-/// does not see meshes or height fields. A sensor keeps its density for
+/// Joints do not keep a sensor from seeing the bodies they join. A height field is not tested
+/// against a mesh or another height field (no overlap). Sensors do not wake sleeping bodies.
+/// `tenon_shape_def` has no sensor field: create the shape, then make it a sensor before the
+/// next step. A sensor keeps its density for
 /// `tenon_body_set_mass_from_shapes()` (set 0 for none). The change takes effect at the next
 /// step: a sensor made solid ends its overlaps there. Errors: `sensor` not 0 or 1
 /// (`TENON_RESULT_INVALID_ARGUMENT`); invalid shape. Nothing changes on error.
@@ -502,8 +504,8 @@ pub unsafe extern "C" fn tenon_shape_get_sensor(
 /// `out[0 .. capacity)`, in the order of their slots, and their number to `*out_count`. If
 /// `capacity` is smaller, nothing is copied, `*out_count` receives the number needed and
 /// `TENON_RESULT_BUFFER_TOO_SMALL` is returned. `out`: nullable when `capacity` is 0. None for
-/// a solid shape, and none before the first step after the shape was made a sensor; shapes
-/// destroyed since the step are left out. Errors: NULL `out_count`, NULL `out` with a nonzero
+/// a solid shape; a shape made a sensor since the last step lists what it overlapped as a
+/// sensor then (none if it was not one); shapes destroyed since the step are left out. Errors: NULL `out_count`, NULL `out` with a nonzero
 /// capacity; invalid shape.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_shape_get_sensor_overlaps(

@@ -280,7 +280,8 @@ impl Detector {
                 continue;
             }
             let pose = s.world_pose(bodies.slot(s.body));
-            // (each part is convex: parry tests a convex shape against every shape Tenon has)
+            // (each part is convex: parry tests it against every shape Tenon has, a height field
+            // through its contact; see `intersects`)
             if (query.parts.iter()).any(|(p, q)| intersects(p, &**q, &pose, &*s.shape)) {
                 out.push(slot);
             }
@@ -290,11 +291,13 @@ impl Detector {
 
     /// Every sensor's overlaps at the bodies' current poses into `out`, as (sensor slot, shape
     /// slot) pairs in that order: the shapes of other bodies, not sensors, that the two
-    /// collision filters let meet, not both on static bodies, that overlap or touch the sensor
-    /// (found by its box in the sensors' tree, refit to the current boxes without allocating
-    /// once it has its leaves; half-spaces tested against it, and a half-space sensor against
-    /// every shape). A pair parry cannot test (a mesh or height field against another) does
-    /// not overlap.
+    /// collision filters let meet, not both on static bodies, that overlap or touch the sensor.
+    /// Shapes of moving (dynamic and kinematic) bodies are found by the sensor's box in the
+    /// sensors' tree, their current boxes refit each step without allocating once it has its
+    /// leaves; shapes of static bodies in the broad phase's tree, whose boxes (static ones
+    /// exact but for half the margin) the frame's last detection left at their poses;
+    /// half-spaces are tested against the sensor, and a half-space sensor against every shape.
+    /// A pair parry cannot test (two height fields) does not overlap.
     pub(crate) fn sensor_overlaps(&mut self, bodies: &Arena<Body>, out: &mut Vec<(u32, u32)>) {
         out.clear();
         if !self.shapes.iter().any(|(_, s)| s.sensor) {
@@ -302,17 +305,27 @@ impl Detector {
         }
         self.in_sensor_bvh
             .resize(self.shapes.capacity_slots(), false);
-        let mut any = false;
+        let mut moving = false;
         for (slot, s) in self.shapes.iter().filter(|(_, s)| !s.unbounded) {
-            let aabb = s.shape.compute_aabb(&s.world_pose(bodies.slot(s.body)));
+            let b = bodies.slot(s.body);
+            let leaf = &mut self.in_sensor_bvh[slot as usize];
+            if b.kind == BodyKind::Static {
+                // (a body made static since: its leaf would keep an old box)
+                if std::mem::take(leaf) {
+                    self.sensor_bvh.remove(slot);
+                }
+                continue;
+            }
+            let aabb = s.shape.compute_aabb(&s.world_pose(b));
             self.sensor_bvh.insert_or_update_partially(aabb, slot, 0.0);
-            self.in_sensor_bvh[slot as usize] = true;
-            any = true;
+            *leaf = true;
+            moving = true;
         }
-        if any {
+        if moving {
             self.sensor_bvh.refit(&mut self.sensor_ws);
         }
-        let (shapes, tree) = (&self.shapes, &self.sensor_bvh);
+        let (shapes, tree, broad) = (&self.shapes, &self.sensor_bvh, &self.bvh);
+        let in_broad = &self.in_bvh;
         let is_static = |s: &Shape| bodies.slot(s.body).kind == BodyKind::Static;
         for (si, s) in shapes.iter().filter(|(_, s)| s.sensor) {
             let pose = s.world_pose(bodies.slot(s.body));
@@ -334,9 +347,18 @@ impl Detector {
                 shapes.iter().for_each(|(oi, _)| meets(oi));
                 continue;
             }
-            if any {
-                let aabb = s.shape.compute_aabb(&pose);
+            let aabb = s.shape.compute_aabb(&pose);
+            if moving {
                 tree.intersect_aabb(&aabb).for_each(&mut meets);
+            }
+            if !is_static(s) {
+                (broad.intersect_aabb(&aabb))
+                    .filter(|&o| {
+                        // (a leaf of a live shape: a destroyed one's is removed)
+                        in_broad.get(o as usize).copied().unwrap_or(false)
+                            && is_static(shapes.slot(o))
+                    })
+                    .for_each(&mut meets);
             }
             (shapes.iter())
                 .filter(|(_, o)| o.unbounded)
@@ -590,10 +612,14 @@ fn sweep_convex(
     })
 }
 
-/// Whether two shapes overlap or touch (parry answers for every pair with a convex shape,
-/// which is all the queries ask).
+/// Whether two shapes overlap or touch. parry's intersection test has no case for a height
+/// field against anything but a ball: those pairs are asked for their contact within 0
+/// instead (a height field against a height field is neither, and does not overlap).
 fn intersects(p1: &Pose, s1: &dyn ParryShape, p2: &Pose, s2: &dyn ParryShape) -> bool {
-    intersection_test(p1, s1, p2, s2).is_ok_and(|i| i.intersecting)
+    match intersection_test(p1, s1, p2, s2) {
+        Ok(i) => i.intersecting,
+        Err(_) => contact(p1, s1, p2, s2, 0.0).is_ok_and(|c| c.is_some_and(|c| c.dist <= 0.0)),
+    }
 }
 
 /// The cost of a tree's node for a box swept from `aabb` along the unit `dir`: how far the box
