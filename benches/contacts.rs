@@ -4,7 +4,8 @@
 //! other scene queries there (all of a ray's hits, boxes, balls, swept capsules).
 //! `cargo bench --bench contacts`; collisions, resting contacts and sweeps per step are printed
 //! once per scene (means over 20 steps after the warm-up). Contact tolerance 1e-4 m as in the
-//! paper's funnel. And 100 stacks of 5 boxes at rest, awake and asleep (`sleep`).
+//! paper's funnel. And 100 stacks of 5 boxes at rest, awake and asleep (`sleep`), and what
+//! sensors crossing a level of 2500 shapes add to its step (`sensors`).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -276,7 +277,63 @@ fn bench_sleep(c: &mut Criterion) {
     g.finish();
 }
 
+/// A level of 2000 static pillars 3 m apart and 500 balls resting between them, with 0, 1 or
+/// 10 kinematic sensor spheres of 1 m crossing it at 3 m/s: what the sensors add to a step.
+fn bench_sensors(c: &mut Criterion) {
+    let mut g = c.benchmark_group("sensors");
+    g.sample_size(10);
+    for sensors in [0usize, 1, 10] {
+        let mut world = World::default();
+        scenes::floor(&mut world, 0.0, Material::default());
+        for i in 0..2000 {
+            let (x, y) = ((i % 50) as f64 * 3.0, (i / 50) as f64 * 3.0);
+            scenes::shaped_body(
+                &mut world,
+                BodyKind::Static,
+                Vec3::new(x, y, 1.0),
+                Quat::identity(),
+                Geometry::Box {
+                    half_extents: Vec3::new(0.2, 0.2, 1.0),
+                },
+                Material::default(),
+            );
+        }
+        for i in 0..500 {
+            let (x, y) = ((i % 25) as f64 * 6.0 + 1.5, (i / 25) as f64 * 6.0 + 1.5);
+            scenes::shaped_body(
+                &mut world,
+                BodyKind::Dynamic,
+                Vec3::new(x, y, 0.25),
+                Quat::identity(),
+                Geometry::Sphere { radius: 0.25 },
+                Material::default(),
+            );
+        }
+        for k in 0..sensors {
+            let p = world
+                .create_body(&BodyDesc {
+                    kind: BodyKind::Kinematic,
+                    position: Vec3::new(0.0, 1.5 + 6.0 * k as f64, 0.5),
+                    linear_velocity: Vec3::new(3.0, 0.0, 0.0),
+                    ..Default::default()
+                })
+                .unwrap();
+            let mut d = ShapeDesc::new(Geometry::Sphere { radius: 1.0 });
+            d.sensor = true;
+            world.create_shape(p, &d).unwrap();
+        }
+        for _ in 0..20 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        g.bench_function(BenchmarkId::new("2500 shapes", sensors), |b| {
+            b.iter(|| black_box(world.step(1.0 / 60.0).unwrap().iterations))
+        });
+    }
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
+    bench_sensors(c);
     bench_sleep(c);
     bench_rays(c);
     // the cubes reach the funnel after about 1.5 s
