@@ -188,6 +188,9 @@ int main() {
     trigger.half_extents = {2, 2, 2};
     tenon::ShapeId sensor = w.create_shape(zone, trigger).value();
     EXPECT(w.set_sensor(sensor, true).ok() && w.is_sensor(sensor).value());
+    EXPECT(w.shapes(zone, shapes).ok() && shapes.size() == 1 && shapes[0] == sensor);
+    std::vector<tenon::JointId> attached;
+    EXPECT(w.joints(box, attached).ok() && attached.empty());
     EXPECT(!w.is_sensor(box_shape).value());
     EXPECT(w.step(1.0 / 60.0).ok());
     auto events = w.sensor_events();

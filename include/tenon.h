@@ -1804,6 +1804,14 @@ tenon_result tenon_joint_get_type(tenon_joint_id joint, uint32_t *out);
 tenon_result tenon_world_get_joint_ids(tenon_world_id world, tenon_joint_id *ids, size_t capacity, size_t *out_count);
 
 /**
+ * Copies the ids of the joints attached to `body` (as either side), in the order they were
+ * created, into the caller's array `ids` (`capacity` elements), and writes their number to
+ * `*out_count`. Buffer as `tenon_world_get_joint_ids()`. Errors: NULL `out_count`, NULL
+ * `ids` with a nonzero capacity; invalid body.
+ */
+tenon_result tenon_body_get_joints(tenon_body_id body, tenon_joint_id *ids, size_t capacity, size_t *out_count);
+
+/**
  * Writes the joint's frames on body A (the world frame for a joint to the world) and on body
  * B to `*out_a` and `*out_b` (each nullable): as created, or as moved with the body's centre
  * of mass by `tenon_body_set_mass_from_shapes()`.
@@ -2031,6 +2039,15 @@ tenon_result tenon_shape_set_filter(tenon_shape_id shape, uint32_t group, uint32
  * nullable).
  */
 tenon_result tenon_shape_get_filter(tenon_shape_id shape, uint32_t *out_group, uint32_t *out_mask);
+
+/**
+ * Copies the ids of `body`'s shapes, in the order of their slots, into the caller's array
+ * `ids` (`capacity` elements), and writes their number to `*out_count`. If `capacity` is
+ * smaller, nothing is copied, `*out_count` receives the number needed and
+ * `TENON_RESULT_BUFFER_TOO_SMALL` is returned (capacity 0 to query). Errors: NULL
+ * `out_count`, NULL `ids` with a nonzero capacity; invalid body.
+ */
+tenon_result tenon_body_get_shapes(tenon_body_id body, tenon_shape_id *ids, size_t capacity, size_t *out_count);
 
 /**
  * Makes the shape a sensor (`sensor` 1), a trigger volume, or a solid shape again (0). A

@@ -407,6 +407,30 @@ impl World {
         })
     }
 
+    /// The body's shapes, in the order of their slots. Errors: a stale handle.
+    pub fn body_shapes(&self, h: BodyHandle) -> Result<impl Iterator<Item = ShapeHandle> + '_> {
+        self.body(h)?;
+        let shapes = &self.contacts.detector.shapes;
+        Ok(self.body_shapes[h.index as usize]
+            .iter()
+            .map(|&index| ShapeHandle {
+                index,
+                generation: shapes.generation(index),
+            }))
+    }
+
+    /// The joints attached to the body (as either side), in the order they were created.
+    /// Errors: a stale handle.
+    pub fn body_joints(&self, h: BodyHandle) -> Result<impl Iterator<Item = JointHandle> + '_> {
+        self.body(h)?;
+        Ok(self.body_joints[h.index as usize]
+            .iter()
+            .map(|&index| JointHandle {
+                index,
+                generation: self.joints.generation(index),
+            }))
+    }
+
     /// Live bodies in slot order.
     pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &Body)> + '_ {
         self.bodies.iter().map(|(i, b)| {

@@ -1390,3 +1390,98 @@ fn joint_limits_through_the_c_abi() {
     );
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
+
+#[test]
+fn a_body_lists_its_shapes_and_joints() {
+    let w = world();
+    let a = body_at(w, v(0.5, 0.0, 0.0));
+    let b = body_at(w, v(1.5, 0.0, 0.0));
+    let j0 = joint(
+        w,
+        tenon_joint_type::Hinge,
+        tenon_body_id::default(),
+        a,
+        v(0.0, 0.0, 0.0),
+        v(0.0, 1.0, 0.0),
+    );
+    let j1 = joint(
+        w,
+        tenon_joint_type::Ball,
+        a,
+        b,
+        v(1.0, 0.0, 0.0),
+        v(0.0, 1.0, 0.0),
+    );
+    let shape = |body: tenon_body_id, radius: f64| {
+        let mut d = tenon_shape_def_default();
+        d.r#type = tenon_shape_type::Sphere as u32;
+        d.radius = radius;
+        let mut s = tenon_shape_id::default();
+        assert_eq!(unsafe { tenon_shape_create(body, &d, &mut s) }, R_OK);
+        s
+    };
+    let (s0, s1, s2) = (shape(a, 0.1), shape(b, 0.2), shape(a, 0.3));
+    // joints in the order they were created, shapes in slot order
+    let mut joints = [tenon_joint_id::default(); 4];
+    let mut n = 0;
+    assert_eq!(
+        unsafe { tenon_body_get_joints(a, joints.as_mut_ptr(), 4, &mut n) },
+        R_OK
+    );
+    assert_eq!(&joints[..n], &[j0, j1]);
+    assert_eq!(
+        unsafe { tenon_body_get_joints(b, joints.as_mut_ptr(), 4, &mut n) },
+        R_OK
+    );
+    assert_eq!(&joints[..n], &[j1]);
+    let mut shapes = [tenon_shape_id::default(); 4];
+    assert_eq!(
+        unsafe { tenon_body_get_shapes(a, shapes.as_mut_ptr(), 4, &mut n) },
+        R_OK
+    );
+    assert_eq!(&shapes[..n], &[s0, s2]);
+    assert_eq!(
+        unsafe { tenon_body_get_shapes(b, shapes.as_mut_ptr(), 4, &mut n) },
+        R_OK
+    );
+    assert_eq!(&shapes[..n], &[s1]);
+    // too small a buffer: the count needed, nothing written; NULL count; a stale body
+    let mut one = [tenon_shape_id::default(); 1];
+    assert_eq!(
+        unsafe { tenon_body_get_shapes(a, one.as_mut_ptr(), 1, &mut n) },
+        tenon_result::BufferTooSmall
+    );
+    assert_eq!((n, one[0]), (2, tenon_shape_id::default()));
+    assert_eq!(
+        unsafe { tenon_body_get_shapes(a, null_mut(), 0, &mut n) },
+        tenon_result::BufferTooSmall
+    );
+    assert_eq!(
+        unsafe { tenon_body_get_joints(a, joints.as_mut_ptr(), 4, null_mut()) },
+        tenon_result::NullPointer
+    );
+    // destroyed ones leave the lists; the destroyed body's lists are an invalid handle
+    assert_eq!(tenon_shape_destroy(s0), R_OK);
+    assert_eq!(tenon_joint_destroy(j0), R_OK);
+    assert_eq!(
+        unsafe { tenon_body_get_shapes(a, shapes.as_mut_ptr(), 4, &mut n) },
+        R_OK
+    );
+    assert_eq!(&shapes[..n], &[s2]);
+    assert_eq!(
+        unsafe { tenon_body_get_joints(a, joints.as_mut_ptr(), 4, &mut n) },
+        R_OK
+    );
+    assert_eq!(&joints[..n], &[j1]);
+    assert_eq!(tenon_body_destroy(b), R_OK);
+    assert_eq!(
+        unsafe { tenon_body_get_shapes(b, shapes.as_mut_ptr(), 4, &mut n) },
+        tenon_result::InvalidHandle
+    );
+    assert_eq!(
+        unsafe { tenon_body_get_joints(a, joints.as_mut_ptr(), 4, &mut n) },
+        R_OK
+    );
+    assert_eq!(n, 0);
+    assert_eq!(tenon_world_destroy(w), R_OK);
+}

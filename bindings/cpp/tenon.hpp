@@ -278,6 +278,22 @@ class World {
   Status set_filter(ShapeId s, uint32_t group, uint32_t mask) noexcept {
     return tenon_shape_set_filter(s.raw, group, mask);
   }
+  /// The body's shapes in slot order (tenon_body_get_shapes()), into `out` (resized).
+  Status shapes(BodyId b, std::vector<ShapeId>& out) {
+    return fill_ids(out, [&](tenon_shape_id* p, size_t cap, size_t* n) {
+      return tenon_body_get_shapes(b.raw, p, cap, n);
+    });
+  }
+  /// The joints attached to the body, in the order they were created (tenon_body_get_joints()),
+  /// into `out` (resized).
+  Status joints(BodyId b, std::vector<JointId>& out) {
+    Status st = fill(joint_ids_, [&](tenon_joint_id* p, size_t cap, size_t* n) {
+      return tenon_body_get_joints(b.raw, p, cap, n);
+    });
+    out.resize(joint_ids_.size());
+    for (size_t i = 0; i < out.size(); ++i) out[i].raw = joint_ids_[i];
+    return st;
+  }
   /// Makes the shape a sensor, a trigger volume, or solid again (tenon_shape_set_sensor()).
   Status set_sensor(ShapeId s, bool sensor) noexcept {
     return tenon_shape_set_sensor(s.raw, sensor ? 1u : 0u);

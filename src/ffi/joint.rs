@@ -489,6 +489,29 @@ pub unsafe extern "C" fn tenon_world_get_joint_ids(
     })
 }
 
+/// Copies the ids of the joints attached to `body` (as either side), in the order they were
+/// created, into the caller's array `ids` (`capacity` elements), and writes their number to
+/// `*out_count`. Buffer as `tenon_world_get_joint_ids()`. Errors: NULL `out_count`, NULL
+/// `ids` with a nonzero capacity; invalid body.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_joints(
+    body: tenon_body_id,
+    ids: *mut tenon_joint_id,
+    capacity: usize,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let h = body.handle()?;
+        let count = Out::new(out_count, "out_count")?;
+        let ids = OutArray::new(ids, capacity, false, "ids")?;
+        with_world_of(body.world, "body id", |wb| {
+            let n = wb.world.body_joints(h)?.count();
+            let found = (wb.world.body_joints(h)?).map(|j| tenon_joint_id::new(body.world, j));
+            copy_found(n, found, &ids, count, "joints")
+        })
+    })
+}
+
 /// Writes the joint's frames on body A (the world frame for a joint to the world) and on body
 /// B to `*out_a` and `*out_b` (each nullable): as created, or as moved with the body's centre
 /// of mass by `tenon_body_set_mass_from_shapes()`.

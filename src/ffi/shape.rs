@@ -463,6 +463,30 @@ pub unsafe extern "C" fn tenon_shape_get_filter(
     })
 }
 
+/// Copies the ids of `body`'s shapes, in the order of their slots, into the caller's array
+/// `ids` (`capacity` elements), and writes their number to `*out_count`. If `capacity` is
+/// smaller, nothing is copied, `*out_count` receives the number needed and
+/// `TENON_RESULT_BUFFER_TOO_SMALL` is returned (capacity 0 to query). Errors: NULL
+/// `out_count`, NULL `ids` with a nonzero capacity; invalid body.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_get_shapes(
+    body: tenon_body_id,
+    ids: *mut tenon_shape_id,
+    capacity: usize,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let h = body.handle()?;
+        let count = Out::new(out_count, "out_count")?;
+        let ids = OutArray::new(ids, capacity, false, "ids")?;
+        with_world_of(body.world, "body id", |wb| {
+            let n = wb.world.body_shapes(h)?.count();
+            let found = (wb.world.body_shapes(h)?).map(|s| tenon_shape_id::new(body.world, s));
+            copy_found(n, found, &ids, count, "shapes")
+        })
+    })
+}
+
 /// Makes the shape a sensor (`sensor` 1), a trigger volume, or a solid shape again (0). A
 /// sensor makes no contact and no ray or query sees it; at the end of each step the world lists
 /// the shapes that overlap or touch it (`tenon_shape_get_sensor_overlaps()`) and those that

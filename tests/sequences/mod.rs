@@ -718,7 +718,7 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
             }
             27 => {
                 let b = body_of(input, worlds, wi);
-                match input.pick(7) {
+                match input.pick(8) {
                     0 => ("body_set_kind", tenon_body_set_kind(b, input.enum_value(3))),
                     1 => {
                         let mut m = tenon_body_def_default().mass_properties;
@@ -755,10 +755,36 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                         "body_set_split_parts",
                         tenon_body_set_split_parts(b, input.pick(6) as u32),
                     ),
-                    _ => (
+                    6 => (
                         "body_set_sleep_allowed",
                         tenon_body_set_sleep_allowed(b, input.enum_value(2)),
                     ),
+                    _ => {
+                        // a body's shapes and joints: ids of its world (the body may be
+                        // another world's)
+                        let mut shapes = [tenon_shape_id::default(); 8];
+                        let mut joints = [tenon_joint_id::default(); 8];
+                        let (mut n, mut m) = (0, 0);
+                        let cap = input.pick(9);
+                        let r = tenon_body_get_shapes(b, shapes.as_mut_ptr(), cap, &mut n);
+                        let q = tenon_body_get_joints(b, joints.as_mut_ptr(), cap, &mut m);
+                        checked(q, "body_get_joints")?;
+                        if r == tenon_result::Ok
+                            && shapes[..n]
+                                .iter()
+                                .any(|s| s.world != b.world || s.index1 == 0)
+                        {
+                            return Err(format!("body_get_shapes: {:?}", &shapes[..n]));
+                        }
+                        if q == tenon_result::Ok
+                            && joints[..m]
+                                .iter()
+                                .any(|j| j.world != b.world || j.index1 == 0)
+                        {
+                            return Err(format!("body_get_joints of {b:?}: {:?}", &joints[..m]));
+                        }
+                        ("body_get_shapes", r)
+                    }
                 }
             }
             28 => {
