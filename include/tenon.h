@@ -2086,7 +2086,9 @@ tenon_result tenon_shape_get_sensor_overlaps(tenon_shape_id shape, tenon_shape_i
  * writes them to `*out` (nullable). When the shapes' centre of mass is not at the body's
  * origin, the body's origin moves there: its position changes and the local frames of its
  * shapes and joints shift so that nothing moves in the world.
- * Errors: `TENON_RESULT_INVALID_MASS` when the shapes have no mass (nothing changes).
+ * Errors: `TENON_RESULT_INVALID_MASS` when the shapes have no mass;
+ * `TENON_RESULT_INVALID_ARGUMENT` when the centre of mass lies beyond 1e9 m of the origin,
+ * where a body may not be put. Nothing changes on error.
  */
 tenon_result tenon_body_set_mass_from_shapes(tenon_body_id body, tenon_mass_properties *out);
 

@@ -1337,7 +1337,8 @@ impl World {
     /// mass is elsewhere, the body origin moves there (its position changes, its shapes' and
     /// joints' local frames shift so nothing moves in the world). Fails, changing nothing, if
     /// the shapes have no mass (no shape, zero densities, only meshes, height fields and
-    /// half-spaces).
+    /// half-spaces; `InvalidMass`), or if the centre of mass lies beyond 1e9 m of the origin,
+    /// where a body may not be put (`InvalidArgument`).
     pub fn set_body_mass_from_shapes(&mut self, h: BodyHandle) -> Result<MassProperties> {
         self.scene_version = self.scene_version.wrapping_add(1);
         self.body(h)?;
@@ -1367,6 +1368,9 @@ impl World {
         let inertia = 0.5 * (inertia + inertia.transpose());
         let mp = MassProperties { mass, inertia };
         mp.validate()?;
+        // (a body near the limit of positions whose shapes reach past it)
+        let b = self.body(h)?;
+        crate::body::check_position(&(b.position + b.rotation * com), "the centre of mass")?;
         // move the body origin to the centre of mass
         if com.norm() > 0.0 {
             let slot = h.index;

@@ -2900,3 +2900,45 @@ fn a_box_blown_up_on_the_ground_reports_no_impulse() {
         (Vec3::zeros(), Vec3::zeros())
     );
 }
+
+#[test]
+fn a_centre_of_mass_beyond_the_limit_of_positions_is_refused_and_changes_nothing() {
+    let mut world = World::default();
+    // a body 1 m inside the limit, its box 0.5 km further out along x
+    let b = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(1e9 - 1.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(cube());
+    d.position = Vec3::new(500.0, 0.0, 0.0);
+    let s = world.create_shape(b, &d).unwrap();
+    let before = world.body(b).unwrap().mass_properties();
+    let e = world.set_body_mass_from_shapes(b).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
+    assert_eq!(world.body(b).unwrap().position().x, 1e9 - 1.0);
+    assert_eq!(world.body(b).unwrap().mass_properties(), before);
+    // the shape did not move on its body: a ray along -x meets its far face where it was
+    let hit = world
+        .cast_ray(
+            Vec3::new(1e9 + 1000.0, 0.0, 0.0),
+            -Vec3::x(),
+            1e4,
+            CollisionFilter::default(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(hit.shape, s);
+    assert!((hit.distance - 500.5).abs() < 1e-3, "{}", hit.distance);
+    // toward the origin it is taken
+    let b2 = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(1e9 - 1000.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    world.create_shape(b2, &d).unwrap();
+    world.set_body_mass_from_shapes(b2).unwrap();
+    assert_eq!(world.body(b2).unwrap().position().x, 1e9 - 500.0);
+}

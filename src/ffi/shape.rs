@@ -562,7 +562,9 @@ pub unsafe extern "C" fn tenon_shape_get_sensor_overlaps(
 /// writes them to `*out` (nullable). When the shapes' centre of mass is not at the body's
 /// origin, the body's origin moves there: its position changes and the local frames of its
 /// shapes and joints shift so that nothing moves in the world.
-/// Errors: `TENON_RESULT_INVALID_MASS` when the shapes have no mass (nothing changes).
+/// Errors: `TENON_RESULT_INVALID_MASS` when the shapes have no mass;
+/// `TENON_RESULT_INVALID_ARGUMENT` when the centre of mass lies beyond 1e9 m of the origin,
+/// where a body may not be put. Nothing changes on error.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_body_set_mass_from_shapes(
     body: tenon_body_id,
