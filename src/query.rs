@@ -15,6 +15,11 @@ use crate::math::{Quat, Vec3, vec_finite};
 use crate::world::BodyHandle;
 use crate::{CollisionFilter, Geometry, RayHit, ShapeCastHit, ShapeHandle, World};
 
+/// The shapes a query with `filter` sees: those the filter allows, sensors never.
+fn seen(filter: CollisionFilter) -> impl Fn(&Shape) -> bool {
+    move |s| !s.sensor && filter.allows(&s.filter)
+}
+
 /// Checks a ray's or a sweep's direction and length; the unit direction.
 fn unit_direction(direction: &Vec3, max_distance: f64, what: &str) -> Result<Vec3> {
     if !vec_finite(direction) || max_distance.is_nan() {
@@ -135,9 +140,12 @@ impl World {
         let dir = ray_direction(&origin, &direction, max_distance)?;
         let version = self.scene_version;
         let detector = &mut self.contacts.detector;
-        let hit = detector.cast_ray(&self.bodies, version, (&origin, &dir, max_distance), |s| {
-            !s.sensor && filter.allows(&s.filter)
-        });
+        let hit = detector.cast_ray(
+            &self.bodies,
+            version,
+            (&origin, &dir, max_distance),
+            seen(filter),
+        );
         Ok(hit.map(|h| self.ray_hit(&origin, &dir, &h)))
     }
 
@@ -161,7 +169,7 @@ impl World {
             &self.bodies,
             version,
             (&origin, &dir, max_distance),
-            |s| !s.sensor && filter.allows(&s.filter),
+            seen(filter),
             &mut found,
         );
         hits.clear();
@@ -201,8 +209,7 @@ impl World {
             ));
         }
         self.list_shapes(shapes, |detector, bodies, version, found| {
-            let accept = |s: &Shape| !s.sensor && filter.allows(&s.filter);
-            detector.overlap_aabb(bodies, version, (&min, &max), accept, found)
+            detector.overlap_aabb(bodies, version, (&min, &max), seen(filter), found)
         });
         Ok(())
     }
@@ -227,8 +234,7 @@ impl World {
     ) -> Result<()> {
         let query = query_shape(geometry, &position, &rotation)?;
         self.list_shapes(shapes, |detector, bodies, version, found| {
-            let accept = |s: &Shape| !s.sensor && filter.allows(&s.filter);
-            detector.overlap_shape(bodies, version, &query, accept, found)
+            detector.overlap_shape(bodies, version, &query, seen(filter), found)
         });
         Ok(())
     }
@@ -264,7 +270,7 @@ impl World {
             version,
             &query,
             (&dir, max_distance),
-            |s| !s.sensor && filter.allows(&s.filter),
+            seen(filter),
         );
         Ok(hit.map(|(slot, stop)| {
             let (body, shape) = self.shape_handles(slot);

@@ -408,7 +408,10 @@ impl World {
     }
 
     /// The body's shapes, in the order of their slots. Errors: a stale handle.
-    pub fn body_shapes(&self, h: BodyHandle) -> Result<impl Iterator<Item = ShapeHandle> + '_> {
+    pub fn body_shapes(
+        &self,
+        h: BodyHandle,
+    ) -> Result<impl ExactSizeIterator<Item = ShapeHandle> + '_> {
         self.body(h)?;
         let shapes = &self.contacts.detector.shapes;
         Ok(self.body_shapes[h.index as usize]
@@ -421,7 +424,10 @@ impl World {
 
     /// The joints attached to the body (as either side), in the order they were created.
     /// Errors: a stale handle.
-    pub fn body_joints(&self, h: BodyHandle) -> Result<impl Iterator<Item = JointHandle> + '_> {
+    pub fn body_joints(
+        &self,
+        h: BodyHandle,
+    ) -> Result<impl ExactSizeIterator<Item = JointHandle> + '_> {
         self.body(h)?;
         Ok(self.body_joints[h.index as usize]
             .iter()

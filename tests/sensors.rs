@@ -17,22 +17,39 @@ fn shaped(world: &mut World, position: Vec3, geometry: Geometry) -> (BodyHandle,
     (b, s)
 }
 
+/// A static body at `position` with one shape, a sensor if `sensor`.
+fn fixed(world: &mut World, position: Vec3, geometry: Geometry, sensor: bool) -> ShapeHandle {
+    let b = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position,
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(geometry);
+    d.sensor = sensor;
+    world.create_shape(b, &d).unwrap()
+}
+
+/// The ground: a static half-space at z = 0.
+fn ground(world: &mut World) -> ShapeHandle {
+    let plane = Geometry::HalfSpace { normal: Vec3::z() };
+    fixed(world, Vec3::zeros(), plane, false)
+}
+
+/// The first step (of `H`) at which a body falling freely from rest has fallen `drop` metres:
+/// the steps' positions are `z0 - g H^2 k (k + 1) / 2` (symplectic Euler).
+fn free_fall_step(drop: f64) -> usize {
+    (1..)
+        .find(|&k: &usize| 9.81 * H * H * (k * (k + 1)) as f64 / 2.0 >= drop)
+        .unwrap()
+}
+
 /// A world with the ground (a static half-space at z = 0) and a ball of radius 0.25 m dropped
 /// from rest at height `z0`.
 fn ball_world(z0: f64) -> (World, BodyHandle, ShapeHandle) {
     let mut world = World::default();
-    let g = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            ..Default::default()
-        })
-        .unwrap();
-    world
-        .create_shape(
-            g,
-            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
-        )
-        .unwrap();
+    ground(&mut world);
     let (ball, shape) = shaped(
         &mut world,
         Vec3::new(0.0, 0.0, z0),
@@ -43,18 +60,10 @@ fn ball_world(z0: f64) -> (World, BodyHandle, ShapeHandle) {
 
 /// A static box sensor 2 m x 2 m x 1 m centred at height 5 m.
 fn trigger(world: &mut World) -> ShapeHandle {
-    let b = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            position: Vec3::new(0.0, 0.0, 5.0),
-            ..Default::default()
-        })
-        .unwrap();
-    let mut d = ShapeDesc::new(Geometry::Box {
+    let zone = Geometry::Box {
         half_extents: Vec3::new(1.0, 1.0, 0.5),
-    });
-    d.sensor = true;
-    world.create_shape(b, &d).unwrap()
+    };
+    fixed(world, Vec3::new(0.0, 0.0, 5.0), zone, true)
 }
 
 #[test]
@@ -100,16 +109,8 @@ fn a_ball_falling_through_a_trigger_enters_and_leaves_it_when_free_fall_says() {
     // free fall from 10 m: the bottom reaches 5.5 m after sqrt(2 * 4.25 / g) = 0.931 s, the
     // top leaves 4.5 m after sqrt(2 * 5.75 / g) = 1.083 s; the steps' positions fall a little
     // faster than the exact curve (symplectic Euler), the step of each is the first at or past
-    let g = 9.81;
-    let first_at = |drop: f64| {
-        (1..).find(|&k: &usize| {
-            let t = k as f64 * H;
-            // z_k = z0 - g h^2 k (k + 1) / 2
-            g * H * t * (k as f64 + 1.0) / 2.0 >= drop
-        })
-    };
-    assert_eq!(entered, first_at(4.25));
-    assert_eq!(left, first_at(5.75));
+    assert_eq!(entered, Some(free_fall_step(4.25)));
+    assert_eq!(left, Some(free_fall_step(5.75)));
     assert!(
         (0.9..0.95).contains(&(entered.unwrap() as f64 * H)),
         "{entered:?}"
@@ -188,30 +189,12 @@ fn sensors_are_not_seen_by_queries_and_filters_choose_what_they_see() {
 fn a_half_space_sensor_below_the_level_catches_what_falls_off_it() {
     // no ground: a kill plane 20 m down, the level's floor a static box the ball misses
     let mut world = World::default();
-    let floor = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            ..Default::default()
-        })
-        .unwrap();
-    world
-        .create_shape(
-            floor,
-            &ShapeDesc::new(Geometry::Box {
-                half_extents: Vec3::new(1.0, 1.0, 0.5),
-            }),
-        )
-        .unwrap();
-    let below = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            position: Vec3::new(0.0, 0.0, -20.0),
-            ..Default::default()
-        })
-        .unwrap();
-    let mut d = ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() });
-    d.sensor = true;
-    let kill = world.create_shape(below, &d).unwrap();
+    let floor = Geometry::Box {
+        half_extents: Vec3::new(1.0, 1.0, 0.5),
+    };
+    fixed(&mut world, Vec3::zeros(), floor, false);
+    let plane = Geometry::HalfSpace { normal: Vec3::z() };
+    let kill = fixed(&mut world, Vec3::new(0.0, 0.0, -20.0), plane, true);
     let sphere = Geometry::Sphere { radius: 0.25 };
     let (on_floor, _) = shaped(&mut world, Vec3::new(0.0, 0.0, 0.8), sphere.clone());
     let (_, falling_shape) = shaped(&mut world, Vec3::new(3.0, 0.0, 0.8), sphere);
@@ -226,9 +209,9 @@ fn a_half_space_sensor_below_the_level_catches_what_falls_off_it() {
             caught.get_or_insert(k);
         }
     }
-    // its bottom passes -20 m after sqrt(2 * 20.55 / g) = 2.05 s; the ball on the floor stays
-    let t = caught.expect("caught") as f64 * H;
-    assert!((2.0..2.1).contains(&t), "{t}");
+    // in the step its bottom (0.55 m up) passes -20 m, about 2.05 s in; the ball on the floor
+    // stays
+    assert_eq!(caught, Some(free_fall_step(20.55)));
     assert!((world.body(on_floor).unwrap().position().z - 0.75).abs() < 1e-3);
     let mut inside = vec![];
     world.sensor_overlaps(kill, &mut inside).unwrap();
@@ -238,21 +221,10 @@ fn a_half_space_sensor_below_the_level_catches_what_falls_off_it() {
 #[test]
 fn a_box_made_a_sensor_lets_what_rests_on_it_fall_through_and_sees_it() {
     let mut world = World::default();
-    let base = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            position: Vec3::new(0.0, 0.0, 0.5),
-            ..Default::default()
-        })
-        .unwrap();
-    let slab = world
-        .create_shape(
-            base,
-            &ShapeDesc::new(Geometry::Box {
-                half_extents: Vec3::new(1.0, 1.0, 0.5),
-            }),
-        )
-        .unwrap();
+    let box_of = Geometry::Box {
+        half_extents: Vec3::new(1.0, 1.0, 0.5),
+    };
+    let slab = fixed(&mut world, Vec3::new(0.0, 0.0, 0.5), box_of, false);
     let (cube, cube_shape) = shaped(
         &mut world,
         Vec3::new(0.0, 0.0, 1.5),
@@ -295,12 +267,6 @@ fn a_box_made_a_sensor_lets_what_rests_on_it_fall_through_and_sees_it() {
 
 /// A static height field of 8 m x 8 m, a bump of 1 m in its middle.
 fn terrain(world: &mut World) -> ShapeHandle {
-    let g = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            ..Default::default()
-        })
-        .unwrap();
     let mut heights = vec![0.0; 25];
     heights[12] = 1.0;
     let field = Geometry::HeightField {
@@ -309,28 +275,17 @@ fn terrain(world: &mut World) -> ShapeHandle {
         heights,
         scale: Vec3::new(8.0, 8.0, 1.0),
     };
-    world.create_shape(g, &ShapeDesc::new(field)).unwrap()
+    fixed(world, Vec3::zeros(), field, false)
 }
 
 #[test]
 fn a_kinematic_probe_sees_the_terrain_and_the_walls_it_passes() {
     let mut world = World::default();
     let ground = terrain(&mut world);
-    let wall_body = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            position: Vec3::new(3.5, 0.0, 1.0),
-            ..Default::default()
-        })
-        .unwrap();
-    let wall = world
-        .create_shape(
-            wall_body,
-            &ShapeDesc::new(Geometry::Box {
-                half_extents: Vec3::new(0.1, 2.0, 1.0),
-            }),
-        )
-        .unwrap();
+    let slab = Geometry::Box {
+        half_extents: Vec3::new(0.1, 2.0, 1.0),
+    };
+    let wall = fixed(&mut world, Vec3::new(3.5, 0.0, 1.0), slab, false);
     // a box probe 0.6 m on a side, its bottom 0.2 m above the flat part, moved along +x at
     // 2 m/s from x = -3 m: over the bump (1 m high at x = 0, falling to 0 at x = +-2 m) it
     // overlaps the terrain while its bottom is below the bump's face, then it reaches the wall
@@ -399,18 +354,7 @@ fn a_moving_sensor_wakes_nothing_and_lists_the_sleepers_it_passes() {
             ..Default::default()
         })
         .unwrap();
-    let g = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            ..Default::default()
-        })
-        .unwrap();
-    world
-        .create_shape(
-            g,
-            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
-        )
-        .unwrap();
+    ground(&mut world);
     let (cube, cube_shape) = shaped(
         &mut world,
         Vec3::new(0.0, 0.0, 0.5),

@@ -110,6 +110,7 @@ impl IslandReport {
             nnz_a: self.nnz_a,
             nnz_l: self.nnz_l,
             factor_madds: self.factor_madds,
+            tolerance: self.tolerance,
             max_violation: f64::INFINITY,
             converged: false,
             rolled_back: true,

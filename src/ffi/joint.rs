@@ -505,8 +505,9 @@ pub unsafe extern "C" fn tenon_body_get_joints(
         let count = Out::new(out_count, "out_count")?;
         let ids = OutArray::new(ids, capacity, false, "ids")?;
         with_world_of(body.world, "body id", |wb| {
-            let n = wb.world.body_joints(h)?.count();
-            let found = (wb.world.body_joints(h)?).map(|j| tenon_joint_id::new(body.world, j));
+            let found = wb.world.body_joints(h)?;
+            let n = found.len();
+            let found = found.map(|j| tenon_joint_id::new(body.world, j));
             copy_found(n, found, &ids, count, "joints")
         })
     })

@@ -480,8 +480,9 @@ pub unsafe extern "C" fn tenon_body_get_shapes(
         let count = Out::new(out_count, "out_count")?;
         let ids = OutArray::new(ids, capacity, false, "ids")?;
         with_world_of(body.world, "body id", |wb| {
-            let n = wb.world.body_shapes(h)?.count();
-            let found = (wb.world.body_shapes(h)?).map(|s| tenon_shape_id::new(body.world, s));
+            let found = wb.world.body_shapes(h)?;
+            let n = found.len();
+            let found = found.map(|s| tenon_shape_id::new(body.world, s));
             copy_found(n, found, &ids, count, "shapes")
         })
     })

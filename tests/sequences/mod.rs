@@ -227,33 +227,15 @@ fn velocities(b: tenon_body_id) -> (tenon_vec3, tenon_vec3) {
     (v, w)
 }
 
-/// Checks every pose of the world finite and every rotation unit, every velocity finite and,
-/// `after_step`, below 1e6 (what a step takes for a blow-up) and every contact finite.
 /// A converged step's joints are within eps_p, or where the bodies are far from the origin
 /// within the rounding of their coordinates (the header's promise, with a factor 2 to spare
 /// on the reach the world measured).
 fn within_tolerance(w: tenon_world_id, rep: &tenon_step_report) -> Result<(), String> {
     let mut eps_p = 0.0;
     let _ = unsafe { tenon_world_get_eps_p(w, &mut eps_p) };
-    let mut bodies = 0usize;
-    let _ = unsafe { tenon_world_get_body_count(w, &mut bodies) };
-    let mut ids = vec![tenon_body_id::default(); bodies];
-    let mut pos = vec![tenon_vec3::default(); bodies];
-    let mut rot = vec![tenon_quat::default(); bodies];
-    let mut n = 0;
-    let _ = unsafe {
-        tenon_world_get_body_poses(
-            w,
-            ids.as_mut_ptr(),
-            pos.as_mut_ptr(),
-            rot.as_mut_ptr(),
-            bodies,
-            &mut n,
-        )
-    };
     let amax = |v: tenon_vec3| v.x.abs().max(v.y.abs()).max(v.z.abs());
-    let reach = (0..n)
-        .map(|i| amax(pos[i]) + rep.dt * amax(velocities(ids[i]).0))
+    let reach = (body_poses(w)?.iter())
+        .map(|&(id, p, _)| amax(p) + rep.dt * amax(velocities(id).0))
         .fold(0.0, f64::max);
     let bound = eps_p.max(8.0 * f64::EPSILON * reach);
     if rep.max_violation <= bound {
@@ -266,7 +248,8 @@ fn within_tolerance(w: tenon_world_id, rep: &tenon_step_report) -> Result<(), St
     }
 }
 
-fn state_finite(w: tenon_world_id, after_step: bool) -> Result<(), String> {
+/// Every body of the world with its pose (`tenon_world_get_body_poses`).
+fn body_poses(w: tenon_world_id) -> Result<Vec<(tenon_body_id, tenon_vec3, tenon_quat)>, String> {
     let mut bodies = 0usize;
     let _ = unsafe { tenon_world_get_body_count(w, &mut bodies) };
     let mut ids = vec![tenon_body_id::default(); bodies];
@@ -286,23 +269,25 @@ fn state_finite(w: tenon_world_id, after_step: bool) -> Result<(), String> {
     if r != tenon_result::Ok {
         return Err(format!("reading poses: {r:?}"));
     }
-    for i in 0..n {
-        let (p, q) = (pos[i], rot[i]);
+    Ok((0..n).map(|i| (ids[i], pos[i], rot[i])).collect())
+}
+
+/// Checks every pose of the world finite and every rotation unit, every velocity finite and,
+/// `after_step`, below 1e6 (what a step takes for a blow-up) and every contact finite.
+fn state_finite(w: tenon_world_id, after_step: bool) -> Result<(), String> {
+    for (id, p, q) in body_poses(w)? {
         let norm = (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w).sqrt();
         if !finite(p) || (norm - 1.0).abs() > 1e-6 {
             return Err(format!(
                 "body {}: position {p:?}, rotation {q:?}",
-                ids[i].index1
+                id.index1
             ));
         }
-        let (v, w) = velocities(ids[i]);
+        let (v, w) = velocities(id);
         let speed = |v: tenon_vec3| (v.x * v.x + v.y * v.y + v.z * v.z).sqrt();
         let most = if after_step { 1e6 } else { f64::INFINITY };
         if !(speed(v) < most && speed(w) < most) {
-            return Err(format!(
-                "body {}: velocity {v:?}, angular {w:?}",
-                ids[i].index1
-            ));
+            return Err(format!("body {}: velocity {v:?}, angular {w:?}", id.index1));
         }
     }
     if !after_step {
