@@ -1,5 +1,6 @@
-//! Generates the C header `include/tenon.h` from `src/ffi/` with cbindgen (written to OUT_DIR,
-//! copied to `include/` only when it changed) and gives the shared library its SONAME.
+//! Generates the C header `include/tenon.h` from `src/ffi/` with cbindgen and the C# P/Invoke
+//! declarations `bindings/csharp/Tenon.Native.g.cs` with csbindgen (each written to OUT_DIR and
+//! copied into the tree only when it changed), and gives the shared library its SONAME.
 
 use std::env;
 use std::fs;
@@ -55,10 +56,69 @@ fn main() {
 
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("tenon.h");
     bindings.write_to_file(&out);
-    let fresh = fs::read(&out).expect("generated header is readable");
-    let dest = crate_dir.join("include").join("tenon.h");
-    if fs::read(&dest).ok().as_deref() != Some(fresh.as_slice()) {
-        fs::create_dir_all(crate_dir.join("include")).expect("include/ can be created");
-        fs::write(&dest, &fresh).expect("include/tenon.h is writable");
+    copy_if_changed(&out, &crate_dir.join("include").join("tenon.h"));
+
+    // The C# declarations (Unity, .NET): the same functions, structs and enums, named as in C.
+    // `nint` types are left out (C# 9) so that Unity's and Mono's compilers take the file.
+    let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("Tenon.Native.g.cs");
+    let mut csharp = csbindgen::Builder::default();
+    for file in [
+        "types", "result", "version", "world", "body", "joint", "shape", "contact", "query",
+    ] {
+        csharp = csharp.input_extern_file(crate_dir.join(format!("src/ffi/{file}.rs")));
+    }
+    csharp
+        .always_included_types([
+            "tenon_body_kind",
+            "tenon_joint_type",
+            "tenon_motor_mode",
+            "tenon_ordering",
+            "tenon_shape_type",
+        ])
+        .csharp_dll_name("tenon")
+        // (iOS links native plugins statically)
+        .csharp_dll_name_if("UNITY_IOS && !UNITY_EDITOR", "__Internal")
+        .csharp_namespace("Tenon")
+        .csharp_class_name("Native")
+        .csharp_class_accessibility("public")
+        .csharp_use_nint_types(false)
+        .generate_csharp_file(&out)
+        .expect("csbindgen generates the C# declarations from src/ffi");
+    // (csbindgen keeps Rust's raw identifiers: `r#type` is C#'s `@type`)
+    let text = fs::read_to_string(&out).expect("the C# declarations are readable");
+    let text = text.replace(" r#", " @")
+        + &format!(
+            "
+namespace Tenon
+{{
+    public static partial class Library
+    {{
+        /// <summary>The version of the library these declarations were generated from, major * 10000 + minor * 100 + patch.</summary>
+        public const uint BindingsVersionNumber = {number};
+
+        /// <summary>The same as MAJOR.MINOR.PATCH.</summary>
+        public const string BindingsVersion = \"{version}\";
+    }}
+}}
+"
+        );
+    fs::write(&out, text).expect("OUT_DIR is writable");
+    copy_if_changed(
+        &out,
+        &crate_dir
+            .join("bindings")
+            .join("csharp")
+            .join("Tenon.Native.g.cs"),
+    );
+}
+
+/// Copies a generated file into the tree when its content differs (an unchanged file keeps its
+/// timestamp, so nothing that depends on it rebuilds).
+fn copy_if_changed(generated: &std::path::Path, dest: &std::path::Path) {
+    let fresh = fs::read(generated).expect("a generated file is readable");
+    if fs::read(dest).ok().as_deref() != Some(fresh.as_slice()) {
+        fs::create_dir_all(dest.parent().expect("a parent directory"))
+            .expect("the destination directory can be created");
+        fs::write(dest, &fresh).expect("the destination is writable");
     }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compares the functions the shared library exports with the functions include/tenon.h declares
-# and checks the SONAME. Fails on any difference.
+# and those bindings/csharp/Tenon.Native.g.cs imports, and checks the SONAME. Fails on any
+# difference.
 #   scripts/check_symbols.sh [path/to/libtenon.so]   (default: target/release/libtenon.so)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,10 +24,18 @@ if ! diff -u "$tmp/declared" "$tmp/exported" > "$tmp/diff"; then
   grep -E '^[-+][a-z_]' "$tmp/diff" >&2 || true
   status=1
 fi
+# the C# declarations: one DllImport entry point per function
+grep -oE 'EntryPoint = "tenon_[a-z0-9_]+"' "$root/bindings/csharp/Tenon.Native.g.cs" \
+  | sed -E 's/.*"(.*)"/\1/' | sort -u > "$tmp/csharp"
+if ! diff -u "$tmp/declared" "$tmp/csharp" > "$tmp/diff"; then
+  echo "check_symbols: C# entry points (+) and header declarations (-) differ:" >&2
+  grep -E '^[-+][a-z_]' "$tmp/diff" >&2 || true
+  status=1
+fi
 soname="$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')"
 if [ "$soname" != "libtenon.so.0" ]; then
   echo "check_symbols: SONAME is '$soname', expected libtenon.so.0" >&2
   status=1
 fi
-[ $status -eq 0 ] && echo "check_symbols: $(wc -l < "$tmp/declared") functions, header and library agree; SONAME $soname"
+[ $status -eq 0 ] && echo "check_symbols: $(wc -l < "$tmp/declared") functions, header, library and C# declarations agree; SONAME $soname"
 exit $status

@@ -23,3 +23,15 @@ want_ode() {
   fi
   return 0
 }
+
+# Mono (Debian's mono-mcs and mono-runtime) for the C# bindings test: optional, installed when
+# possible, skipped by CMake when absent.
+want_mono() {
+  if command -v mcs >/dev/null 2>&1 && command -v mono >/dev/null 2>&1; then return 0; fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Mono not found: installing mono-mcs and mono-runtime with apt-get (optional)" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mono-mcs mono-runtime >/dev/null 2>&1) ||
+      echo "Mono could not be installed: the C# bindings test is skipped" >&2
+  fi
+  return 0
+}

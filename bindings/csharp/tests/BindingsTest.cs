@@ -1,0 +1,295 @@
+// BindingsTest.cs - the C# bindings against the built library (a CTest test when Mono's compiler
+// and runtime are installed): the structs have the C layouts, a pendulum swings with its period,
+// the heavy chain holds its joints, a box comes to rest on the ground with one contact event,
+// bulk copies follow their convention, and bad input throws TenonException and changes nothing.
+// Exits 0 when every check holds, 1 at the first that does not.
+using System;
+using Tenon;
+
+static class BindingsTest
+{
+    static int failures;
+
+    static void Expect(bool ok, string what)
+    {
+        if (!ok)
+        {
+            Console.Error.WriteLine("FAILED: " + what);
+            failures++;
+        }
+    }
+
+    static tenon_result Throws(Action call)
+    {
+        try
+        {
+            call();
+        }
+        catch (TenonException e)
+        {
+            return e.Code;
+        }
+        return tenon_result.Ok;
+    }
+
+    static unsafe void Layouts()
+    {
+        // the sizes examples_c/test_abi.c asserts of the C structs
+        Expect(sizeof(tenon_vec3) == 24, "sizeof tenon_vec3");
+        Expect(sizeof(tenon_quat) == 32, "sizeof tenon_quat");
+        Expect(sizeof(tenon_world_id) == 4, "sizeof tenon_world_id");
+        Expect(sizeof(tenon_body_id) == 8, "sizeof tenon_body_id");
+        Expect(sizeof(tenon_joint_id) == 8, "sizeof tenon_joint_id");
+        Expect(sizeof(tenon_shape_id) == 8, "sizeof tenon_shape_id");
+        Expect(sizeof(tenon_mass_properties) == 56, "sizeof tenon_mass_properties");
+        Expect(sizeof(tenon_world_def) == 56, "sizeof tenon_world_def");
+        Expect(sizeof(tenon_body_def) == 200, "sizeof tenon_body_def");
+        Expect(sizeof(tenon_joint_frame) == 56, "sizeof tenon_joint_frame");
+        Expect(sizeof(tenon_motor) == 32, "sizeof tenon_motor");
+        Expect(sizeof(tenon_joint_def) == 224, "sizeof tenon_joint_def");
+        Expect(sizeof(tenon_joint_limits) == 32, "sizeof tenon_joint_limits");
+        Expect(sizeof(tenon_step_report) == 88, "sizeof tenon_step_report");
+        Expect(sizeof(tenon_island_report) == 96, "sizeof tenon_island_report");
+        Expect(sizeof(tenon_warnings) == 40, "sizeof tenon_warnings");
+        Expect(sizeof(tenon_material) == 40, "sizeof tenon_material");
+        Expect(sizeof(tenon_shape_def) == 240, "sizeof tenon_shape_def");
+        Expect(sizeof(tenon_contact) == 144, "sizeof tenon_contact");
+        Expect(sizeof(tenon_contact_event) == 24, "sizeof tenon_contact_event");
+        Expect(sizeof(tenon_sensor_event) == 24, "sizeof tenon_sensor_event");
+        Expect(sizeof(tenon_contact_def) == 120, "sizeof tenon_contact_def");
+        Expect(sizeof(tenon_contact_settings) == 40, "sizeof tenon_contact_settings");
+        Expect(sizeof(tenon_contact_report) == 80, "sizeof tenon_contact_report");
+        Expect(sizeof(tenon_ray_hit) == 80, "sizeof tenon_ray_hit");
+    }
+
+    // A 1 kg ball of 5 cm radius on a 1 m ball joint, released 0.05 rad from the vertical: its
+    // period is the physical pendulum's, 2 pi sqrt((I + m L^2) / (m g L)), within 0.5 %, and the
+    // joint holds within eps_p after every step.
+    static void Pendulum()
+    {
+        using (var world = new World())
+        {
+            double g = 9.81, L = 1.0, angle = 0.05, dt = 1.0 / 60.0;
+            var def = Native.tenon_body_def_default();
+            def.position = new tenon_vec3(L * Math.Sin(angle), 0, -L * Math.Cos(angle));
+            def.mass_properties = Mass.SolidSphere(1.0, 0.05);
+            Body bob = world.CreateBody(def);
+            Joint rod = world.CreateJoint(tenon_joint_type.Ball, Body.None, bob, tenon_vec3.Zero,
+                                          new tenon_vec3(1, 0, 0));
+            double inertia = def.mass_properties.inertia_diagonal.x;
+            double expected = 2 * Math.PI * Math.Sqrt((inertia + L * L) / (g * L));
+
+            double worst = 0, lastX = bob.Position.x, lastT = 0, firstCrossing = -1, lastCrossing = -1;
+            int crossings = 0;
+            bool converged = true;
+            for (int k = 1; k <= 600; k++)
+            {
+                tenon_step_report r = world.Step(dt);
+                converged &= r.converged != 0;
+                worst = Math.Max(worst, rod.Violation);
+                double x = bob.Position.x, t = world.Time;
+                if (lastX > 0 && x <= 0)
+                {
+                    // downward crossing of x = 0, interpolated within the step
+                    double at = lastT + dt * lastX / (lastX - x);
+                    if (firstCrossing < 0)
+                    {
+                        firstCrossing = at;
+                    }
+                    else
+                    {
+                        crossings++;
+                        lastCrossing = at;
+                    }
+                }
+                lastX = x;
+                lastT = t;
+            }
+            double period = (lastCrossing - firstCrossing) / crossings;
+            Console.WriteLine("pendulum: period {0:F5} s, expected {1:F5} s ({2:E2} relative), worst joint error {3:E2} m",
+                              period, expected, Math.Abs(period / expected - 1), worst);
+            Expect(crossings >= 4, "the pendulum swings (" + crossings + " periods)");
+            Expect(Math.Abs(period / expected - 1) < 0.005, "pendulum period within 0.5 %");
+            Expect(converged, "every pendulum step converged");
+            Expect(worst <= world.EpsP, "pendulum joint within eps_p");
+        }
+    }
+
+    // The heavy chain: 20 links of 1 kg on ball joints from the world, a 1000 kg box at the end,
+    // released horizontal: every step converges without substeps and every joint stays within
+    // 1e-8 m.
+    static void HeavyChain()
+    {
+        using (var world = new World())
+        {
+            Body prev = Body.None;
+            var link = Mass.SolidBox(1.0, new tenon_vec3(0.25, 0.05, 0.05));
+            for (int i = 0; i <= 20; i++)
+            {
+                var def = Native.tenon_body_def_default();
+                def.position = new tenon_vec3(0.25 + 0.5 * i, 0, 10);
+                def.mass_properties = i < 20 ? link : Mass.SolidBox(1000.0, new tenon_vec3(0.25, 0.25, 0.25));
+                Body b = world.CreateBody(def);
+                world.CreateJoint(tenon_joint_type.Ball, prev, b, new tenon_vec3(0.5 * i, 0, 10), new tenon_vec3(1, 0, 0));
+                prev = b;
+            }
+            double worst = 0;
+            uint substeps = 0;
+            bool converged = true;
+            for (int k = 0; k < 120; k++)
+            {
+                tenon_step_report r = world.Step(1.0 / 60.0);
+                converged &= r.converged != 0;
+                substeps = Math.Max(substeps, r.substeps);
+                worst = Math.Max(worst, world.MaxJointViolation);
+            }
+            double drop = 10 - prev.Position.z;
+            Console.WriteLine("heavy chain: worst joint error {0:E2} m over 2 s, most substeps {1}, load {2:F2} m below the pivot",
+                              worst, substeps, drop);
+            Expect(converged, "every heavy chain step converged");
+            Expect(substeps == 1, "no substeps");
+            Expect(worst <= 1e-8, "heavy chain joints within 1e-8 m");
+            Expect(drop > 5, "the load swung down");
+            Expect(world.JointCount == 21 && world.BodyCount == 21, "21 bodies and joints");
+        }
+    }
+
+    // A 1 m box dropped from 0.5 m onto the ground comes to rest at z = 0.5 m (within the
+    // contact tolerance), touching it: one contact event, a begin; the ground is found by a ray.
+    static void BoxOnGround()
+    {
+        using (var world = new World())
+        {
+            Body ground = world.CreateBody(tenon_body_kind.Static, tenon_vec3.Zero);
+            ground.AddShape(ShapeDef.HalfSpace(new tenon_vec3(0, 0, 1)));
+            var def = Native.tenon_body_def_default();
+            def.position = new tenon_vec3(0, 0, 1.0);
+            def.mass_properties = Mass.SolidBox(10.0, new tenon_vec3(0.5, 0.5, 0.5));
+            Body box = world.CreateBody(def);
+            Shape shape = box.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
+            var events = new tenon_contact_event[8];
+            int begins = 0, ends = 0;
+            for (int k = 0; k < 120; k++)
+            {
+                world.Step(1.0 / 60.0);
+                int n = world.GetContactEvents(events);
+                for (int i = 0; i < n; i++)
+                {
+                    if (events[i].begin != 0) begins++; else ends++;
+                }
+            }
+            double z = box.Position.z, v = box.LinearVelocity.z;
+            int contacts = world.Contacts().Length;
+            Console.WriteLine("box on the ground: z {0:F7} m, vz {1:E2} m/s, {2} contact points, {3} begin / {4} end events",
+                              z, v, contacts, begins, ends);
+            Expect(Math.Abs(z - 0.5) < 2e-5, "the box rests on the ground");
+            Expect(Math.Abs(v) < 1e-3, "the box is at rest");
+            Expect(contacts == 4, "four contact points under the box");
+            Expect(begins == 1 && ends == 0, "one begin event");
+            Expect(shape.Body.Equals(box), "the shape's body");
+            Expect(box.Shapes().Length == 1 && box.Shapes()[0].Equals(shape.Id), "the body's shapes");
+
+            tenon_ray_hit hit;
+            bool met = world.CastRay(new tenon_vec3(3, 0, 5), new tenon_vec3(0, 0, -1), double.PositiveInfinity, out hit);
+            Expect(met && Math.Abs(hit.distance - 5) < 1e-12 && hit.body.Equals(ground.Id), "a ray meets the ground 5 m down");
+            met = world.CastRay(new tenon_vec3(0, 0, 5), new tenon_vec3(0, 0, -1), double.PositiveInfinity, out hit);
+            Expect(met && Math.Abs(hit.distance - (5 - z - 0.5)) < 1e-9 && hit.shape.Equals(shape.Id), "a ray meets the box's top");
+        }
+    }
+
+    // Bulk copies: a short array gets nothing and the count needed; the right one gets every pose.
+    static void BodyPoses()
+    {
+        using (var world = new World())
+        {
+            var bodies = new Body[3];
+            for (int i = 0; i < 3; i++)
+            {
+                bodies[i] = world.CreateBody(tenon_body_kind.Dynamic, new tenon_vec3(i, 2 * i, 3 * i));
+            }
+            world.Step(0.1);
+            var ids = new tenon_body_id[2];
+            var positions = new tenon_vec3[2];
+            Expect(world.GetBodyPoses(ids, positions, null) == 3 && ids[0].IsNull, "a short array: the count, nothing copied");
+            ids = new tenon_body_id[3];
+            positions = new tenon_vec3[3];
+            var rotations = new tenon_quat[3];
+            Expect(world.GetBodyPoses(ids, positions, rotations) == 3, "three poses");
+            for (int i = 0; i < 3; i++)
+            {
+                tenon_vec3 p = bodies[i].Position;
+                Expect(ids[i].Equals(bodies[i].Id) && positions[i].x == p.x && positions[i].z == p.z
+                       && rotations[i].w == bodies[i].Rotation.w, "pose " + i);
+            }
+            // free fall over 0.1 s
+            Expect(Math.Abs(positions[1].z - (3 - 0.5 * 9.81 * 0.01)) < 0.1 * 9.81 * 0.1, "free fall");
+            Expect(world.IslandReports().Length >= 0, "island reports");
+        }
+    }
+
+    // Bad input: an exception with the C code, and nothing changed.
+    static void Errors()
+    {
+        var world = new World();
+        Body a = world.CreateBody(tenon_body_kind.Dynamic, tenon_vec3.Zero);
+        var def = Native.tenon_body_def_default();
+        def.mass_properties.mass = double.NaN;
+        Expect(Throws(() => world.CreateBody(def)) == tenon_result.NonFinite, "NaN mass: NON_FINITE");
+        def = Native.tenon_body_def_default();
+        def.mass_properties.mass = 0;
+        Expect(Throws(() => world.CreateBody(def)) == tenon_result.InvalidMass, "zero mass: INVALID_MASS");
+        Expect(Throws(() => world.CreateJoint(tenon_joint_type.Hinge, a, a, tenon_vec3.Zero, new tenon_vec3(1, 0, 0)))
+               == tenon_result.SameBody, "a joint to itself: SAME_BODY");
+        Expect(Throws(() => world.Step(0)) == tenon_result.InvalidArgument, "zero step: INVALID_ARGUMENT");
+        Expect(Throws(() => a.SetVelocity(new tenon_vec3(double.NaN, 0, 0), tenon_vec3.Zero)) == tenon_result.NonFinite,
+               "NaN velocity: NON_FINITE");
+        Expect(world.BodyCount == 1 && world.JointCount == 0 && world.Time == 0 && a.LinearVelocity.x == 0,
+               "nothing changed");
+        try
+        {
+            world.EpsP = -1;
+            Expect(false, "a negative eps_p throws");
+        }
+        catch (TenonException e)
+        {
+            Expect(e.Code == tenon_result.InvalidArgument && e.Message.Contains("eps_p"),
+                   "the message names what was wrong: " + e.Message);
+        }
+        a.Destroy();
+        Expect(Throws(() => { var p = a.Position; }) == tenon_result.InvalidHandle, "a destroyed body: INVALID_HANDLE");
+        Body b = world.CreateBody(tenon_body_kind.Dynamic, tenon_vec3.Zero);
+        world.Dispose();
+        world.Dispose();
+        Expect(Throws(() => { var p = b.Position; }) == tenon_result.WorldDestroyed, "a body of a destroyed world: WORLD_DESTROYED");
+        bool disposed = false;
+        try
+        {
+            world.Step(0.01);
+        }
+        catch (ObjectDisposedException)
+        {
+            disposed = true;
+        }
+        Expect(disposed, "a disposed world throws ObjectDisposedException");
+    }
+
+    static int Main()
+    {
+        Console.WriteLine("Tenon " + Library.Version + " from C# (bindings " + Library.BindingsVersion + ")");
+        Expect(Library.IsCompatible, "the library serves these bindings");
+        Expect(Library.Version == Library.BindingsVersion, "the library is the one the bindings were generated from");
+        Layouts();
+        Pendulum();
+        HeavyChain();
+        BoxOnGround();
+        BodyPoses();
+        Errors();
+        if (failures > 0)
+        {
+            Console.Error.WriteLine(failures + " checks failed");
+            return 1;
+        }
+        Console.WriteLine("all checks passed");
+        return 0;
+    }
+}
