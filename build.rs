@@ -76,12 +76,18 @@ fn main() {
             "tenon_shape_type",
         ])
         .csharp_dll_name("tenon")
-        // (iOS links native plugins statically)
-        .csharp_dll_name_if("UNITY_IOS && !UNITY_EDITOR", "__Internal")
+        // (Apple's devices link native plugins statically)
+        .csharp_dll_name_if(
+            "(UNITY_IOS || UNITY_TVOS || UNITY_VISIONOS) && !UNITY_EDITOR",
+            "__Internal",
+        )
+        .csharp_generate_const_filter(|name| name.starts_with("TENON_"))
         .csharp_namespace("Tenon")
         .csharp_class_name("Native")
         .csharp_class_accessibility("public")
         .csharp_use_nint_types(false)
+        // (delegates, not C# 9 function pointers: Mono's and Unity's compilers)
+        .csharp_use_function_pointer(false)
         .generate_csharp_file(&out)
         .expect("csbindgen generates the C# declarations from src/ffi");
     // (csbindgen keeps Rust's raw identifiers: `r#type` is C#'s `@type`)

@@ -19,7 +19,8 @@
 //! to that force or torque (N, N m), `HINGE_FRICTION=` gives every hinge without a motor joint
 //! friction of that torque (N m), `BALL_FRICTION=` every ball joint, `ANGULAR_DAMPING=` gives
 //! every dynamic body that angular damping (1/s), `BALL=1` adds a free body falling
-//! far from the scene, `SLEEP=1` lets bodies at rest fall asleep, `TRACE=1` prints the heaviest body every step, the total energy
+//! far from the scene, `SLEEP=1` lets bodies at rest fall asleep, `PRE_SOLVE=1` sets a
+//! pre-solve hook that keeps every pair (and prints how many it was asked), `TRACE=1` prints the heaviest body every step, the total energy
 //! (kinetic and potential), and `uncoupled` when the contacts were. The last line is a hash of
 //! every body's final pose and velocity, to check that two builds (or thread counts) step the
 //! same.
@@ -131,6 +132,15 @@ fn main() {
         Ok("colamd") => world.set_ordering(tenon::Ordering::Colamd),
         Ok("nd") => world.set_ordering(tenon::Ordering::NestedDissection),
         Ok(other) => panic!("unknown ordering {other} (amd, colamd, nd)"),
+    }
+    // a pre-solve hook that keeps every pair (what asking costs), counting the pairs asked
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    if std::env::var("PRE_SOLVE").as_deref() == Ok("1") {
+        let count = asked.clone();
+        world.set_pre_solve(Some(Box::new(move |_| {
+            count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            true
+        })));
     }
     if let Some(t) = std::env::var("THREADS").ok().and_then(|s| s.parse().ok()) {
         world.set_threads(t).expect("valid thread count");
@@ -376,5 +386,12 @@ fn main() {
         per(t_joint),
         per(t_total),
     );
+    if world.has_pre_solve() {
+        let n = asked.load(std::sync::atomic::Ordering::Relaxed);
+        out!(
+            "  pre-solve hook asked {:.1} pairs/step",
+            n as f64 / steps as f64
+        );
+    }
     out!("  state hash {state}");
 }

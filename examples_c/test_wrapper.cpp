@@ -1,7 +1,10 @@
 // test_wrapper.cpp - CTest test of bindings/cpp/tenon.hpp: ownership moves, error results.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "tenon.hpp"
@@ -205,6 +208,58 @@ int main() {
     auto through = w.cast_ray({0.1, 0.2, 5.0}, {0, 0, -1}, 100.0);
     EXPECT(through.ok() && through.value()->body.index1 == box.raw.index1);
     EXPECT(w.step(1.0 / 60.0).ok() && w.sensor_events().value().size == 0);
+  }
+  {
+    // a one-way platform by the pre-solve hook: a ball thrown up passes through the slab and
+    // lands on it; the hook moves with its World; an exception it throws comes out of step()
+    tenon::World moved = tenon::World::create().value();
+    tenon_body_def sd = tenon_body_def_default();
+    sd.kind = TENON_BODY_KIND_STATIC;
+    sd.position = {0, 0, 2};
+    tenon::BodyId slab_body = moved.create_body(sd).value();
+    tenon_shape_def slab_def = tenon_shape_def_default();
+    slab_def.half_extents = {2, 2, 0.05};
+    tenon::ShapeId slab = moved.create_shape(slab_body, slab_def).value();
+    tenon_body_def bd = tenon_body_def_default();
+    bd.position = {0, 0, 0.5};
+    bd.linear_velocity = {0, 0, 9};
+    tenon::BodyId ball = moved.create_body(bd).value();
+    tenon_shape_def ball_def = tenon_shape_def_default();
+    ball_def.type = TENON_SHAPE_TYPE_SPHERE;
+    ball_def.radius = 0.2;
+    EXPECT(moved.create_shape(ball, ball_def).ok());
+    EXPECT(moved.set_mass_from_shapes(ball).ok());
+    int asked = 0;
+    EXPECT(moved
+               .set_pre_solve([&](const tenon_pre_solve& p) {
+                 ++asked;
+                 double up = 0;
+                 if (p.shape_a.index1 == slab.raw.index1) up = p.normal.z;
+                 else if (p.shape_b.index1 == slab.raw.index1) up = -p.normal.z;
+                 else return true;
+                 return up > 0.7 && p.separation > -0.01 && p.normal_velocity < 0.1;
+               })
+               .ok());
+    tenon::World w = std::move(moved);
+    double highest = 0;
+    for (int k = 0; k < 240; ++k) {
+      EXPECT(w.step(1.0 / 60.0).ok());
+      highest = std::max(highest, w.position(ball).value().z);
+    }
+    EXPECT(asked > 0 && highest > 4.5 && highest < 4.7);
+    EXPECT(std::fabs(w.position(ball).value().z - 2.25) < 1e-4);
+    // a hook that throws: the pair is kept, the exception comes out of step()
+    EXPECT(w.set_pre_solve([](const tenon_pre_solve&) -> bool { throw std::runtime_error("hook"); })
+               .ok());
+    bool thrown = false;
+    try {
+      (void)w.step(1.0 / 60.0);
+    } catch (const std::runtime_error& e) {
+      thrown = std::string(e.what()) == "hook";
+    }
+    EXPECT(thrown);
+    EXPECT(w.set_pre_solve(nullptr).ok() && w.step(1.0 / 60.0).ok());
+    EXPECT(std::fabs(w.position(ball).value().z - 2.25) < 1e-4);
   }
   tenon::BodyId null_id;
   EXPECT(null_id.is_null() && null_id == tenon::BodyId{});

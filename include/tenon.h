@@ -33,11 +33,14 @@
  * different threads. One world must not be used from two threads at the same time; if it is,
  * the second call does not wait and does not corrupt anything: it returns
  * TENON_RESULT_WORLD_LOCKED. Different worlds can be stepped in parallel. The last error
- * message is per thread.
+ * message is per thread. The pre-solve hook runs on the thread that steps its world, inside
+ * tenon_world_step(); calls on that world from it return TENON_RESULT_WORLD_LOCKED.
  *
  * Ownership. The library owns every world and everything in it; the caller owns the ids (plain
  * values) and every buffer it passes. The library keeps no pointer passed to it after the call
- * returns. Strings returned as const char* are static and must not be freed.
+ * returns, but for the pre-solve hook and its context (tenon_world_set_pre_solve), kept until
+ * the hook is replaced or the world destroyed. Strings returned as const char* are static and
+ * must not be freed.
  *
  * Pointers. Every pointer argument must be NULL (where documented as nullable) or point to
  * valid, aligned memory of the documented type and length. NULL where not allowed is answered
@@ -872,6 +875,66 @@ typedef struct {
    */
   uint32_t reserved;
 } tenon_contact_settings;
+
+/**
+ * A pair of shapes about to make contact points in a (sub)step, as the pre-solve hook sees it
+ * (`tenon_world_set_pre_solve()`): the shapes and bodies, and the pair's deepest point at the
+ * poses and velocities of the start of the (sub)step.
+ */
+typedef struct {
+  /**
+   * The pair's first shape. The world pairs shapes either way round: compare the ids.
+   */
+  tenon_shape_id shape_a;
+  /**
+   * The pair's second shape.
+   */
+  tenon_shape_id shape_b;
+  /**
+   * The body of `shape_a`.
+   */
+  tenon_body_id body_a;
+  /**
+   * The body of `shape_b`.
+   */
+  tenon_body_id body_b;
+  /**
+   * Unit normal at the deepest point (world frame), pointing from shape A to shape B.
+   */
+  tenon_vec3 normal;
+  /**
+   * The deepest point (m, world frame), midway between the two surfaces.
+   */
+  tenon_vec3 point;
+  /**
+   * Its signed distance along the normal (m): negative where the shapes overlap, positive
+   * for a point the step may reach (detection looks ahead by how far the bodies can move).
+   */
+  double separation;
+  /**
+   * B's velocity relative to A there, along the normal (m/s; negative: approaching). The
+   * same whichever way round the pair is.
+   */
+  double normal_velocity;
+  /**
+   * How many contact points the pair has.
+   */
+  uint32_t point_count;
+  /**
+   * Zero.
+   */
+  uint32_t reserved;
+} tenon_pre_solve;
+
+/**
+ * The pre-solve hook: returns nonzero to let the pair `pair` (read during the call only) make
+ * its contact points in this (sub)step, 0 to turn it down. `context` is the pointer given to
+ * `tenon_world_set_pre_solve()`. Called on the thread that steps, inside
+ * `tenon_world_step()`: a call on the same world from the hook returns
+ * `TENON_RESULT_WORLD_LOCKED`. It must not unwind (a C++ exception, a longjmp) through the
+ * library.
+ */
+typedef uint32_t (*tenon_pre_solve_fn)(const tenon_pre_solve *pair, void *context);
 
 /**
  * A joint frame: anchor point and orientation, in a body's local frame (or in the world frame
@@ -1752,6 +1815,26 @@ tenon_result tenon_world_get_contact_settings(tenon_world_id world, tenon_contac
  * `tenon_world_get_contact_settings()`). Errors: a field out of its range (nothing changes).
  */
 tenon_result tenon_world_set_contact_settings(tenon_world_id world, tenon_contact_settings settings);
+
+/**
+ * Sets the world's pre-solve hook (`hook` NULL removes it; `context` is passed back to it and
+ * may be NULL). After detection finds a pair of shapes with contact points in a (sub)step
+ * (collision filters and joints passed, sensors never), the hook sees the pair and decides
+ * whether it makes its points in this (sub)step. A pair turned down exerts nothing, is not
+ * touching for the contact events, and starts without a warm start when it is taken up again.
+ * Uses: one-way platforms (keep a pair with the platform only while its normal points up from
+ * the platform and the other shape is not moving up through it), a character passing through
+ * its own weapon, contacts switched off for a while. Box2D's `b2PreSolveFcn`.
+ *
+ * The hook is called for every such pair in every (sub)step: a frame step split into
+ * substeps, or taken again, asks again, so it should decide from what it is given (and its own
+ * state) the same way each time. Registered contacts do not pass through it. It runs on the
+ * thread that calls `tenon_world_step()`, inside it: a call on the same world returns
+ * `TENON_RESULT_WORLD_LOCKED` (other worlds and the thread-safe functions may be called). The
+ * caller keeps `context` valid until the hook is removed or the world destroyed.
+ * Errors: invalid world; world locked or poisoned.
+ */
+tenon_result tenon_world_set_pre_solve(tenon_world_id world, tenon_pre_solve_fn hook, void *context);
 
 /**
  * A joint def with every field at its default (a ball joint, no bodies, identity frames at the

@@ -35,3 +35,12 @@ want_mono() {
   fi
   return 0
 }
+
+# The same, required (CI): fails when Mono is missing and cannot be installed.
+need_mono() {
+  want_mono
+  if ! command -v mcs >/dev/null 2>&1 || ! command -v mono >/dev/null 2>&1; then
+    echo "Mono not found (mcs, mono). Install it, e.g.: sudo apt-get install -y mono-mcs mono-runtime" >&2
+    exit 1
+  fi
+}

@@ -38,8 +38,8 @@ pub use articulation::{IslandReport, MAX_SPLIT_PARTS, Ordering, StepReport, Warn
 pub use body::{Body, BodyDesc, BodyKind, MassProperties};
 pub use contact::{
     CollisionFilter, ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings,
-    ContactStepReport, Geometry, Material, RayHit, SensorEvent, ShapeCastHit, ShapeDesc,
-    ShapeHandle,
+    ContactStepReport, Geometry, Material, PreSolve, PreSolveHook, RayHit, SensorEvent,
+    ShapeCastHit, ShapeDesc, ShapeHandle,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use joint::{JointDesc, JointFrame, JointKind, JointLimits, MAX_JOINT_ROWS, Motor, MotorMode};

@@ -7,7 +7,7 @@ use crate::contact::detection::Shape;
 use crate::contact::phases::Contacts;
 use crate::contact::{
     CollisionFilter, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
-    Material, SensorEvent, ShapeDesc, ShapeHandle,
+    Material, PreSolveHook, SensorEvent, ShapeDesc, ShapeHandle,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::joint::{
@@ -1397,6 +1397,28 @@ impl World {
         }
         self.set_body_mass_properties(h, mp)?;
         Ok(mp)
+    }
+
+    /// Sets the pre-solve hook (`None` removes it): after detection finds a pair of shapes
+    /// with contact points in a (sub)step (collision filters and joints passed, sensors never),
+    /// `hook` sees the pair ([`PreSolve`](crate::PreSolve): shapes, bodies, the deepest point,
+    /// its normal, separation and approach speed) and returns whether the pair makes its points
+    /// in this (sub)step. A pair it turns down exerts nothing, is not touching for the contact events,
+    /// and starts without a warm start when it is taken up again. One-way platforms, a
+    /// character passing through its own weapon, contacts switched off for a while: Box2D's
+    /// `b2PreSolveFcn`, Rapier's `PhysicsHooks::filter_contact_pair`.
+    ///
+    /// The hook runs on the thread that steps, within [`World::step`], for every such pair in
+    /// every (sub)step: a frame step split into substeps, or taken again, asks again. It should
+    /// decide from what it is given (and its own state), the same way each time. Registered
+    /// contacts ([`World::register_contact`]) do not pass through it.
+    pub fn set_pre_solve(&mut self, hook: Option<PreSolveHook>) {
+        self.contacts.pre_solve = hook;
+    }
+
+    /// Whether a pre-solve hook is set ([`World::set_pre_solve`]).
+    pub fn has_pre_solve(&self) -> bool {
+        self.contacts.pre_solve.is_some()
     }
 
     /// Hands the world a contact point for the next step only (an engine's own collision

@@ -360,3 +360,63 @@ fn sensors_allocate_nothing_once_their_lists_have_grown() {
     assert_eq!(inside.len(), usize::from(x.abs() <= 1.25), "{x}");
     assert_eq!(n, 0, "{n} allocations in 120 steps");
 }
+
+/// The pre-solve hook: a ball resting on ground the hook keeps, and a ball whose pair with it is
+/// turned down in every other half second (dropped and taken up again), allocate nothing once
+/// the contact set has grown (balls on a half-space: parry's manifolds of boxes allocate).
+#[test]
+fn a_pre_solve_hook_allocates_nothing() {
+    let mut world = World::default();
+    let ground = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_shape(
+            ground,
+            &ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() }),
+        )
+        .unwrap();
+    let ball = Geometry::Sphere { radius: 0.5 };
+    let resting = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, 0.5),
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_shape(resting, &ShapeDesc::new(ball.clone()))
+        .unwrap();
+    let dropped = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(3.0, 0.0, 0.5),
+            ..Default::default()
+        })
+        .unwrap();
+    world.create_shape(dropped, &ShapeDesc::new(ball)).unwrap();
+    // the dropped box's pairs are turned down in every other half second
+    let clock = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let seen = clock.clone();
+    let turned_down = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let count = turned_down.clone();
+    world.set_pre_solve(Some(Box::new(move |p: &PreSolve| {
+        let half_seconds = seen.load(std::sync::atomic::Ordering::Relaxed) / 30;
+        let keep = !(p.body_a == dropped || p.body_b == dropped) || half_seconds % 2 == 0;
+        if !keep {
+            count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        keep
+    })));
+    let n = allocations_once_steady(&mut world, |world| {
+        clock.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        world.step(1.0 / 60.0).unwrap();
+    });
+    let z = world.body(resting).unwrap().position().z;
+    assert!((z - 0.5).abs() < 1e-4, "{z}");
+    // the dropped box's pair was turned down in 90 of the 180 steps
+    let down = turned_down.load(std::sync::atomic::Ordering::Relaxed);
+    assert!((80..=100).contains(&down), "{down}");
+    assert_eq!(n, 0, "{n} allocations in 120 steps");
+}

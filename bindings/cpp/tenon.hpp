@@ -1,7 +1,8 @@
 // tenon.hpp - header-only C++17 wrapper of the Tenon C API (include/tenon.h).
 //
 // * tenon::World owns a world (move-only; destroys it in its destructor).
-// * Every fallible call returns [[nodiscard]] tenon::Result<T> or tenon::Status: no exceptions,
+// * Every fallible call returns [[nodiscard]] tenon::Result<T> or tenon::Status: no exceptions
+//   (but the caller's own, thrown by a pre-solve hook, which step() throws again);
 //   the error is the C API's tenon_result code plus tenon::last_error_message().
 // * BodyId and JointId are plain value types wrapping the C ids (compare with ==).
 // * Units SI, frames as in tenon.h. Threading as in tenon.h: one World per thread at a time.
@@ -9,6 +10,9 @@
 #define TENON_HPP
 
 #include <cstddef>
+#include <exception>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -111,11 +115,13 @@ class World {
   ~World() { (void)reset(); }
   World(const World&) = delete;
   World& operator=(const World&) = delete;
-  World(World&& o) noexcept : id_(std::exchange(o.id_, tenon_world_id{})) {}
+  World(World&& o) noexcept
+      : pre_solve_(std::move(o.pre_solve_)), id_(std::exchange(o.id_, tenon_world_id{})) {}
   World& operator=(World&& o) noexcept {
     if (this != &o) {
       (void)reset();
       id_ = std::exchange(o.id_, tenon_world_id{});
+      pre_solve_ = std::move(o.pre_solve_);
     }
     return *this;
   }
@@ -123,6 +129,7 @@ class World {
   Status reset() noexcept {
     if (id_.index1 == 0) return TENON_RESULT_OK;
     tenon_result r = tenon_world_destroy(std::exchange(id_, tenon_world_id{}));
+    pre_solve_.reset();
     return r;
   }
   tenon_world_id id() const noexcept { return id_; }
@@ -398,10 +405,32 @@ class World {
   }
 
   // ---- world
+  /// Steps the world. An exception the pre-solve hook threw is thrown again here (the step
+  /// itself went on, the pair kept).
   Result<tenon_step_report> step(double dt) {
     tenon_step_report r{};
     tenon_result c = tenon_world_step(id_, dt, &r);
+    if (pre_solve_ && pre_solve_->error) {
+      std::rethrow_exception(std::exchange(pre_solve_->error, nullptr));
+    }
     if (c != TENON_RESULT_OK) return c;
+    return r;
+  }
+  /// The pre-solve hook (tenon_world_set_pre_solve(); an empty function removes it): it sees
+  /// each pair of shapes detection found with contact points in a (sub)step and returns whether
+  /// the pair makes them. Called inside step(): calls on this world from it fail with
+  /// TENON_RESULT_WORLD_LOCKED. The function moves with the World.
+  using PreSolve = std::function<bool(const tenon_pre_solve&)>;
+  Status set_pre_solve(PreSolve hook) {
+    if (!hook) {
+      tenon_result r = tenon_world_set_pre_solve(id_, nullptr, nullptr);
+      if (r == TENON_RESULT_OK) pre_solve_.reset();
+      return r;
+    }
+    auto h = std::make_unique<Hook>();
+    h->fn = std::move(hook);
+    tenon_result r = tenon_world_set_pre_solve(id_, &World::pre_solve_trampoline, h.get());
+    if (r == TENON_RESULT_OK) pre_solve_ = std::move(h);
     return r;
   }
   Status set_gravity(tenon_vec3 g) noexcept { return tenon_world_set_gravity(id_, g); }
@@ -454,6 +483,22 @@ class World {
   }
   std::vector<tenon_shape_id> shape_ids_;
   std::vector<tenon_joint_id> joint_ids_;
+  // The pre-solve hook on the heap (the library holds its address), and the first exception it
+  // threw in the step being taken: none may unwind through the library.
+  struct Hook {
+    PreSolve fn;
+    std::exception_ptr error;
+  };
+  static uint32_t pre_solve_trampoline(const tenon_pre_solve* pair, void* context) noexcept {
+    Hook* h = static_cast<Hook*>(context);
+    try {
+      return h->fn(*pair) ? 1u : 0u;
+    } catch (...) {
+      if (!h->error) h->error = std::current_exception();
+      return 1u;
+    }
+  }
+  std::unique_ptr<Hook> pre_solve_;
   explicit World(tenon_world_id id) noexcept : id_(id) {}
   template <class T, class Id>
   static Result<T> get(tenon_result (*fn)(Id, T*), Id id) {

@@ -12,14 +12,35 @@ namespace Tenon
 {
     public static unsafe partial class Native
     {
-#if UNITY_IOS && !UNITY_EDITOR
+#if (UNITY_IOS || UNITY_TVOS || UNITY_VISIONOS) && !UNITY_EDITOR
         const string __DllName = "__Internal";
 #else
         const string __DllName = "tenon";
 #endif
         
 
+        /// <summary>
+        ///  Most worlds that can exist at once.
+        /// </summary>
+        public const uint TENON_MAX_WORLDS = 65535;
+        /// <summary>
+        ///  `tenon_contact_settings::coupling`: contact rows appended to the mechanism's factored
+        ///  system, a sliding contact's dynamic friction in its normal row (default; points sharing
+        ///  their two bodies with another touching point take it as a separate impulse).
+        /// </summary>
+        public const uint TENON_CONTACT_COUPLING_ASYMMETRIC = 0;
+        /// <summary>
+        ///  `tenon_contact_settings::coupling`: appended, dynamic friction a separate impulse.
+        /// </summary>
+        public const uint TENON_CONTACT_COUPLING_SYMMETRIC = 1;
+        /// <summary>
+        ///  `tenon_contact_settings::coupling`: not appended (iterative; for comparison).
+        /// </summary>
+        public const uint TENON_CONTACT_COUPLING_ITERATIVE = 2;
 
+
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        public delegate uint tenon_world_set_pre_solve_hook_delegate(tenon_pre_solve* pair, void* context);
 
 
 
@@ -927,6 +948,27 @@ namespace Tenon
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_world_set_contact_settings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern tenon_result tenon_world_set_contact_settings(tenon_world_id world, tenon_contact_settings settings);
+
+        /// <summary>
+        ///  Sets the world's pre-solve hook (`hook` NULL removes it; `context` is passed back to it and
+        ///  may be NULL). After detection finds a pair of shapes with contact points in a (sub)step
+        ///  (collision filters and joints passed, sensors never), the hook sees the pair and decides
+        ///  whether it makes its points in this (sub)step. A pair turned down exerts nothing, is not
+        ///  touching for the contact events, and starts without a warm start when it is taken up again.
+        ///  Uses: one-way platforms (keep a pair with the platform only while its normal points up from
+        ///  the platform and the other shape is not moving up through it), a character passing through
+        ///  its own weapon, contacts switched off for a while. Box2D's `b2PreSolveFcn`.
+        ///
+        ///  The hook is called for every such pair in every (sub)step: a frame step split into
+        ///  substeps, or taken again, asks again, so it should decide from what it is given (and its own
+        ///  state) the same way each time. Registered contacts do not pass through it. It runs on the
+        ///  thread that calls `tenon_world_step()`, inside it: a call on the same world returns
+        ///  `TENON_RESULT_WORLD_LOCKED` (other worlds and the thread-safe functions may be called). The
+        ///  caller keeps `context` valid until the hook is removed or the world destroyed.
+        ///  Errors: invalid world; world locked or poisoned.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "tenon_world_set_pre_solve", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern tenon_result tenon_world_set_pre_solve(tenon_world_id world, tenon_world_set_pre_solve_hook_delegate hook, void* context);
 
         /// <summary>
         ///  Casts a ray: from `origin` along `direction` (any length but zero; distances are measured
@@ -2053,6 +2095,58 @@ namespace Tenon
         ///  without a rollback.
         /// </summary>
         public uint uncoupled;
+    }
+
+    /// <summary>
+    ///  A pair of shapes about to make contact points in a (sub)step, as the pre-solve hook sees it
+    ///  (`tenon_world_set_pre_solve()`): the shapes and bodies, and the pair's deepest point at the
+    ///  poses and velocities of the start of the (sub)step.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct tenon_pre_solve
+    {
+        /// <summary>
+        ///  The pair's first shape. The world pairs shapes either way round: compare the ids.
+        /// </summary>
+        public tenon_shape_id shape_a;
+        /// <summary>
+        ///  The pair's second shape.
+        /// </summary>
+        public tenon_shape_id shape_b;
+        /// <summary>
+        ///  The body of `shape_a`.
+        /// </summary>
+        public tenon_body_id body_a;
+        /// <summary>
+        ///  The body of `shape_b`.
+        /// </summary>
+        public tenon_body_id body_b;
+        /// <summary>
+        ///  Unit normal at the deepest point (world frame), pointing from shape A to shape B.
+        /// </summary>
+        public tenon_vec3 normal;
+        /// <summary>
+        ///  The deepest point (m, world frame), midway between the two surfaces.
+        /// </summary>
+        public tenon_vec3 point;
+        /// <summary>
+        ///  Its signed distance along the normal (m): negative where the shapes overlap, positive
+        ///  for a point the step may reach (detection looks ahead by how far the bodies can move).
+        /// </summary>
+        public double separation;
+        /// <summary>
+        ///  B's velocity relative to A there, along the normal (m/s; negative: approaching). The
+        ///  same whichever way round the pair is.
+        /// </summary>
+        public double normal_velocity;
+        /// <summary>
+        ///  How many contact points the pair has.
+        /// </summary>
+        public uint point_count;
+        /// <summary>
+        ///  Zero.
+        /// </summary>
+        public uint reserved;
     }
 
     /// <summary>

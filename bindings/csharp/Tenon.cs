@@ -7,6 +7,9 @@
 //   with properties and methods for the calls on them.
 // * A failed call throws TenonException: its Code is the C API's tenon_result and its Message the
 //   library's message for the failure. A failed call changes nothing.
+// * Keep the World referenced (in a field) while its bodies, joints and shapes are used: they
+//   hold only ids, and a World the garbage collector finds unreferenced is destroyed (their calls
+//   then throw with Code WorldDestroyed).
 // * Copy-out calls take a caller array and return the number of items there are; when the array
 //   is too short nothing is copied (call again with a larger one). They allocate nothing, so a
 //   game can sync its transforms every frame without garbage. Convenience overloads without an
@@ -17,11 +20,39 @@
 // mcs: -unsafe). The native library is found as "tenon": libtenon.so, tenon.dll or libtenon.dylib
 // next to the plugin (Unity: under Assets/Plugins).
 using System;
+using System.Runtime.ExceptionServices;
 using System.Runtime.InteropServices;
 using System.Text;
 
+#if !UNITY_5_3_OR_NEWER
+namespace AOT
+{
+    /// <summary>
+    /// Marks a static method native code calls back, so that ahead-of-time compilers (Unity's
+    /// IL2CPP) make it callable. Unity has its own; this one stands in elsewhere.
+    /// </summary>
+    [AttributeUsage(AttributeTargets.Method)]
+    public sealed class MonoPInvokeCallbackAttribute : Attribute
+    {
+        public MonoPInvokeCallbackAttribute(Type type)
+        {
+            Type = type;
+        }
+
+        public Type Type { get; private set; }
+    }
+}
+#endif
+
 namespace Tenon
 {
+    /// <summary>
+    /// Decides whether a pair of shapes makes its contact points in this (sub)step
+    /// (World.SetPreSolve). Called inside World.Step: calls on the same world throw
+    /// (WorldLocked).
+    /// </summary>
+    public delegate bool PreSolveHandler(tenon_pre_solve pair);
+
     /// <summary>A failed call of the Tenon C API.</summary>
     public sealed class TenonException : Exception
     {
@@ -206,7 +237,8 @@ namespace Tenon
     {
         internal WorldHandle(tenon_world_id id) : base(IntPtr.Zero, true)
         {
-            SetHandle((IntPtr)(long)((uint)id.index1 | ((uint)id.generation << 16)));
+            // (an int's bits, so that 32-bit runtimes take every generation)
+            SetHandle(new IntPtr(unchecked((int)((uint)id.index1 | ((uint)id.generation << 16)))));
         }
 
         public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
@@ -215,7 +247,7 @@ namespace Tenon
         {
             get
             {
-                uint v = (uint)(long)handle;
+                uint v = unchecked((uint)handle.ToInt32());
                 var id = new tenon_world_id();
                 id.index1 = (ushort)(v & 0xffff);
                 id.generation = (ushort)(v >> 16);
@@ -236,6 +268,11 @@ namespace Tenon
     public sealed unsafe class World : IDisposable
     {
         readonly WorldHandle handle;
+        // the pre-solve hook, a weak handle to this world (the hook's context), and the first
+        // exception the hook threw in the step being taken
+        PreSolveHandler preSolve;
+        GCHandle self;
+        Exception hookException;
 
         /// <summary>A world with the default settings (gravity -9.81 m/s^2 along z, eps_p 1e-9).</summary>
         public World() : this(Native.tenon_world_def_default()) { }
@@ -252,6 +289,21 @@ namespace Tenon
         public void Dispose()
         {
             handle.Dispose();
+            FreeSelf();
+            GC.SuppressFinalize(this);
+        }
+
+        ~World()
+        {
+            FreeSelf();
+        }
+
+        void FreeSelf()
+        {
+            if (self.IsAllocated)
+            {
+                self.Free();
+            }
         }
 
         /// <summary>The C id (for calls on Native directly).</summary>
@@ -271,8 +323,71 @@ namespace Tenon
         public tenon_step_report Step(double dt)
         {
             tenon_step_report r;
-            TenonException.Check(Native.tenon_world_step(Id, dt, &r));
+            tenon_result code = Native.tenon_world_step(Id, dt, &r);
+            GC.KeepAlive(this);
+            if (hookException != null)
+            {
+                // (the step itself went on: the pair was kept)
+                var e = hookException;
+                hookException = null;
+                ExceptionDispatchInfo.Capture(e).Throw();
+            }
+            TenonException.Check(code);
             return r;
+        }
+
+        /// <summary>
+        /// Sets the pre-solve hook (null removes it): after detection finds a pair of shapes with
+        /// contact points in a (sub)step (filters and joints passed, sensors never), the handler
+        /// sees the pair and returns whether it makes its points in this (sub)step. A pair turned
+        /// down exerts nothing and is not touching for the contact events. It is asked again in
+        /// every substep and retaken frame, so it should decide from what it is given the same
+        /// way each time. One-way platforms: keep a pair with the platform only while the normal
+        /// points up from the platform, the other shape is at most a little into it and not
+        /// moving up through it. An exception the handler throws keeps the pair and is thrown
+        /// again by Step.
+        /// </summary>
+        public void SetPreSolve(PreSolveHandler handler)
+        {
+            if (handler == null)
+            {
+                TenonException.Check(Native.tenon_world_set_pre_solve(Id, null, null));
+                preSolve = null;
+                return;
+            }
+            if (!self.IsAllocated)
+            {
+                self = GCHandle.Alloc(this, GCHandleType.Weak);
+            }
+            TenonException.Check(Native.tenon_world_set_pre_solve(Id, Trampoline, (void*)GCHandle.ToIntPtr(self)));
+            preSolve = handler;
+        }
+
+        // One delegate for every world, alive as long as the program: the native hook it stands for
+        // stays valid.
+        static readonly Native.tenon_world_set_pre_solve_hook_delegate Trampoline = PreSolveTrampoline;
+
+        [AOT.MonoPInvokeCallback(typeof(Native.tenon_world_set_pre_solve_hook_delegate))]
+        static uint PreSolveTrampoline(tenon_pre_solve* pair, void* context)
+        {
+            var world = GCHandle.FromIntPtr((IntPtr)context).Target as World;
+            if (world == null || world.preSolve == null)
+            {
+                return 1;
+            }
+            try
+            {
+                return world.preSolve(*pair) ? 1u : 0u;
+            }
+            catch (Exception e)
+            {
+                // (no exception may cross the native frames)
+                if (world.hookException == null)
+                {
+                    world.hookException = e;
+                }
+                return 1;
+            }
         }
 
         /// <summary>The report of the last step.</summary>
@@ -399,7 +514,7 @@ namespace Tenon
             return new Body(id);
         }
 
-        /// <summary>A body of the given kind at a position, with the def's other defaults (1 kg, unit inertia).</summary>
+        /// <summary>A body of the given kind at a position, with the def's other defaults (a 1 kg solid cube of 1 m).</summary>
         public Body CreateBody(tenon_body_kind kind, tenon_vec3 position)
         {
             var def = Native.tenon_body_def_default();
@@ -423,6 +538,11 @@ namespace Tenon
         /// </summary>
         public Joint CreateJoint(tenon_joint_type type, Body a, Body b, tenon_vec3 anchor, tenon_vec3 axis)
         {
+            if (type == tenon_joint_type.Distance)
+            {
+                throw new ArgumentException(
+                    "a distance joint has an anchor on each body: fill a tenon_joint_def (frame_a, frame_b, distance)");
+            }
             var def = Native.tenon_joint_def_default();
             def.@type = (uint)type;
             def.body_a = a.Id;
@@ -480,6 +600,11 @@ namespace Tenon
             return (int)n.ToUInt64();
         }
 
+        public tenon_joint_id[] JointIds()
+        {
+            return Grow<tenon_joint_id>(GetJointIds);
+        }
+
         /// <summary>The contact points of the last step; returns their number.</summary>
         public int GetContacts(tenon_contact[] contacts)
         {
@@ -524,7 +649,10 @@ namespace Tenon
             return Grow<tenon_sensor_event>(GetSensorEvents);
         }
 
-        /// <summary>Registers a contact found by the caller's own collision system, for the next step.</summary>
+        /// <summary>
+        /// Registers a contact found by the caller's own collision system, for the next step. Start
+        /// the def from Native.tenon_contact_def_default().
+        /// </summary>
         public void RegisterContact(tenon_contact_def def)
         {
             TenonException.Check(Native.tenon_world_register_contact(Id, &def));
@@ -618,22 +746,29 @@ namespace Tenon
             return (UIntPtr)(a == null ? 0 : a.Length);
         }
 
-        static int Capacity(params Array[] arrays)
+        // (three arrays, not `params`: the call is made every frame and must not allocate)
+        static int Capacity(Array a, Array b, Array c)
         {
             int cap = -1;
-            foreach (var a in arrays)
+            if (!SameLength(a, ref cap) || !SameLength(b, ref cap) || !SameLength(c, ref cap))
             {
-                if (a == null)
-                {
-                    continue;
-                }
-                if (cap >= 0 && a.Length != cap)
-                {
-                    throw new ArgumentException("the arrays given must be equally long");
-                }
-                cap = a.Length;
+                throw new ArgumentException("the arrays given must be equally long");
             }
             return cap < 0 ? 0 : cap;
+        }
+
+        static bool SameLength(Array a, ref int cap)
+        {
+            if (a == null)
+            {
+                return true;
+            }
+            if (cap >= 0 && a.Length != cap)
+            {
+                return false;
+            }
+            cap = a.Length;
+            return true;
         }
 
         // (one per view type: Mono's compiler has no `unmanaged` constraint for a generic one)
@@ -944,7 +1079,7 @@ namespace Tenon
             get { double v; TenonException.Check(Native.tenon_joint_get_motor_impulse(Id, &v)); return v; }
         }
 
-        /// <summary>The joint's violation now (m or rad): within the world's EpsP after a converged step.</summary>
+        /// <summary>The joint's violation at the end of the last step, or at its creation (m or rad): within the world's EpsP after a converged step.</summary>
         public double Violation
         {
             get { double v; TenonException.Check(Native.tenon_joint_get_violation(Id, &v)); return v; }
@@ -1134,6 +1269,12 @@ namespace Tenon
         internal unsafe tenon_shape_def Raw(tenon_vec3* points, uint* indices, double* heights)
         {
             var d = Def;
+            // the library reads rows * cols heights
+            long needed = d.@type == (uint)tenon_shape_type.HeightField ? (long)d.rows * d.cols : 0;
+            if ((Heights == null ? 0 : Heights.LongLength) < needed)
+            {
+                throw new ArgumentException("a height field of " + d.rows + " x " + d.cols + " needs as many heights");
+            }
             d.points = points;
             d.point_count = World.Length(Points);
             d.indices = indices;

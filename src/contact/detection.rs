@@ -718,6 +718,57 @@ struct Warm {
     frame: u64,
 }
 
+/// What the pre-solve hook sees of a pair (`PreSolve`): its deepest point at the start of the
+/// (sub)step. `pair` is (shape slot a, shape slot b, their generations), `slots` their bodies'
+/// slots, `local` the shapes' poses on their bodies. `None` for a pair without points.
+fn pre_solve_view(
+    pair: (u32, u32, u16, u16),
+    slots: (u32, u32),
+    bodies: &Arena<Body>,
+    (l1, l2): (&(Vec3, Quat), &(Vec3, Quat)),
+    entry: &PairCache,
+) -> Option<super::PreSolve> {
+    let (i, j, gi, gj) = pair;
+    let (b1, b2) = (bodies.slot(slots.0), bodies.slot(slots.1));
+    let mut points = 0u32;
+    let mut deepest: Option<(f64, Vec3, Vec3, Vec3)> = None;
+    for m in &entry.manifolds {
+        let n1 = m
+            .subshape_pos1()
+            .map_or(m.local_n1, |p| p.rotation * m.local_n1);
+        for pt in &m.points {
+            points += 1;
+            if deepest.is_none_or(|d| pt.dist < d.0) {
+                let q1 = m.subshape_pos1().map_or(pt.local_p1, |p| p * pt.local_p1);
+                let q2 = m.subshape_pos2().map_or(pt.local_p2, |p| p * pt.local_p2);
+                let ra = l1.0 + l1.1 * nv(q1);
+                let rb = l2.0 + l2.1 * nv(q2);
+                deepest = Some((pt.dist, ra, rb, l1.1 * nv(n1)));
+            }
+        }
+    }
+    let (dist, ra, rb, n) = deepest?;
+    // (a body's origin is its centre of mass)
+    let (ra, rb, n) = (b1.rotation * ra, b2.rotation * rb, b1.rotation * n);
+    let velocity = |b: &Body, r: &Vec3| b.linear_velocity + b.angular_velocity.cross(r);
+    let body = |slot: u32| crate::BodyHandle {
+        index: slot,
+        generation: bodies.generation(slot),
+    };
+    let shape = |index: u32, generation: u16| super::ShapeHandle { index, generation };
+    Some(super::PreSolve {
+        shape_a: shape(i, gi),
+        shape_b: shape(j, gj),
+        body_a: body(slots.0),
+        body_b: body(slots.1),
+        normal: n,
+        point: 0.5 * (b1.position + ra + b2.position + rb),
+        separation: dist,
+        normal_velocity: (velocity(b2, &rb) - velocity(b1, &ra)).dot(&n),
+        points,
+    })
+}
+
 /// Two capsules' manifold. Parry's holds one point, the segments' closest points: a crossing,
 /// whose points slide along both segments ([`NormalOn::Segments`]). Within 22.5 degrees of
 /// parallel, the normal within 22.5 degrees of square to the first, the capsules touch along a
@@ -964,7 +1015,8 @@ impl Detector {
     /// Detects the contact points of the step into `out`. `gravity` and `h` bound how far each
     /// body moves; `collide(shape_a, shape_b)` filters pairs (bodies, groups, joints), and
     /// `in_island(body slot)` tells the bodies of islands, whose points stay as parry gives them
-    /// (see [`Contact::rounded`]); `frame` numbers the frame step the (sub)step belongs to.
+    /// (see [`Contact::rounded`]); the caller's `pre_solve` hook, if any, then decides whether a
+    /// pair with points makes them; `frame` numbers the frame step the (sub)step belongs to.
     /// Returns (pairs from the broad phase, unsupported pairs).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn detect(
@@ -975,6 +1027,7 @@ impl Detector {
         margin: f64,
         frame: u64,
         (collide, in_island): (impl Fn(&Shape, &Shape) -> bool, impl Fn(u32) -> bool),
+        pre_solve: &mut Option<super::PreSolveHook>,
         out: &mut Vec<Contact>,
     ) -> (u32, u32) {
         self.stamp += 1;
@@ -1027,9 +1080,24 @@ impl Detector {
                 },
                 _ => usize::MAX,
             };
+            let (l1, l2) = (s1.local(), s2.local());
+            if let Some(hook) = pre_solve.as_mut() {
+                let pair = (i, j, self.shapes.generation(i), self.shapes.generation(j));
+                let slots = (s1.body, s2.body);
+                if let Some(seen) = pre_solve_view(pair, slots, bodies, (&l1, &l2), entry)
+                    && !hook(&seen)
+                {
+                    // no points this (sub)step; taken up again later, they start cold
+                    for m in &mut entry.manifolds {
+                        for pt in &mut m.points {
+                            pt.data = Warm::default();
+                        }
+                    }
+                    continue;
+                }
+            }
             self.produced.push((i, j));
             let mat = combine(&s1.material, &s2.material);
-            let (l1, l2) = (s1.local(), s2.local());
             for m in &entry.manifolds {
                 let n1 = match m.subshape_pos1() {
                     Some(p) => p.rotation * m.local_n1,

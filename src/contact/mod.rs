@@ -284,6 +284,36 @@ pub struct ShapeHandle {
     pub generation: u16,
 }
 
+/// A pair of shapes about to make contact points in a (sub)step, as the pre-solve hook sees it
+/// ([`World::set_pre_solve`](crate::World::set_pre_solve)): the shapes and bodies, and the
+/// pair's deepest point at the poses and velocities of the start of the (sub)step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PreSolve {
+    /// The pair's first shape. The world pairs shapes either way round: compare the handles.
+    pub shape_a: ShapeHandle,
+    /// The pair's second shape.
+    pub shape_b: ShapeHandle,
+    /// The body of `shape_a`.
+    pub body_a: BodyHandle,
+    /// The body of `shape_b`.
+    pub body_b: BodyHandle,
+    /// Unit normal at the deepest point (world frame), pointing from shape A to shape B.
+    pub normal: Vec3,
+    /// The deepest point (m, world frame), midway between the two surfaces.
+    pub point: Vec3,
+    /// Its signed distance along the normal (m): negative where the shapes overlap, positive
+    /// for a point the step may reach (detection looks ahead by how far the bodies can move).
+    pub separation: f64,
+    /// B's velocity relative to A there, along the normal (m/s; negative: approaching).
+    pub normal_velocity: f64,
+    /// How many contact points the pair has.
+    pub points: u32,
+}
+
+/// The pre-solve hook ([`World::set_pre_solve`](crate::World::set_pre_solve)): whether a pair
+/// makes its contact points in this (sub)step.
+pub type PreSolveHook = Box<dyn FnMut(&PreSolve) -> bool + Send>;
+
 /// A contact point handed to the world by the caller for the next step (an engine's own
 /// collision detection), resolved like a detected one.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -42,6 +42,8 @@ pub(crate) struct Contacts {
     /// to the islands ([`ContactCoupling::Iterative`]) whatever `settings` say.
     pub uncoupled: bool,
     pub registered: Vec<ContactDesc>,
+    /// The caller's pre-solve hook ([`crate::World::set_pre_solve`]).
+    pub pre_solve: Option<super::PreSolveHook>,
     contacts: Vec<Contact>,
     states: Vec<MotionState>,
     involved: Vec<u32>,
@@ -586,6 +588,7 @@ impl Contacts {
             self.settings.margin,
             self.frame,
             (collide, in_island),
+            &mut self.pre_solve,
             &mut self.contacts,
         );
         // the caller's contacts, their separation at the poses of this (sub)step

@@ -515,3 +515,113 @@ pub extern "C" fn tenon_world_set_contact_settings(
         with_world(world, |wb| Ok(wb.world.set_contact_settings(s)?))
     })
 }
+
+/// A pair of shapes about to make contact points in a (sub)step, as the pre-solve hook sees it
+/// (`tenon_world_set_pre_solve()`): the shapes and bodies, and the pair's deepest point at the
+/// poses and velocities of the start of the (sub)step.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct tenon_pre_solve {
+    /// The pair's first shape. The world pairs shapes either way round: compare the ids.
+    pub shape_a: tenon_shape_id,
+    /// The pair's second shape.
+    pub shape_b: tenon_shape_id,
+    /// The body of `shape_a`.
+    pub body_a: tenon_body_id,
+    /// The body of `shape_b`.
+    pub body_b: tenon_body_id,
+    /// Unit normal at the deepest point (world frame), pointing from shape A to shape B.
+    pub normal: tenon_vec3,
+    /// The deepest point (m, world frame), midway between the two surfaces.
+    pub point: tenon_vec3,
+    /// Its signed distance along the normal (m): negative where the shapes overlap, positive
+    /// for a point the step may reach (detection looks ahead by how far the bodies can move).
+    pub separation: f64,
+    /// B's velocity relative to A there, along the normal (m/s; negative: approaching). The
+    /// same whichever way round the pair is.
+    pub normal_velocity: f64,
+    /// How many contact points the pair has.
+    pub point_count: u32,
+    /// Zero.
+    pub reserved: u32,
+}
+
+const _: () = assert!(size_of::<tenon_pre_solve>() == 104);
+
+/// The pre-solve hook: returns nonzero to let the pair `pair` (read during the call only) make
+/// its contact points in this (sub)step, 0 to turn it down. `context` is the pointer given to
+/// `tenon_world_set_pre_solve()`. Called on the thread that steps, inside
+/// `tenon_world_step()`: a call on the same world from the hook returns
+/// `TENON_RESULT_WORLD_LOCKED`. It must not unwind (a C++ exception, a longjmp) through the
+/// library.
+pub type tenon_pre_solve_fn = Option<
+    unsafe extern "C" fn(pair: *const tenon_pre_solve, context: *mut core::ffi::c_void) -> u32,
+>;
+
+/// The hook and its context, as the world keeps them. The caller promises in
+/// `tenon_world_set_pre_solve()` that both may be used from the thread that steps the world.
+struct CHook {
+    hook: unsafe extern "C" fn(*const tenon_pre_solve, *mut core::ffi::c_void) -> u32,
+    context: *mut core::ffi::c_void,
+}
+
+// SAFETY: the caller of `tenon_world_set_pre_solve()` takes on that the hook and its context
+// may be called from whichever thread steps the world (the header says so).
+unsafe impl Send for CHook {}
+
+impl CHook {
+    fn call(&self, pair: &tenon_pre_solve) -> bool {
+        // SAFETY: the caller gave a function of this signature and a context valid while the
+        // hook is set; `pair` lives through the call.
+        unsafe { (self.hook)(pair, self.context) != 0 }
+    }
+}
+
+/// Sets the world's pre-solve hook (`hook` NULL removes it; `context` is passed back to it and
+/// may be NULL). After detection finds a pair of shapes with contact points in a (sub)step
+/// (collision filters and joints passed, sensors never), the hook sees the pair and decides
+/// whether it makes its points in this (sub)step. A pair turned down exerts nothing, is not
+/// touching for the contact events, and starts without a warm start when it is taken up again.
+/// Uses: one-way platforms (keep a pair with the platform only while its normal points up from
+/// the platform and the other shape is not moving up through it), a character passing through
+/// its own weapon, contacts switched off for a while. Box2D's `b2PreSolveFcn`.
+///
+/// The hook is called for every such pair in every (sub)step: a frame step split into
+/// substeps, or taken again, asks again, so it should decide from what it is given (and its own
+/// state) the same way each time. Registered contacts do not pass through it. It runs on the
+/// thread that calls `tenon_world_step()`, inside it: a call on the same world returns
+/// `TENON_RESULT_WORLD_LOCKED` (other worlds and the thread-safe functions may be called). The
+/// caller keeps `context` valid until the hook is removed or the world destroyed.
+/// Errors: invalid world; world locked or poisoned.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_set_pre_solve(
+    world: tenon_world_id,
+    hook: tenon_pre_solve_fn,
+    context: *mut core::ffi::c_void,
+) -> tenon_result {
+    boundary(|| {
+        let index1 = world.index1;
+        let hook = hook.map(|hook| {
+            let c = CHook { hook, context };
+            Box::new(move |p: &crate::PreSolve| {
+                let pair = tenon_pre_solve {
+                    shape_a: tenon_shape_id::new(index1, p.shape_a),
+                    shape_b: tenon_shape_id::new(index1, p.shape_b),
+                    body_a: tenon_body_id::new(index1, p.body_a),
+                    body_b: tenon_body_id::new(index1, p.body_b),
+                    normal: tenon_vec3::from_na(p.normal),
+                    point: tenon_vec3::from_na(p.point),
+                    separation: p.separation,
+                    normal_velocity: p.normal_velocity,
+                    point_count: p.points,
+                    reserved: 0,
+                };
+                c.call(&pair)
+            }) as crate::PreSolveHook
+        });
+        with_world(world, |wb| {
+            wb.world.set_pre_solve(hook);
+            Ok(())
+        })
+    })
+}

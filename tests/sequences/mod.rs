@@ -966,6 +966,22 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                     tenon_world_get_joint_ids(w, ids.as_mut_ptr(), cap, &mut n),
                 )
             }
+            33 if input.one_in(4) => {
+                // a pre-solve hook that turns down about half the pairs, or none
+                if input.one_in(3) {
+                    (
+                        "world_set_pre_solve",
+                        tenon_world_set_pre_solve(w, None, std::ptr::null_mut()),
+                    )
+                } else {
+                    // (the context: the world's index, to check the pairs' ids against)
+                    let context = w.index1 as usize as *mut std::ffi::c_void;
+                    (
+                        "world_set_pre_solve",
+                        tenon_world_set_pre_solve(w, Some(sequence_hook), context),
+                    )
+                }
+            }
             33 => {
                 let mut d = tenon_contact_def_default();
                 d.point = input.vec(-5.0, 5.0);
@@ -1181,6 +1197,10 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
         }
     };
     note(format!("{name} -> {r:?}"));
+    let bad = BAD_PAIR.with(|b| b.take());
+    if let Some(pair) = bad {
+        return Err(format!("{name}: the pre-solve hook was given {pair}"));
+    }
     if !checked(r, name)? {
         // a failed call changes nothing a caller can read
         let after = fingerprint(w);
@@ -1192,6 +1212,46 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
         state_finite(w, false).map_err(|e| format!("{name}: {e}"))?;
     }
     Ok(())
+}
+
+thread_local! {
+    /// What was wrong with a pair the pre-solve hook was given, if anything.
+    static BAD_PAIR: std::cell::Cell<Option<String>> = const { std::cell::Cell::new(None) };
+}
+
+/// The sequences' pre-solve hook: checks what it is given (ids of its world, a unit normal,
+/// finite numbers, points) and keeps the pairs whose shape indices sum to an even number.
+unsafe extern "C" fn sequence_hook(
+    pair: *const tenon_pre_solve,
+    context: *mut std::ffi::c_void,
+) -> u32 {
+    let p = unsafe { *pair };
+    let world = context as usize as u16;
+    let n = (p.normal.x * p.normal.x + p.normal.y * p.normal.y + p.normal.z * p.normal.z).sqrt();
+    let finite = [
+        p.point.x,
+        p.point.y,
+        p.point.z,
+        p.separation,
+        p.normal_velocity,
+    ]
+    .iter()
+    .all(|v| v.is_finite());
+    let ids = [
+        p.shape_a.world,
+        p.shape_b.world,
+        p.body_a.world,
+        p.body_b.world,
+    ]
+    .iter()
+    .all(|&w| w == world)
+        && p.shape_a.index1 != 0
+        && p.shape_b.index1 != 0
+        && p.body_a.index1 != p.body_b.index1;
+    if (n - 1.0).abs() > 1e-9 || !finite || !ids || p.point_count == 0 || p.reserved != 0 {
+        BAD_PAIR.with(|b| b.set(Some(format!("{p:?}"))));
+    }
+    u32::from((p.shape_a.index1 + p.shape_b.index1) % 2 == 0)
 }
 
 fn motor(input: &mut Input) -> tenon_motor {

@@ -1,7 +1,9 @@
 // BindingsTest.cs - the C# bindings against the built library (a CTest test when Mono's compiler
 // and runtime are installed): the structs have the C layouts, a pendulum swings with its period,
 // the heavy chain holds its joints, a box comes to rest on the ground with one contact event,
-// bulk copies follow their convention, and bad input throws TenonException and changes nothing.
+// bulk copies follow their convention, a pre-solve hook makes a one-way platform, a trigger sees
+// a ball pass, hulls, meshes and height fields are passed pinned, and bad input throws
+// TenonException and changes nothing.
 // Exits 0 when every check holds, 1 at the first that does not.
 using System;
 using Tenon;
@@ -60,6 +62,9 @@ static class BindingsTest
         Expect(sizeof(tenon_contact_settings) == 40, "sizeof tenon_contact_settings");
         Expect(sizeof(tenon_contact_report) == 80, "sizeof tenon_contact_report");
         Expect(sizeof(tenon_ray_hit) == 80, "sizeof tenon_ray_hit");
+        Expect(sizeof(tenon_shape_cast_hit) == 80, "sizeof tenon_shape_cast_hit");
+        Expect(sizeof(tenon_sleep_settings) == 32, "sizeof tenon_sleep_settings");
+        Expect(sizeof(tenon_pre_solve) == 104, "sizeof tenon_pre_solve");
     }
 
     // A 1 kg ball of 5 cm radius on a 1 m ball joint, released 0.05 rad from the vertical: its
@@ -151,6 +156,9 @@ static class BindingsTest
             Expect(worst <= 1e-8, "heavy chain joints within 1e-8 m");
             Expect(drop > 5, "the load swung down");
             Expect(world.JointCount == 21 && world.BodyCount == 21, "21 bodies and joints");
+            tenon_island_report[] islands = world.IslandReports();
+            Expect(islands.Length == 1 && islands[0].bodies == 21 && islands[0].joints == 21
+                   && islands[0].rows == 63 && islands[0].converged != 0, "one island of 21 bodies and 63 rows");
         }
     }
 
@@ -223,8 +231,146 @@ static class BindingsTest
             }
             // free fall over 0.1 s
             Expect(Math.Abs(positions[1].z - (3 - 0.5 * 9.81 * 0.01)) < 0.1 * 9.81 * 0.1, "free fall");
-            Expect(world.IslandReports().Length >= 0, "island reports");
         }
+    }
+
+    // A ball thrown up under a one-way platform passes through it and lands on it: the pre-solve
+    // hook keeps the platform's pairs only while their normal points up from the platform, the
+    // ball is at most 1 cm into it and not moving up. Without the hook it stops under it.
+    static double OneWayPlatform(bool hook, out double highest)
+    {
+        using (var world = new World())
+        {
+            var slab = ShapeDef.Box(new tenon_vec3(2, 2, 0.05));
+            Shape platform = world.CreateBody(tenon_body_kind.Static, new tenon_vec3(0, 0, 2)).AddShape(slab);
+            var def = Native.tenon_body_def_default();
+            def.position = new tenon_vec3(0, 0, 0.5);
+            def.linear_velocity = new tenon_vec3(0, 0, 9);
+            Body ball = world.CreateBody(def);
+            ball.AddShape(ShapeDef.Sphere(0.2));
+            ball.SetMassFromShapes();
+            if (hook)
+            {
+                world.SetPreSolve(pair =>
+                {
+                    double up;
+                    if (pair.shape_a.Equals(platform.Id)) up = pair.normal.z;
+                    else if (pair.shape_b.Equals(platform.Id)) up = -pair.normal.z;
+                    else return true;
+                    return up > 0.7 && pair.separation > -0.01 && pair.normal_velocity < 0.1;
+                });
+            }
+            highest = 0;
+            for (int k = 0; k < 240; k++)
+            {
+                world.Step(1.0 / 60.0);
+                highest = Math.Max(highest, ball.Position.z);
+            }
+            return ball.Position.z;
+        }
+    }
+
+    static void PreSolve()
+    {
+        double highest, z = OneWayPlatform(true, out highest);
+        Console.WriteLine("one-way platform: up to {0:F3} m, resting at {1:F6} m", highest, z);
+        Expect(highest > 4.5 && highest < 4.7, "the ball passes up through the platform (apex 4.63 m)");
+        Expect(Math.Abs(z - 2.25) < 1e-4, "and lands on its top at 2.25 m");
+        OneWayPlatform(false, out highest);
+        Expect(highest + 0.2 <= 1.95 + 1e-4, "without the hook the platform stops it from below");
+
+        // a hook that calls the world it runs in: WorldLocked, thrown again by Step
+        using (var world = new World())
+        {
+            world.CreateBody(tenon_body_kind.Static, tenon_vec3.Zero).AddShape(ShapeDef.HalfSpace(new tenon_vec3(0, 0, 1)));
+            Body box = world.CreateBody(tenon_body_kind.Dynamic, new tenon_vec3(0, 0, 0.5));
+            box.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
+            world.SetPreSolve(pair => box.Position.z > 0);
+            Expect(Throws(() => world.Step(1.0 / 60.0)) == tenon_result.WorldLocked, "a hook's call on its world: WORLD_LOCKED from Step");
+            world.SetPreSolve(null);
+            world.Step(1.0 / 60.0);
+            Expect(Math.Abs(box.Position.z - 0.5) < 1e-4, "the box rests on the ground, the hook removed");
+        }
+    }
+
+    // A ball falling through a trigger box enters and leaves it; shapes that carry arrays (a
+    // hull, a mesh, a height field) are passed pinned.
+    static void SensorsAndShapes()
+    {
+        using (var world = new World())
+        {
+            Shape zone = world.CreateBody(tenon_body_kind.Static, new tenon_vec3(0, 0, 5))
+                .AddShape(ShapeDef.Box(new tenon_vec3(1, 1, 0.5)));
+            zone.IsSensor = true;
+            var def = Native.tenon_body_def_default();
+            def.position = new tenon_vec3(0, 0, 10);
+            Body ball = world.CreateBody(def);
+            Shape shape = ball.AddShape(ShapeDef.Sphere(0.25));
+            int begin = -1, end = -1;
+            var events = new tenon_sensor_event[4];
+            for (int k = 1; k <= 90; k++)
+            {
+                world.Step(1.0 / 60.0);
+                int n = world.GetSensorEvents(events);
+                for (int i = 0; i < n; i++)
+                {
+                    Expect(events[i].sensor.Equals(zone.Id) && events[i].visitor.Equals(shape.Id), "the event's shapes");
+                    if (events[i].begin != 0) begin = k; else end = k;
+                }
+                if (k == begin)
+                {
+                    Expect(zone.SensorOverlaps().Length == 1, "the ball inside");
+                }
+            }
+            // free fall from 10 m: the bottom reaches 5.5 m at 0.93 s, the top leaves 4.5 m at 1.08 s
+            Console.WriteLine("sensor: entered at step {0}, left at step {1}", begin, end);
+            Expect(begin == 56 && end == 65, "enter and leave when free fall says");
+        }
+        using (var world = new World())
+        {
+            // a cube as a hull: 1000 kg/m^3 over 1 m^3
+            var corners = new tenon_vec3[8];
+            for (int i = 0; i < 8; i++)
+            {
+                corners[i] = new tenon_vec3((i & 1) - 0.5, ((i >> 1) & 1) - 0.5, ((i >> 2) & 1) - 0.5);
+            }
+            Body hull = world.CreateBody(tenon_body_kind.Dynamic, new tenon_vec3(0, 0, 3));
+            hull.AddShape(ShapeDef.ConvexHull(corners));
+            Expect(Math.Abs(hull.SetMassFromShapes().mass - 1000) < 1e-9, "the hull's mass");
+            // the ground as two triangles, and a height field beside it
+            var points = new[] { new tenon_vec3(-5, -5, 0), new tenon_vec3(5, -5, 0), new tenon_vec3(5, 5, 0), new tenon_vec3(-5, 5, 0) };
+            Body ground = world.CreateBody(tenon_body_kind.Static, tenon_vec3.Zero);
+            ground.AddShape(ShapeDef.TriMesh(points, new uint[] { 0, 1, 2, 0, 2, 3 }));
+            Body terrain = world.CreateBody(tenon_body_kind.Static, new tenon_vec3(20, 0, 0));
+            Expect(Throws2(() => terrain.AddShape(ShapeDef.HeightField(new double[3], 2, 2, new tenon_vec3(5, 5, 1)))),
+                   "too few heights: ArgumentException");
+            terrain.AddShape(ShapeDef.HeightField(new double[] { 1, 1, 1, 1 }, 2, 2, new tenon_vec3(5, 5, 1)));
+            var def = Native.tenon_body_def_default();
+            def.position = new tenon_vec3(20, 0, 2);
+            Body ball = world.CreateBody(def);
+            ball.AddShape(ShapeDef.Sphere(0.5));
+            ball.SetMassFromShapes();
+            for (int k = 0; k < 120; k++)
+            {
+                world.Step(1.0 / 60.0);
+            }
+            Console.WriteLine("hull on a mesh at {0:F6} m, ball on a height field at {1:F6} m", hull.Position.z, ball.Position.z);
+            Expect(Math.Abs(hull.Position.z - 0.5) < 1e-4, "the hull rests on the mesh");
+            Expect(Math.Abs(ball.Position.z - 1.5) < 1e-4, "the ball rests on the height field (heights 1 m)");
+        }
+    }
+
+    static bool Throws2(Action call)
+    {
+        try
+        {
+            call();
+        }
+        catch (ArgumentException)
+        {
+            return true;
+        }
+        return false;
     }
 
     // Bad input: an exception with the C code, and nothing changed.
@@ -240,6 +386,8 @@ static class BindingsTest
         Expect(Throws(() => world.CreateBody(def)) == tenon_result.InvalidMass, "zero mass: INVALID_MASS");
         Expect(Throws(() => world.CreateJoint(tenon_joint_type.Hinge, a, a, tenon_vec3.Zero, new tenon_vec3(1, 0, 0)))
                == tenon_result.SameBody, "a joint to itself: SAME_BODY");
+        Expect(Throws2(() => world.CreateJoint(tenon_joint_type.Distance, Body.None, a, tenon_vec3.Zero, new tenon_vec3(1, 0, 0))),
+               "a distance joint from one world frame: ArgumentException");
         Expect(Throws(() => world.Step(0)) == tenon_result.InvalidArgument, "zero step: INVALID_ARGUMENT");
         Expect(Throws(() => a.SetVelocity(new tenon_vec3(double.NaN, 0, 0), tenon_vec3.Zero)) == tenon_result.NonFinite,
                "NaN velocity: NON_FINITE");
@@ -283,6 +431,8 @@ static class BindingsTest
         HeavyChain();
         BoxOnGround();
         BodyPoses();
+        PreSolve();
+        SensorsAndShapes();
         Errors();
         if (failures > 0)
         {
