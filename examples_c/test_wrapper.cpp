@@ -258,8 +258,42 @@ int main() {
       thrown = std::string(e.what()) == "hook";
     }
     EXPECT(thrown);
+    // nor reset from it: the World still owns the world and its hook
+    tenon::Status inside;
+    EXPECT(w.set_pre_solve([&](const tenon_pre_solve&) {
+              inside = w.reset();
+              return true;
+            })
+               .ok());
+    EXPECT(w.step(1.0 / 60.0).ok());
+    EXPECT(inside.code() == TENON_RESULT_WORLD_LOCKED && w);
     EXPECT(w.set_pre_solve(nullptr).ok() && w.step(1.0 / 60.0).ok());
     EXPECT(std::fabs(w.position(ball).value().z - 2.25) < 1e-4);
+  }
+  {
+    // a joint that breaks: a 3 kg bob on a rope that holds 1.05 m g, pulled with 0.1 m g more
+    tenon::World w = tenon::World::create().value();
+    tenon_body_def bd = tenon_body_def_default();
+    bd.position = {0, 0, -1};
+    EXPECT(tenon_mass_solid_sphere(3.0, 0.05, &bd.mass_properties) == TENON_RESULT_OK);
+    tenon::BodyId bob = w.create_body(bd).value();
+    tenon_joint_def jd = tenon_joint_def_default();
+    jd.type = TENON_JOINT_TYPE_BALL;
+    jd.body_b = bob.raw;
+    EXPECT(tenon_joint_def_set_world_frame(w.id(), &jd, {0, 0, 0}, {1, 0, 0}) == TENON_RESULT_OK);
+    tenon::JointId rope = w.create_joint(jd).value();
+    const double mg = 3.0 * 9.81;
+    EXPECT(w.break_force(rope).value().first == std::numeric_limits<double>::infinity());
+    EXPECT(w.set_break_force(rope, 1.05 * mg, std::numeric_limits<double>::infinity()).ok());
+    EXPECT(w.set_break_force(rope, -1.0, 1.0).code() == TENON_RESULT_INVALID_ARGUMENT);
+    EXPECT(w.break_force(rope).value().first == 1.05 * mg);
+    for (int k = 0; k < 30; ++k) EXPECT(w.step(1.0 / 60.0).ok() && w.joint_breaks().value().size == 0);
+    EXPECT(tenon_body_apply_force(bob.raw, {0, 0, -0.1 * mg}, {0, 0, -1}) == TENON_RESULT_OK);
+    EXPECT(w.step(1.0 / 60.0).ok());
+    auto breaks = w.joint_breaks().value();
+    EXPECT(breaks.size == 1 && breaks[0].joint.index1 == rope.raw.index1 &&
+           std::fabs(breaks[0].force - 1.1 * mg) < 1e-9 && breaks[0].body_a.index1 == 0);
+    EXPECT(w.joint_violation(rope).code() == TENON_RESULT_INVALID_HANDLE);
   }
   tenon::BodyId null_id;
   EXPECT(null_id.is_null() && null_id == tenon::BodyId{});

@@ -1100,6 +1100,33 @@ typedef struct {
 } tenon_joint_id;
 
 /**
+ * A joint that broke in the last step (`tenon_joint_set_break_force()`). The world destroyed
+ * it at the end of the step: its id is invalid (compare it, do not look it up).
+ */
+typedef struct {
+  /**
+   * The joint (destroyed).
+   */
+  tenon_joint_id joint;
+  /**
+   * Its first body (the null id for the world).
+   */
+  tenon_body_id body_a;
+  /**
+   * Its second body.
+   */
+  tenon_body_id body_b;
+  /**
+   * The mean force it put on body B over the step (N).
+   */
+  double force;
+  /**
+   * The mean torque about its anchor it put on body B over the step (N m).
+   */
+  double torque;
+} tenon_joint_break;
+
+/**
  * The first shape a ray meets (`tenon_world_cast_ray()`).
  */
 typedef struct {
@@ -1820,18 +1847,22 @@ tenon_result tenon_world_set_contact_settings(tenon_world_id world, tenon_contac
  * Sets the world's pre-solve hook (`hook` NULL removes it; `context` is passed back to it and
  * may be NULL). After detection finds a pair of shapes with contact points in a (sub)step
  * (collision filters and joints passed, sensors never), the hook sees the pair and decides
- * whether it makes its points in this (sub)step. A pair turned down exerts nothing, is not
- * touching for the contact events, and starts without a warm start when it is taken up again.
- * Uses: one-way platforms (keep a pair with the platform only while its normal points up from
- * the platform and the other shape is not moving up through it), a character passing through
- * its own weapon, contacts switched off for a while. Box2D's `b2PreSolveFcn`.
+ * whether it makes its points in this (sub)step. A pair turned down exerts nothing, and starts
+ * without a warm start when it is taken up again; its bodies count as touching for the contact
+ * events only if another of their shape pairs does. Uses: one-way platforms (keep a pair with
+ * the platform only while its normal points up from the platform and the other shape is not
+ * moving up through it; `examples_c/one_way_platform.c`), a character passing through its own
+ * weapon, contacts switched off for a while. Box2D's `b2PreSolveFcn`.
  *
- * The hook is called for every such pair in every (sub)step: a frame step split into
- * substeps, or taken again, asks again, so it should decide from what it is given (and its own
- * state) the same way each time. Registered contacts do not pass through it. It runs on the
- * thread that calls `tenon_world_step()`, inside it: a call on the same world returns
- * `TENON_RESULT_WORLD_LOCKED` (other worlds and the thread-safe functions may be called). The
- * caller keeps `context` valid until the hook is removed or the world destroyed.
+ * The hook is called for every such pair with an awake dynamic body in every (sub)step: a frame
+ * step split into substeps, or taken again, asks again, so it should decide from what it is
+ * given (and its own state) the same way each time. A pair of a sleeping body and a static one
+ * is not asked: wake the body (`tenon_body_set_awake()`) when the decision about it changes. A
+ * moving body that reaches a sleeping one wakes it whatever the hook decides. Registered
+ * contacts do not pass through it. It runs on the thread that calls `tenon_world_step()`,
+ * inside it: a call on the same world returns `TENON_RESULT_WORLD_LOCKED` (other worlds and
+ * the thread-safe functions may be called), so the hook cannot destroy its world. The caller
+ * keeps `context` valid until the hook is removed or the world destroyed.
  * Errors: invalid world; world locked or poisoned.
  */
 tenon_result tenon_world_set_pre_solve(tenon_world_id world, tenon_pre_solve_fn hook, void *context);
@@ -1973,6 +2004,34 @@ tenon_result tenon_joint_get_violation(tenon_joint_id joint, double *out);
  * Divide by the step for the mean force and torque. Each pointer is nullable.
  */
 tenon_result tenon_joint_get_reaction_impulse(tenon_joint_id joint, tenon_vec3 *out_linear, tenon_vec3 *out_angular);
+
+/**
+ * Makes the joint breakable: when the mean force it puts on body B over a frame step (the
+ * linear reaction impulse's length over the step) exceeds `force` (N), or the mean torque about
+ * its anchor exceeds `torque` (N m), the world destroys it at the end of that step and lists it
+ * in `tenon_world_get_joint_breaks()` (Unity's `Joint.breakForce`). The step that exceeded it
+ * held the joint, as hard as ever; the next goes on without it, and its id is invalid from
+ * then on. `INFINITY` (the default) never breaks; 0 breaks at the first step that loads the
+ * joint. A joint of a sleeping island does not break until it wakes. Errors: NaN
+ * (`TENON_RESULT_NON_FINITE`), a negative value (`TENON_RESULT_INVALID_ARGUMENT`); nothing
+ * changes.
+ */
+tenon_result tenon_joint_set_break_force(tenon_joint_id joint, double force, double torque);
+
+/**
+ * Writes the joint's break force (N) and torque (N m) to `*out_force` and `*out_torque` (each
+ * nullable); `INFINITY`: unbreakable.
+ */
+tenon_result tenon_joint_get_break_force(tenon_joint_id joint, double *out_force, double *out_torque);
+
+/**
+ * The joints that broke in the last step (`tenon_joint_break`, in the order of their slots) as
+ * a world-owned array, valid and unchanged until the next `tenon_world_step()` or
+ * `tenon_world_destroy()` of this world, as `tenon_world_get_contact_view()`. `*out_data` is
+ * NULL when there are none.
+ * Errors: NULL `out_data` or `out_count`; invalid world.
+ */
+tenon_result tenon_world_get_joint_breaks(tenon_world_id world, const tenon_joint_break **out_data, size_t *out_count);
 
 /**
  * Casts a ray: from `origin` along `direction` (any length but zero; distances are measured

@@ -45,4 +45,6 @@ pub use error::{Error, ErrorKind, Result};
 pub use joint::{JointDesc, JointFrame, JointKind, JointLimits, MAX_JOINT_ROWS, Motor, MotorMode};
 pub use math::{Mat3, Quat, Vec3};
 pub use sleep::SleepSettings;
-pub use world::{BodyHandle, JointHandle, MAX_OBJECTS, MAX_THREADS, World, WorldSettings};
+pub use world::{
+    BodyHandle, JointBreak, JointHandle, MAX_OBJECTS, MAX_THREADS, World, WorldSettings,
+};

@@ -167,11 +167,36 @@ pub(crate) struct Joint {
     pub violation: f64,
     /// The two bodies' shapes collide with each other.
     pub collide_connected: bool,
+    /// The mean force (N) and torque (N m) over a frame step beyond which the joint breaks
+    /// ([`World::set_joint_break_force`]); infinite: unbreakable.
+    pub break_force: f64,
+    pub break_torque: f64,
+}
+
+/// A joint that broke in the last frame step ([`World::set_joint_break_force`]): the world
+/// destroyed it at the end of the step, so its handle is stale.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointBreak {
+    /// The joint (destroyed).
+    pub joint: JointHandle,
+    /// Its first body (`None`: the world).
+    pub body_a: Option<BodyHandle>,
+    /// Its second body.
+    pub body_b: BodyHandle,
+    /// The mean force (N) and torque about its anchor (N m) it put on body B over the step.
+    pub force: f64,
+    /// See `force`.
+    pub torque: f64,
 }
 
 impl Joint {
     pub fn motor_on(&self) -> bool {
         self.motor.mode != MotorMode::Off
+    }
+
+    /// Whether the joint has a finite break force or torque.
+    pub fn breakable(&self) -> bool {
+        self.break_force.is_finite() || self.break_torque.is_finite()
     }
 }
 
@@ -222,6 +247,9 @@ pub struct World {
     sensor_before: Vec<(ShapeHandle, ShapeHandle)>,
     sensor_found: Vec<(u32, u32)>,
     sensor_events: Vec<SensorEvent>,
+    /// The joints that broke in the last frame step, and how many joints may break.
+    joint_breaks: Vec<JointBreak>,
+    breakable: usize,
     /// Sleeping bodies: settings, the bodies held static in the frame step, scratch.
     pub(crate) sleep: crate::sleep::Sleep,
 }
@@ -273,6 +301,8 @@ impl World {
             sensor_before: Vec::new(),
             sensor_found: Vec::new(),
             sensor_events: Vec::new(),
+            joint_breaks: Vec::new(),
+            breakable: 0,
             sleep: Default::default(),
         })
     }
@@ -866,6 +896,8 @@ impl World {
             motor_target: 0.0,
             coordinate: 0.0,
             impulse: [0.0; 6],
+            break_force: f64::INFINITY,
+            break_torque: f64::INFINITY,
             motor_impulse: 0.0,
             friction_impulse: Vec3::zeros(),
             violation: 0.0,
@@ -956,6 +988,9 @@ impl World {
             .ok_or_else(|| stale("joint", h.index, h.generation))?;
         for slot in std::iter::once(j.body_b).chain(j.body_a) {
             self.body_joints[slot as usize].retain(|&x| x != h.index);
+        }
+        if j.breakable() {
+            self.breakable -= 1;
         }
         self.solver.invalidate();
         self.sleep.forget_groups();
@@ -1088,6 +1123,96 @@ impl World {
         let j = self.joint(h)?;
         let i = j.impulse;
         Ok((Vec3::new(i[0], i[1], i[2]), Vec3::new(i[3], i[4], i[5])))
+    }
+
+    /// Makes the joint breakable: when the mean force it puts on body B over a frame step
+    /// (`|linear reaction impulse| / h`) exceeds `force` (N), or the mean torque about its
+    /// anchor exceeds `torque` (N m), the world destroys it at the end of that step and lists
+    /// it in [`World::joint_breaks`] (Unity's `Joint.breakForce`, PhysX's breakable
+    /// constraints). The step that exceeded it held the joint, as hard as ever; the next one
+    /// goes on without it. Infinity (the default) never breaks; 0 breaks at the first step that
+    /// loads the joint. A joint of a sleeping island does not break until it wakes. Errors:
+    /// NaN (`NonFinite`), a negative value; nothing changes.
+    pub fn set_joint_break_force(&mut self, h: JointHandle, force: f64, torque: f64) -> Result<()> {
+        for (v, what) in [(force, "break force"), (torque, "break torque")] {
+            if v.is_nan() {
+                return Err(Error::new(ErrorKind::NonFinite, format!("{what} is NaN")));
+            }
+            if v < 0.0 {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    format!("{what} must be >= 0 (infinity: unbreakable), got {v}"),
+                ));
+            }
+        }
+        let j = self
+            .joints
+            .get_mut(h.index, h.generation)
+            .ok_or_else(|| stale("joint", h.index, h.generation))?;
+        let was = j.breakable();
+        j.break_force = force;
+        j.break_torque = torque;
+        match (was, j.breakable()) {
+            (false, true) => self.breakable += 1,
+            (true, false) => self.breakable -= 1,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The joint's break force (N) and torque (N m) ([`World::set_joint_break_force`]).
+    pub fn joint_break_force(&self, h: JointHandle) -> Result<(f64, f64)> {
+        let j = self.joint(h)?;
+        Ok((j.break_force, j.break_torque))
+    }
+
+    /// The joints that broke in the last frame step, in slot order; their handles are stale
+    /// (see [`World::set_joint_break_force`]).
+    pub fn joint_breaks(&self) -> &[JointBreak] {
+        &self.joint_breaks
+    }
+
+    /// Breaks the joints whose reaction over the frame step `h` exceeded their break force or
+    /// torque: listed, then destroyed. Joints of sleeping islands and of islands rolled back
+    /// (their impulses were not applied) are left.
+    fn break_joints(&mut self, h: f64) {
+        self.joint_breaks.clear();
+        if self.breakable == 0 {
+            return;
+        }
+        let (solver, report, bodies) = (&self.solver, &self.report, &self.bodies);
+        let handle = |slot: u32| BodyHandle {
+            index: slot,
+            generation: bodies.generation(slot),
+        };
+        for (slot, j) in self.joints.iter() {
+            if !j.breakable()
+                || bodies.slot(j.body_b).asleep
+                || rolled_back(solver, report, j.body_b)
+            {
+                continue;
+            }
+            let i = j.impulse;
+            let force = Vec3::new(i[0], i[1], i[2]).norm() / h;
+            let torque = Vec3::new(i[3], i[4], i[5]).norm() / h;
+            if force > j.break_force || torque > j.break_torque {
+                self.joint_breaks.push(JointBreak {
+                    joint: JointHandle {
+                        index: slot,
+                        generation: self.joints.generation(slot),
+                    },
+                    body_a: j.body_a.map(handle),
+                    body_b: handle(j.body_b),
+                    force,
+                    torque,
+                });
+            }
+        }
+        for k in 0..self.joint_breaks.len() {
+            let joint = self.joint_breaks[k].joint;
+            self.destroy_joint(joint)
+                .expect("a joint listed to break is live");
+        }
     }
 
     /// Impulse the joint's motor applied along the joint's coordinate during the last step:
@@ -1403,22 +1528,28 @@ impl World {
     /// with contact points in a (sub)step (collision filters and joints passed, sensors never),
     /// `hook` sees the pair ([`PreSolve`](crate::PreSolve): shapes, bodies, the deepest point,
     /// its normal, separation and approach speed) and returns whether the pair makes its points
-    /// in this (sub)step. A pair it turns down exerts nothing, is not touching for the contact events,
-    /// and starts without a warm start when it is taken up again. One-way platforms, a
-    /// character passing through its own weapon, contacts switched off for a while: Box2D's
-    /// `b2PreSolveFcn`, Rapier's `PhysicsHooks::filter_contact_pair`.
+    /// in this (sub)step. A pair it turns down exerts nothing, and starts without a warm start
+    /// when it is taken up again; its bodies count as touching for the contact events only if
+    /// another of their shape pairs does. One-way platforms, a character passing through its own
+    /// weapon, contacts switched off for a while: Box2D's `b2PreSolveFcn`, Rapier's
+    /// `PhysicsHooks::modify_solver_contacts` emptying a pair's contacts.
     ///
-    /// The hook runs on the thread that steps, within [`World::step`], for every such pair in
-    /// every (sub)step: a frame step split into substeps, or taken again, asks again. It should
-    /// decide from what it is given (and its own state), the same way each time. Registered
-    /// contacts ([`World::register_contact`]) do not pass through it.
+    /// The hook runs on the thread that steps, within [`World::step`], for every such pair with
+    /// an awake dynamic body in every (sub)step: a frame step split into substeps, or taken
+    /// again, asks again. It should decide from what it is given (and its own state), the same
+    /// way each time. A pair of a sleeping body and a static one is not asked (as in Box2D):
+    /// wake the body ([`World::set_body_awake`]) when the decision about it changes. A moving
+    /// body that reaches a sleeping one wakes it whatever the hook decides about their pair.
+    /// Registered contacts ([`World::register_contact`]) do not pass through it. A hook that
+    /// panics unwinds out of the step and leaves the world part-stepped: do not step it again
+    /// (through the C interface the world is then poisoned).
     pub fn set_pre_solve(&mut self, hook: Option<PreSolveHook>) {
-        self.contacts.pre_solve = hook;
+        self.contacts.pre_solve.0 = hook;
     }
 
     /// Whether a pre-solve hook is set ([`World::set_pre_solve`]).
     pub fn has_pre_solve(&self) -> bool {
-        self.contacts.pre_solve.is_some()
+        self.contacts.pre_solve.0.is_some()
     }
 
     /// Hands the world a contact point for the next step only (an engine's own collision
@@ -1672,6 +1803,7 @@ impl World {
         self.fall_asleep(h);
         self.apply_damping(h);
         self.update_sensors();
+        self.break_joints(h);
         // the warnings count island steps: frames, not the world's substeps
         self.solver.warnings.count(&self.report);
         // the caller's forces and torques act over the whole frame step

@@ -265,3 +265,51 @@ fn a_pair_turned_down_exerts_nothing_and_is_not_touching() {
     let z = world.body(b).unwrap().position().z;
     assert!((z - 0.5).abs() < 1e-3, "{z}");
 }
+
+#[test]
+fn a_world_with_a_hook_is_still_send_and_sync() {
+    fn shared<T: Send + Sync>(_: &T) {}
+    let mut world = World::default();
+    world.set_pre_solve(Some(Box::new(|_: &PreSolve| true)));
+    shared(&world);
+}
+
+#[test]
+fn a_sleeping_body_is_not_asked_about_until_it_wakes() {
+    let mut world = World::default();
+    world
+        .set_sleep_settings(SleepSettings {
+            enabled: true,
+            ..Default::default()
+        })
+        .unwrap();
+    fixed(
+        &mut world,
+        Vec3::zeros(),
+        Geometry::HalfSpace { normal: Vec3::z() },
+    );
+    let (b, _) = ball(&mut world, Vec3::new(0.0, 0.0, 0.5), 0.5, Vec3::zeros());
+    for _ in 0..120 {
+        world.step(H).unwrap();
+    }
+    assert!(!world.body(b).unwrap().is_awake(), "asleep on the ground");
+    // a hook that turns every pair down is not asked while the ball sleeps
+    let asked = Arc::new(Mutex::new(0u32));
+    let count = asked.clone();
+    world.set_pre_solve(Some(Box::new(move |_: &PreSolve| {
+        *count.lock().unwrap() += 1;
+        false
+    })));
+    for _ in 0..30 {
+        world.step(H).unwrap();
+    }
+    assert_eq!(*asked.lock().unwrap(), 0);
+    assert!((world.body(b).unwrap().position().z - 0.5).abs() < 1e-4);
+    // woken, it is asked, and falls through the ground
+    world.set_body_awake(b, true).unwrap();
+    for _ in 0..30 {
+        world.step(H).unwrap();
+    }
+    assert!(*asked.lock().unwrap() > 0);
+    assert!(world.body(b).unwrap().position().z < 0.0);
+}

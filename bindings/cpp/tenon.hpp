@@ -112,24 +112,33 @@ class World {
     if (r != TENON_RESULT_OK) return r;
     return World(id);
   }
-  ~World() { (void)reset(); }
+  // (a world that cannot be destroyed now, stepping on another thread or in its own hook, is
+  // left with its hook: the library still holds the hook's address)
+  ~World() {
+    if (!reset()) (void)pre_solve_.release();
+  }
   World(const World&) = delete;
   World& operator=(const World&) = delete;
   World(World&& o) noexcept
       : pre_solve_(std::move(o.pre_solve_)), id_(std::exchange(o.id_, tenon_world_id{})) {}
   World& operator=(World&& o) noexcept {
     if (this != &o) {
-      (void)reset();
+      if (!reset()) (void)pre_solve_.release();
       id_ = std::exchange(o.id_, tenon_world_id{});
       pre_solve_ = std::move(o.pre_solve_);
     }
     return *this;
   }
-  /// Destroys the world now (the object becomes empty).
+  /// Destroys the world now (the object becomes empty). Fails with TENON_RESULT_WORLD_LOCKED
+  /// while the world is stepping (on another thread, or from its own pre-solve hook): the
+  /// object then still owns it.
   Status reset() noexcept {
     if (id_.index1 == 0) return TENON_RESULT_OK;
-    tenon_result r = tenon_world_destroy(std::exchange(id_, tenon_world_id{}));
-    pre_solve_.reset();
+    tenon_result r = tenon_world_destroy(id_);
+    if (r == TENON_RESULT_OK || r == TENON_RESULT_WORLD_DESTROYED) {
+      id_ = tenon_world_id{};
+      pre_solve_.reset();
+    }
     return r;
   }
   tenon_world_id id() const noexcept { return id_; }
@@ -258,6 +267,26 @@ class World {
     tenon_result r = tenon_joint_get_frames(j.raw, &f.first, &f.second);
     if (r != TENON_RESULT_OK) return r;
     return f;
+  }
+  /// Makes the joint break when its mean force (N) or torque (N m) over a step exceeds these
+  /// (tenon_joint_set_break_force(); INFINITY: never).
+  Status set_break_force(JointId j, double force, double torque) noexcept {
+    return tenon_joint_set_break_force(j.raw, force, torque);
+  }
+  /// The joint's break force and torque.
+  Result<std::pair<double, double>> break_force(JointId j) const {
+    std::pair<double, double> f{};
+    tenon_result r = tenon_joint_get_break_force(j.raw, &f.first, &f.second);
+    if (r != TENON_RESULT_OK) return r;
+    return f;
+  }
+  /// The joints that broke in the last step, destroyed since (a world-owned view, valid until
+  /// the next step).
+  Result<View<tenon_joint_break>> joint_breaks() const {
+    View<tenon_joint_break> v;
+    tenon_result r = tenon_world_get_joint_breaks(id_, &v.data, &v.size);
+    if (r != TENON_RESULT_OK) return r;
+    return v;
   }
   /// Every live joint, in slot order, into `out` (resized; its capacity reused).
   Status joint_ids(std::vector<JointId>& out) {

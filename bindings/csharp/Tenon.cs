@@ -273,6 +273,7 @@ namespace Tenon
         PreSolveHandler preSolve;
         GCHandle self;
         Exception hookException;
+        bool stepping;
 
         /// <summary>A world with the default settings (gravity -9.81 m/s^2 along z, eps_p 1e-9).</summary>
         public World() : this(Native.tenon_world_def_default()) { }
@@ -285,9 +286,14 @@ namespace Tenon
             handle = new WorldHandle(id);
         }
 
-        /// <summary>Destroys the world now.</summary>
+        /// <summary>Destroys the world now. Not from its own pre-solve hook (InvalidOperationException).</summary>
         public void Dispose()
         {
+            if (stepping)
+            {
+                // (the library holds the hook's context until the step ends)
+                throw new InvalidOperationException("a World cannot be disposed while it steps (from its own pre-solve hook)");
+            }
             handle.Dispose();
             FreeSelf();
             GC.SuppressFinalize(this);
@@ -323,7 +329,16 @@ namespace Tenon
         public tenon_step_report Step(double dt)
         {
             tenon_step_report r;
-            tenon_result code = Native.tenon_world_step(Id, dt, &r);
+            tenon_result code;
+            stepping = true;
+            try
+            {
+                code = Native.tenon_world_step(Id, dt, &r);
+            }
+            finally
+            {
+                stepping = false;
+            }
             GC.KeepAlive(this);
             if (hookException != null)
             {
@@ -340,12 +355,13 @@ namespace Tenon
         /// Sets the pre-solve hook (null removes it): after detection finds a pair of shapes with
         /// contact points in a (sub)step (filters and joints passed, sensors never), the handler
         /// sees the pair and returns whether it makes its points in this (sub)step. A pair turned
-        /// down exerts nothing and is not touching for the contact events. It is asked again in
+        /// down exerts nothing (its bodies touch for the contact events only through another pair). It is asked again in
         /// every substep and retaken frame, so it should decide from what it is given the same
         /// way each time. One-way platforms: keep a pair with the platform only while the normal
         /// points up from the platform, the other shape is at most a little into it and not
         /// moving up through it. An exception the handler throws keeps the pair and is thrown
-        /// again by Step.
+        /// again by Step. A pair of a sleeping body and a static one is not asked: wake the body
+        /// when the decision about it changes. The handler cannot dispose its world.
         /// </summary>
         public void SetPreSolve(PreSolveHandler handler)
         {
@@ -370,19 +386,20 @@ namespace Tenon
         [AOT.MonoPInvokeCallback(typeof(Native.tenon_world_set_pre_solve_hook_delegate))]
         static uint PreSolveTrampoline(tenon_pre_solve* pair, void* context)
         {
-            var world = GCHandle.FromIntPtr((IntPtr)context).Target as World;
-            if (world == null || world.preSolve == null)
-            {
-                return 1;
-            }
+            World world = null;
+            // (no exception may cross the native frames)
             try
             {
+                world = GCHandle.FromIntPtr((IntPtr)context).Target as World;
+                if (world == null || world.preSolve == null)
+                {
+                    return 1;
+                }
                 return world.preSolve(*pair) ? 1u : 0u;
             }
             catch (Exception e)
             {
-                // (no exception may cross the native frames)
-                if (world.hookException == null)
+                if (world != null && world.hookException == null)
                 {
                     world.hookException = e;
                 }
@@ -649,6 +666,20 @@ namespace Tenon
             return Grow<tenon_sensor_event>(GetSensorEvents);
         }
 
+        /// <summary>The joints that broke in the last step, destroyed since (Joint.SetBreakForce); returns their number.</summary>
+        public int GetJointBreaks(tenon_joint_break[] breaks)
+        {
+            tenon_joint_break* data;
+            UIntPtr n;
+            TenonException.Check(Native.tenon_world_get_joint_breaks(Id, &data, &n));
+            return CopyView(data, (int)n.ToUInt64(), breaks);
+        }
+
+        public tenon_joint_break[] JointBreaks()
+        {
+            return Grow<tenon_joint_break>(GetJointBreaks);
+        }
+
         /// <summary>
         /// Registers a contact found by the caller's own collision system, for the next step. Start
         /// the def from Native.tenon_contact_def_default().
@@ -773,6 +804,18 @@ namespace Tenon
 
         // (one per view type: Mono's compiler has no `unmanaged` constraint for a generic one)
         static int CopyView(tenon_contact_event* data, int n, tenon_contact_event[] into)
+        {
+            if (into != null && n <= into.Length)
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    into[i] = data[i];
+                }
+            }
+            return n;
+        }
+
+        static int CopyView(tenon_joint_break* data, int n, tenon_joint_break[] into)
         {
             if (into != null && n <= into.Length)
             {
@@ -1083,6 +1126,24 @@ namespace Tenon
         public double Violation
         {
             get { double v; TenonException.Check(Native.tenon_joint_get_violation(Id, &v)); return v; }
+        }
+
+        /// <summary>
+        /// Makes the joint break when its mean force (N) or torque about its anchor (N m) over a
+        /// step exceeds these (Unity's breakForce and breakTorque; infinity: never). The world
+        /// destroys it at the end of that step and lists it in World.GetJointBreaks.
+        /// </summary>
+        public void SetBreakForce(double force, double torque)
+        {
+            TenonException.Check(Native.tenon_joint_set_break_force(Id, force, torque));
+        }
+
+        public void GetBreakForce(out double force, out double torque)
+        {
+            double f, t;
+            TenonException.Check(Native.tenon_joint_get_break_force(Id, &f, &t));
+            force = f;
+            torque = t;
         }
 
         /// <summary>The impulse the joint put on its second body over the last step (N s, N m s).</summary>

@@ -1087,10 +1087,12 @@ impl Detector {
                 if let Some(seen) = pre_solve_view(pair, slots, bodies, (&l1, &l2), entry)
                     && !hook(&seen)
                 {
-                    // no points this (sub)step; taken up again later, they start cold
+                    // no points this (sub)step; taken up again later, they start cold (the
+                    // frame's impulse so far stays with them)
                     for m in &mut entry.manifolds {
                         for pt in &mut m.points {
-                            pt.data = Warm::default();
+                            pt.data.force = [0.0; 3];
+                            pt.data.torque = [0.0; 3];
                         }
                     }
                     continue;

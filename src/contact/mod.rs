@@ -314,6 +314,15 @@ pub struct PreSolve {
 /// makes its contact points in this (sub)step.
 pub type PreSolveHook = Box<dyn FnMut(&PreSolve) -> bool + Send>;
 
+/// The world's pre-solve hook, if any. The hook need not be `Sync`: it is only ever reached
+/// through `&mut` (a step), so a `&World` shared between threads cannot touch it.
+#[derive(Default)]
+pub(crate) struct HookCell(pub Option<PreSolveHook>);
+
+// SAFETY: no method reaches the hook through `&HookCell`; it is called and replaced only
+// through `&mut`, which excludes any other access.
+unsafe impl Sync for HookCell {}
+
 /// A contact point handed to the world by the caller for the next step (an engine's own
 /// collision detection), resolved like a detected one.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -43,7 +43,7 @@ pub(crate) struct Contacts {
     pub uncoupled: bool,
     pub registered: Vec<ContactDesc>,
     /// The caller's pre-solve hook ([`crate::World::set_pre_solve`]).
-    pub pre_solve: Option<super::PreSolveHook>,
+    pub pre_solve: super::HookCell,
     contacts: Vec<Contact>,
     states: Vec<MotionState>,
     involved: Vec<u32>,
@@ -588,7 +588,7 @@ impl Contacts {
             self.settings.margin,
             self.frame,
             (collide, in_island),
-            &mut self.pre_solve,
+            &mut self.pre_solve.0,
             &mut self.contacts,
         );
         // the caller's contacts, their separation at the poses of this (sub)step

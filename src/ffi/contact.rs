@@ -238,6 +238,20 @@ pub(crate) fn refresh_views(wb: &mut WorldBox, w: u16) {
             begin: e.begin.into(),
             reserved: 0,
         }));
+    wb.joint_breaks.clear();
+    wb.joint_breaks
+        .extend(
+            wb.world
+                .joint_breaks()
+                .iter()
+                .map(|b| super::joint::tenon_joint_break {
+                    joint: super::joint::tenon_joint_id::new(w, b.joint),
+                    body_a: body(b.body_a),
+                    body_b: body(Some(b.body_b)),
+                    force: b.force,
+                    torque: b.torque,
+                }),
+        );
 }
 
 /// A contact def with every field at its default and `internal_magic` set. Thread-safe.
@@ -580,18 +594,22 @@ impl CHook {
 /// Sets the world's pre-solve hook (`hook` NULL removes it; `context` is passed back to it and
 /// may be NULL). After detection finds a pair of shapes with contact points in a (sub)step
 /// (collision filters and joints passed, sensors never), the hook sees the pair and decides
-/// whether it makes its points in this (sub)step. A pair turned down exerts nothing, is not
-/// touching for the contact events, and starts without a warm start when it is taken up again.
-/// Uses: one-way platforms (keep a pair with the platform only while its normal points up from
-/// the platform and the other shape is not moving up through it), a character passing through
-/// its own weapon, contacts switched off for a while. Box2D's `b2PreSolveFcn`.
+/// whether it makes its points in this (sub)step. A pair turned down exerts nothing, and starts
+/// without a warm start when it is taken up again; its bodies count as touching for the contact
+/// events only if another of their shape pairs does. Uses: one-way platforms (keep a pair with
+/// the platform only while its normal points up from the platform and the other shape is not
+/// moving up through it; `examples_c/one_way_platform.c`), a character passing through its own
+/// weapon, contacts switched off for a while. Box2D's `b2PreSolveFcn`.
 ///
-/// The hook is called for every such pair in every (sub)step: a frame step split into
-/// substeps, or taken again, asks again, so it should decide from what it is given (and its own
-/// state) the same way each time. Registered contacts do not pass through it. It runs on the
-/// thread that calls `tenon_world_step()`, inside it: a call on the same world returns
-/// `TENON_RESULT_WORLD_LOCKED` (other worlds and the thread-safe functions may be called). The
-/// caller keeps `context` valid until the hook is removed or the world destroyed.
+/// The hook is called for every such pair with an awake dynamic body in every (sub)step: a frame
+/// step split into substeps, or taken again, asks again, so it should decide from what it is
+/// given (and its own state) the same way each time. A pair of a sleeping body and a static one
+/// is not asked: wake the body (`tenon_body_set_awake()`) when the decision about it changes. A
+/// moving body that reaches a sleeping one wakes it whatever the hook decides. Registered
+/// contacts do not pass through it. It runs on the thread that calls `tenon_world_step()`,
+/// inside it: a call on the same world returns `TENON_RESULT_WORLD_LOCKED` (other worlds and
+/// the thread-safe functions may be called), so the hook cannot destroy its world. The caller
+/// keeps `context` valid until the hook is removed or the world destroyed.
 /// Errors: invalid world; world locked or poisoned.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_world_set_pre_solve(

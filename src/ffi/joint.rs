@@ -186,7 +186,7 @@ const _: () = assert!(size_of::<tenon_joint_limits>() == 32);
 const _: () = assert!(size_of::<tenon_joint_def>() == 224);
 
 impl tenon_joint_id {
-    fn new(world_index1: u16, h: JointHandle) -> Self {
+    pub(crate) fn new(world_index1: u16, h: JointHandle) -> Self {
         tenon_joint_id {
             index1: h.index + 1,
             world: world_index1,
@@ -691,6 +691,96 @@ pub unsafe extern "C" fn tenon_joint_get_reaction_impulse(
         unsafe {
             out_l.write(tenon_vec3::from_na(l));
             out_a.write(tenon_vec3::from_na(a));
+        }
+        Ok(())
+    })
+}
+
+/// Makes the joint breakable: when the mean force it puts on body B over a frame step (the
+/// linear reaction impulse's length over the step) exceeds `force` (N), or the mean torque about
+/// its anchor exceeds `torque` (N m), the world destroys it at the end of that step and lists it
+/// in `tenon_world_get_joint_breaks()` (Unity's `Joint.breakForce`). The step that exceeded it
+/// held the joint, as hard as ever; the next goes on without it, and its id is invalid from
+/// then on. `INFINITY` (the default) never breaks; 0 breaks at the first step that loads the
+/// joint. A joint of a sleeping island does not break until it wakes. Errors: NaN
+/// (`TENON_RESULT_NON_FINITE`), a negative value (`TENON_RESULT_INVALID_ARGUMENT`); nothing
+/// changes.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_joint_set_break_force(
+    joint: tenon_joint_id,
+    force: f64,
+    torque: f64,
+) -> tenon_result {
+    boundary(|| {
+        let h = joint.handle()?;
+        with_world_of(joint.world, "joint id", |wb| {
+            Ok(wb.world.set_joint_break_force(h, force, torque)?)
+        })
+    })
+}
+
+/// Writes the joint's break force (N) and torque (N m) to `*out_force` and `*out_torque` (each
+/// nullable); `INFINITY`: unbreakable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_get_break_force(
+    joint: tenon_joint_id,
+    out_force: *mut f64,
+    out_torque: *mut f64,
+) -> tenon_result {
+    boundary(|| {
+        let h = joint.handle()?;
+        let out_f = OutOpt::new(out_force, "out_force")?;
+        let out_t = OutOpt::new(out_torque, "out_torque")?;
+        let (f, t) = with_world_of(joint.world, "joint id", |wb| {
+            Ok(wb.world.joint_break_force(h)?)
+        })?;
+        unsafe {
+            out_f.write(f);
+            out_t.write(t);
+        }
+        Ok(())
+    })
+}
+
+/// A joint that broke in the last step (`tenon_joint_set_break_force()`). The world destroyed
+/// it at the end of the step: its id is invalid (compare it, do not look it up).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct tenon_joint_break {
+    /// The joint (destroyed).
+    pub joint: tenon_joint_id,
+    /// Its first body (the null id for the world).
+    pub body_a: tenon_body_id,
+    /// Its second body.
+    pub body_b: tenon_body_id,
+    /// The mean force it put on body B over the step (N).
+    pub force: f64,
+    /// The mean torque about its anchor it put on body B over the step (N m).
+    pub torque: f64,
+}
+
+const _: () = assert!(size_of::<tenon_joint_break>() == 40);
+
+/// The joints that broke in the last step (`tenon_joint_break`, in the order of their slots) as
+/// a world-owned array, valid and unchanged until the next `tenon_world_step()` or
+/// `tenon_world_destroy()` of this world, as `tenon_world_get_contact_view()`. `*out_data` is
+/// NULL when there are none.
+/// Errors: NULL `out_data` or `out_count`; invalid world.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_joint_breaks(
+    world: tenon_world_id,
+    out_data: *mut *const tenon_joint_break,
+    out_count: *mut usize,
+) -> tenon_result {
+    boundary(|| {
+        let data = Out::new(out_data, "out_data")?;
+        let count = Out::new(out_count, "out_count")?;
+        let (p, n) = registry::with_world(world, |wb| {
+            Ok((wb.joint_breaks.as_ptr(), wb.joint_breaks.len()))
+        })?;
+        unsafe {
+            data.write(if n == 0 { std::ptr::null() } else { p });
+            count.write(n);
         }
         Ok(())
     })

@@ -21,6 +21,8 @@ pub(crate) struct WorldBox {
     pub events: Vec<super::contact::tenon_contact_event>,
     /// The sensor events of the last step in C layout (a world-owned view).
     pub sensor_events: Vec<super::contact::tenon_sensor_event>,
+    /// The joints that broke in the last step in C layout (a world-owned view).
+    pub joint_breaks: Vec<super::joint::tenon_joint_break>,
     /// Scratch of the scene queries: a ray's hits and the shapes found, in Rust and in C.
     pub ray_hits: Vec<crate::RayHit>,
     pub c_ray_hits: Vec<super::query::tenon_ray_hit>,
@@ -68,6 +70,7 @@ pub(crate) fn insert(world: World) -> Result<tenon_world_id, FfiError> {
         contacts: Vec::new(),
         events: Vec::new(),
         sensor_events: Vec::new(),
+        joint_breaks: Vec::new(),
         ray_hits: Vec::new(),
         c_ray_hits: Vec::new(),
         shapes_found: Vec::new(),

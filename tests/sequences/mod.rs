@@ -652,6 +652,7 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                 let r = tenon_world_step(w, dt, out);
                 if r == tenon_result::Ok {
                     state_finite(w, true).map_err(|e| format!("after a successful step: {e}"))?;
+                    joints_broken(w)?;
                     if !out.is_null() && rep.converged == 1 {
                         within_tolerance(w, &rep)
                             .map_err(|e| format!("a step that converged: {e}"))?;
@@ -774,9 +775,33 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
             }
             28 => {
                 let j = joint_of(input, &worlds[wi]);
-                match input.pick(3) {
+                match input.pick(4) {
                     0 => ("joint_set_motor", tenon_joint_set_motor(j, motor(input))),
                     1 => ("joint_set_limits", tenon_joint_set_limits(j, limits(input))),
+                    2 => {
+                        let mut limit = || match input.pick(6) {
+                            0 => f64::INFINITY,
+                            1 => 0.0,
+                            2 => -1.0,
+                            3 => f64::NAN,
+                            _ => input.num(0.0, 500.0),
+                        };
+                        let (force, torque) = (limit(), limit());
+                        let r = tenon_joint_set_break_force(j, force, torque);
+                        if r == tenon_result::Ok {
+                            let (mut f, mut t) = (0.0, 0.0);
+                            checked(
+                                tenon_joint_get_break_force(j, &mut f, &mut t),
+                                "joint_get_break_force",
+                            )?;
+                            if f != force || t != torque {
+                                return Err(format!(
+                                    "break force {force}, {torque} read back as {f}, {t}"
+                                ));
+                            }
+                        }
+                        ("joint_set_break_force", r)
+                    }
                     _ => {
                         let (mut a, mut b) = (
                             tenon_joint_def_default().frame_a,
@@ -1210,6 +1235,28 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
     } else if worlds.iter().any(|h| h.world == w) {
         // a call that succeeds leaves every pose and velocity finite
         state_finite(w, false).map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The joints the last step broke: destroyed (their ids invalid), with finite, non-negative
+/// forces and torques.
+fn joints_broken(w: tenon_world_id) -> Result<(), String> {
+    let mut data = null();
+    let mut n = 0;
+    let r = unsafe { tenon_world_get_joint_breaks(w, &mut data, &mut n) };
+    if r != tenon_result::Ok || (n == 0) != data.is_null() {
+        return Err(format!("joint breaks: {r:?}, {n} at {data:?}"));
+    }
+    for k in 0..n {
+        let b = unsafe { *data.add(k) };
+        let mut v = 0.0;
+        let gone = unsafe { tenon_joint_get_violation(b.joint, &mut v) };
+        if gone != tenon_result::InvalidHandle
+            || !(b.force >= 0.0 && b.force.is_finite() && b.torque >= 0.0 && b.torque.is_finite())
+        {
+            return Err(format!("a broken joint {b:?}: {gone:?}"));
+        }
     }
     Ok(())
 }

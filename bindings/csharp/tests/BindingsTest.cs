@@ -65,6 +65,7 @@ static class BindingsTest
         Expect(sizeof(tenon_shape_cast_hit) == 80, "sizeof tenon_shape_cast_hit");
         Expect(sizeof(tenon_sleep_settings) == 32, "sizeof tenon_sleep_settings");
         Expect(sizeof(tenon_pre_solve) == 104, "sizeof tenon_pre_solve");
+        Expect(sizeof(tenon_joint_break) == 40, "sizeof tenon_joint_break");
     }
 
     // A 1 kg ball of 5 cm radius on a 1 m ball joint, released 0.05 rad from the vertical: its
@@ -287,6 +288,19 @@ static class BindingsTest
             box.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
             world.SetPreSolve(pair => box.Position.z > 0);
             Expect(Throws(() => world.Step(1.0 / 60.0)) == tenon_result.WorldLocked, "a hook's call on its world: WORLD_LOCKED from Step");
+            // nor dispose it: the step goes on, Dispose throws and Step throws that again
+            World self = world;
+            world.SetPreSolve(pair => { self.Dispose(); return true; });
+            bool refused = false;
+            try
+            {
+                world.Step(1.0 / 60.0);
+            }
+            catch (InvalidOperationException)
+            {
+                refused = true;
+            }
+            Expect(refused && world.BodyCount == 2, "a hook cannot dispose its world");
             world.SetPreSolve(null);
             world.Step(1.0 / 60.0);
             Expect(Math.Abs(box.Position.z - 0.5) < 1e-4, "the box rests on the ground, the hook removed");
@@ -375,7 +389,8 @@ static class BindingsTest
 
     // Joints through the structs they take: a bar on a hinge driven by a hard velocity motor at
     // 1 rad/s follows it within eps_p against gravity; a hinged pendulum with limits of +-0.3 rad
-    // stays within them; a bob hanging at rest takes m g dt from its joint each step.
+    // stays within them; a bob hanging at rest takes m g dt from its joint each step, and its
+    // rope, made to break at 1.05 m g, breaks when the bob is pulled with 1.1 m g.
     static void Joints()
     {
         using (var world = new World())
@@ -437,6 +452,23 @@ static class BindingsTest
             rod.GetBodies(out a, out b);
             Expect(a.IsNull && b.Equals(bob), "the joint's bodies");
             Expect(bob.Joints().Length == 1 && world.JointIds()[0].Equals(rod.Id), "the joint listed");
+            // made to break at 1.05 m g, then pulled down with 0.1 m g more
+            double mg = 3.0 * 9.81;
+            rod.SetBreakForce(1.05 * mg, double.PositiveInfinity);
+            double f, t;
+            rod.GetBreakForce(out f, out t);
+            Expect(f == 1.05 * mg && double.IsPositiveInfinity(t), "the break force set");
+            Expect(Throws(() => rod.SetBreakForce(double.NaN, 1)) == tenon_result.NonFinite, "NaN break force: NON_FINITE");
+            world.Step(1.0 / 60.0);
+            Expect(world.JointBreaks().Length == 0, "it holds m g");
+            bob.ApplyForce(new tenon_vec3(0, 0, -0.1 * mg), bob.Position);
+            world.Step(1.0 / 60.0);
+            tenon_joint_break[] broke = world.JointBreaks();
+            Console.WriteLine("joint break at {0:F6} N (1.1 m g = {1:F6} N)", broke.Length > 0 ? broke[0].force : 0, 1.1 * mg);
+            Expect(broke.Length == 1 && broke[0].joint.Equals(rod.Id) && Math.Abs(broke[0].force - 1.1 * mg) < 1e-9,
+                   "the rope breaks at 1.1 m g");
+            Expect(world.JointCount == 0 && Throws(() => { var v = rod.Violation; }) == tenon_result.InvalidHandle,
+                   "the broken joint is destroyed");
         }
     }
 

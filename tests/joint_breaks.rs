@@ -1,0 +1,198 @@
+//! Breakable joints: a joint whose mean force or torque over a frame step exceeds its break
+//! force or torque is destroyed at the end of that step and listed.
+
+use tenon::*;
+
+const H: f64 = 1.0 / 60.0;
+const G: f64 = 9.81;
+
+/// A 3 kg ball hanging at rest 1 m below a ball joint to the world.
+fn hanging(world: &mut World) -> (BodyHandle, JointHandle) {
+    let bob = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, -1.0),
+            mass_properties: MassProperties::solid_sphere(3.0, 0.05),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = JointDesc::new(JointKind::Ball, None, bob);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::x())
+        .unwrap();
+    (bob, world.create_joint(&d).unwrap())
+}
+
+#[test]
+fn a_joint_breaks_in_the_step_its_force_passes_the_break_force() {
+    let mut world = World::default();
+    let (bob, rod) = hanging(&mut world);
+    // the rod holds m g = 29.43 N; it breaks above 1.05 m g
+    world
+        .set_joint_break_force(rod, 1.05 * 3.0 * G, f64::INFINITY)
+        .unwrap();
+    assert_eq!(
+        world.joint_break_force(rod).unwrap(),
+        (1.05 * 3.0 * G, f64::INFINITY)
+    );
+    for _ in 0..60 {
+        world.step(H).unwrap();
+        assert!(world.joint_breaks().is_empty());
+    }
+    let (lin, _) = world.joint_reaction_impulse(rod).unwrap();
+    assert!((lin.norm() / H - 3.0 * G).abs() < 1e-9, "{lin:?}");
+    // pulled down with 0.1 m g more: 1.1 m g > 1.05 m g
+    world
+        .apply_force(
+            bob,
+            Vec3::new(0.0, 0.0, -0.1 * 3.0 * G),
+            Vec3::new(0.0, 0.0, -1.0),
+        )
+        .unwrap();
+    world.step(H).unwrap();
+    let breaks = world.joint_breaks().to_vec();
+    assert_eq!(breaks.len(), 1);
+    let b = breaks[0];
+    assert_eq!((b.joint, b.body_a, b.body_b), (rod, None, bob));
+    assert!((b.force - 1.1 * 3.0 * G).abs() < 1e-9, "{b:?}");
+    assert!(b.torque < 1e-9, "{b:?}");
+    // the step that broke it held it: the bob is still where the joint keeps it
+    let p = world.body(bob).unwrap().position();
+    assert!((p.norm() - 1.0).abs() < 1e-9, "{p:?}");
+    // destroyed: a stale handle, and the bob falls freely from there
+    assert!(!world.is_joint_valid(rod));
+    assert!(world.joint_reaction_impulse(rod).is_err());
+    assert_eq!(world.joint_count(), 0);
+    let v0 = world.body(bob).unwrap().linear_velocity();
+    world.step(H).unwrap();
+    assert!(world.joint_breaks().is_empty());
+    let v1 = world.body(bob).unwrap().linear_velocity();
+    assert!((v1 - v0 - Vec3::new(0.0, 0.0, -G * H)).norm() < 1e-12);
+}
+
+#[test]
+fn a_joint_breaks_in_the_step_its_torque_passes_the_break_torque() {
+    // a 2 kg bar 1 m long held level by a fixed joint at its end: m g L / 2 = 9.81 N m
+    let torque = |limit: f64| {
+        let mut world = World::default();
+        let bar = world
+            .create_body(&BodyDesc {
+                position: Vec3::new(0.5, 0.0, 0.0),
+                mass_properties: MassProperties::solid_box(2.0, Vec3::new(0.5, 0.05, 0.05)),
+                ..Default::default()
+            })
+            .unwrap();
+        let mut d = JointDesc::new(JointKind::Fixed, None, bar);
+        world
+            .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::x())
+            .unwrap();
+        let weld = world.create_joint(&d).unwrap();
+        world
+            .set_joint_break_force(weld, f64::INFINITY, limit)
+            .unwrap();
+        world.step(H).unwrap();
+        world.joint_breaks().first().map(|b| b.torque)
+    };
+    assert_eq!(torque(1.01 * G), None);
+    let t = torque(0.99 * G).expect("breaks under 9.81 N m");
+    assert!((t - G).abs() < 1e-9, "{t}");
+}
+
+#[test]
+fn break_forces_are_checked_and_change_nothing_on_error() {
+    let mut world = World::default();
+    let (_, rod) = hanging(&mut world);
+    assert_eq!(
+        world.joint_break_force(rod).unwrap(),
+        (f64::INFINITY, f64::INFINITY)
+    );
+    let e = world.set_joint_break_force(rod, f64::NAN, 1.0).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::NonFinite);
+    let e = world.set_joint_break_force(rod, 1.0, -1.0).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument);
+    assert_eq!(
+        world.joint_break_force(rod).unwrap(),
+        (f64::INFINITY, f64::INFINITY)
+    );
+    // made unbreakable again, it holds any load
+    world.set_joint_break_force(rod, 1.0, 1.0).unwrap();
+    world
+        .set_joint_break_force(rod, f64::INFINITY, f64::INFINITY)
+        .unwrap();
+    for _ in 0..10 {
+        world.step(H).unwrap();
+    }
+    assert!(world.is_joint_valid(rod) && world.joint_breaks().is_empty());
+}
+
+#[test]
+fn a_chain_breaks_at_its_weakest_link_when_a_load_lands_on_it() {
+    // a rope of 10 links of 0.1 kg from the world, the sixth joint breakable at 60 N: it
+    // holds the rope (at most 1 kg g), then a 5 kg ball dropped onto a tray at its end pulls
+    // it past 60 N
+    let mut world = World::default();
+    let mut prev = None;
+    let mut joints = vec![];
+    let mut last = None;
+    for i in 0..10 {
+        let b = world
+            .create_body(&BodyDesc {
+                position: Vec3::new(0.0, 0.0, -0.1 * i as f64 - 0.05),
+                mass_properties: MassProperties::solid_box(0.1, Vec3::new(0.02, 0.02, 0.05)),
+                ..Default::default()
+            })
+            .unwrap();
+        let mut d = JointDesc::new(JointKind::Ball, prev, b);
+        world
+            .set_joint_frames_world(&mut d, Vec3::new(0.0, 0.0, -0.1 * i as f64), Vec3::x())
+            .unwrap();
+        joints.push(world.create_joint(&d).unwrap());
+        prev = Some(b);
+        last = Some(b);
+    }
+    let tray = last.unwrap();
+    world
+        .create_shape(
+            tray,
+            &ShapeDesc::new(Geometry::Box {
+                half_extents: Vec3::new(0.3, 0.3, 0.02),
+            }),
+        )
+        .unwrap();
+    world
+        .set_joint_break_force(joints[5], 60.0, f64::INFINITY)
+        .unwrap();
+    for _ in 0..30 {
+        world.step(H).unwrap();
+        assert!(world.joint_breaks().is_empty());
+    }
+    let ball = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, -0.5),
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_shape(ball, &ShapeDesc::new(Geometry::Sphere { radius: 0.1 }))
+        .unwrap();
+    world
+        .set_body_mass_properties(ball, MassProperties::solid_sphere(5.0, 0.1))
+        .unwrap();
+    let mut broke = None;
+    for k in 0..60 {
+        world.step(H).unwrap();
+        if let Some(b) = world.joint_breaks().first() {
+            broke = Some((k, *b));
+            break;
+        }
+    }
+    let (_, b) = broke.expect("the weak link breaks under the ball");
+    assert_eq!(b.joint, joints[5]);
+    assert!(b.force > 60.0, "{b:?}");
+    assert_eq!(world.joint_count(), 9);
+    assert!(
+        joints
+            .iter()
+            .enumerate()
+            .all(|(i, &j)| world.is_joint_valid(j) == (i != 5))
+    );
+}
