@@ -171,6 +171,9 @@ pub(crate) struct Joint {
     /// ([`World::set_joint_break_force`]); infinite: unbreakable.
     pub break_force: f64,
     pub break_torque: f64,
+    /// Its island was solved in the frame step being taken, so `impulse` is this step's
+    /// (kept up to date only while some joint is breakable).
+    pub solved: bool,
 }
 
 /// A joint that broke in the last frame step ([`World::set_joint_break_force`]): the world
@@ -898,6 +901,7 @@ impl World {
             impulse: [0.0; 6],
             break_force: f64::INFINITY,
             break_torque: f64::INFINITY,
+            solved: false,
             motor_impulse: 0.0,
             friction_impulse: Vec3::zeros(),
             violation: 0.0,
@@ -1131,8 +1135,9 @@ impl World {
     /// it in [`World::joint_breaks`] (Unity's `Joint.breakForce`, PhysX's breakable
     /// constraints). The step that exceeded it held the joint, as hard as ever; the next one
     /// goes on without it. Infinity (the default) never breaks; 0 breaks at the first step that
-    /// loads the joint. A joint of a sleeping island does not break until it wakes. Errors:
-    /// NaN (`NonFinite`), a negative value; nothing changes.
+    /// loads the joint. Only a step that solves the joint breaks it: a joint of a sleeping
+    /// island does not break until it wakes (setting a break force wakes nothing), nor one
+    /// without a dynamic body. Errors: NaN (`NonFinite`), a negative value; nothing changes.
     pub fn set_joint_break_force(&mut self, h: JointHandle, force: f64, torque: f64) -> Result<()> {
         for (v, what) in [(force, "break force"), (torque, "break torque")] {
             if v.is_nan() {
@@ -1173,8 +1178,9 @@ impl World {
     }
 
     /// Breaks the joints whose reaction over the frame step `h` exceeded their break force or
-    /// torque: listed, then destroyed. Joints of sleeping islands and of islands rolled back
-    /// (their impulses were not applied) are left.
+    /// torque: listed, then destroyed. Only joints whose island was solved in the step count
+    /// (not those of sleeping islands, nor joints without a dynamic body, whose impulse is an
+    /// older step's), and not those of islands rolled back (their impulses were not applied).
     fn break_joints(&mut self, h: f64) {
         self.joint_breaks.clear();
         if self.breakable == 0 {
@@ -1185,11 +1191,9 @@ impl World {
             index: slot,
             generation: bodies.generation(slot),
         };
+        let back = |slot: u32| rolled_back(solver, report, slot);
         for (slot, j) in self.joints.iter() {
-            if !j.breakable()
-                || bodies.slot(j.body_b).asleep
-                || rolled_back(solver, report, j.body_b)
-            {
+            if !j.breakable() || !j.solved || back(j.body_b) || j.body_a.is_some_and(back) {
                 continue;
             }
             let i = j.impulse;
@@ -1209,9 +1213,13 @@ impl World {
             }
         }
         for k in 0..self.joint_breaks.len() {
-            let joint = self.joint_breaks[k].joint;
-            self.destroy_joint(joint)
+            let b = self.joint_breaks[k];
+            self.destroy_joint(b.joint)
                 .expect("a joint listed to break is live");
+            // (its bodies do not fall asleep where the joint held them)
+            for body in b.body_a.into_iter().chain([b.body_b]) {
+                self.bodies.slot_mut(body.index).sleep_time = 0.0;
+            }
         }
     }
 
@@ -1675,6 +1683,12 @@ impl World {
                 format!("time step must be in (0, 10] s, got {h}"),
             ));
         }
+        if self.breakable > 0 {
+            // (the islands solved in this step mark their joints)
+            for (_, j) in self.joints.iter_mut() {
+                j.solved = false;
+            }
+        }
         let t0 = std::time::Instant::now();
         let max = self.settings.max_substeps.max(1);
         // sleeping groups the frame can reach wake, the others are held static for it (the
@@ -1798,12 +1812,13 @@ impl World {
         self.frame_substeps = n;
         self.report.topology_rebuilt = rebuilt;
         self.release_sleepers();
+        // (before the groups at rest fall asleep: a joint broken now no longer joins them)
+        self.break_joints(h);
         // (at rest before the drag: a body falling at its terminal speed g / c does not sleep
         // in the air however small that speed)
         self.fall_asleep(h);
         self.apply_damping(h);
         self.update_sensors();
-        self.break_joints(h);
         // the warnings count island steps: frames, not the world's substeps
         self.solver.warnings.count(&self.report);
         // the caller's forces and torques act over the whole frame step

@@ -196,3 +196,89 @@ fn a_chain_breaks_at_its_weakest_link_when_a_load_lands_on_it() {
             .all(|(i, &j)| world.is_joint_valid(j) == (i != 5))
     );
 }
+
+/// A world with sleep on and a 3 kg ball hanging at rest from a static body by a ball joint,
+/// the static body the joint's second body if `static_b`.
+fn hanging_from_a_static_body(static_b: bool) -> (World, BodyHandle, JointHandle) {
+    let mut world = World::default();
+    world
+        .set_sleep_settings(SleepSettings {
+            enabled: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let hook = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    let bob = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, -1.0),
+            mass_properties: MassProperties::solid_sphere(3.0, 0.05),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = if static_b {
+        JointDesc::new(JointKind::Ball, Some(bob), hook)
+    } else {
+        JointDesc::new(JointKind::Ball, Some(hook), bob)
+    };
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::x())
+        .unwrap();
+    let rope = world.create_joint(&d).unwrap();
+    (world, bob, rope)
+}
+
+#[test]
+fn only_joints_solved_in_the_step_break() {
+    for static_b in [false, true] {
+        // asleep, the joint keeps its last reaction (m g) but carries nothing new: a break
+        // force below it does not break it until the bob wakes
+        let (mut world, bob, rope) = hanging_from_a_static_body(static_b);
+        let mut steps = 0;
+        while world.body(bob).unwrap().is_awake() {
+            world.step(H).unwrap();
+            steps += 1;
+            assert!(steps < 600, "the bob falls asleep");
+        }
+        world
+            .set_joint_break_force(rope, 5.0, f64::INFINITY)
+            .unwrap();
+        for _ in 0..30 {
+            world.step(H).unwrap();
+            assert!(world.joint_breaks().is_empty(), "static B: {static_b}");
+        }
+        world.set_body_awake(bob, true).unwrap();
+        world.step(H).unwrap();
+        assert_eq!(world.joint_breaks().len(), 1, "woken, it breaks");
+
+        // the step in which the bob falls asleep solved the joint: it breaks there
+        let (mut world, bob, rope) = hanging_from_a_static_body(static_b);
+        for _ in 0..steps - 1 {
+            world.step(H).unwrap();
+        }
+        world
+            .set_joint_break_force(rope, 5.0, f64::INFINITY)
+            .unwrap();
+        world.step(H).unwrap();
+        assert_eq!(world.joint_breaks().len(), 1, "static B: {static_b}");
+        assert!(
+            world.body(bob).unwrap().is_awake(),
+            "a body whose joint broke is awake"
+        );
+
+        // made static, the bob no longer loads its joint
+        let (mut world, bob, rope) = hanging_from_a_static_body(static_b);
+        world.step(H).unwrap();
+        world.set_body_kind(bob, BodyKind::Static).unwrap();
+        for _ in 0..5 {
+            world.step(H).unwrap();
+        }
+        world.set_joint_break_force(rope, 5.0, 5.0).unwrap();
+        world.step(H).unwrap();
+        assert!(world.joint_breaks().is_empty() && world.is_joint_valid(rope));
+    }
+}

@@ -764,7 +764,8 @@ namespace Tenon
         ///  in `tenon_world_get_joint_breaks()` (Unity's `Joint.breakForce`). The step that exceeded it
         ///  held the joint, as hard as ever; the next goes on without it, and its id is invalid from
         ///  then on. `INFINITY` (the default) never breaks; 0 breaks at the first step that loads the
-        ///  joint. A joint of a sleeping island does not break until it wakes. Errors: NaN
+        ///  joint. Only a step that solves the joint breaks it: a joint of a sleeping island does not
+        ///  break until it wakes (this call wakes nothing), nor one without a dynamic body. Errors: NaN
         ///  (`TENON_RESULT_NON_FINITE`), a negative value (`TENON_RESULT_INVALID_ARGUMENT`); nothing
         ///  changes.
         /// </summary>

@@ -273,7 +273,7 @@ namespace Tenon
         PreSolveHandler preSolve;
         GCHandle self;
         Exception hookException;
-        bool stepping;
+        int stepping;
 
         /// <summary>A world with the default settings (gravity -9.81 m/s^2 along z, eps_p 1e-9).</summary>
         public World() : this(Native.tenon_world_def_default()) { }
@@ -289,13 +289,24 @@ namespace Tenon
         /// <summary>Destroys the world now. Not from its own pre-solve hook (InvalidOperationException).</summary>
         public void Dispose()
         {
-            if (stepping)
+            if (stepping > 0)
             {
                 // (the library holds the hook's context until the step ends)
                 throw new InvalidOperationException("a World cannot be disposed while it steps (from its own pre-solve hook)");
             }
+            if (handle.IsClosed)
+            {
+                return;
+            }
+            tenon_world_id id = handle.Id;
             handle.Dispose();
-            FreeSelf();
+            // the hook's context is freed only with the world (one stepping on another thread
+            // is not destroyed: the library still holds it)
+            double t;
+            if (Native.tenon_world_get_time(id, &t) == tenon_result.WorldDestroyed)
+            {
+                FreeSelf();
+            }
             GC.SuppressFinalize(this);
         }
 
@@ -330,14 +341,14 @@ namespace Tenon
         {
             tenon_step_report r;
             tenon_result code;
-            stepping = true;
+            stepping++;
             try
             {
                 code = Native.tenon_world_step(Id, dt, &r);
             }
             finally
             {
-                stepping = false;
+                stepping--;
             }
             GC.KeepAlive(this);
             if (hookException != null)
