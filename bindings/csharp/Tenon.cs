@@ -655,7 +655,7 @@ namespace Tenon
             tenon_contact_event* data;
             UIntPtr n;
             TenonException.Check(Native.tenon_world_get_contact_events(Id, &data, &n));
-            return CopyView(data, (int)n.ToUInt64(), events);
+            return CopyView(data, (int)n.ToUInt64(), events, sizeof(tenon_contact_event));
         }
 
         public tenon_contact_event[] ContactEvents()
@@ -669,7 +669,7 @@ namespace Tenon
             tenon_sensor_event* data;
             UIntPtr n;
             TenonException.Check(Native.tenon_world_get_sensor_events(Id, &data, &n));
-            return CopyView(data, (int)n.ToUInt64(), events);
+            return CopyView(data, (int)n.ToUInt64(), events, sizeof(tenon_sensor_event));
         }
 
         public tenon_sensor_event[] SensorEvents()
@@ -683,7 +683,7 @@ namespace Tenon
             tenon_joint_break* data;
             UIntPtr n;
             TenonException.Check(Native.tenon_world_get_joint_breaks(Id, &data, &n));
-            return CopyView(data, (int)n.ToUInt64(), breaks);
+            return CopyView(data, (int)n.ToUInt64(), breaks, sizeof(tenon_joint_break));
         }
 
         public tenon_joint_break[] JointBreaks()
@@ -813,38 +813,20 @@ namespace Tenon
             return true;
         }
 
-        // (one per view type: Mono's compiler has no `unmanaged` constraint for a generic one)
-        static int CopyView(tenon_contact_event* data, int n, tenon_contact_event[] into)
+        // Copies a world-owned view of `n` items of `size` bytes into `into` if they fit. (Bytes,
+        // not a generic copy: Mono's compiler has no `unmanaged` constraint.)
+        static int CopyView(void* data, int n, Array into, int size)
         {
-            if (into != null && n <= into.Length)
+            if (into != null && n <= into.Length && n > 0)
             {
-                for (int i = 0; i < n; i++)
+                GCHandle pin = GCHandle.Alloc(into, GCHandleType.Pinned);
+                try
                 {
-                    into[i] = data[i];
+                    Buffer.MemoryCopy(data, (void*)pin.AddrOfPinnedObject(), (long)into.Length * size, (long)n * size);
                 }
-            }
-            return n;
-        }
-
-        static int CopyView(tenon_joint_break* data, int n, tenon_joint_break[] into)
-        {
-            if (into != null && n <= into.Length)
-            {
-                for (int i = 0; i < n; i++)
+                finally
                 {
-                    into[i] = data[i];
-                }
-            }
-            return n;
-        }
-
-        static int CopyView(tenon_sensor_event* data, int n, tenon_sensor_event[] into)
-        {
-            if (into != null && n <= into.Length)
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    into[i] = data[i];
+                    pin.Free();
                 }
             }
             return n;
