@@ -231,7 +231,7 @@ int main() {
     EXPECT(moved.set_mass_from_shapes(ball).ok());
     int asked = 0;
     EXPECT(moved
-               .set_pre_solve([&](const tenon_pre_solve& p) {
+               .set_pre_solve([&](tenon_pre_solve& p) {
                  ++asked;
                  double up = 0;
                  if (p.shape_a.index1 == slab.raw.index1) up = p.normal.z;
@@ -249,7 +249,7 @@ int main() {
     EXPECT(asked > 0 && highest > 4.5 && highest < 4.7);
     EXPECT(std::fabs(w.position(ball).value().z - 2.25) < 1e-4);
     // a hook that throws: the pair is kept, the exception comes out of step()
-    EXPECT(w.set_pre_solve([](const tenon_pre_solve&) -> bool { throw std::runtime_error("hook"); })
+    EXPECT(w.set_pre_solve([](tenon_pre_solve&) -> bool { throw std::runtime_error("hook"); })
                .ok());
     bool thrown = false;
     try {
@@ -260,7 +260,7 @@ int main() {
     EXPECT(thrown);
     // nor reset from it: the World still owns the world and its hook
     tenon::Status inside;
-    EXPECT(w.set_pre_solve([&](const tenon_pre_solve&) {
+    EXPECT(w.set_pre_solve([&](tenon_pre_solve&) {
               inside = w.reset();
               return true;
             })

@@ -924,17 +924,25 @@ typedef struct {
    * Zero.
    */
   uint32_t reserved;
+  /**
+   * The pair's material: the shapes' combined (see `tenon_material`). The hook may change it
+   * for this (sub)step (per-pair friction and restitution: a slippery or bouncy surface for
+   * one pair). A material a shape could not have (NaN, negative, static friction below
+   * dynamic, restitution outside [0, 1]) is not taken: the pair keeps the combined one.
+   */
+  tenon_material material;
 } tenon_pre_solve;
 
 /**
- * The pre-solve hook: returns nonzero to let the pair `pair` (read during the call only) make
- * its contact points in this (sub)step, 0 to turn it down. `context` is the pointer given to
+ * The pre-solve hook: returns nonzero to let the pair `pair` (valid during the call only) make
+ * its contact points in this (sub)step, 0 to turn it down; it may change `pair->material`, the
+ * other fields are read only. `context` is the pointer given to
  * `tenon_world_set_pre_solve()`. Called on the thread that steps, inside
  * `tenon_world_step()`: a call on the same world from the hook returns
  * `TENON_RESULT_WORLD_LOCKED`. It must not unwind (a C++ exception, a longjmp) through the
  * library.
  */
-typedef uint32_t (*tenon_pre_solve_fn)(const tenon_pre_solve *pair, void *context);
+typedef uint32_t (*tenon_pre_solve_fn)(tenon_pre_solve *pair, void *context);
 
 /**
  * A joint frame: anchor point and orientation, in a body's local frame (or in the world frame
@@ -1847,7 +1855,8 @@ tenon_result tenon_world_set_contact_settings(tenon_world_id world, tenon_contac
  * Sets the world's pre-solve hook (`hook` NULL removes it; `context` is passed back to it and
  * may be NULL). After detection finds a pair of shapes with contact points in a (sub)step
  * (collision filters and joints passed, sensors never), the hook sees the pair and decides
- * whether it makes its points in this (sub)step. A pair turned down exerts nothing, and starts
+ * whether it makes its points in this (sub)step, and may change its material for the
+ * (sub)step (`tenon_pre_solve::material`). A pair turned down exerts nothing, and starts
  * without a warm start when it is taken up again; its bodies count as touching for the contact
  * events only if another of their shape pairs does. Uses: one-way platforms (keep a pair with
  * the platform only while its normal points up from the platform and the other shape is not

@@ -401,7 +401,7 @@ fn a_pre_solve_hook_allocates_nothing() {
     let seen = clock.clone();
     let turned_down = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let count = turned_down.clone();
-    world.set_pre_solve(Some(Box::new(move |p: &PreSolve| {
+    world.set_pre_solve(Some(Box::new(move |p: &mut PreSolve| {
         let half_seconds = seen.load(std::sync::atomic::Ordering::Relaxed) / 30;
         let keep = !(p.body_a == dropped || p.body_b == dropped) || half_seconds % 2 == 0;
         if !keep {

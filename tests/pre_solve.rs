@@ -48,7 +48,7 @@ fn platform(world: &mut World) -> ShapeHandle {
 /// away from it (a shape passing up through the slab overlaps it deeply, and its normal turns
 /// up once its centre is past the middle). `normal_velocity` is the same either way round.
 fn one_way(platform: ShapeHandle) -> PreSolveHook {
-    Box::new(move |p: &PreSolve| {
+    Box::new(move |p: &mut PreSolve| {
         let up = if p.shape_a == platform {
             p.normal.z
         } else if p.shape_b == platform {
@@ -155,7 +155,7 @@ fn the_hook_sees_the_pairs_shapes_bodies_normal_separation_and_approach() {
     let log = seen.clone();
     let clock = Arc::new(Mutex::new(0.0));
     let now = clock.clone();
-    world.set_pre_solve(Some(Box::new(move |p: &PreSolve| {
+    world.set_pre_solve(Some(Box::new(move |p: &mut PreSolve| {
         log.lock().unwrap().push((*p, *now.lock().unwrap()));
         true
     })));
@@ -234,7 +234,7 @@ fn a_pair_turned_down_exerts_nothing_and_is_not_touching() {
     let gate = open.clone();
     let asked = Arc::new(Mutex::new(0u32));
     let count = asked.clone();
-    world.set_pre_solve(Some(Box::new(move |_p: &PreSolve| {
+    world.set_pre_solve(Some(Box::new(move |_p: &mut PreSolve| {
         *count.lock().unwrap() += 1;
         *gate.lock().unwrap()
     })));
@@ -270,7 +270,7 @@ fn a_pair_turned_down_exerts_nothing_and_is_not_touching() {
 fn a_world_with_a_hook_is_still_send_and_sync() {
     fn shared<T: Send + Sync>(_: &T) {}
     let mut world = World::default();
-    world.set_pre_solve(Some(Box::new(|_: &PreSolve| true)));
+    world.set_pre_solve(Some(Box::new(|_: &mut PreSolve| true)));
     shared(&world);
 }
 
@@ -296,7 +296,7 @@ fn a_sleeping_body_is_not_asked_about_until_it_wakes() {
     // a hook that turns every pair down is not asked while the ball sleeps
     let asked = Arc::new(Mutex::new(0u32));
     let count = asked.clone();
-    world.set_pre_solve(Some(Box::new(move |_: &PreSolve| {
+    world.set_pre_solve(Some(Box::new(move |_: &mut PreSolve| {
         *count.lock().unwrap() += 1;
         false
     })));
@@ -312,4 +312,91 @@ fn a_sleeping_body_is_not_asked_about_until_it_wakes() {
     }
     assert!(*asked.lock().unwrap() > 0);
     assert!(world.body(b).unwrap().position().z < 0.0);
+}
+
+/// A box sliding at 2 m/s on the ground, the ground's material `ground`, a hook given by `hook`.
+fn slide(ground: Material, hook: Option<PreSolveHook>) -> Vec<Vec3> {
+    let mut world = World::default();
+    let g = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::z() });
+    d.material = ground;
+    world.create_shape(g, &d).unwrap();
+    let b = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, 0.5),
+            linear_velocity: Vec3::new(2.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let cube = Geometry::Box {
+        half_extents: Vec3::new(0.5, 0.5, 0.5),
+    };
+    world.create_shape(b, &ShapeDesc::new(cube)).unwrap();
+    world.set_pre_solve(hook);
+    (0..60)
+        .map(|_| {
+            world.step(H).unwrap();
+            world.body(b).unwrap().linear_velocity()
+        })
+        .collect()
+}
+
+#[test]
+fn the_hook_sets_a_pairs_material_for_the_step() {
+    let sliding = |mu: f64| Material {
+        static_friction: mu,
+        dynamic_friction: mu,
+        ..Material::default()
+    };
+    // default shapes (mu 0.5) and the hook making the pair's friction 0.2: the same steps as
+    // shapes that combine to 0.2 (the box's 0.5 with the ground's 0.08), bit for bit
+    let set = |m: Material| -> PreSolveHook {
+        Box::new(move |p: &mut PreSolve| {
+            p.material = m;
+            true
+        })
+    };
+    let by_hook = slide(Material::default(), Some(set(sliding(0.2))));
+    let by_shapes = slide(sliding(0.08), None);
+    assert_eq!(by_hook, by_shapes);
+    // it slows by mu g = 1.96 m/s^2: 0.98 m/s after 0.5 s (against 2.45 m/s^2 at mu 0.5)
+    let v = by_hook[29].x;
+    assert!((v - (2.0 - 0.2 * 9.81 * 0.5)).abs() < 0.05, "{v}");
+    // friction off: it keeps its speed
+    let free = slide(Material::default(), Some(set(sliding(0.0))));
+    assert!(
+        free.iter().all(|v| (v.x - 2.0).abs() < 1e-9),
+        "{:?}",
+        free[59]
+    );
+    // a material no shape may have is not taken: the steps of the combined one
+    let plain = slide(Material::default(), None);
+    let bad = Material {
+        static_friction: 0.1,
+        dynamic_friction: 0.3,
+        ..Material::default()
+    };
+    assert_eq!(slide(Material::default(), Some(set(bad))), plain);
+    let nan = Material {
+        restitution: f64::NAN,
+        ..Material::default()
+    };
+    assert_eq!(slide(Material::default(), Some(set(nan))), plain);
+    // the hook is given the combined material
+    let seen: Arc<Mutex<Option<Material>>> = Arc::default();
+    let log = seen.clone();
+    slide(
+        sliding(0.08),
+        Some(Box::new(move |p: &mut PreSolve| {
+            *log.lock().unwrap() = Some(p.material);
+            true
+        })),
+    );
+    let m = seen.lock().unwrap().unwrap();
+    assert!((m.static_friction - 0.2).abs() < 1e-15 && (m.dynamic_friction - 0.2).abs() < 1e-15);
 }

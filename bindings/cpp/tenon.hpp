@@ -447,9 +447,10 @@ class World {
   }
   /// The pre-solve hook (tenon_world_set_pre_solve(); an empty function removes it): it sees
   /// each pair of shapes detection found with contact points in a (sub)step and returns whether
-  /// the pair makes them. Called inside step(): calls on this world from it fail with
-  /// TENON_RESULT_WORLD_LOCKED. The function moves with the World.
-  using PreSolve = std::function<bool(const tenon_pre_solve&)>;
+  /// the pair makes them; it may change `pair.material` for this (sub)step. Called inside
+  /// step(): calls on this world from it fail with TENON_RESULT_WORLD_LOCKED. The function
+  /// moves with the World.
+  using PreSolve = std::function<bool(tenon_pre_solve&)>;
   Status set_pre_solve(PreSolve hook) {
     if (!hook) {
       tenon_result r = tenon_world_set_pre_solve(id_, nullptr, nullptr);
@@ -518,7 +519,7 @@ class World {
     PreSolve fn;
     std::exception_ptr error;
   };
-  static uint32_t pre_solve_trampoline(const tenon_pre_solve* pair, void* context) noexcept {
+  static uint32_t pre_solve_trampoline(tenon_pre_solve* pair, void* context) noexcept {
     Hook* h = static_cast<Hook*>(context);
     try {
       return h->fn(*pair) ? 1u : 0u;

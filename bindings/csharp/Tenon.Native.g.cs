@@ -985,7 +985,8 @@ namespace Tenon
         ///  Sets the world's pre-solve hook (`hook` NULL removes it; `context` is passed back to it and
         ///  may be NULL). After detection finds a pair of shapes with contact points in a (sub)step
         ///  (collision filters and joints passed, sensors never), the hook sees the pair and decides
-        ///  whether it makes its points in this (sub)step. A pair turned down exerts nothing, and starts
+        ///  whether it makes its points in this (sub)step, and may change its material for the
+        ///  (sub)step (`tenon_pre_solve::material`). A pair turned down exerts nothing, and starts
         ///  without a warm start when it is taken up again; its bodies count as touching for the contact
         ///  events only if another of their shape pairs does. Uses: one-way platforms (keep a pair with
         ///  the platform only while its normal points up from the platform and the other shape is not
@@ -2212,6 +2213,13 @@ namespace Tenon
         ///  Zero.
         /// </summary>
         public uint reserved;
+        /// <summary>
+        ///  The pair's material: the shapes' combined (see `tenon_material`). The hook may change it
+        ///  for this (sub)step (per-pair friction and restitution: a slippery or bouncy surface for
+        ///  one pair). A material a shape could not have (NaN, negative, static friction below
+        ///  dynamic, restitution outside [0, 1]) is not taken: the pair keeps the combined one.
+        /// </summary>
+        public tenon_material material;
     }
 
     /// <summary>

@@ -47,11 +47,11 @@ namespace AOT
 namespace Tenon
 {
     /// <summary>
-    /// Decides whether a pair of shapes makes its contact points in this (sub)step
-    /// (World.SetPreSolve). Called inside World.Step: calls on the same world throw
-    /// (WorldLocked).
+    /// Decides whether a pair of shapes makes its contact points in this (sub)step, and may
+    /// change pair.material for it (World.SetPreSolve). Called inside World.Step: calls on the
+    /// same world throw (WorldLocked).
     /// </summary>
-    public delegate bool PreSolveHandler(tenon_pre_solve pair);
+    public delegate bool PreSolveHandler(ref tenon_pre_solve pair);
 
     /// <summary>A failed call of the Tenon C API.</summary>
     public sealed class TenonException : Exception
@@ -406,7 +406,7 @@ namespace Tenon
                 {
                     return 1;
                 }
-                return world.preSolve(*pair) ? 1u : 0u;
+                return world.preSolve(ref *pair) ? 1u : 0u;
             }
             catch (Exception e)
             {

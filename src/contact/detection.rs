@@ -766,6 +766,7 @@ fn pre_solve_view(
         separation: dist,
         normal_velocity: (velocity(b2, &rb) - velocity(b1, &ra)).dot(&n),
         points,
+        material: super::Material::default(),
     })
 }
 
@@ -1081,25 +1082,30 @@ impl Detector {
                 _ => usize::MAX,
             };
             let (l1, l2) = (s1.local(), s2.local());
+            let mut mat = combine(&s1.material, &s2.material);
             if let Some(hook) = pre_solve.as_mut() {
                 let pair = (i, j, self.shapes.generation(i), self.shapes.generation(j));
                 let slots = (s1.body, s2.body);
-                if let Some(seen) = pre_solve_view(pair, slots, bodies, (&l1, &l2), entry)
-                    && !hook(&seen)
-                {
-                    // no points this (sub)step; taken up again later, they start cold (the
-                    // frame's impulse so far stays with them)
-                    for m in &mut entry.manifolds {
-                        for pt in &mut m.points {
-                            pt.data.force = [0.0; 3];
-                            pt.data.torque = [0.0; 3];
+                if let Some(mut seen) = pre_solve_view(pair, slots, bodies, (&l1, &l2), entry) {
+                    seen.material = mat;
+                    if !hook(&mut seen) {
+                        // no points this (sub)step; taken up again later, they start cold (the
+                        // frame's impulse so far stays with them)
+                        for m in &mut entry.manifolds {
+                            for pt in &mut m.points {
+                                pt.data.force = [0.0; 3];
+                                pt.data.torque = [0.0; 3];
+                            }
                         }
+                        continue;
                     }
-                    continue;
+                    // the hook's material for this (sub)step, if it is one a shape may have
+                    if seen.material.validate().is_ok() {
+                        mat = seen.material;
+                    }
                 }
             }
             self.produced.push((i, j));
-            let mat = combine(&s1.material, &s2.material);
             for m in &entry.manifolds {
                 let n1 = match m.subshape_pos1() {
                     Some(p) => p.rotation * m.local_n1,

@@ -308,11 +308,17 @@ pub struct PreSolve {
     pub normal_velocity: f64,
     /// How many contact points the pair has.
     pub points: u32,
+    /// The pair's material: the shapes' combined (see [`Material`]). The hook may change it
+    /// for this (sub)step, a surface made slippery or bouncy for one pair: per-pair friction
+    /// and restitution as Jolt's `ContactSettings` and Rapier's `modify_solver_contacts` give.
+    /// A material a shape could not have (NaN, negative, `mu_s < mu_d`, restitution outside
+    /// [0, 1]) is not taken: the pair keeps the combined one.
+    pub material: Material,
 }
 
 /// The pre-solve hook ([`World::set_pre_solve`](crate::World::set_pre_solve)): whether a pair
-/// makes its contact points in this (sub)step.
-pub type PreSolveHook = Box<dyn FnMut(&PreSolve) -> bool + Send>;
+/// makes its contact points in this (sub)step, and with which material.
+pub type PreSolveHook = Box<dyn FnMut(&mut PreSolve) -> bool + Send>;
 
 /// The world's pre-solve hook, if any. The hook need not be `Sync`: it is only ever reached
 /// through `&mut` (a step), so a `&World` shared between threads cannot touch it.

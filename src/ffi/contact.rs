@@ -534,7 +534,7 @@ pub extern "C" fn tenon_world_set_contact_settings(
 /// (`tenon_world_set_pre_solve()`): the shapes and bodies, and the pair's deepest point at the
 /// poses and velocities of the start of the (sub)step.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_pre_solve {
     /// The pair's first shape. The world pairs shapes either way round: compare the ids.
     pub shape_a: tenon_shape_id,
@@ -558,24 +558,30 @@ pub struct tenon_pre_solve {
     pub point_count: u32,
     /// Zero.
     pub reserved: u32,
+    /// The pair's material: the shapes' combined (see `tenon_material`). The hook may change it
+    /// for this (sub)step (per-pair friction and restitution: a slippery or bouncy surface for
+    /// one pair). A material a shape could not have (NaN, negative, static friction below
+    /// dynamic, restitution outside [0, 1]) is not taken: the pair keeps the combined one.
+    pub material: tenon_material,
 }
 
-const _: () = assert!(size_of::<tenon_pre_solve>() == 104);
+const _: () = assert!(size_of::<tenon_pre_solve>() == 144);
 
-/// The pre-solve hook: returns nonzero to let the pair `pair` (read during the call only) make
-/// its contact points in this (sub)step, 0 to turn it down. `context` is the pointer given to
+/// The pre-solve hook: returns nonzero to let the pair `pair` (valid during the call only) make
+/// its contact points in this (sub)step, 0 to turn it down; it may change `pair->material`, the
+/// other fields are read only. `context` is the pointer given to
 /// `tenon_world_set_pre_solve()`. Called on the thread that steps, inside
 /// `tenon_world_step()`: a call on the same world from the hook returns
 /// `TENON_RESULT_WORLD_LOCKED`. It must not unwind (a C++ exception, a longjmp) through the
 /// library.
 pub type tenon_pre_solve_fn = Option<
-    unsafe extern "C" fn(pair: *const tenon_pre_solve, context: *mut core::ffi::c_void) -> u32,
+    unsafe extern "C" fn(pair: *mut tenon_pre_solve, context: *mut core::ffi::c_void) -> u32,
 >;
 
 /// The hook and its context, as the world keeps them. The caller promises in
 /// `tenon_world_set_pre_solve()` that both may be used from the thread that steps the world.
 struct CHook {
-    hook: unsafe extern "C" fn(*const tenon_pre_solve, *mut core::ffi::c_void) -> u32,
+    hook: unsafe extern "C" fn(*mut tenon_pre_solve, *mut core::ffi::c_void) -> u32,
     context: *mut core::ffi::c_void,
 }
 
@@ -584,7 +590,7 @@ struct CHook {
 unsafe impl Send for CHook {}
 
 impl CHook {
-    fn call(&self, pair: &tenon_pre_solve) -> bool {
+    fn call(&self, pair: &mut tenon_pre_solve) -> bool {
         // SAFETY: the caller gave a function of this signature and a context valid while the
         // hook is set; `pair` lives through the call.
         unsafe { (self.hook)(pair, self.context) != 0 }
@@ -594,7 +600,8 @@ impl CHook {
 /// Sets the world's pre-solve hook (`hook` NULL removes it; `context` is passed back to it and
 /// may be NULL). After detection finds a pair of shapes with contact points in a (sub)step
 /// (collision filters and joints passed, sensors never), the hook sees the pair and decides
-/// whether it makes its points in this (sub)step. A pair turned down exerts nothing, and starts
+/// whether it makes its points in this (sub)step, and may change its material for the
+/// (sub)step (`tenon_pre_solve::material`). A pair turned down exerts nothing, and starts
 /// without a warm start when it is taken up again; its bodies count as touching for the contact
 /// events only if another of their shape pairs does. Uses: one-way platforms (keep a pair with
 /// the platform only while its normal points up from the platform and the other shape is not
@@ -621,8 +628,8 @@ pub extern "C" fn tenon_world_set_pre_solve(
         let index1 = world.index1;
         let hook = hook.map(|hook| {
             let c = CHook { hook, context };
-            Box::new(move |p: &crate::PreSolve| {
-                let pair = tenon_pre_solve {
+            Box::new(move |p: &mut crate::PreSolve| {
+                let mut pair = tenon_pre_solve {
                     shape_a: tenon_shape_id::new(index1, p.shape_a),
                     shape_b: tenon_shape_id::new(index1, p.shape_b),
                     body_a: tenon_body_id::new(index1, p.body_a),
@@ -633,8 +640,11 @@ pub extern "C" fn tenon_world_set_pre_solve(
                     normal_velocity: p.normal_velocity,
                     point_count: p.points,
                     reserved: 0,
+                    material: super::shape::tenon_material::from_rust(p.material),
                 };
-                c.call(&pair)
+                let keep = c.call(&mut pair);
+                p.material = pair.material.to_rust();
+                keep
             }) as crate::PreSolveHook
         });
         with_world(world, |wb| {

@@ -1267,9 +1267,10 @@ thread_local! {
 }
 
 /// The sequences' pre-solve hook: checks what it is given (ids of its world, a unit normal,
-/// finite numbers, points) and keeps the pairs whose shape indices sum to an even number.
+/// finite numbers, points, a material a shape may have), changes some pairs' material (some
+/// to one that is not taken) and keeps the pairs whose shape indices sum to an even number.
 unsafe extern "C" fn sequence_hook(
-    pair: *const tenon_pre_solve,
+    pair: *mut tenon_pre_solve,
     context: *mut std::ffi::c_void,
 ) -> u32 {
     let p = unsafe { *pair };
@@ -1295,8 +1296,32 @@ unsafe extern "C" fn sequence_hook(
         && p.shape_a.index1 != 0
         && p.shape_b.index1 != 0
         && p.body_a.index1 != p.body_b.index1;
-    if (n - 1.0).abs() > 1e-9 || !finite || !ids || p.point_count == 0 || p.reserved != 0 {
+    let m = p.material;
+    let material = m.dynamic_friction >= 0.0
+        && m.static_friction >= m.dynamic_friction
+        && (0.0..=1.0).contains(&m.restitution)
+        && m.rolling_resistance >= 0.0
+        && m.spinning_friction >= 0.0;
+    if (n - 1.0).abs() > 1e-9
+        || !finite
+        || !ids
+        || !material
+        || p.point_count == 0
+        || p.reserved != 0
+    {
         BAD_PAIR.with(|b| b.set(Some(format!("{p:?}"))));
+    }
+    // some pairs made bouncy and slippery, some given a material no shape may have (not taken)
+    let pick = p.shape_a.index1 * 7 + p.shape_b.index1;
+    if pick % 3 == 0 {
+        let pair = unsafe { &mut *pair };
+        pair.material.restitution = 0.8;
+        pair.material.static_friction = 0.1;
+        pair.material.dynamic_friction = 0.05;
+    } else if pick % 5 == 0 {
+        let pair = unsafe { &mut *pair };
+        pair.material.restitution = f64::NAN;
+        pair.material.dynamic_friction = -1.0;
     }
     u32::from((p.shape_a.index1 + p.shape_b.index1) % 2 == 0)
 }

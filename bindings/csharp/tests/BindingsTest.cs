@@ -64,7 +64,7 @@ static class BindingsTest
         Expect(sizeof(tenon_ray_hit) == 80, "sizeof tenon_ray_hit");
         Expect(sizeof(tenon_shape_cast_hit) == 80, "sizeof tenon_shape_cast_hit");
         Expect(sizeof(tenon_sleep_settings) == 32, "sizeof tenon_sleep_settings");
-        Expect(sizeof(tenon_pre_solve) == 104, "sizeof tenon_pre_solve");
+        Expect(sizeof(tenon_pre_solve) == 144, "sizeof tenon_pre_solve");
         Expect(sizeof(tenon_joint_break) == 40, "sizeof tenon_joint_break");
     }
 
@@ -269,7 +269,7 @@ static class BindingsTest
             ball.SetMassFromShapes();
             if (hook)
             {
-                world.SetPreSolve(pair =>
+                world.SetPreSolve((ref tenon_pre_solve pair) =>
                 {
                     double up;
                     if (pair.shape_a.Equals(platform.Id)) up = pair.normal.z;
@@ -297,17 +297,42 @@ static class BindingsTest
         OneWayPlatform(false, out highest);
         Expect(highest + 0.2 <= 1.95 + 1e-4, "without the hook the platform stops it from below");
 
+        // a hook that makes the pair frictionless: a box sliding at 2 m/s on the ground keeps its speed
+        using (var world = new World())
+        {
+            world.CreateBody(tenon_body_kind.Static, tenon_vec3.Zero).AddShape(ShapeDef.HalfSpace(new tenon_vec3(0, 0, 1)));
+            var def = Native.tenon_body_def_default();
+            def.position = new tenon_vec3(0, 0, 0.5);
+            def.linear_velocity = new tenon_vec3(2, 0, 0);
+            Body box = world.CreateBody(def);
+            box.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
+            double given = -1;
+            world.SetPreSolve((ref tenon_pre_solve pair) =>
+            {
+                given = pair.material.static_friction;
+                pair.material.static_friction = 0;
+                pair.material.dynamic_friction = 0;
+                return true;
+            });
+            for (int k = 0; k < 60; k++)
+            {
+                world.Step(1.0 / 60.0);
+            }
+            Expect(Math.Abs(given - 0.5) < 1e-15, "the hook is given the combined material");
+            Expect(Math.Abs(box.LinearVelocity.x - 2) < 1e-9, "frictionless by the hook, the box keeps 2 m/s");
+        }
+
         // a hook that calls the world it runs in: WorldLocked, thrown again by Step
         using (var world = new World())
         {
             world.CreateBody(tenon_body_kind.Static, tenon_vec3.Zero).AddShape(ShapeDef.HalfSpace(new tenon_vec3(0, 0, 1)));
             Body box = world.CreateBody(tenon_body_kind.Dynamic, new tenon_vec3(0, 0, 0.5));
             box.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
-            world.SetPreSolve(pair => box.Position.z > 0);
+            world.SetPreSolve((ref tenon_pre_solve pair) => box.Position.z > 0);
             Expect(Throws(() => world.Step(1.0 / 60.0)) == tenon_result.WorldLocked, "a hook's call on its world: WORLD_LOCKED from Step");
             // nor dispose it: the step goes on, Dispose throws and Step throws that again
             World self = world;
-            world.SetPreSolve(pair =>
+            world.SetPreSolve((ref tenon_pre_solve pair) =>
             {
                 // (a step from the hook is refused first: the guard must still hold after it)
                 try { self.Step(1.0 / 60.0); } catch (TenonException) { }
