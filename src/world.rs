@@ -171,9 +171,6 @@ pub(crate) struct Joint {
     /// ([`World::set_joint_break_force`]); infinite: unbreakable.
     pub break_force: f64,
     pub break_torque: f64,
-    /// Its island was solved in the frame step being taken, so `impulse` is this step's
-    /// (kept up to date only while some joint is breakable).
-    pub solved: bool,
 }
 
 /// A joint that broke in the last frame step ([`World::set_joint_break_force`]): the world
@@ -250,9 +247,8 @@ pub struct World {
     sensor_before: Vec<(ShapeHandle, ShapeHandle)>,
     sensor_found: Vec<(u32, u32)>,
     sensor_events: Vec<SensorEvent>,
-    /// The joints that broke in the last frame step, and how many joints may break.
+    /// The joints that broke in the last frame step.
     joint_breaks: Vec<JointBreak>,
-    breakable: usize,
     /// Sleeping bodies: settings, the bodies held static in the frame step, scratch.
     pub(crate) sleep: crate::sleep::Sleep,
 }
@@ -305,7 +301,6 @@ impl World {
             sensor_found: Vec::new(),
             sensor_events: Vec::new(),
             joint_breaks: Vec::new(),
-            breakable: 0,
             sleep: Default::default(),
         })
     }
@@ -901,7 +896,6 @@ impl World {
             impulse: [0.0; 6],
             break_force: f64::INFINITY,
             break_torque: f64::INFINITY,
-            solved: false,
             motor_impulse: 0.0,
             friction_impulse: Vec3::zeros(),
             violation: 0.0,
@@ -992,9 +986,6 @@ impl World {
             .ok_or_else(|| stale("joint", h.index, h.generation))?;
         for slot in std::iter::once(j.body_b).chain(j.body_a) {
             self.body_joints[slot as usize].retain(|&x| x != h.index);
-        }
-        if j.breakable() {
-            self.breakable -= 1;
         }
         self.solver.invalidate();
         self.sleep.forget_groups();
@@ -1154,14 +1145,8 @@ impl World {
             .joints
             .get_mut(h.index, h.generation)
             .ok_or_else(|| stale("joint", h.index, h.generation))?;
-        let was = j.breakable();
         j.break_force = force;
         j.break_torque = torque;
-        match (was, j.breakable()) {
-            (false, true) => self.breakable += 1,
-            (true, false) => self.breakable -= 1,
-            _ => {}
-        }
         Ok(())
     }
 
@@ -1183,22 +1168,26 @@ impl World {
     /// older step's), and not those of islands rolled back (their impulses were not applied).
     fn break_joints(&mut self, h: f64) {
         self.joint_breaks.clear();
-        if self.breakable == 0 {
-            return;
-        }
         let (solver, report, bodies) = (&self.solver, &self.report, &self.bodies);
         let handle = |slot: u32| BodyHandle {
             index: slot,
             generation: bodies.generation(slot),
         };
-        let back = |slot: u32| rolled_back(solver, report, slot);
+        // (the island of the joint's dynamic side, if it has one)
+        let island = |slot: u32| solver.island_of_any(slot).map(|(i, _)| i);
         for (slot, j) in self.joints.iter() {
-            if !j.breakable() || !j.solved || back(j.body_b) || j.body_a.is_some_and(back) {
+            if !j.breakable() {
                 continue;
             }
-            let i = j.impulse;
-            let force = Vec3::new(i[0], i[1], i[2]).norm() / h;
-            let torque = Vec3::new(i[3], i[4], i[5]).norm() / h;
+            let Some(i) = island(j.body_b).or_else(|| j.body_a.and_then(island)) else {
+                continue;
+            };
+            if report.islands[i].asleep || report.islands[i].rolled_back {
+                continue;
+            }
+            let p = j.impulse;
+            let force = Vec3::new(p[0], p[1], p[2]).norm() / h;
+            let torque = Vec3::new(p[3], p[4], p[5]).norm() / h;
             if force > j.break_force || torque > j.break_torque {
                 self.joint_breaks.push(JointBreak {
                     joint: JointHandle {
@@ -1683,12 +1672,6 @@ impl World {
                 ErrorKind::InvalidArgument,
                 format!("time step must be in (0, 10] s, got {h}"),
             ));
-        }
-        if self.breakable > 0 {
-            // (the islands solved in this step mark their joints)
-            for (_, j) in self.joints.iter_mut() {
-                j.solved = false;
-            }
         }
         let t0 = std::time::Instant::now();
         let max = self.settings.max_substeps.max(1);

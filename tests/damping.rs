@@ -4,6 +4,9 @@
 use tenon::scenes;
 use tenon::*;
 
+mod support;
+use support::sleeping_world;
+
 const H: f64 = 1.0 / 60.0;
 
 /// A 1 kg cube (isotropic inertia: no gyroscopic torque) at `p`, moving at `v`, `w`.
@@ -290,13 +293,7 @@ fn a_heavily_damped_body_falling_slowly_does_not_sleep_in_the_air() {
     // rest, each step moves it at g / c + h g = 0.173 m/s before the drag takes the h g back
     // (the drag acts between steps; it had it sleep in the air after 0.5 s when the rest test
     // saw the damped speed)
-    let mut world = World::default();
-    world
-        .set_sleep_settings(SleepSettings {
-            enabled: true,
-            ..Default::default()
-        })
-        .unwrap();
+    let mut world = sleeping_world();
     let b = cube(
         &mut world,
         Vec3::new(0.0, 0.0, 100.0),

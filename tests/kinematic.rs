@@ -4,6 +4,9 @@
 use nalgebra::{Quaternion, Unit, Vector3};
 use tenon::*;
 
+mod support;
+use support::sleeping_world;
+
 const H: f64 = 1.0 / 60.0;
 
 fn kinematic(world: &mut World, p: Vec3) -> BodyHandle {
@@ -261,13 +264,7 @@ fn bad_target_poses_are_refused_and_change_nothing() {
 
 #[test]
 fn a_cube_on_a_platform_held_still_by_target_poses_sleeps_until_the_platform_moves() {
-    let mut world = World::default();
-    world
-        .set_sleep_settings(SleepSettings {
-            enabled: true,
-            ..Default::default()
-        })
-        .unwrap();
+    let mut world = sleeping_world();
     // a platform off the origin, tilted 0.05 rad about a skew axis (its pose's bits not round)
     let (p, q) = (
         Vec3::new(0.3, -1.7, 2.9),

@@ -5,6 +5,9 @@
 use tenon::scenes;
 use tenon::*;
 
+mod support;
+use support::sleeping_world;
+
 fn weightless() -> World {
     World::new(WorldSettings {
         gravity: Vec3::zeros(),
@@ -596,13 +599,7 @@ fn a_strandbeest_whose_crank_torque_is_limited_walks_or_stalls_on_its_contacts()
 
 #[test]
 fn a_bar_held_by_joint_friction_falls_asleep_and_a_push_wakes_it() {
-    let mut world = World::default();
-    world
-        .set_sleep_settings(SleepSettings {
-            enabled: true,
-            ..Default::default()
-        })
-        .unwrap();
+    let mut world = sleeping_world();
     let (bar, j) = bar_with_friction(&mut world, 2.0, 1.05 * 2.0 * 9.81 * 0.5);
     let h = 1.0 / 60.0;
     let mut asleep = None;

@@ -5,34 +5,23 @@ use std::sync::{Arc, Mutex};
 
 use tenon::*;
 
+mod support;
+use support::{fixed, shaped, sleeping_world};
+
 const H: f64 = 1.0 / 60.0;
 
 /// A dynamic ball of radius `r` at `position`, its mass from its shape, moving at `velocity`.
 fn ball(world: &mut World, position: Vec3, r: f64, velocity: Vec3) -> (BodyHandle, ShapeHandle) {
-    let b = world
-        .create_body(&BodyDesc {
-            position,
-            linear_velocity: velocity,
-            ..Default::default()
-        })
-        .unwrap();
-    let s = world
-        .create_shape(b, &ShapeDesc::new(Geometry::Sphere { radius: r }))
-        .unwrap();
-    world.set_body_mass_from_shapes(b).unwrap();
+    let (b, s) = shaped(world, position, Geometry::Sphere { radius: r });
+    world.set_body_velocity(b, velocity, Vec3::zeros()).unwrap();
     (b, s)
 }
 
-/// A static body at `position` with one shape.
-fn fixed(world: &mut World, position: Vec3, geometry: Geometry) -> (BodyHandle, ShapeHandle) {
-    let b = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            position,
-            ..Default::default()
-        })
-        .unwrap();
-    (b, world.create_shape(b, &ShapeDesc::new(geometry)).unwrap())
+/// The throw of the one-way platform tests: a ball of radius 0.2 m thrown up at 9 m/s from
+/// 0.5 m, under the platform.
+fn thrown(world: &mut World) -> BodyHandle {
+    let up = Vec3::new(0.0, 0.0, 9.0);
+    ball(world, Vec3::new(0.0, 0.0, 0.5), 0.2, up).0
 }
 
 /// The platform: a static slab 4 m x 4 m x 0.1 m whose top is at 2.05 m.
@@ -64,20 +53,10 @@ fn one_way(platform: ShapeHandle) -> PreSolveHook {
 fn a_ball_thrown_up_through_a_one_way_platform_lands_on_it() {
     // the same throw without the platform: the trajectory the hook must leave untouched
     let mut free = World::default();
-    let (free_ball, _) = ball(
-        &mut free,
-        Vec3::new(0.0, 0.0, 0.5),
-        0.2,
-        Vec3::new(0.0, 0.0, 9.0),
-    );
+    let free_ball = thrown(&mut free);
     let mut world = World::default();
     let slab = platform(&mut world);
-    let (b, _) = ball(
-        &mut world,
-        Vec3::new(0.0, 0.0, 0.5),
-        0.2,
-        Vec3::new(0.0, 0.0, 9.0),
-    );
+    let b = thrown(&mut world);
     world.set_pre_solve(Some(one_way(slab)));
     assert!(world.has_pre_solve());
     let mut highest: f64 = 0.0;
@@ -123,12 +102,7 @@ fn a_ball_thrown_up_through_a_one_way_platform_lands_on_it() {
 fn without_the_hook_the_platform_stops_the_ball_from_below() {
     let mut world = World::default();
     let slab = platform(&mut world);
-    let (b, _) = ball(
-        &mut world,
-        Vec3::new(0.0, 0.0, 0.5),
-        0.2,
-        Vec3::new(0.0, 0.0, 9.0),
-    );
+    let b = thrown(&mut world);
     world.set_pre_solve(Some(one_way(slab)));
     world.set_pre_solve(None);
     assert!(!world.has_pre_solve());
@@ -276,13 +250,7 @@ fn a_world_with_a_hook_is_still_send_and_sync() {
 
 #[test]
 fn a_sleeping_body_is_not_asked_about_until_it_wakes() {
-    let mut world = World::default();
-    world
-        .set_sleep_settings(SleepSettings {
-            enabled: true,
-            ..Default::default()
-        })
-        .unwrap();
+    let mut world = sleeping_world();
     fixed(
         &mut world,
         Vec3::zeros(),

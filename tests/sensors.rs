@@ -2,20 +2,10 @@
 
 use tenon::*;
 
-const H: f64 = 1.0 / 60.0;
+mod support;
+use support::{shaped, sleeping_world};
 
-/// A dynamic body with one shape at `position`, its mass from the shape.
-fn shaped(world: &mut World, position: Vec3, geometry: Geometry) -> (BodyHandle, ShapeHandle) {
-    let b = world
-        .create_body(&BodyDesc {
-            position,
-            ..Default::default()
-        })
-        .unwrap();
-    let s = world.create_shape(b, &ShapeDesc::new(geometry)).unwrap();
-    world.set_body_mass_from_shapes(b).unwrap();
-    (b, s)
-}
+const H: f64 = 1.0 / 60.0;
 
 /// A static body at `position` with one shape, a sensor if `sensor`.
 fn fixed(world: &mut World, position: Vec3, geometry: Geometry, sensor: bool) -> ShapeHandle {
@@ -347,13 +337,7 @@ fn a_kinematic_probe_sees_the_terrain_and_the_walls_it_passes() {
 
 #[test]
 fn a_moving_sensor_wakes_nothing_and_lists_the_sleepers_it_passes() {
-    let mut world = World::default();
-    world
-        .set_sleep_settings(SleepSettings {
-            enabled: true,
-            ..Default::default()
-        })
-        .unwrap();
+    let mut world = sleeping_world();
     ground(&mut world);
     let (cube, cube_shape) = shaped(
         &mut world,

@@ -282,12 +282,7 @@ class World {
   }
   /// The joints that broke in the last step, destroyed since (a world-owned view, valid until
   /// the next step).
-  Result<View<tenon_joint_break>> joint_breaks() const {
-    View<tenon_joint_break> v;
-    tenon_result r = tenon_world_get_joint_breaks(id_, &v.data, &v.size);
-    if (r != TENON_RESULT_OK) return r;
-    return v;
-  }
+  Result<View<tenon_joint_break>> joint_breaks() const { return view(tenon_world_get_joint_breaks); }
   /// Every live joint, in slot order, into `out` (resized; its capacity reused).
   Status joint_ids(std::vector<JointId>& out) {
     Status st = fill(joint_ids_, [&](tenon_joint_id* p, size_t cap, size_t* n) {
@@ -357,26 +352,11 @@ class World {
     return tenon_world_register_contact(id_, &def);
   }
   /// The contacts of the last step (world-owned, valid until the next step).
-  Result<View<tenon_contact>> contacts() const {
-    View<tenon_contact> v;
-    tenon_result r = tenon_world_get_contact_view(id_, &v.data, &v.size);
-    if (r != TENON_RESULT_OK) return r;
-    return v;
-  }
+  Result<View<tenon_contact>> contacts() const { return view(tenon_world_get_contact_view); }
   /// The contact begin/end events of the last step (world-owned, valid until the next step).
-  Result<View<tenon_contact_event>> contact_events() const {
-    View<tenon_contact_event> v;
-    tenon_result r = tenon_world_get_contact_events(id_, &v.data, &v.size);
-    if (r != TENON_RESULT_OK) return r;
-    return v;
-  }
+  Result<View<tenon_contact_event>> contact_events() const { return view(tenon_world_get_contact_events); }
   /// The sensor begin/end events of the last step (world-owned, valid until the next step).
-  Result<View<tenon_sensor_event>> sensor_events() const {
-    View<tenon_sensor_event> v;
-    tenon_result r = tenon_world_get_sensor_events(id_, &v.data, &v.size);
-    if (r != TENON_RESULT_OK) return r;
-    return v;
-  }
+  Result<View<tenon_sensor_event>> sensor_events() const { return view(tenon_world_get_sensor_events); }
   Result<tenon_contact_report> contact_report() const {
     return get(tenon_world_get_contact_report, id_);
   }
@@ -503,6 +483,14 @@ class World {
     }
     out.resize(r == TENON_RESULT_OK ? n : 0);
     return r;
+  }
+  // A world-owned view: `call(world, &data, &size)`.
+  template <class T>
+  Result<View<T>> view(tenon_result (*call)(tenon_world_id, const T**, size_t*)) const {
+    View<T> v;
+    tenon_result r = call(id_, &v.data, &v.size);
+    if (r != TENON_RESULT_OK) return r;
+    return v;
   }
   template <class F>
   Status fill_ids(std::vector<ShapeId>& out, F call) {

@@ -592,11 +592,7 @@ namespace Tenon
             fixed (tenon_vec3* pp = positions)
             fixed (tenon_quat* pr = rotations)
             {
-                tenon_result r = Native.tenon_world_get_body_poses(Id, pi, pp, pr, (UIntPtr)cap, &n);
-                if (r != tenon_result.BufferTooSmall)
-                {
-                    TenonException.Check(r);
-                }
+                Copied(Native.tenon_world_get_body_poses(Id, pi, pp, pr, (UIntPtr)cap, &n));
             }
             return (int)n.ToUInt64();
         }

@@ -950,7 +950,6 @@ impl Island {
                 Side::World => Vec3::zeros(),
             };
             let j = joints.slot_mut(ij.slot);
-            j.solved = true;
             let i = self.impulse[k];
             let lin = Vec3::new(i[0], i[1], i[2]);
             // angular impulse about the anchor: about the centre of mass minus r_B x p

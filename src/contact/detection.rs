@@ -718,17 +718,17 @@ struct Warm {
     frame: u64,
 }
 
-/// What the pre-solve hook sees of a pair (`PreSolve`): its deepest point at the start of the
-/// (sub)step. `pair` is (shape slot a, shape slot b, their generations), `slots` their bodies'
-/// slots, `local` the shapes' poses on their bodies. `None` for a pair without points.
+/// What the pre-solve hook sees of a pair of shapes (`PreSolve`): its deepest point at the start
+/// of the (sub)step, and its combined material. `slots` are the shapes' bodies' slots, `local`
+/// the shapes' poses on their bodies. `None` for a pair without points.
 fn pre_solve_view(
-    pair: (u32, u32, u16, u16),
+    (shape_a, shape_b): (super::ShapeHandle, super::ShapeHandle),
     slots: (u32, u32),
     bodies: &Arena<Body>,
     (l1, l2): (&(Vec3, Quat), &(Vec3, Quat)),
     entry: &PairCache,
+    material: super::Material,
 ) -> Option<super::PreSolve> {
-    let (i, j, gi, gj) = pair;
     let (b1, b2) = (bodies.slot(slots.0), bodies.slot(slots.1));
     let mut points = 0u32;
     let mut deepest: Option<(f64, Vec3, Vec3, Vec3)> = None;
@@ -755,10 +755,9 @@ fn pre_solve_view(
         index: slot,
         generation: bodies.generation(slot),
     };
-    let shape = |index: u32, generation: u16| super::ShapeHandle { index, generation };
     Some(super::PreSolve {
-        shape_a: shape(i, gi),
-        shape_b: shape(j, gj),
+        shape_a,
+        shape_b,
         body_a: body(slots.0),
         body_b: body(slots.1),
         normal: n,
@@ -766,7 +765,7 @@ fn pre_solve_view(
         separation: dist,
         normal_velocity: (velocity(b2, &rb) - velocity(b1, &ra)).dot(&n),
         points,
-        material: super::Material::default(),
+        material,
     })
 }
 
@@ -880,6 +879,8 @@ pub(crate) struct Detector {
     sensor_bvh: Bvh,
     sensor_ws: BvhWorkspace,
     in_sensor_bvh: Vec<bool>,
+    /// Scratch of the sensors: the half-spaces' slots.
+    unbounded: Vec<u32>,
 }
 
 impl Detector {
@@ -1084,10 +1085,13 @@ impl Detector {
             let (l1, l2) = (s1.local(), s2.local());
             let mut mat = combine(&s1.material, &s2.material);
             if let Some(hook) = pre_solve.as_mut() {
-                let pair = (i, j, self.shapes.generation(i), self.shapes.generation(j));
-                let slots = (s1.body, s2.body);
-                if let Some(mut seen) = pre_solve_view(pair, slots, bodies, (&l1, &l2), entry) {
-                    seen.material = mat;
+                let handle = |index: u32| super::ShapeHandle {
+                    index,
+                    generation: self.shapes.generation(index),
+                };
+                let (pair, slots) = ((handle(i), handle(j)), (s1.body, s2.body));
+                if let Some(mut seen) = pre_solve_view(pair, slots, bodies, (&l1, &l2), entry, mat)
+                {
                     if !hook(&mut seen) {
                         // no points this (sub)step; taken up again later, they start cold (the
                         // frame's impulse so far stays with them)

@@ -254,6 +254,30 @@ pub(crate) fn refresh_views(wb: &mut WorldBox, w: u16) {
         );
 }
 
+/// Writes the address and length of the world-owned view `select` picks (NULL when empty) to
+/// `*out_data` and `*out_count`: the views' convention (valid until the next step).
+pub(crate) fn write_view<T>(
+    world: tenon_world_id,
+    out_data: *mut *const T,
+    out_count: *mut usize,
+    select: impl FnOnce(&WorldBox) -> &[T],
+) -> tenon_result {
+    boundary(|| {
+        let data = Out::new(out_data, "out_data")?;
+        let count = Out::new(out_count, "out_count")?;
+        let (p, n) = with_world(world, |wb| {
+            let v = select(wb);
+            Ok((v.as_ptr(), v.len()))
+        })?;
+        // SAFETY: the caller's valid pointers, checked non-null.
+        unsafe {
+            data.write(if n == 0 { std::ptr::null() } else { p });
+            count.write(n);
+        }
+        Ok(())
+    })
+}
+
 /// A contact def with every field at its default and `internal_magic` set. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_contact_def_default() -> tenon_contact_def {
@@ -336,16 +360,7 @@ pub unsafe extern "C" fn tenon_world_get_contact_view(
     out_data: *mut *const tenon_contact,
     out_count: *mut usize,
 ) -> tenon_result {
-    boundary(|| {
-        let data = Out::new(out_data, "out_data")?;
-        let count = Out::new(out_count, "out_count")?;
-        let (p, n) = with_world(world, |wb| Ok((wb.contacts.as_ptr(), wb.contacts.len())))?;
-        unsafe {
-            data.write(if n == 0 { std::ptr::null() } else { p });
-            count.write(n);
-        }
-        Ok(())
-    })
+    write_view(world, out_data, out_count, |wb| &wb.contacts)
 }
 
 /// The contact begin/end events of the last step as a world-owned array, valid as for
@@ -356,16 +371,7 @@ pub unsafe extern "C" fn tenon_world_get_contact_events(
     out_data: *mut *const tenon_contact_event,
     out_count: *mut usize,
 ) -> tenon_result {
-    boundary(|| {
-        let data = Out::new(out_data, "out_data")?;
-        let count = Out::new(out_count, "out_count")?;
-        let (p, n) = with_world(world, |wb| Ok((wb.events.as_ptr(), wb.events.len())))?;
-        unsafe {
-            data.write(if n == 0 { std::ptr::null() } else { p });
-            count.write(n);
-        }
-        Ok(())
-    })
+    write_view(world, out_data, out_count, |wb| &wb.events)
 }
 
 /// The sensor begin/end events of the last step (`tenon_sensor_event`: the ends first, then
@@ -377,18 +383,7 @@ pub unsafe extern "C" fn tenon_world_get_sensor_events(
     out_data: *mut *const tenon_sensor_event,
     out_count: *mut usize,
 ) -> tenon_result {
-    boundary(|| {
-        let data = Out::new(out_data, "out_data")?;
-        let count = Out::new(out_count, "out_count")?;
-        let (p, n) = with_world(world, |wb| {
-            Ok((wb.sensor_events.as_ptr(), wb.sensor_events.len()))
-        })?;
-        unsafe {
-            data.write(if n == 0 { std::ptr::null() } else { p });
-            count.write(n);
-        }
-        Ok(())
-    })
+    write_view(world, out_data, out_count, |wb| &wb.sensor_events)
 }
 
 /// Copies the contacts of the last step into `out[0 .. capacity)` and writes their number to

@@ -773,16 +773,5 @@ pub unsafe extern "C" fn tenon_world_get_joint_breaks(
     out_data: *mut *const tenon_joint_break,
     out_count: *mut usize,
 ) -> tenon_result {
-    boundary(|| {
-        let data = Out::new(out_data, "out_data")?;
-        let count = Out::new(out_count, "out_count")?;
-        let (p, n) = registry::with_world(world, |wb| {
-            Ok((wb.joint_breaks.as_ptr(), wb.joint_breaks.len()))
-        })?;
-        unsafe {
-            data.write(if n == 0 { std::ptr::null() } else { p });
-            count.write(n);
-        }
-        Ok(())
-    })
+    super::contact::write_view(world, out_data, out_count, |wb| &wb.joint_breaks)
 }

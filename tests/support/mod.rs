@@ -1,6 +1,45 @@
 //! Helpers shared by the tests of the Rust API.
+// (each test crate uses some of them)
+#![allow(dead_code)]
 
 use tenon::*;
+
+/// A world with sleep on at the default thresholds.
+pub fn sleeping_world() -> World {
+    let mut world = World::default();
+    world
+        .set_sleep_settings(SleepSettings {
+            enabled: true,
+            ..Default::default()
+        })
+        .unwrap();
+    world
+}
+
+/// A static body at `position` with one shape.
+pub fn fixed(world: &mut World, position: Vec3, geometry: Geometry) -> (BodyHandle, ShapeHandle) {
+    let b = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position,
+            ..Default::default()
+        })
+        .unwrap();
+    (b, world.create_shape(b, &ShapeDesc::new(geometry)).unwrap())
+}
+
+/// A dynamic body at `position` with one shape, its mass from the shape.
+pub fn shaped(world: &mut World, position: Vec3, geometry: Geometry) -> (BodyHandle, ShapeHandle) {
+    let b = world
+        .create_body(&BodyDesc {
+            position,
+            ..Default::default()
+        })
+        .unwrap();
+    let s = world.create_shape(b, &ShapeDesc::new(geometry)).unwrap();
+    world.set_body_mass_from_shapes(b).unwrap();
+    (b, s)
+}
 
 /// Registers the ground's contacts (the plane z = 0) with the four bottom corners of the
 /// 1 m cube `b` at its current pose, for the coming step.

@@ -306,7 +306,12 @@ impl Detector {
         self.in_sensor_bvh
             .resize(self.shapes.capacity_slots(), false);
         let mut moving = false;
-        for (slot, s) in self.shapes.iter().filter(|(_, s)| !s.unbounded) {
+        self.unbounded.clear();
+        for (slot, s) in self.shapes.iter() {
+            if s.unbounded {
+                self.unbounded.push(slot);
+                continue;
+            }
             let b = bodies.slot(s.body);
             let leaf = &mut self.in_sensor_bvh[slot as usize];
             if b.kind == BodyKind::Static {
@@ -325,7 +330,7 @@ impl Detector {
             self.sensor_bvh.refit(&mut self.sensor_ws);
         }
         let (shapes, tree, broad) = (&self.shapes, &self.sensor_bvh, &self.bvh);
-        let in_broad = &self.in_bvh;
+        let (in_broad, unbounded) = (&self.in_bvh, &self.unbounded);
         let is_static = |s: &Shape| bodies.slot(s.body).kind == BodyKind::Static;
         for (si, s) in shapes.iter().filter(|(_, s)| s.sensor) {
             let pose = s.world_pose(bodies.slot(s.body));
@@ -360,9 +365,7 @@ impl Detector {
                     })
                     .for_each(&mut meets);
             }
-            (shapes.iter())
-                .filter(|(_, o)| o.unbounded)
-                .for_each(|(oi, _)| meets(oi));
+            unbounded.iter().for_each(|&oi| meets(oi));
         }
         out.sort_unstable();
     }
