@@ -1,13 +1,12 @@
 //! No allocation per step once the topology is fixed (counting global allocator, counting on the
 //! stepping thread only): the articulation alone, and the contact phases once the contact set is
-//! steady. Detection is not in the contact count: parry allocates inside some of its manifold
-//! algorithms.
+//! steady, detection included (shapes of every kind resting on grounds of every kind).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use tenon::*;
 
 mod support;
-use support::{register_bottom_corners, sleeping_world};
+use support::{fixed, register_bottom_corners, shaped, sleeping_world};
 
 struct Counting;
 // Counted per thread: the other tests of this file run on their own threads meanwhile, and the
@@ -357,7 +356,7 @@ fn sensors_allocate_nothing_once_their_lists_have_grown() {
 
 /// The pre-solve hook: a ball resting on ground the hook keeps, and a ball whose pair with it is
 /// turned down in every other half second (dropped and taken up again), allocate nothing once
-/// the contact set has grown (balls on a half-space: parry's manifolds of boxes allocate).
+/// the contact set has grown.
 #[test]
 fn a_pre_solve_hook_allocates_nothing() {
     let mut world = World::default();
@@ -412,5 +411,128 @@ fn a_pre_solve_hook_allocates_nothing() {
     // the dropped ball's pair is turned down in every step of every other half second: 90 of 180
     let down = turned_down.load(std::sync::atomic::Ordering::Relaxed);
     assert_eq!(down, 90);
+    assert_eq!(n, 0, "{n} allocations in 120 steps");
+}
+
+/// Detection and the contact phases, whole steps: boxes, convex hulls, cylinders, capsules,
+/// balls and compounds resting on a half-space, a triangle mesh, a height field and a static
+/// box, a stack of three boxes and a hull on a hull, allocate nothing once they rest (the
+/// manifolds' point lists, their composite parts' lists and the EPA's buffers reused).
+#[test]
+fn shapes_at_rest_allocate_nothing() {
+    let mut world = World::default();
+    let b = Geometry::Box {
+        half_extents: Vec3::new(0.5, 0.4, 0.3),
+    };
+    let hull = Geometry::ConvexHull {
+        points: vec![
+            Vec3::new(-0.5, -0.5, -0.4),
+            Vec3::new(0.6, -0.4, -0.4),
+            Vec3::new(0.0, 0.5, -0.4),
+            Vec3::new(-0.4, -0.5, 0.4),
+            Vec3::new(0.5, -0.5, 0.4),
+            Vec3::new(0.1, 0.4, 0.4),
+        ],
+    };
+    let ball = Geometry::Sphere { radius: 0.4 };
+    let cylinder = Geometry::Cylinder {
+        half_height: 0.4,
+        radius: 0.3,
+    };
+    let bodies = [
+        b.clone(),
+        hull.clone(),
+        cylinder.clone(),
+        Geometry::Capsule {
+            half_height: 0.3,
+            radius: 0.2,
+        },
+        ball.clone(),
+        Geometry::Compound {
+            parts: vec![
+                (Vec3::new(-0.4, 0.0, 0.0), Quat::identity(), b.clone()),
+                (Vec3::new(0.6, 0.0, 0.0), Quat::identity(), ball),
+                (Vec3::new(0.0, 0.7, 0.0), Quat::identity(), cylinder),
+            ],
+        },
+    ];
+    let flat = |x: f64| {
+        let (v, i) = (
+            vec![
+                Vec3::new(x - 4.0, -4.0, 0.0),
+                Vec3::new(x + 4.0, -4.0, 0.0),
+                Vec3::new(x + 4.0, 40.0, 0.0),
+                Vec3::new(x - 4.0, 40.0, 0.0),
+            ],
+            vec![[0, 1, 2], [0, 2, 3]],
+        );
+        Geometry::TriMesh {
+            vertices: v,
+            indices: i,
+        }
+    };
+    // grounds side by side along x, bodies along y on each
+    fixed(
+        &mut world,
+        Vec3::zeros(),
+        Geometry::HalfSpace { normal: Vec3::z() },
+    );
+    fixed(&mut world, Vec3::new(0.0, 0.0, 1.0), flat(10.0));
+    fixed(
+        &mut world,
+        Vec3::new(20.0, 18.0, 1.0),
+        Geometry::HeightField {
+            rows: 3,
+            cols: 3,
+            heights: vec![0.0; 9],
+            scale: Vec3::new(8.0, 44.0, 1.0),
+        },
+    );
+    fixed(
+        &mut world,
+        Vec3::new(30.0, 18.0, 0.5),
+        Geometry::Box {
+            half_extents: Vec3::new(4.0, 22.0, 0.5),
+        },
+    );
+    for (x, z) in [(0.0, 0.0), (10.0, 1.0), (20.0, 1.0), (30.0, 1.0)] {
+        for (k, g) in bodies.iter().enumerate() {
+            let h = if matches!(g, Geometry::Capsule { .. }) {
+                0.5
+            } else {
+                0.41
+            };
+            let at = Vec3::new(x, 3.0 * k as f64, z + h);
+            shaped(&mut world, at, g.clone());
+        }
+    }
+    // a stack of three boxes and a hull on a hull, on the half-space
+    for k in 0..3 {
+        shaped(
+            &mut world,
+            Vec3::new(-10.0, 0.0, 0.3 + 0.6 * k as f64),
+            b.clone(),
+        );
+    }
+    for k in 0..2 {
+        shaped(
+            &mut world,
+            Vec3::new(-10.0, 5.0, 0.4 + 0.8 * k as f64),
+            hull.clone(),
+        );
+    }
+    let n = allocations_once_steady(&mut world, |world| {
+        world.step(1.0 / 60.0).unwrap();
+    });
+    // every body at rest on its ground, each ground with points
+    for (_, body) in world.bodies() {
+        assert!(
+            body.linear_velocity().norm() < 1e-3,
+            "{:?}",
+            body.position()
+        );
+    }
+    let contacts = world.contacts().len();
+    assert!(contacts > 60, "{contacts} points");
     assert_eq!(n, 0, "{n} allocations in 120 steps");
 }

@@ -15,12 +15,11 @@ use std::f64::consts::FRAC_1_SQRT_2;
 use parry3d_f64::bounding_volume::Aabb;
 use parry3d_f64::math::{Pose, Rot3 as PQuat, Vector as PVec};
 use parry3d_f64::partitioning::{Bvh, BvhWorkspace};
-use parry3d_f64::query::{
-    ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
-};
+use parry3d_f64::query::{ContactManifold, ContactManifoldsWorkspace, PersistentQueryDispatcher};
 use parry3d_f64::shape::{HeightFieldFlags, PackedFeatureId, SharedShape, TriMeshFlags};
 use parry3d_f64::utils::Array2;
 
+mod manifolds;
 mod queries;
 pub(crate) use queries::{QueryShape, RayHitAt};
 
@@ -881,6 +880,8 @@ pub(crate) struct Detector {
     in_sensor_bvh: Vec<bool>,
     /// Scratch of the sensors: the half-spaces' slots.
     unbounded: Vec<u32>,
+    /// Scratch of the narrow phase's manifolds (old points, the EPA's buffers).
+    manifold_scratch: manifolds::Scratch<Warm>,
 }
 
 impl Detector {
@@ -1057,7 +1058,7 @@ impl Detector {
                 stamp,
             });
             entry.stamp = stamp;
-            let r = DefaultQueryDispatcher.contact_manifolds(
+            let r = manifolds::Manifolds::new(&mut self.manifold_scratch).contact_manifolds(
                 &pos12,
                 &*s1.shape,
                 &*s2.shape,
