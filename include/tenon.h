@@ -2182,6 +2182,23 @@ tenon_result tenon_shape_get_material(tenon_shape_id shape, tenon_material *out)
 tenon_result tenon_shape_set_material(tenon_shape_id shape, tenon_material material);
 
 /**
+ * Writes the velocity of the shape's surface relative to its body (shape frame, m/s) to
+ * `*out`.
+ */
+tenon_result tenon_shape_get_surface_velocity(tenon_shape_id shape, tenon_vec3 *out);
+
+/**
+ * Sets the velocity of the shape's surface relative to its body, in the shape's frame (m/s;
+ * zero by default): a conveyor belt, a tank's tread. Friction holds what touches the shape at
+ * that velocity across the contact's normal instead of at rest relative to the body: a box on
+ * a static belt moving at 1 m/s speeds up at `mu_d g` until it rides at 1 m/s; a body whose
+ * own shape has a surface velocity `v` drives itself along the ground at `-v`. The shape does
+ * not move. Wakes the body and, at the next step, what touches it. Errors: NaN; a speed of
+ * 1e6 m/s or more (`TENON_RESULT_INVALID_ARGUMENT`).
+ */
+tenon_result tenon_shape_set_surface_velocity(tenon_shape_id shape, tenon_vec3 velocity);
+
+/**
  * Changes the shape's collision group and mask (see `tenon_shape_def`).
  */
 tenon_result tenon_shape_set_filter(tenon_shape_id shape, uint32_t group, uint32_t mask);

@@ -1366,6 +1366,34 @@ impl World {
         Ok(())
     }
 
+    /// The velocity of the shape's surface relative to its body, in the shape's frame (m/s).
+    pub fn shape_surface_velocity(&self, h: ShapeHandle) -> Result<Vec3> {
+        Ok(self.shape(h)?.surface_velocity)
+    }
+
+    /// Sets the velocity of the shape's surface relative to its body, in the shape's frame
+    /// (m/s; zero by default): a conveyor belt, a tank's tread, an escalator. Friction then
+    /// holds what touches the shape at that velocity across the contact's normal instead of at
+    /// rest relative to the body (static friction up to `mu_s` times the normal force, dynamic
+    /// friction while it slides): a box set on a static belt moving at 1 m/s speeds up at
+    /// `mu_d g` until it rides at 1 m/s; a body whose own shape has a surface velocity `v`
+    /// drives itself along the ground at `-v`. The part of the velocity along a contact's
+    /// normal is left out; the shape does not move. Wakes the body and, at the next step,
+    /// what touches it. Like Box2D's tangent speed and Jolt's surface velocity, per shape.
+    pub fn set_shape_surface_velocity(&mut self, h: ShapeHandle, v: Vec3) -> Result<()> {
+        if !vec_finite(&v) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "surface velocity is NaN or infinite",
+            ));
+        }
+        crate::body::check_speed(&v, &Vec3::zeros())?;
+        self.shape_mut(h)?.surface_velocity = v;
+        let body = self.shape(h)?.body;
+        self.note_change(body);
+        Ok(())
+    }
+
     /// The user's opaque value of the shape.
     pub fn shape_user_data(&self, h: ShapeHandle) -> Result<u64> {
         Ok(self.shape(h)?.user_data)

@@ -843,6 +843,25 @@ namespace Tenon
         public static extern tenon_result tenon_shape_set_material(tenon_shape_id shape, tenon_material material);
 
         /// <summary>
+        ///  Writes the velocity of the shape's surface relative to its body (shape frame, m/s) to
+        ///  `*out`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "tenon_shape_get_surface_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern tenon_result tenon_shape_get_surface_velocity(tenon_shape_id shape, tenon_vec3* @out);
+
+        /// <summary>
+        ///  Sets the velocity of the shape's surface relative to its body, in the shape's frame (m/s;
+        ///  zero by default): a conveyor belt, a tank's tread. Friction holds what touches the shape at
+        ///  that velocity across the contact's normal instead of at rest relative to the body: a box on
+        ///  a static belt moving at 1 m/s speeds up at `mu_d g` until it rides at 1 m/s; a body whose
+        ///  own shape has a surface velocity `v` drives itself along the ground at `-v`. The shape does
+        ///  not move. Wakes the body and, at the next step, what touches it. Errors: NaN; a speed of
+        ///  1e6 m/s or more (`TENON_RESULT_INVALID_ARGUMENT`).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "tenon_shape_set_surface_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern tenon_result tenon_shape_set_surface_velocity(tenon_shape_id shape, tenon_vec3 velocity);
+
+        /// <summary>
         ///  Changes the shape's collision group and mask (see `tenon_shape_def`).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_shape_set_filter", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]

@@ -294,6 +294,9 @@ pub(crate) struct Shape {
     pub user_data: u64,
     /// A sensor: no contacts, its overlaps listed ([`Detector::sensor_overlaps`]).
     pub sensor: bool,
+    /// Velocity of the shape's surface relative to its body, in the shape's frame (m/s): a
+    /// conveyor belt's, a tank tread's.
+    pub surface_velocity: Vec3,
     /// Bounding radius about the body's origin (m).
     radius: f64,
     unbounded: bool,
@@ -321,6 +324,7 @@ impl Shape {
             filter: d.filter,
             user_data: d.user_data,
             sensor: d.sensor,
+            surface_velocity: Vec3::zeros(),
             radius,
             unbounded,
         })
@@ -465,6 +469,10 @@ pub(crate) struct Contact {
     pub nl: Vec3,
     pub u0: Vec3,
     pub collided: bool,
+    /// The velocity friction holds B's point at relative to A's (world frame, m/s), from the
+    /// shapes' surface velocities at detection: `R_A v_A - R_B v_B` (a box on a conveyor
+    /// moving at `v` rides at `v`). Its part across the normal counts.
+    pub vs: Vec3,
     /// The point touches a body of an island: its collision is resolved coupled to the
     /// island's factored system after the velocity correction (with restitution; without, the
     /// contact phase's velocity-level round is its impact), not with the free bodies.
@@ -572,6 +580,7 @@ impl Contact {
             d0: Vec3::zeros(),
             nl: n,
             u0: Vec3::zeros(),
+            vs: Vec3::zeros(),
             pn_total: 0.0,
             p: Vec3::zeros(),
             p_total: Vec3::zeros(),
@@ -1111,6 +1120,9 @@ impl Detector {
                 }
             }
             self.produced.push((i, j));
+            // (the surfaces' velocities, world frame: what friction holds the points at)
+            let surface = b1.rotation * (s1.rotation * s1.surface_velocity)
+                - b2.rotation * (s2.rotation * s2.surface_velocity);
             for m in &entry.manifolds {
                 let n1 = match m.subshape_pos1() {
                     Some(p) => p.rotation * m.local_n1,
@@ -1162,6 +1174,7 @@ impl Detector {
                             c.normal_on = NormalOn::Segments;
                         }
                     }
+                    c.vs = surface;
                     // the force is kept in A's body frame, as the point and normal
                     c.warm_force = Vec3::from(pt.data.force);
                     c.warm_torque = Vec3::from(pt.data.torque);

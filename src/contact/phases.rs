@@ -693,7 +693,8 @@ impl Contacts {
         for c in &mut self.contacts {
             let (a, b) = (state(&self.states, c.a), state(&self.states, c.b));
             let (ra, rb, n) = at_start(&a.q, &c.ra, &b.q, &c.rb, &c.n);
-            let u = relative_velocity(a, &ra, b, &rb);
+            // (slipping against the surface's velocity, where one moves)
+            let u = relative_velocity(a, &ra, b, &rb) - c.vs;
             c.sliding_at_start = (u - u.dot(&n) * n).norm() > self.settings.tolerance / h;
             (c.wa, c.wb, c.wn) = (ra, rb, n);
             c.kn = k_along(a, &ra, b, &rb, &n);
@@ -905,7 +906,7 @@ impl Contacts {
             return false;
         }
         let (ra, rb, n) = (c.wa, c.wb, c.wn);
-        let u = self.relative(&c);
+        let u = self.relative(&c) - c.vs;
         let ut = u - u.dot(&n) * n;
         let m = ut.norm();
         // (NaN too: a blown-up sweep's velocities take no friction)
@@ -1208,7 +1209,8 @@ impl Contacts {
                         let pn = c.pn + q.dot(&n);
                         let pt = c.pt + (q - q.dot(&n) * n);
                         // (the slip over the step, for `friction_block`'s position-level form)
-                        let slip = (wi - wi.dot(&n) * n) * h;
+                        let ws = wi - c.vs;
+                        let slip = (ws - ws.dot(&n) * n) * h;
                         let block = |mu: f64| {
                             friction_block(&n, &pt, &slip, h, mu * pn, &kk[i][i], &kk[i][i])
                                 .map(|(new, _)| new)
@@ -2035,9 +2037,15 @@ impl Contacts {
                 let (pa, pb, n, _) = previewed(c, a, b);
                 (c.d0, c.nl) = (pb - pa, n);
             }
+            c.dt = contact_dt(a, b);
+            // Static friction holds the points' offset across the normal at the surfaces'
+            // motion over the step (a conveyor's belt carries B's point along), not at zero.
+            if c.vs != Vec3::zeros() {
+                let across = c.vs - c.vs.dot(&c.nl) * c.nl;
+                c.d0 -= c.dt * across;
+            }
             c.sep = c.d0.dot(&c.nl);
             (c.wa, c.wb) = (ra, rb);
-            c.dt = contact_dt(a, b);
         }
     }
 

@@ -423,6 +423,39 @@ pub extern "C" fn tenon_shape_set_material(
     })
 }
 
+/// Writes the velocity of the shape's surface relative to its body (shape frame, m/s) to
+/// `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_shape_get_surface_velocity(
+    shape: tenon_shape_id,
+    out: *mut tenon_vec3,
+) -> tenon_result {
+    get(shape, out, |w, h| {
+        Ok(tenon_vec3::from_na(w.shape_surface_velocity(h)?))
+    })
+}
+
+/// Sets the velocity of the shape's surface relative to its body, in the shape's frame (m/s;
+/// zero by default): a conveyor belt, a tank's tread. Friction holds what touches the shape at
+/// that velocity across the contact's normal instead of at rest relative to the body: a box on
+/// a static belt moving at 1 m/s speeds up at `mu_d g` until it rides at 1 m/s; a body whose
+/// own shape has a surface velocity `v` drives itself along the ground at `-v`. The shape does
+/// not move. Wakes the body and, at the next step, what touches it. Errors: NaN; a speed of
+/// 1e6 m/s or more (`TENON_RESULT_INVALID_ARGUMENT`).
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_shape_set_surface_velocity(
+    shape: tenon_shape_id,
+    velocity: tenon_vec3,
+) -> tenon_result {
+    boundary(|| {
+        let h = shape.handle()?;
+        let v = velocity.finite("surface velocity")?;
+        with_world_of(shape.world, "shape id", |wb| {
+            Ok(wb.world.set_shape_surface_velocity(h, v)?)
+        })
+    })
+}
+
 /// Changes the shape's collision group and mask (see `tenon_shape_def`).
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_shape_set_filter(
