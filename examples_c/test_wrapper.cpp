@@ -271,6 +271,27 @@ int main() {
     EXPECT(std::fabs(w.position(ball).value().z - 2.25) < 1e-4);
   }
   {
+    // a conveyor: a box set on a static belt moving at 2 m/s rides at 2 m/s
+    tenon::World w = tenon::World::create().value();
+    tenon_body_def gd = tenon_body_def_default();
+    gd.kind = TENON_BODY_KIND_STATIC;
+    gd.position = {0, 0, -0.5};
+    tenon::BodyId ground = w.create_body(gd).value();
+    tenon_shape_def belt_def = tenon_shape_def_default();
+    belt_def.half_extents = {20, 2, 0.5};
+    tenon::ShapeId belt = w.create_shape(ground, belt_def).value();
+    EXPECT(w.set_surface_velocity(belt, {2, 0, 0}).ok());
+    EXPECT(w.surface_velocity(belt).value().x == 2);
+    EXPECT(w.set_surface_velocity(belt, {0, std::nan(""), 0}).code() == TENON_RESULT_NON_FINITE);
+    tenon_body_def bd = tenon_body_def_default();
+    bd.position = {0, 0, 0.5};
+    tenon::BodyId box = w.create_body(bd).value();
+    EXPECT(w.create_shape(box, tenon_shape_def_default()).ok());
+    EXPECT(w.set_mass_from_shapes(box).ok());
+    for (int k = 0; k < 60; ++k) EXPECT(w.step(1.0 / 60.0).ok());
+    EXPECT(std::fabs(w.linear_velocity(box).value().x - 2.0) < 1e-4);
+  }
+  {
     // a joint that breaks: a 3 kg bob on a rope that holds 1.05 m g, pulled with 0.1 m g more
     tenon::World w = tenon::World::create().value();
     tenon_body_def bd = tenon_body_def_default();

@@ -221,3 +221,30 @@ fn bad_surface_velocities_are_refused() {
     assert!(world.set_shape_surface_velocity(s, Vec3::x()).is_err());
     assert!(world.shape_surface_velocity(s).is_err());
 }
+
+/// A box asleep on a belt at rest wakes when the belt starts, and is carried.
+#[test]
+fn starting_a_belt_wakes_what_rests_on_it() {
+    let mut world = support::sleeping_world();
+    let s = belt(
+        &mut world,
+        Quat::identity(),
+        Quat::identity(),
+        Vec3::zeros(),
+    );
+    let (b, _) = shaped(&mut world, Vec3::new(0.0, 0.0, 0.5), cube());
+    for _ in 0..120 {
+        world.step(H).unwrap();
+    }
+    assert!(
+        !world.body(b).unwrap().is_awake(),
+        "asleep on the still belt"
+    );
+    world.set_shape_surface_velocity(s, Vec3::x()).unwrap();
+    for _ in 0..30 {
+        world.step(H).unwrap();
+    }
+    assert!(world.body(b).unwrap().is_awake());
+    let v = world.body(b).unwrap().linear_velocity();
+    assert!((v - Vec3::x()).norm() < 1e-4, "{v}");
+}

@@ -306,6 +306,14 @@ class World {
   Status set_material(ShapeId s, tenon_material m) noexcept {
     return tenon_shape_set_material(s.raw, m);
   }
+  /// The velocity of the shape's surface relative to its body, shape frame (m/s): a conveyor
+  /// belt, a tank's tread (tenon_shape_set_surface_velocity()).
+  Status set_surface_velocity(ShapeId s, tenon_vec3 v) noexcept {
+    return tenon_shape_set_surface_velocity(s.raw, v);
+  }
+  Result<tenon_vec3> surface_velocity(ShapeId s) const {
+    return get(tenon_shape_get_surface_velocity, s.raw);
+  }
   Status set_filter(ShapeId s, uint32_t group, uint32_t mask) noexcept {
     return tenon_shape_set_filter(s.raw, group, mask);
   }

@@ -1180,6 +1180,14 @@ namespace Tenon
             set { TenonException.Check(Native.tenon_shape_set_material(Id, value)); }
         }
 
+        /// <summary>The velocity of the shape's surface relative to its body, in the shape's frame (m/s): a conveyor
+        /// belt, a tank's tread. Friction holds what touches the shape at that velocity instead of at rest.</summary>
+        public tenon_vec3 SurfaceVelocity
+        {
+            get { tenon_vec3 v; TenonException.Check(Native.tenon_shape_get_surface_velocity(Id, &v)); return v; }
+            set { TenonException.Check(Native.tenon_shape_set_surface_velocity(Id, value)); }
+        }
+
         /// <summary>Sets the collision group and mask: two shapes collide when each one's group meets the other's mask.</summary>
         public void SetFilter(uint group, uint mask)
         {

@@ -822,11 +822,30 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
             }
             29 => {
                 let s = shape_of(input, &worlds[wi]);
-                match input.pick(6) {
+                match input.pick(7) {
                     0 => (
                         "shape_set_material",
                         tenon_shape_set_material(s, input.material()),
                     ),
+                    6 => {
+                        // (a belt or a tread at up to 5 m/s; NaN now and then)
+                        let mut v = input.vec(-5.0, 5.0);
+                        if input.pick(8) == 0 {
+                            v.y = f64::NAN;
+                        }
+                        let r = tenon_shape_set_surface_velocity(s, v);
+                        if r == tenon_result::Ok {
+                            let mut back = tenon_vec3::default();
+                            checked(
+                                tenon_shape_get_surface_velocity(s, &mut back),
+                                "shape_get_surface_velocity",
+                            )?;
+                            if (back.x, back.y, back.z) != (v.x, v.y, v.z) {
+                                return Err(format!("surface velocity {v:?} read back {back:?}"));
+                            }
+                        }
+                        ("shape_set_surface_velocity", r)
+                    }
                     3 | 4 => (
                         "shape_set_sensor",
                         tenon_shape_set_sensor(s, input.enum_value(2)),

@@ -322,6 +322,31 @@ static class BindingsTest
             Expect(Math.Abs(box.LinearVelocity.x - 2) < 1e-9, "frictionless by the hook, the box keeps 2 m/s");
         }
 
+        // a conveyor: a box set at rest on a belt moving at 1.5 m/s rides at 1.5 m/s; a tread drives its body
+        using (var world = new World())
+        {
+            Shape belt = world.CreateBody(tenon_body_kind.Static, tenon_vec3.Zero).AddShape(ShapeDef.HalfSpace(new tenon_vec3(0, 0, 1)));
+            belt.SurfaceVelocity = new tenon_vec3(1.5, 0, 0);
+            Expect(belt.SurfaceVelocity.x == 1.5, "the surface velocity reads back");
+            Expect(Throws(() => belt.SurfaceVelocity = new tenon_vec3(double.NaN, 0, 0)) == tenon_result.NonFinite,
+                "a NaN surface velocity is refused");
+            Body box = world.CreateBody(tenon_body_kind.Dynamic, new tenon_vec3(0, 0, 0.5));
+            box.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
+            Body tank = world.CreateBody(tenon_body_kind.Dynamic, new tenon_vec3(0, 5, 0.5));
+            Shape tread = tank.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
+            tread.SurfaceVelocity = new tenon_vec3(-1.5, 1, 0);
+            for (int k = 0; k < 60; k++)
+            {
+                world.Step(1.0 / 60.0);
+            }
+            Console.WriteLine("conveyor: the box rides at {0:F6} m/s, the tank drives at {1:F6} m/s",
+                box.LinearVelocity.x, tank.LinearVelocity.y);
+            Expect(Math.Abs(box.LinearVelocity.x - 1.5) < 1e-4, "the belt carries the box at 1.5 m/s");
+            // on the moving ground the tread's box goes at the belt's 1.5 m/s plus the tread's (1.5, -1) m/s
+            Expect(Math.Abs(tank.LinearVelocity.x - 3.0) < 1e-4 && Math.Abs(tank.LinearVelocity.y + 1) < 1e-4,
+                "the tread drives its body over the belt");
+        }
+
         // a hook that calls the world it runs in: WorldLocked, thrown again by Step
         using (var world = new World())
         {
