@@ -1378,8 +1378,11 @@ impl World {
     /// friction while it slides): a box set on a static belt moving at 1 m/s speeds up at
     /// `mu_d g` until it rides at 1 m/s; a body whose own shape has a surface velocity `v`
     /// drives itself along the ground at `-v`. The part of the velocity along a contact's
-    /// normal is left out; the shape does not move. Wakes the body and, at the next step,
-    /// what touches it. Like Box2D's tangent speed and Jolt's surface velocity, per shape.
+    /// normal is left out; the shape does not move. Its direction is taken at each (sub)step's
+    /// start, with the bodies' rotations there (a tank turning at `w` steers its treads' drive
+    /// `w h` late). Wakes the body and, at the next step, what touches it. Like Box2D's tangent
+    /// speed and Jolt's surface velocity, per shape. Errors: NaN or infinite; a speed of 1e6
+    /// m/s or more.
     pub fn set_shape_surface_velocity(&mut self, h: ShapeHandle, v: Vec3) -> Result<()> {
         if !vec_finite(&v) {
             return Err(Error::new(

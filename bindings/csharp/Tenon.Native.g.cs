@@ -855,8 +855,9 @@ namespace Tenon
         ///  that velocity across the contact's normal instead of at rest relative to the body: a box on
         ///  a static belt moving at 1 m/s speeds up at `mu_d g` until it rides at 1 m/s; a body whose
         ///  own shape has a surface velocity `v` drives itself along the ground at `-v`. The shape does
-        ///  not move. Wakes the body and, at the next step, what touches it. Errors: NaN; a speed of
-        ///  1e6 m/s or more (`TENON_RESULT_INVALID_ARGUMENT`).
+        ///  not move. Its direction is taken at each step's start, with the bodies' rotations there.
+        ///  Wakes the body and, at the next step, what touches it. Errors: NaN or infinite
+        ///  (`TENON_RESULT_NON_FINITE`); a speed of 1e6 m/s or more (`TENON_RESULT_INVALID_ARGUMENT`).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_shape_set_surface_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern tenon_result tenon_shape_set_surface_velocity(tenon_shape_id shape, tenon_vec3 velocity);

@@ -318,6 +318,10 @@ pub(crate) struct Island {
     impulse_kept: Vec<JointImpulse>,
     lam_pos_kept: Vec<f64>,
     slack_kept: Vec<bool>,
+    /// The part of what the joints took since `keep_impulses` that the reported reactions
+    /// leave out: the contact phase's second pass moved the bodies out of a penetration and
+    /// took back that much of the velocities it gave ([`Island::leave_out_of_reactions`]).
+    pass_off: f64,
     /// What the joint correction undone by the last return to the velocity level did (velocity
     /// changes, joint impulses), and whether the next correction may start from it.
     pub warm_dv: Vec<Vec3>,
@@ -662,6 +666,7 @@ impl Island {
             impulse_kept: vec![[0.0; 10]; nj],
             lam_pos_kept: vec![0.0; n_lim],
             slack_kept: vec![false; n_lim],
+            pass_off: 0.0,
             lambda: vec![0.0; n_rows],
             lambda_pending: false,
             violation: vec![0.0; nj],
@@ -897,6 +902,7 @@ impl Island {
         for i in &mut self.impulse {
             *i = [0.0; 10];
         }
+        self.pass_off = 0.0;
         self.lambda.fill(0.0);
         self.lim.lambda.fill(0.0);
         self.lambda_pending = false;
@@ -950,7 +956,14 @@ impl Island {
                 Side::World => Vec3::zeros(),
             };
             let j = joints.slot_mut(ij.slot);
-            let i = self.impulse[k];
+            let mut i = self.impulse[k];
+            // (what the second pass's velocities taken back came with is not a reaction: the
+            // reported impulses then balance the bodies' change of momentum)
+            if self.pass_off > 0.0 {
+                for (r, kept) in i.iter_mut().zip(&self.impulse_kept[k]) {
+                    *r -= self.pass_off * (*r - kept);
+                }
+            }
             let lin = Vec3::new(i[0], i[1], i[2]);
             // angular impulse about the anchor: about the centre of mass minus r_B x p
             let ang = Vec3::new(i[3], i[4], i[5]) - rb.cross(&lin);
@@ -978,6 +991,7 @@ impl Island {
                 j.motor_target = self.coord[k];
             }
         }
+        self.pass_off = 0.0;
     }
 
     /// The pose of a side at time `tau` into the frame; dynamic sides use the current poses or
@@ -1337,6 +1351,15 @@ impl Island {
                 }
             }
         }
+    }
+
+    /// Leaves the part `off` (in (0, 1]) of the joints' impulses since [`Island::keep_impulses`]
+    /// out of the reactions the coming [`Island::scatter`] reports: the contact phase takes
+    /// that part of the velocities its second pass gave back off the bodies after the position
+    /// update (Tomcin section 7: it corrects positions, not velocities), so the impulses that
+    /// came with them acted on positions only. The state and the next steps are unchanged.
+    pub fn leave_out_of_reactions(&mut self, off: f64) {
+        self.pass_off = off;
     }
 
     /// Remembers the joints' impulses and the limit rows' position-level impulses (the

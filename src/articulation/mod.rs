@@ -724,6 +724,12 @@ impl Solver {
         self.islands[i].keep_impulses();
     }
 
+    /// Island `i` leaves the part `off` of its joints' impulses since it remembered them out of
+    /// the reactions it reports ([`Island::leave_out_of_reactions`]).
+    pub fn leave_out_of_reactions(&mut self, i: usize, off: f64) {
+        self.islands[i].leave_out_of_reactions(off);
+    }
+
     /// Island `i` takes back the impulses it remembered ([`Island::restore_impulses`]).
     pub fn restore_island_impulses(&mut self, i: usize) {
         self.islands[i].restore_impulses();

@@ -2275,7 +2275,13 @@ impl Contacts {
     /// stops an approach takes energy away and is kept whole, and so is the push on an island
     /// that needed substeps of its own, as before the cap. (A group partly kept reports the
     /// first pass's impulses on its contacts, less than what acted.)
-    fn measure_pops(&mut self, solver: &Solver, bodies: &Arena<Body>, h: f64, cap: Option<f64>) {
+    fn measure_pops(
+        &mut self,
+        solver: &mut Solver,
+        bodies: &Arena<Body>,
+        h: f64,
+        cap: Option<f64>,
+    ) {
         let mut start = 0;
         while start < self.kept.len() {
             let island = self.kept[start].island;
@@ -2305,6 +2311,7 @@ impl Contacts {
                 self.kept.drain(start..end);
                 continue;
             }
+            let mut off = 1.0;
             if let Some(b) = bound {
                 // quad t^2 + lin t = b, its root in (0, 1) (the energy is b at or above 0
                 // and above b at 1; quad > 0 there)
@@ -2314,10 +2321,14 @@ impl Contacts {
                 } else {
                     0.0
                 };
-                let off = (1.0 - t).clamp(0.0, 1.0);
+                off = (1.0 - t).clamp(0.0, 1.0);
                 for k in &mut self.kept[start..end] {
                     (k.v, k.w) = (off * k.v, off * k.w);
                 }
+            }
+            // (the joints' impulses that came with the velocities taken off are not reactions)
+            if let Some(i) = island {
+                solver.leave_out_of_reactions(i, off);
             }
             start = end;
         }

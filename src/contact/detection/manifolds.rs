@@ -39,6 +39,12 @@ use parry3d_f64::shape::{
 };
 use parry3d_f64::utils::PoseOpt;
 
+/// The kinds of [`Parts`] workspaces.
+const COMPOSITE_SHAPE: u8 = 0;
+const COMPOSITE_COMPOSITE: u8 = 1;
+const HEIGHTFIELD_SHAPE: u8 = 2;
+const HEIGHTFIELD_COMPOSITE: u8 = 3;
+
 /// cos(1 degree): how far parry lets a manifold's normal turn before it recomputes the points
 /// (its `try_update_contacts`).
 const COS_1_DEGREES: f64 = 0.99984769515;
@@ -52,14 +58,16 @@ pub(crate) struct Scratch<D> {
 
 /// A composite pair's manifolds, one per pair of parts that may touch, keyed by the parts
 /// (parry's composite workspaces): where each part pair's manifold is in the list and whether
-/// it was met this step, and last step's list, whose buffer becomes the next step's.
-struct Parts<K, D> {
+/// it was met this step, and last step's list, whose buffer becomes the next step's. `KIND`
+/// names the function that made it (as parry's workspaces have a type each): a pair whose
+/// kind of composite changed starts a new workspace rather than reading another's indices.
+struct Parts<K, D, const KIND: u8> {
     timestamp: bool,
     sub_detectors: HashMap<K, (usize, bool)>,
     old: Vec<ContactManifold<(), D>>,
 }
 
-impl<K, D> Default for Parts<K, D> {
+impl<K, D, const KIND: u8> Default for Parts<K, D, KIND> {
     fn default() -> Self {
         Parts {
             timestamp: false,
@@ -69,7 +77,7 @@ impl<K, D> Default for Parts<K, D> {
     }
 }
 
-impl<K: Clone, D: Clone> Clone for Parts<K, D> {
+impl<K: Clone, D: Clone, const KIND: u8> Clone for Parts<K, D, KIND> {
     fn clone(&self) -> Self {
         Parts {
             timestamp: self.timestamp,
@@ -79,7 +87,7 @@ impl<K: Clone, D: Clone> Clone for Parts<K, D> {
     }
 }
 
-impl<K, D> WorkspaceData for Parts<K, D>
+impl<K, D, const KIND: u8> WorkspaceData for Parts<K, D, KIND>
 where
     K: Clone + Send + Sync + 'static,
     D: Clone + Send + Sync + 'static,
@@ -93,7 +101,7 @@ where
     }
 }
 
-impl<K, D> Parts<K, D>
+impl<K, D, const KIND: u8> Parts<K, D, KIND>
 where
     K: Eq + Hash + Clone + Send + Sync + 'static,
     D: Default + Copy + Send + Sync + 'static,
@@ -433,7 +441,7 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
         workspace: &mut Option<ContactManifoldsWorkspace>,
         flipped: bool,
     ) {
-        let parts = Parts::<u32, D>::begin(workspace, manifolds);
+        let parts = Parts::<u32, D, COMPOSITE_SHAPE>::begin(workspace, manifolds);
         let pos12 = *pos12;
         let pos21 = pos12.inverse();
         let deformable = composite1.is_deformable();
@@ -498,7 +506,7 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
         manifolds: &mut Vec<ContactManifold<(), D>>,
         workspace: &mut Option<ContactManifoldsWorkspace>,
     ) {
-        let parts = Parts::<(u32, u32), D>::begin(workspace, manifolds);
+        let parts = Parts::<(u32, u32), D, COMPOSITE_COMPOSITE>::begin(workspace, manifolds);
         let (mut pos12, mut pos21) = (*pos12, pos12.inverse());
         let (mut ls_aabb1, mut ls_aabb2) =
             (composite1.bvh().root_aabb(), composite2.bvh().root_aabb());
@@ -584,7 +592,7 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
         workspace: &mut Option<ContactManifoldsWorkspace>,
         flipped: bool,
     ) {
-        let parts = Parts::<u32, D>::begin(workspace, manifolds);
+        let parts = Parts::<u32, D, HEIGHTFIELD_SHAPE>::begin(workspace, manifolds);
         let ls_aabb2 = shape2.compute_aabb(pos12).loosened(prediction);
         heightfield1.map_elements_in_local_aabb(&ls_aabb2, &mut |i, triangle1| {
             let (id1, id2) = if flipped { (0, i) } else { (i, 0) };
@@ -630,7 +638,7 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
         workspace: &mut Option<ContactManifoldsWorkspace>,
         flipped: bool,
     ) {
-        let parts = Parts::<(u32, u32), D>::begin(workspace, manifolds);
+        let parts = Parts::<(u32, u32), D, HEIGHTFIELD_COMPOSITE>::begin(workspace, manifolds);
         let bvh2 = composite2.bvh();
         let ls_aabb2_1 = bvh2.root_aabb().transform_by(pos12).loosened(prediction);
         let deformable = composite2.is_deformable();
