@@ -427,6 +427,25 @@ impl<D: Default + Copy + Send + Sync> Manifolds<'_, D> {
 /// `..._heightfield_composite_shape`) with their lists kept in [`Parts`]. The parts are met in
 /// parry's order, so the manifolds come in the same order with the same points.
 impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
+    /// Convex `a` (of the first composite or height field) against convex `b`, each with its
+    /// normal constraints, as the pair's shapes are ordered: `flipped`, `b` is the pair's first
+    /// shape. `pos` is the pose of the pair's second shape in its first's frame.
+    fn in_order(
+        &self,
+        flipped: bool,
+        pos: &Pose,
+        (a, na): (&dyn Shape, Option<&dyn NormalConstraints>),
+        (b, nb): (&dyn Shape, Option<&dyn NormalConstraints>),
+        prediction: f64,
+        manifold: &mut ContactManifold<(), D>,
+    ) {
+        let _ = if flipped {
+            self.contact_manifold_convex_convex(pos, b, a, nb, na, prediction, manifold)
+        } else {
+            self.contact_manifold_convex_convex(pos, a, b, na, nb, prediction, manifold)
+        };
+    }
+
     /// A compound's parts (`composite1`) against a convex shape; `flipped`: the compound is
     /// the pair's second shape, `pos12` then the pose of the pair's first shape in the
     /// compound's frame.
@@ -470,27 +489,13 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
                         manifold.set_subshape_pos1(part_pos1.copied());
                     }
                 }
-                let _ = if flipped {
-                    self.contact_manifold_convex_convex(
-                        &part_pos1.prepend_to(&pos21),
-                        shape2,
-                        part_shape1,
-                        None,
-                        normal_constraints1,
-                        prediction,
-                        manifold,
-                    )
+                let pos = if flipped {
+                    part_pos1.prepend_to(&pos21)
                 } else {
-                    self.contact_manifold_convex_convex(
-                        &part_pos1.inv_mul(&pos12),
-                        part_shape1,
-                        shape2,
-                        normal_constraints1,
-                        None,
-                        prediction,
-                        manifold,
-                    )
+                    part_pos1.inv_mul(&pos12)
                 };
+                let part = (part_shape1, normal_constraints1);
+                self.in_order(flipped, &pos, part, (shape2, None), prediction, manifold);
             });
         }
         parts.end();
@@ -550,27 +555,12 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
                             if deformable {
                                 manifold.mark_shapes_deformed();
                             }
-                            let _ = if flipped {
-                                self.contact_manifold_convex_convex(
-                                    &pos2211,
-                                    part_shape2,
-                                    part_shape1,
-                                    normal_constraints2,
-                                    normal_constraints1,
-                                    prediction,
-                                    manifold,
-                                )
-                            } else {
-                                self.contact_manifold_convex_convex(
-                                    &pos2211.inverse(),
-                                    part_shape1,
-                                    part_shape2,
-                                    normal_constraints1,
-                                    normal_constraints2,
-                                    prediction,
-                                    manifold,
-                                )
-                            };
+                            let pos = if flipped { pos2211 } else { pos2211.inverse() };
+                            let (part1, part2) = (
+                                (part_shape1, normal_constraints1),
+                                (part_shape2, normal_constraints2),
+                            );
+                            self.in_order(flipped, &pos, part1, part2, prediction, manifold);
                         },
                     );
                 }
@@ -600,27 +590,16 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
             let manifold = &mut manifolds[k];
             let pseudo_normals = heightfield1.triangle_normal_constraints(i);
             let normal_constraints1 = pseudo_normals.as_ref().map(|pn| pn as &_);
-            let _ = if flipped {
-                self.contact_manifold_convex_convex(
-                    &pos12.inverse(),
-                    shape2,
-                    triangle1,
-                    None,
-                    normal_constraints1,
-                    prediction,
-                    manifold,
-                )
-            } else {
-                self.contact_manifold_convex_convex(
-                    pos12,
-                    triangle1,
-                    shape2,
-                    normal_constraints1,
-                    None,
-                    prediction,
-                    manifold,
-                )
-            };
+            let pos = if flipped { pos12.inverse() } else { *pos12 };
+            let triangle = (triangle1 as &dyn Shape, normal_constraints1);
+            self.in_order(
+                flipped,
+                &pos,
+                triangle,
+                (shape2, None),
+                prediction,
+                manifold,
+            );
         });
         parts.end();
     }
@@ -667,27 +646,16 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
                         let normal_constraints1 = triangle_normals
                             .as_ref()
                             .map(|p| p as &dyn NormalConstraints);
-                        let _ = if flipped {
-                            self.contact_manifold_convex_convex(
-                                &part_pos2.inv_mul(pos21),
-                                part_shape2,
-                                triangle1,
-                                normal_constraints2,
-                                normal_constraints1,
-                                prediction,
-                                manifold,
-                            )
+                        let pos = if flipped {
+                            part_pos2.inv_mul(pos21)
                         } else {
-                            self.contact_manifold_convex_convex(
-                                &part_pos2.prepend_to(pos12),
-                                triangle1,
-                                part_shape2,
-                                normal_constraints1,
-                                normal_constraints2,
-                                prediction,
-                                manifold,
-                            )
+                            part_pos2.prepend_to(pos12)
                         };
+                        let (triangle, part) = (
+                            (triangle1 as &dyn Shape, normal_constraints1),
+                            (part_shape2, normal_constraints2),
+                        );
+                        self.in_order(flipped, &pos, triangle, part, prediction, manifold);
                     },
                 );
             }
