@@ -63,7 +63,7 @@ fn main() {
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("Tenon.Native.g.cs");
     let mut csharp = csbindgen::Builder::default();
     for file in [
-        "types", "result", "version", "world", "body", "joint", "shape", "contact", "query",
+        "types", "result", "version", "world", "body", "joint", "shape", "contact", "query", "draw",
     ] {
         csharp = csharp.input_extern_file(crate_dir.join(format!("src/ffi/{file}.rs")));
     }

@@ -292,6 +292,28 @@ int main() {
     EXPECT(std::fabs(w.linear_velocity(box).value().x - 2.0) < 1e-4);
   }
   {
+    // debug drawing: a box's 12 edges, 1 m each; an exception thrown in the callback comes out
+    tenon::World w = tenon::World::create().value();
+    tenon::BodyId box = w.create_body(tenon_body_def_default()).value();
+    EXPECT(w.create_shape(box, tenon_shape_def_default()).ok());
+    int edges = 0;
+    double longest = 0;
+    EXPECT(w.debug_draw([&](tenon_vec3 a, tenon_vec3 b, tenon_draw_kind kind) {
+              edges += kind == TENON_DRAW_KIND_DYNAMIC;
+              longest = std::max(longest, std::hypot(b.x - a.x, b.y - a.y, b.z - a.z));
+            }).ok());
+    EXPECT(edges == 12 && std::fabs(longest - 1.0) < 1e-12);
+    bool thrown = false;
+    try {
+      (void)w.debug_draw([](tenon_vec3, tenon_vec3, tenon_draw_kind) { throw std::runtime_error("draw"); });
+    } catch (const std::runtime_error& e) {
+      thrown = std::string(e.what()) == "draw";
+    }
+    EXPECT(thrown);
+    EXPECT(w.debug_draw([](tenon_vec3, tenon_vec3, tenon_draw_kind) {}, 64).code() ==
+           TENON_RESULT_INVALID_ARGUMENT);
+  }
+  {
     // a joint that breaks: a 3 kg bob on a rope that holds 1.05 m g, pulled with 0.1 m g more
     tenon::World w = tenon::World::create().value();
     tenon_body_def bd = tenon_body_def_default();

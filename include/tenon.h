@@ -112,6 +112,21 @@
 #define TENON_CONTACT_COUPLING_ITERATIVE 2
 
 /**
+ * `tenon_world_debug_draw()` flag: shapes' wireframes.
+ */
+#define TENON_DRAW_SHAPES 1
+
+/**
+ * `tenon_world_debug_draw()` flag: joints (anchors, gaps, axes).
+ */
+#define TENON_DRAW_JOINTS 2
+
+/**
+ * `tenon_world_debug_draw()` flag: the last step's contact points (normals, impulses).
+ */
+#define TENON_DRAW_CONTACTS 4
+
+/**
  * Most worlds that can exist at once.
  */
 #define TENON_MAX_WORLDS 65535
@@ -205,6 +220,62 @@ enum tenon_result
 typedef enum tenon_result tenon_result;
 #else
 typedef uint32_t tenon_result;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * What a segment drawn by `tenon_world_debug_draw()` belongs to, for the caller to colour it.
+ * Passed as `uint32_t`.
+ */
+enum tenon_draw_kind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * A shape of an awake dynamic body.
+   */
+  TENON_DRAW_KIND_DYNAMIC = 0,
+  /**
+   * A shape of a dynamic body asleep.
+   */
+  TENON_DRAW_KIND_SLEEPING = 1,
+  /**
+   * A shape of a kinematic body.
+   */
+  TENON_DRAW_KIND_KINEMATIC = 2,
+  /**
+   * A shape of a static body.
+   */
+  TENON_DRAW_KIND_STATIC = 3,
+  /**
+   * A sensor (whatever its body).
+   */
+  TENON_DRAW_KIND_SENSOR = 4,
+  /**
+   * A joint: from each body's centre of mass to its anchor, and the joint's axis at body B's
+   * anchor.
+   */
+  TENON_DRAW_KIND_JOINT = 5,
+  /**
+   * From a joint's anchor on A to its anchor on B: as long as the joint is open (a hard
+   * joint's gap is within `eps_p`, so it shows as a point).
+   */
+  TENON_DRAW_KIND_JOINT_GAP = 6,
+  /**
+   * A contact point's normal, from the point towards B.
+   */
+  TENON_DRAW_KIND_CONTACT_NORMAL = 7,
+  /**
+   * A contact point's impulse on B over the last step (normal and friction), scaled.
+   */
+  TENON_DRAW_KIND_CONTACT_IMPULSE = 8,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum tenon_draw_kind tenon_draw_kind;
+#else
+typedef uint32_t tenon_draw_kind;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -943,6 +1014,12 @@ typedef struct {
  * library.
  */
 typedef uint32_t (*tenon_pre_solve_fn)(tenon_pre_solve *pair, void *context);
+
+/**
+ * Receives one segment of `tenon_world_debug_draw()`, world frame (m), with what it belongs to
+ * and the caller's context.
+ */
+typedef void (*tenon_draw_segment_fn)(tenon_vec3 a, tenon_vec3 b, tenon_draw_kind kind, void *context);
 
 /**
  * A joint frame: anchor point and orientation, in a body's local frame (or in the world frame
@@ -1875,6 +1952,21 @@ tenon_result tenon_world_set_contact_settings(tenon_world_id world, tenon_contac
  * Errors: invalid world; world locked or poisoned.
  */
 tenon_result tenon_world_set_pre_solve(tenon_world_id world, tenon_pre_solve_fn hook, void *context);
+
+/**
+ * Draws the world as line segments for a debug view (Box2D's `b2World_Draw`), calling
+ * `segment` once per segment on this thread before it returns: shapes' wireframes at their
+ * bodies' poses (`TENON_DRAW_SHAPES`: a box's edges, a ball's three great circles, a capsule's
+ * and cylinder's outlines, a hull's edges, a mesh's and a height field's triangles, a
+ * half-space's 20 m square and its normal), joints (`TENON_DRAW_JOINTS`: from each body's
+ * centre of mass to its anchor, the gap between the anchors, the axis, `axis_length` long) and
+ * the last step's contact points (`TENON_DRAW_CONTACTS`: normals `axis_length` long, impulses
+ * at `impulse_scale` metres per N s, not drawn at 0). Changes nothing. Calls on the same world
+ * from `segment` return `TENON_RESULT_WORLD_LOCKED`; `segment` must not unwind through the
+ * library. Errors: `segment` NULL; a flag other than these three, or a length NaN, infinite
+ * or negative (`TENON_RESULT_INVALID_ARGUMENT`, nothing drawn).
+ */
+tenon_result tenon_world_debug_draw(tenon_world_id world, uint32_t flags, double axis_length, double impulse_scale, tenon_draw_segment_fn segment, void *context);
 
 /**
  * A joint def with every field at its default (a ball joint, no bodies, identity frames at the

@@ -25,6 +25,7 @@ mod arena;
 mod articulation;
 mod body;
 mod contact;
+mod draw;
 mod error;
 pub mod ffi;
 pub mod joint;
@@ -41,6 +42,7 @@ pub use contact::{
     ContactStepReport, Geometry, Material, PreSolve, PreSolveHook, RayHit, SensorEvent,
     ShapeCastHit, ShapeDesc, ShapeHandle,
 };
+pub use draw::{DebugDrawOptions, DrawKind};
 pub use error::{Error, ErrorKind, Result};
 pub use joint::{JointDesc, JointFrame, JointKind, JointLimits, MAX_JOINT_ROWS, Motor, MotorMode};
 pub use math::{Mat3, Quat, Vec3};

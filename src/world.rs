@@ -1289,6 +1289,21 @@ impl World {
         Ok(ShapeHandle { index, generation })
     }
 
+    /// The live shapes, by slot.
+    pub(crate) fn shape_slots(&self) -> impl Iterator<Item = (u32, &Shape)> {
+        self.contacts.detector.shapes.iter()
+    }
+
+    /// The live joints.
+    pub(crate) fn joint_slots(&self) -> impl Iterator<Item = &Joint> {
+        self.joints.iter().map(|(_, j)| j)
+    }
+
+    /// The body in slot `slot` (live: a shape's or joint's).
+    pub(crate) fn body_slot(&self, slot: u32) -> &Body {
+        self.bodies.slot(slot)
+    }
+
     fn shape(&self, h: ShapeHandle) -> Result<&Shape> {
         self.contacts
             .detector

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -449,6 +450,33 @@ class World {
     h->fn = std::move(hook);
     tenon_result r = tenon_world_set_pre_solve(id_, &World::pre_solve_trampoline, h.get());
     if (r == TENON_RESULT_OK) pre_solve_ = std::move(h);
+    return r;
+  }
+  /// Draws the world as line segments for a debug view (tenon_world_debug_draw()): calls
+  /// `segment(a, b, kind)` for each, before it returns; `flags` a mix of TENON_DRAW_SHAPES,
+  /// TENON_DRAW_JOINTS and TENON_DRAW_CONTACTS. An exception `segment` throws stops the drawing
+  /// and is thrown again here.
+  template <class F>
+  Status debug_draw(F&& segment,
+                    uint32_t flags = TENON_DRAW_SHAPES | TENON_DRAW_JOINTS | TENON_DRAW_CONTACTS,
+                    double axis_length = 0.25, double impulse_scale = 0.01) {
+    struct Call {
+      std::remove_reference_t<F>* f;
+      std::exception_ptr error;
+    } call{&segment, nullptr};
+    tenon_result r = tenon_world_debug_draw(
+        id_, flags, axis_length, impulse_scale,
+        [](tenon_vec3 a, tenon_vec3 b, tenon_draw_kind kind, void* context) {
+          Call* c = static_cast<Call*>(context);
+          if (c->error) return;
+          try {
+            (*c->f)(a, b, kind);
+          } catch (...) {
+            c->error = std::current_exception();
+          }
+        },
+        &call);
+    if (call.error) std::rethrow_exception(call.error);
     return r;
   }
   Status set_gravity(tenon_vec3 g) noexcept { return tenon_world_set_gravity(id_, g); }

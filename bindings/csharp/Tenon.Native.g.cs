@@ -37,10 +37,25 @@ namespace Tenon
         ///  `tenon_contact_settings::coupling`: not appended (iterative; for comparison).
         /// </summary>
         public const uint TENON_CONTACT_COUPLING_ITERATIVE = 2;
+        /// <summary>
+        ///  `tenon_world_debug_draw()` flag: shapes' wireframes.
+        /// </summary>
+        public const uint TENON_DRAW_SHAPES = 1;
+        /// <summary>
+        ///  `tenon_world_debug_draw()` flag: joints (anchors, gaps, axes).
+        /// </summary>
+        public const uint TENON_DRAW_JOINTS = 2;
+        /// <summary>
+        ///  `tenon_world_debug_draw()` flag: the last step's contact points (normals, impulses).
+        /// </summary>
+        public const uint TENON_DRAW_CONTACTS = 4;
 
 
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
         public delegate uint tenon_world_set_pre_solve_hook_delegate(tenon_pre_solve* pair, void* context);
+
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        public delegate void tenon_world_debug_draw_segment_delegate(tenon_vec3 a, tenon_vec3 b, tenon_draw_kind kind, void* context);
 
 
 
@@ -1103,6 +1118,22 @@ namespace Tenon
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_world_cast_shape", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern tenon_result tenon_world_cast_shape(tenon_world_id world, tenon_shape_def* def, tenon_vec3 position, tenon_quat rotation, tenon_vec3 direction, double max_distance, tenon_shape_cast_hit* @out);
+
+        /// <summary>
+        ///  Draws the world as line segments for a debug view (Box2D's `b2World_Draw`), calling
+        ///  `segment` once per segment on this thread before it returns: shapes' wireframes at their
+        ///  bodies' poses (`TENON_DRAW_SHAPES`: a box's edges, a ball's three great circles, a capsule's
+        ///  and cylinder's outlines, a hull's edges, a mesh's and a height field's triangles, a
+        ///  half-space's 20 m square and its normal), joints (`TENON_DRAW_JOINTS`: from each body's
+        ///  centre of mass to its anchor, the gap between the anchors, the axis, `axis_length` long) and
+        ///  the last step's contact points (`TENON_DRAW_CONTACTS`: normals `axis_length` long, impulses
+        ///  at `impulse_scale` metres per N s, not drawn at 0). Changes nothing. Calls on the same world
+        ///  from `segment` return `TENON_RESULT_WORLD_LOCKED`; `segment` must not unwind through the
+        ///  library. Errors: `segment` NULL; a flag other than these three, or a length NaN, infinite
+        ///  or negative (`TENON_RESULT_INVALID_ARGUMENT`, nothing drawn).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "tenon_world_debug_draw", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern tenon_result tenon_world_debug_draw(tenon_world_id world, uint flags, double axis_length, double impulse_scale, tenon_world_debug_draw_segment_delegate segment, void* context);
 
 
     }
@@ -2544,6 +2575,52 @@ namespace Tenon
         ///  (grounds and walls of static bodies). No volume, so no mass.
         /// </summary>
         HalfSpace = 7,
+    }
+
+    /// <summary>
+    ///  What a segment drawn by `tenon_world_debug_draw()` belongs to, for the caller to colour it.
+    ///  Passed as `uint32_t`.
+    /// </summary>
+    public enum tenon_draw_kind : uint
+    {
+        /// <summary>
+        ///  A shape of an awake dynamic body.
+        /// </summary>
+        Dynamic = 0,
+        /// <summary>
+        ///  A shape of a dynamic body asleep.
+        /// </summary>
+        Sleeping = 1,
+        /// <summary>
+        ///  A shape of a kinematic body.
+        /// </summary>
+        Kinematic = 2,
+        /// <summary>
+        ///  A shape of a static body.
+        /// </summary>
+        Static = 3,
+        /// <summary>
+        ///  A sensor (whatever its body).
+        /// </summary>
+        Sensor = 4,
+        /// <summary>
+        ///  A joint: from each body's centre of mass to its anchor, and the joint's axis at body B's
+        ///  anchor.
+        /// </summary>
+        Joint = 5,
+        /// <summary>
+        ///  From a joint's anchor on A to its anchor on B: as long as the joint is open (a hard
+        ///  joint's gap is within `eps_p`, so it shows as a point).
+        /// </summary>
+        JointGap = 6,
+        /// <summary>
+        ///  A contact point's normal, from the point towards B.
+        /// </summary>
+        ContactNormal = 7,
+        /// <summary>
+        ///  A contact point's impulse on B over the last step (normal and friction), scaled.
+        /// </summary>
+        ContactImpulse = 8,
     }
 
 

@@ -418,6 +418,67 @@ namespace Tenon
             }
         }
 
+        /// <summary>Receives one segment of <see cref="DebugDraw"/>: its ends (world frame, m) and what it belongs to.</summary>
+        public delegate void DrawSegment(tenon_vec3 a, tenon_vec3 b, tenon_draw_kind kind);
+
+        /// <summary>
+        /// Draws the world as line segments for a debug view (Gizmos.DrawLine, Debug.DrawLine): calls
+        /// <paramref name="segment"/> for each before it returns. <paramref name="flags"/> mixes
+        /// TENON_DRAW_SHAPES, TENON_DRAW_JOINTS and TENON_DRAW_CONTACTS; joint axes and contact normals are
+        /// <paramref name="axisLength"/> long, contact impulses <paramref name="impulseScale"/> metres per N s.
+        /// An exception the callback throws stops the drawing and is thrown again here.
+        /// </summary>
+        public void DebugDraw(DrawSegment segment, uint flags = Native.TENON_DRAW_SHAPES | Native.TENON_DRAW_JOINTS | Native.TENON_DRAW_CONTACTS,
+            double axisLength = 0.25, double impulseScale = 0.01)
+        {
+            if (segment == null)
+            {
+                throw new ArgumentNullException("segment");
+            }
+            var call = new DrawCall { Segment = segment };
+            GCHandle handle = GCHandle.Alloc(call);
+            try
+            {
+                TenonException.Check(Native.tenon_world_debug_draw(Id, flags, axisLength, impulseScale, DrawTrampoline,
+                    (void*)GCHandle.ToIntPtr(handle)));
+            }
+            finally
+            {
+                handle.Free();
+            }
+            if (call.Error != null)
+            {
+                throw call.Error;
+            }
+        }
+
+        sealed class DrawCall
+        {
+            public DrawSegment Segment;
+            public Exception Error;
+        }
+
+        static readonly Native.tenon_world_debug_draw_segment_delegate DrawTrampoline = DrawSegmentTrampoline;
+
+        [AOT.MonoPInvokeCallback(typeof(Native.tenon_world_debug_draw_segment_delegate))]
+        static void DrawSegmentTrampoline(tenon_vec3 a, tenon_vec3 b, tenon_draw_kind kind, void* context)
+        {
+            var call = GCHandle.FromIntPtr((IntPtr)context).Target as DrawCall;
+            // (no exception may cross the native frames)
+            if (call == null || call.Error != null)
+            {
+                return;
+            }
+            try
+            {
+                call.Segment(a, b, kind);
+            }
+            catch (Exception e)
+            {
+                call.Error = e;
+            }
+        }
+
         /// <summary>The report of the last step.</summary>
         public tenon_step_report StepReport
         {

@@ -19,6 +19,7 @@ use parry3d_f64::query::{ContactManifold, ContactManifoldsWorkspace, PersistentQ
 use parry3d_f64::shape::{HeightFieldFlags, PackedFeatureId, SharedShape, TriMeshFlags};
 use parry3d_f64::utils::Array2;
 
+mod draw;
 mod manifolds;
 mod queries;
 pub(crate) use queries::{QueryShape, RayHitAt};

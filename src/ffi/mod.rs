@@ -10,6 +10,7 @@
 
 mod body;
 mod contact;
+mod draw;
 mod joint;
 mod ptr;
 mod query;
@@ -24,6 +25,7 @@ mod world;
 
 pub use body::*;
 pub use contact::*;
+pub use draw::*;
 pub use joint::*;
 pub use query::*;
 pub use result::*;

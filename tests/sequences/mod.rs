@@ -1234,6 +1234,20 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                         return Err(format!("{what} failed on a live world: {r:?}"));
                     }
                 }
+                // debug drawing: every segment finite (flags 8 and up are unknown; lengths NaN,
+                // infinite or negative refused)
+                let flags = input.pick(9) as u32;
+                let (axis, scale) = (input.num(0.0, 1.0), input.num(0.0, 0.1));
+                DRAWN.with(|d| d.set((0, 0)));
+                let r =
+                    tenon_world_debug_draw(w, flags, axis, scale, Some(draw_segment), null_mut());
+                let (count, bad) = DRAWN.with(|d| d.get());
+                let valid = flags < 8 && [axis, scale].iter().all(|l| l.is_finite() && *l >= 0.0);
+                if (r == tenon_result::Ok) != valid || bad > 0 || (!valid && count > 0) {
+                    return Err(format!(
+                        "debug draw (flags {flags}) -> {r:?}, {count} segments, {bad} not finite"
+                    ));
+                }
                 let b = body_of(input, worlds, wi);
                 let mut p = tenon_vec3::default();
                 ("body_get_position", tenon_body_get_position(b, &mut p))
@@ -1283,6 +1297,8 @@ fn joints_broken(w: tenon_world_id) -> Result<(), String> {
 thread_local! {
     /// What was wrong with a pair the pre-solve hook was given, if anything.
     static BAD_PAIR: std::cell::Cell<Option<String>> = const { std::cell::Cell::new(None) };
+    /// The segments a debug draw gave, and how many of them were not finite.
+    static DRAWN: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, 0)) };
 }
 
 /// The sequences' pre-solve hook: checks what it is given (ids of its world, a unit normal,
@@ -1368,4 +1384,18 @@ fn limits(input: &mut Input) -> tenon_joint_limits {
         swing: input.num(0.0, 3.0),
         restitution: input.num(0.0, 1.0),
     }
+}
+
+/// Counts a debug draw's segments, and those not finite.
+unsafe extern "C" fn draw_segment(
+    a: tenon_vec3,
+    b: tenon_vec3,
+    _kind: tenon_draw_kind,
+    _context: *mut core::ffi::c_void,
+) {
+    let finite = [a.x, a.y, a.z, b.x, b.y, b.z].iter().all(|v| v.is_finite());
+    DRAWN.with(|d| {
+        let (n, bad) = d.get();
+        d.set((n + 1, bad + u32::from(!finite)));
+    });
 }

@@ -347,6 +347,39 @@ static class BindingsTest
                 "the tread drives its body over the belt");
         }
 
+        // debug drawing: a resting box's 12 edges of 1 m and its four contact normals
+        using (var world = new World())
+        {
+            world.CreateBody(tenon_body_kind.Static, tenon_vec3.Zero).AddShape(ShapeDef.HalfSpace(new tenon_vec3(0, 0, 1)));
+            Body box = world.CreateBody(tenon_body_kind.Dynamic, new tenon_vec3(0, 0, 0.5));
+            box.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
+            world.Step(1.0 / 60.0);
+            int edges = 0, normals = 0;
+            double longest = 0;
+            world.DebugDraw((a, b, kind) =>
+            {
+                if (kind == tenon_draw_kind.Dynamic)
+                {
+                    edges++;
+                    longest = Math.Max(longest, Math.Sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y) + (b.z - a.z) * (b.z - a.z)));
+                }
+                normals += kind == tenon_draw_kind.ContactNormal ? 1 : 0;
+            });
+            Console.WriteLine("debug draw: {0} edges (longest {1:F12} m), {2} contact normals", edges, longest, normals);
+            Expect(edges == 12 && Math.Abs(longest - 1) < 1e-12 && normals == 4, "the box and its contacts drawn");
+            bool thrown = false;
+            try
+            {
+                world.DebugDraw((a, b, kind) => { throw new InvalidOperationException("draw"); });
+            }
+            catch (InvalidOperationException e)
+            {
+                thrown = e.Message == "draw";
+            }
+            Expect(thrown, "an exception in the draw callback is thrown again");
+            Expect(Throws(() => world.DebugDraw((a, b, kind) => { }, 64)) == tenon_result.InvalidArgument, "unknown draw flags are refused");
+        }
+
         // a hook that calls the world it runs in: WorldLocked, thrown again by Step
         using (var world = new World())
         {
