@@ -7,7 +7,8 @@
  * the ground's 12 edges drawn as static; the pendulum's lines (2 m from the bob's centre to the
  * anchor, the axis) and its anchors' gap within eps_p; the resting box's four contact normals,
  * and its contact impulses carrying its weight over the step; a call on the world from the
- * callback answers TENON_RESULT_WORLD_LOCKED; a NULL callback and unknown flags are refused.
+ * callback answers TENON_RESULT_WORLD_LOCKED; a NULL callback, unknown flags and bad lengths are
+ * refused.
  * Exits non-zero on any failure. */
 #include <math.h>
 #include <stdio.h>
@@ -116,8 +117,10 @@ int main(void) {
          "a NULL callback is refused");
   EXPECT(tenon_world_debug_draw(world, 8, 0.25, 0.1, segment, &d) == TENON_RESULT_INVALID_ARGUMENT,
          "unknown flags are refused");
-  EXPECT(tenon_world_debug_draw(world, TENON_DRAW_JOINTS, NAN, 0.1, segment, &d) == TENON_RESULT_INVALID_ARGUMENT,
+  EXPECT(tenon_world_debug_draw(world, TENON_DRAW_JOINTS, NAN, 0.1, segment, &d) == TENON_RESULT_NON_FINITE,
          "a NaN length is refused");
+  EXPECT(tenon_world_debug_draw(world, TENON_DRAW_JOINTS, 0.25, 1e6, segment, &d) == TENON_RESULT_INVALID_ARGUMENT,
+         "a scale of 1e6 is refused");
   CHECK(tenon_world_destroy(world));
   printf("OK: the world drawn as segments\n");
   return 0;

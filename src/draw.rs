@@ -5,8 +5,12 @@ use crate::body::BodyKind;
 use crate::math::Vec3;
 use crate::world::World;
 
+/// The largest joint axis length and impulse scale [`World::debug_draw`] takes (exclusive).
+const MAX_LENGTH: f64 = 1e6;
+
 /// What a segment drawn by [`World::debug_draw`] belongs to, for the caller to colour it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DrawKind {
     /// A shape of an awake dynamic body.
     Dynamic,
@@ -21,8 +25,9 @@ pub enum DrawKind {
     /// A joint: from each body's centre of mass to its anchor, and the joint's axis at body
     /// B's anchor (the x axis of B's joint frame).
     Joint,
-    /// From a joint's anchor on A to its anchor on B: as long as the joint is open (its
-    /// position violation; a hard joint's is within `eps_p`, so it shows as a point).
+    /// From a joint's anchor on A to its anchor on B. On a ball, hinge, fixed or universal
+    /// joint its length is how far the joint is open (within `eps_p` while it holds: a point);
+    /// on a slider or cylindrical joint it is the slide, on a distance joint the distance.
     JointGap,
     /// A contact point's normal, from the point towards B.
     ContactNormal,
@@ -61,24 +66,25 @@ impl World {
     /// Draws the world as line segments, each with what it belongs to: shapes' wireframes at
     /// the bodies' poses, joints (lines from the bodies' centres of mass to their anchors,
     /// the gap between the anchors, the axis), and the last step's contact points (their
-    /// normals, their impulses). Between steps; it changes nothing. Options' lengths must be
-    /// finite and not negative.
+    /// normals, their impulses). Between steps; it changes nothing. Errors: an option's length
+    /// NaN or infinite ([`crate::ErrorKind::NonFinite`]), negative or 1e6 or more
+    /// ([`crate::ErrorKind::InvalidArgument`]); nothing is drawn then.
     pub fn debug_draw(
         &self,
         options: &DebugDrawOptions,
         segment: &mut dyn FnMut(Vec3, Vec3, DrawKind),
     ) -> crate::Result<()> {
-        if !(options.axis_length.is_finite()
-            && options.axis_length >= 0.0
-            && options.impulse_scale.is_finite()
-            && options.impulse_scale >= 0.0)
-        {
+        let (axis, scale) = (options.axis_length, options.impulse_scale);
+        if !(axis.is_finite() && scale.is_finite()) {
+            return Err(crate::Error::new(
+                crate::ErrorKind::NonFinite,
+                format!("debug draw lengths must be finite, got {axis} and {scale}"),
+            ));
+        }
+        if !((0.0..MAX_LENGTH).contains(&axis) && (0.0..MAX_LENGTH).contains(&scale)) {
             return Err(crate::Error::new(
                 crate::ErrorKind::InvalidArgument,
-                format!(
-                    "debug draw lengths must be finite and >= 0, got {} and {}",
-                    options.axis_length, options.impulse_scale
-                ),
+                format!("debug draw lengths must be in [0, 1e6), got {axis} and {scale}"),
             ));
         }
         if options.shapes {

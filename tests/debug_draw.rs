@@ -193,35 +193,83 @@ fn segments_say_what_they_belong_to() {
     assert_eq!(count(&after, DrawKind::Sleeping), 12);
     assert_eq!(count(&after, DrawKind::Dynamic), 0);
 
-    // a compound's parts: a box and a ball
+    // a compound's parts on a turned body: a box turned on it, a ball, a cylinder along its
+    // part's z axis; each drawn where its part is
     let mut world = World::default();
-    shaped(
-        &mut world,
-        Vec3::zeros(),
-        Geometry::Compound {
-            parts: vec![
-                (
-                    Vec3::new(-1.0, 0.0, 0.0),
-                    Quat::identity(),
-                    Geometry::Box {
-                        half_extents: Vec3::new(0.5, 0.5, 0.5),
-                    },
-                ),
-                (
-                    Vec3::new(1.0, 0.0, 0.0),
-                    Quat::identity(),
-                    Geometry::Sphere { radius: 0.5 },
-                ),
-            ],
-        },
-    );
+    let (x, q) = (Vec3::new(1.0, 2.0, 3.0), turned());
+    let b = world
+        .create_body(&BodyDesc {
+            position: x,
+            rotation: q,
+            ..Default::default()
+        })
+        .unwrap();
+    let part_turn = Quat::from_euler_angles(0.5, 0.2, -0.4);
+    let (hh, r) = (0.3, 0.2);
+    world
+        .create_shape(
+            b,
+            &ShapeDesc::new(Geometry::Compound {
+                parts: vec![
+                    (
+                        Vec3::new(-2.0, 0.0, 0.0),
+                        part_turn,
+                        Geometry::Box {
+                            half_extents: Vec3::new(0.5, 0.4, 0.3),
+                        },
+                    ),
+                    (
+                        Vec3::new(2.0, 0.0, 0.0),
+                        Quat::identity(),
+                        Geometry::Sphere { radius: 0.5 },
+                    ),
+                    (
+                        Vec3::new(0.0, 2.0, 0.0),
+                        part_turn,
+                        Geometry::Cylinder {
+                            half_height: hh,
+                            radius: r,
+                        },
+                    ),
+                ],
+            }),
+        )
+        .unwrap();
     let parts = drawn(&world, &shapes_only());
-    assert_eq!(parts.len(), 12 + 72);
-    assert!(
-        parts
-            .iter()
-            .all(|(a, _, _)| a.x < -0.5 + 1e-12 || a.x > 0.5 - 1e-12)
+    assert_eq!(parts.len(), 12 + 72 + 2 * 24 + 4);
+    for (a, _, _) in &parts {
+        let l = q.inverse() * (a - x);
+        if l.x < -1.0 {
+            // (a segment's start on the box: one of its corners)
+            let p = part_turn.inverse() * (l - Vec3::new(-2.0, 0.0, 0.0));
+            assert!((p.abs() - Vec3::new(0.5, 0.4, 0.3)).amax() < 1e-12, "{p}");
+        } else if l.x > 1.0 {
+            assert!(((l - Vec3::new(2.0, 0.0, 0.0)).norm() - 0.5).abs() < 1e-12);
+        } else {
+            let p = part_turn.inverse() * (l - Vec3::new(0.0, 2.0, 0.0));
+            assert!(
+                (p.xy().norm() - r).abs() < 1e-12 && p.z.abs() <= hh + 1e-12,
+                "{p}"
+            );
+        }
+    }
+
+    // a half-space's square lies in its plane, its normal 1 m out of it
+    let mut world = World::default();
+    let n = Vec3::new(1.0, 2.0, 2.0) / 3.0;
+    fixed(
+        &mut world,
+        Vec3::new(0.0, 0.0, 1.0),
+        Geometry::HalfSpace { normal: n },
     );
+    let plane = drawn(&world, &shapes_only());
+    assert_eq!(plane.len(), 5);
+    for (a, b, _) in &plane[..4] {
+        assert!((a - Vec3::new(0.0, 0.0, 1.0)).dot(&n).abs() < 1e-12);
+        assert!(((b - a).norm() - 20.0).abs() < 1e-12);
+    }
+    let normal = plane[4].1 - plane[4].0;
+    assert!((normal - n).norm() < 1e-12, "{normal}");
 }
 
 /// A pendulum's joint: from its bob's centre to the anchor and along its axis; the gap between
@@ -327,7 +375,7 @@ fn joints_and_contacts_are_drawn_with_their_gaps_and_impulses() {
     );
 
     // bad options: refused, nothing drawn
-    for bad in [f64::NAN, -1.0, f64::INFINITY] {
+    for bad in [f64::NAN, -1.0, f64::INFINITY, 1e6] {
         let mut n = 0;
         let options = DebugDrawOptions {
             axis_length: bad,

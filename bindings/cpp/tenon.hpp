@@ -454,12 +454,12 @@ class World {
   }
   /// Draws the world as line segments for a debug view (tenon_world_debug_draw()): calls
   /// `segment(a, b, kind)` for each, before it returns; `flags` a mix of TENON_DRAW_SHAPES,
-  /// TENON_DRAW_JOINTS and TENON_DRAW_CONTACTS. An exception `segment` throws stops the drawing
-  /// and is thrown again here.
+  /// TENON_DRAW_JOINTS and TENON_DRAW_CONTACTS. After an exception `segment` throws, the
+  /// remaining segments are skipped and the exception is thrown again here.
   template <class F>
   Status debug_draw(F&& segment,
                     uint32_t flags = TENON_DRAW_SHAPES | TENON_DRAW_JOINTS | TENON_DRAW_CONTACTS,
-                    double axis_length = 0.25, double impulse_scale = 0.01) {
+                    double axis_length = 0.25, double impulse_scale = 0.01) const {
     struct Call {
       std::remove_reference_t<F>* f;
       std::exception_ptr error;

@@ -426,7 +426,8 @@ namespace Tenon
         /// <paramref name="segment"/> for each before it returns. <paramref name="flags"/> mixes
         /// TENON_DRAW_SHAPES, TENON_DRAW_JOINTS and TENON_DRAW_CONTACTS; joint axes and contact normals are
         /// <paramref name="axisLength"/> long, contact impulses <paramref name="impulseScale"/> metres per N s.
-        /// An exception the callback throws stops the drawing and is thrown again here.
+        /// After an exception the callback throws, the remaining segments are skipped and the exception is
+        /// thrown again here.
         /// </summary>
         public void DebugDraw(DrawSegment segment, uint flags = Native.TENON_DRAW_SHAPES | Native.TENON_DRAW_JOINTS | Native.TENON_DRAW_CONTACTS,
             double axisLength = 0.25, double impulseScale = 0.01)
@@ -448,7 +449,7 @@ namespace Tenon
             }
             if (call.Error != null)
             {
-                throw call.Error;
+                ExceptionDispatchInfo.Capture(call.Error).Throw();
             }
         }
 

@@ -958,7 +958,8 @@ impl Island {
             let j = joints.slot_mut(ij.slot);
             let mut i = self.impulse[k];
             // (what the second pass's velocities taken back came with is not a reaction: the
-            // reported impulses then balance the bodies' change of momentum)
+            // reported impulses then balance the bodies' change of momentum, exactly where the
+            // pass is taken back whole; under a cap its contacts report the first pass's)
             if self.pass_off > 0.0 {
                 for (r, kept) in i.iter_mut().zip(&self.impulse_kept[k]) {
                     *r -= self.pass_off * (*r - kept);

@@ -24,8 +24,9 @@ pub enum tenon_draw_kind {
     /// A joint: from each body's centre of mass to its anchor, and the joint's axis at body B's
     /// anchor.
     Joint = 5,
-    /// From a joint's anchor on A to its anchor on B: as long as the joint is open (a hard
-    /// joint's gap is within `eps_p`, so it shows as a point).
+    /// From a joint's anchor on A to its anchor on B. On a ball, hinge, fixed or universal joint
+    /// its length is how far the joint is open (within `eps_p` while it holds: a point); on a
+    /// slider or cylindrical joint it is the slide, on a distance joint the distance.
     JointGap = 6,
     /// A contact point's normal, from the point towards B.
     ContactNormal = 7,
@@ -76,8 +77,9 @@ pub type tenon_draw_segment_fn = Option<
 /// the last step's contact points (`TENON_DRAW_CONTACTS`: normals `axis_length` long, impulses
 /// at `impulse_scale` metres per N s, not drawn at 0). Changes nothing. Calls on the same world
 /// from `segment` return `TENON_RESULT_WORLD_LOCKED`; `segment` must not unwind through the
-/// library. Errors: `segment` NULL; a flag other than these three, or a length NaN, infinite
-/// or negative (`TENON_RESULT_INVALID_ARGUMENT`, nothing drawn).
+/// library. Errors (nothing drawn): `segment` NULL (`TENON_RESULT_NULL_POINTER`); a length NaN
+/// or infinite (`TENON_RESULT_NON_FINITE`); a flag other than these three, a length negative or
+/// 1e6 or more (`TENON_RESULT_INVALID_ARGUMENT`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_world_debug_draw(
     world: tenon_world_id,

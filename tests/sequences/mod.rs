@@ -1235,14 +1235,14 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                     }
                 }
                 // debug drawing: every segment finite (flags 8 and up are unknown; lengths NaN,
-                // infinite or negative refused)
+                // infinite, negative or 1e6 and more refused)
                 let flags = input.pick(9) as u32;
                 let (axis, scale) = (input.num(0.0, 1.0), input.num(0.0, 0.1));
                 DRAWN.with(|d| d.set((0, 0)));
                 let r =
                     tenon_world_debug_draw(w, flags, axis, scale, Some(draw_segment), null_mut());
                 let (count, bad) = DRAWN.with(|d| d.get());
-                let valid = flags < 8 && [axis, scale].iter().all(|l| l.is_finite() && *l >= 0.0);
+                let valid = flags < 8 && [axis, scale].iter().all(|l| (0.0..1e6).contains(l));
                 if (r == tenon_result::Ok) != valid || bad > 0 || (!valid && count > 0) {
                     return Err(format!(
                         "debug draw (flags {flags}) -> {r:?}, {count} segments, {bad} not finite"
