@@ -10,21 +10,20 @@
 //! the detector owns, so a pair whose lists have grown allocates nothing.
 //!
 //! Composite shapes (compounds, meshes, height fields) keep a manifold per part their partner
-//! touches. Parry's functions for compounds and height fields build that list anew every step;
-//! this module's copies ([`Parts`]) swap it with last step's, whose buffer they reuse. A shape
-//! moving over a triangle mesh still allocates in parry's code when it leaves the box around
-//! the triangles it was last tested against (parry's mesh workspace caches that box).
+//! touches. Parry's functions for compounds and height fields build that list anew every step,
+//! and its mesh function whenever the shape leaves the box around the triangles it last tested;
+//! this module's copies ([`Parts`], [`MeshParts`]) swap it with the last list, whose buffer they
+//! reuse. A mesh's triangles that come into reach reuse the manifolds of those that left it.
+//! Still allocating: new pairs, and lists growing to a new largest size.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::hash::Hash;
 use std::sync::Mutex;
 
-use parry3d_f64::bounding_volume::BoundingVolume;
+use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::{Pose, Vector};
-use parry3d_f64::query::details::{
-    NormalConstraints, NormalConstraintsPair, contact_manifolds_trimesh_shape_shapes,
-};
+use parry3d_f64::query::details::{NormalConstraints, NormalConstraintsPair};
 use parry3d_f64::query::epa::EPA;
 use parry3d_f64::query::gjk::{self, CsoPoint, GJKResult, VoronoiSimplex};
 use parry3d_f64::query::{
@@ -35,7 +34,7 @@ use parry3d_f64::query::{
 };
 use parry3d_f64::shape::{
     CompositeShape, HalfSpace, HeightField, PackedFeatureId, PolygonalFeature, PolygonalFeatureMap,
-    Shape, ShapeType,
+    Shape, ShapeType, TriMesh, TriMeshFlags,
 };
 use parry3d_f64::utils::PoseOpt;
 
@@ -157,6 +156,71 @@ where
     fn end(&mut self) {
         let t = self.timestamp;
         self.sub_detectors.retain(|_, d| d.1 == t);
+    }
+}
+
+/// A mesh's pair: parry's mesh workspace (the triangles in reach of the box `local_aabb2`
+/// around the other shape, last time's, and that box), with last list of manifolds kept, and
+/// the manifolds of triangles that left the box, their point lists' buffers kept for the
+/// triangles that come into it.
+struct MeshParts<D> {
+    interferences: Vec<u32>,
+    old_interferences: Vec<u32>,
+    local_aabb2: Aabb,
+    old: Vec<ContactManifold<(), D>>,
+    spare: Vec<ContactManifold<(), D>>,
+}
+
+impl<D> Default for MeshParts<D> {
+    fn default() -> Self {
+        MeshParts {
+            interferences: Vec::new(),
+            old_interferences: Vec::new(),
+            local_aabb2: Aabb::new_invalid(),
+            old: Vec::new(),
+            spare: Vec::new(),
+        }
+    }
+}
+
+impl<D: Clone> Clone for MeshParts<D> {
+    fn clone(&self) -> Self {
+        MeshParts {
+            interferences: self.interferences.clone(),
+            old_interferences: self.old_interferences.clone(),
+            local_aabb2: self.local_aabb2,
+            old: self.old.clone(),
+            spare: self.spare.clone(),
+        }
+    }
+}
+
+impl<D: Clone + Send + Sync + 'static> WorkspaceData for MeshParts<D> {
+    fn as_typed_workspace_data(&self) -> TypedWorkspaceData<'_> {
+        TypedWorkspaceData::Custom
+    }
+
+    fn clone_dyn(&self) -> Box<dyn WorkspaceData> {
+        Box::new(self.clone())
+    }
+}
+
+impl<D: Default + Copy> MeshParts<D> {
+    /// A manifold of the triangle (`id1`, `id2`) as `ContactManifold::with_data` makes it, from
+    /// a spare one's buffer where there is one (the roomiest first: the spares of triangles in
+    /// reach but never touched have none to give).
+    fn fresh(&mut self, (id1, id2): (u32, u32)) -> ContactManifold<(), D> {
+        let roomiest = (0..self.spare.len()).max_by_key(|&k| self.spare[k].points.capacity());
+        match roomiest.map(|k| self.spare.swap_remove(k)) {
+            Some(mut m) => {
+                m.points.clear();
+                (m.local_n1, m.local_n2) = (Vector::ZERO, Vector::ZERO);
+                (m.subshape1, m.subshape2) = (id1, id2);
+                m.subshape_poses = None;
+                m
+            }
+            None => ContactManifold::with_data(id1, id2, ()),
+        }
     }
 }
 
@@ -569,6 +633,107 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
         parts.end();
     }
 
+    /// A mesh's triangles against a convex shape (parry's `contact_manifolds_trimesh_shape`):
+    /// the triangles in a box around the shape, 10 % (at most 0.1 m) larger, kept while the
+    /// shape stays inside it; `flipped` as in [`Manifolds::composite_shape`]. A deformable mesh
+    /// goes to [`Manifolds::composite_shape`], as in parry.
+    #[allow(clippy::too_many_arguments)]
+    fn trimesh_shape(
+        &self,
+        pos12: &Pose,
+        trimesh1: &TriMesh,
+        shape2: &dyn Shape,
+        prediction: f64,
+        manifolds: &mut Vec<ContactManifold<(), D>>,
+        workspace: &mut Option<ContactManifoldsWorkspace>,
+        flipped: bool,
+    ) {
+        if trimesh1.flags().contains(TriMeshFlags::DEFORMABLE) {
+            return self.composite_shape(
+                pos12, trimesh1, shape2, prediction, manifolds, workspace, flipped,
+            );
+        }
+        if workspace
+            .as_ref()
+            .is_none_or(|w| w.0.downcast_ref::<MeshParts<D>>().is_none())
+        {
+            *workspace = Some(ContactManifoldsWorkspace(Box::<MeshParts<D>>::default()));
+        }
+        let ws: &mut MeshParts<D> = workspace
+            .as_mut()
+            .and_then(|w| w.0.downcast_mut())
+            .expect("the workspace was just made of this kind");
+        let mut new_local_aabb2 = shape2.compute_aabb(pos12).loosened(prediction);
+        let same_local_aabb2 = ws.local_aabb2.contains(&new_local_aabb2);
+        ws.old.clear();
+        if !same_local_aabb2 {
+            let extra_margin =
+                (new_local_aabb2.maxs - new_local_aabb2.mins).map(|e| (e / 10.0).min(0.1));
+            new_local_aabb2.mins -= extra_margin;
+            new_local_aabb2.maxs += extra_margin;
+            std::mem::swap(&mut ws.old_interferences, &mut ws.interferences);
+            std::mem::swap(manifolds, &mut ws.old);
+            ws.interferences.clear();
+            ws.interferences
+                .extend(trimesh1.bvh().intersect_aabb(&new_local_aabb2));
+            ws.local_aabb2 = new_local_aabb2;
+        }
+        let (mut old_inter, mut old_m) = (0, 0);
+        for i in 0..ws.interferences.len() {
+            let triangle_id = ws.interferences[i];
+            if triangle_id >= trimesh1.num_triangles() as u32 {
+                continue;
+            }
+            if !same_local_aabb2 {
+                // (the triangles that left the box: their manifolds spare)
+                while old_inter < ws.old_interferences.len()
+                    && ws.old_interferences[old_inter] < triangle_id
+                {
+                    old_inter += 1;
+                    if old_m < ws.old.len() {
+                        let m = std::mem::replace(&mut ws.old[old_m], ContactManifold::new());
+                        ws.spare.push(m);
+                        old_m += 1;
+                    }
+                }
+                let manifold = if ws.old_interferences.get(old_inter) != Some(&triangle_id) {
+                    let ids = if flipped {
+                        (0, triangle_id)
+                    } else {
+                        (triangle_id, 0)
+                    };
+                    ws.fresh(ids)
+                } else {
+                    old_inter += 1;
+                    old_m += 1;
+                    std::mem::replace(&mut ws.old[old_m - 1], ContactManifold::new())
+                };
+                manifolds.push(manifold);
+            }
+            let manifold = &mut manifolds[i];
+            let triangle = trimesh1.triangle(triangle_id);
+            let normals = trimesh1.triangle_normal_constraints(triangle_id);
+            let constraints = normals.as_ref().map(|n| n as &dyn NormalConstraints);
+            let pos = if flipped { pos12.inverse() } else { *pos12 };
+            let triangle = (&triangle as &dyn Shape, constraints);
+            self.in_order(
+                flipped,
+                &pos,
+                triangle,
+                (shape2, None),
+                prediction,
+                manifold,
+            );
+        }
+        if !same_local_aabb2 {
+            // (the rest of the last list: triangles past the box's last)
+            for m in ws.old.drain(old_m..) {
+                ws.spare.push(m);
+            }
+            ws.old_interferences.clear();
+        }
+    }
+
     /// A height field's triangles under a convex shape; `flipped` as in
     /// [`Manifolds::composite_shape`].
     #[allow(clippy::too_many_arguments)]
@@ -668,8 +833,7 @@ impl<D: Default + Copy + Send + Sync + 'static> PersistentQueryDispatcher<(), D>
     for Manifolds<'_, D>
 {
     /// Parry's dispatch (`DefaultQueryDispatcher::contact_manifolds`): composite shapes' parts
-    /// handed back to this dispatcher, meshes to parry's function (which keeps its lists while
-    /// the shape stays in the box it cached), voxels (Tenon makes none) to parry's.
+    /// handed back to this dispatcher, voxels (Tenon makes none) to parry's.
     fn contact_manifolds(
         &self,
         pos12: &Pose,
@@ -686,9 +850,21 @@ impl<D: Default + Copy + Send + Sync + 'static> PersistentQueryDispatcher<(), D>
         }
         match (shape1.shape_type(), shape2.shape_type()) {
             (ShapeType::TriMesh, _) | (_, ShapeType::TriMesh) => {
-                contact_manifolds_trimesh_shape_shapes(
-                    self, pos12, shape1, shape2, prediction, manifolds, workspace,
-                );
+                if let Some(mesh) = shape1.as_trimesh() {
+                    self.trimesh_shape(
+                        pos12, mesh, shape2, prediction, manifolds, workspace, false,
+                    );
+                } else if let Some(mesh) = shape2.as_trimesh() {
+                    self.trimesh_shape(
+                        &pos12.inverse(),
+                        mesh,
+                        shape1,
+                        prediction,
+                        manifolds,
+                        workspace,
+                        true,
+                    );
+                }
             }
             (ShapeType::Voxels, _) | (_, ShapeType::Voxels) => {
                 return DefaultQueryDispatcher
@@ -903,6 +1079,7 @@ mod tests {
                 },
                 true,
             ),
+            ("fine mesh", fine_mesh(), true),
             (
                 "height field",
                 Geometry::HeightField {
@@ -917,6 +1094,28 @@ mod tests {
         list.into_iter()
             .map(|(n, g, ground)| (n, crate::contact::detection::build(&g).unwrap().0, ground))
             .collect()
+    }
+
+    /// A 6 m x 6 m grid of 0.25 m cells, bumpy: the sliding shapes' triangles come into reach
+    /// and leave it (the spare manifolds reused).
+    fn fine_mesh() -> Geometry {
+        let n = 24;
+        let mut vertices = Vec::new();
+        for i in 0..=n {
+            for j in 0..=n {
+                let z = 0.02 * ((i * 3 + j * 5) % 7) as f64;
+                vertices.push(Vec3::new(-3.0 + 0.25 * i as f64, -3.0 + 0.25 * j as f64, z));
+            }
+        }
+        let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+        let mut indices = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                indices.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+                indices.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+            }
+        }
+        Geometry::TriMesh { vertices, indices }
     }
 
     /// Compares two lists of manifolds field by field, bit for bit; returns their points.
