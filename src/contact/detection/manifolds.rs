@@ -44,10 +44,6 @@ const COMPOSITE_COMPOSITE: u8 = 1;
 const HEIGHTFIELD_SHAPE: u8 = 2;
 const HEIGHTFIELD_COMPOSITE: u8 = 3;
 
-/// cos(1 degree): how far parry lets a manifold's normal turn before it recomputes the points
-/// (its `try_update_contacts`).
-const COS_1_DEGREES: f64 = 0.99984769515;
-
 /// The buffers [`Manifolds`] reuses: the old points of the pair being recomputed, and the EPA.
 #[derive(Default)]
 pub(crate) struct Scratch<D> {
@@ -55,11 +51,29 @@ pub(crate) struct Scratch<D> {
     epa: EPA,
 }
 
+/// The pair's workspace of kind `W`: a new one where it had none or another kind (a pair whose
+/// composite shape changed kind does not read another's indices).
+fn workspace_of<W: WorkspaceData + Default>(
+    workspace: &mut Option<ContactManifoldsWorkspace>,
+) -> &mut W {
+    if workspace
+        .as_ref()
+        .is_none_or(|w| w.0.downcast_ref::<W>().is_none())
+    {
+        *workspace = Some(ContactManifoldsWorkspace(Box::<W>::default()));
+    }
+    workspace
+        .as_mut()
+        .and_then(|w| w.0.downcast_mut())
+        .expect("the workspace was just made of this kind")
+}
+
 /// A composite pair's manifolds, one per pair of parts that may touch, keyed by the parts
 /// (parry's composite workspaces): where each part pair's manifold is in the list and whether
 /// it was met this step, and last step's list, whose buffer becomes the next step's. `KIND`
 /// names the function that made it (as parry's workspaces have a type each): a pair whose
 /// kind of composite changed starts a new workspace rather than reading another's indices.
+#[derive(Clone)]
 struct Parts<K, D, const KIND: u8> {
     timestamp: bool,
     sub_detectors: HashMap<K, (usize, bool)>,
@@ -72,16 +86,6 @@ impl<K, D, const KIND: u8> Default for Parts<K, D, KIND> {
             timestamp: false,
             sub_detectors: HashMap::new(),
             old: Vec::new(),
-        }
-    }
-}
-
-impl<K: Clone, D: Clone, const KIND: u8> Clone for Parts<K, D, KIND> {
-    fn clone(&self) -> Self {
-        Parts {
-            timestamp: self.timestamp,
-            sub_detectors: self.sub_detectors.clone(),
-            old: self.old.clone(),
         }
     }
 }
@@ -112,16 +116,7 @@ where
         workspace: &'w mut Option<ContactManifoldsWorkspace>,
         manifolds: &mut Vec<ContactManifold<(), D>>,
     ) -> &'w mut Self {
-        if workspace
-            .as_ref()
-            .is_none_or(|w| w.0.downcast_ref::<Self>().is_none())
-        {
-            *workspace = Some(ContactManifoldsWorkspace(Box::<Self>::default()));
-        }
-        let parts: &mut Self = workspace
-            .as_mut()
-            .and_then(|w| w.0.downcast_mut())
-            .expect("the workspace was just made of this kind");
+        let parts: &mut Self = workspace_of(workspace);
         parts.timestamp = !parts.timestamp;
         parts.old.clear();
         std::mem::swap(&mut parts.old, manifolds);
@@ -163,6 +158,7 @@ where
 /// around the other shape, last time's, and that box), with last list of manifolds kept, and
 /// the manifolds of triangles that left the box, their point lists' buffers kept for the
 /// triangles that come into it.
+#[derive(Clone)]
 struct MeshParts<D> {
     interferences: Vec<u32>,
     old_interferences: Vec<u32>,
@@ -179,18 +175,6 @@ impl<D> Default for MeshParts<D> {
             local_aabb2: Aabb::new_invalid(),
             old: Vec::new(),
             spare: Vec::new(),
-        }
-    }
-}
-
-impl<D: Clone> Clone for MeshParts<D> {
-    fn clone(&self) -> Self {
-        MeshParts {
-            interferences: self.interferences.clone(),
-            old_interferences: self.old_interferences.clone(),
-            local_aabb2: self.local_aabb2,
-            old: self.old.clone(),
-            spare: self.spare.clone(),
         }
     }
 }
@@ -320,31 +304,24 @@ impl<D: Send> QueryDispatcher for Manifolds<'_, D> {
 }
 
 impl<D: Default + Copy + Send + Sync> Manifolds<'_, D> {
-    /// Recomputes `manifold` with `compute` as parry's function for the pair would, its old
-    /// points set aside in the scratch instead of cloned. Parry's cuboid-cuboid and
-    /// cuboid-triangle functions first try to move the old points along
-    /// (`try_update_contacts(pos12)`, in the pair's order whichever way round they take it), then
-    /// clone them, recompute and match; with no points, the first finds nothing to move and the
-    /// second clones an empty list.
-    fn with_old_points_aside(
+    /// Recomputes `manifold` with `compute` (lent the EPA), from an empty point list: the old
+    /// points are set aside in the scratch and their data carried over to the new ones after
+    /// (`match_contacts`), where parry's functions clone the list or replace it.
+    fn recompute<R>(
         &self,
-        pos12: &Pose,
         manifold: &mut ContactManifold<(), D>,
-        compute: impl FnOnce(&mut ContactManifold<(), D>) -> Result<(), Unsupported>,
-    ) -> Result<(), Unsupported> {
-        if manifold.try_update_contacts(pos12) {
-            return Ok(());
-        }
+        compute: impl FnOnce(&mut ContactManifold<(), D>, &mut EPA) -> R,
+    ) -> R {
         let mut scratch = self.scratch();
-        scratch.old.clear();
-        scratch.old.append(&mut manifold.points);
-        let r = compute(manifold);
-        manifold.match_contacts(&scratch.old);
+        let Scratch { old, epa } = &mut **scratch;
+        old.clear();
+        old.append(&mut manifold.points);
+        let r = compute(manifold, epa);
+        manifold.match_contacts(old);
         r
     }
 
-    /// Parry's `contact_manifold_halfspace_pfm`, the old points kept in the scratch (parry's
-    /// replaces the point list with a new one).
+    /// Parry's `contact_manifold_halfspace_pfm`, its old points set aside ([`Self::recompute`]).
     fn halfspace_pfm(
         &self,
         pos12: &Pose,
@@ -357,36 +334,33 @@ impl<D: Default + Copy + Send + Sync> Manifolds<'_, D> {
         let normal1_2 = pos12.rotation.inverse() * halfspace1.normal;
         let mut feature2 = PolygonalFeature::default();
         pfm2.local_support_feature(-normal1_2, &mut feature2);
-        let mut scratch = self.scratch();
-        scratch.old.clear();
-        scratch.old.append(&mut manifold.points);
-        for i in 0..feature2.num_vertices {
-            let vtx2 = feature2.vertices[i];
-            let vtx2_1 = pos12 * vtx2;
-            let dist_to_plane = vtx2_1.dot(halfspace1.normal);
-            if dist_to_plane - border_radius2 <= prediction {
-                manifold.points.push(TrackedContact::flipped(
-                    vtx2_1 - halfspace1.normal * dist_to_plane,
-                    vtx2 - normal1_2 * border_radius2,
-                    PackedFeatureId::face(0),
-                    feature2.vids[i],
-                    dist_to_plane - border_radius2,
-                    flipped,
-                ));
+        self.recompute(manifold, |manifold, _| {
+            for i in 0..feature2.num_vertices {
+                let vtx2 = feature2.vertices[i];
+                let vtx2_1 = pos12 * vtx2;
+                let dist_to_plane = vtx2_1.dot(halfspace1.normal);
+                if dist_to_plane - border_radius2 <= prediction {
+                    manifold.points.push(TrackedContact::flipped(
+                        vtx2_1 - halfspace1.normal * dist_to_plane,
+                        vtx2 - normal1_2 * border_radius2,
+                        PackedFeatureId::face(0),
+                        feature2.vids[i],
+                        dist_to_plane - border_radius2,
+                        flipped,
+                    ));
+                }
             }
-        }
-        if flipped {
-            manifold.local_n1 = -normal1_2;
-            manifold.local_n2 = halfspace1.normal;
-        } else {
-            manifold.local_n1 = halfspace1.normal;
-            manifold.local_n2 = -normal1_2;
-        }
-        manifold.match_contacts(&scratch.old);
+            if flipped {
+                manifold.local_n1 = -normal1_2;
+                manifold.local_n2 = halfspace1.normal;
+            } else {
+                manifold.local_n1 = halfspace1.normal;
+                manifold.local_n2 = -normal1_2;
+            }
+        });
     }
 
-    /// Parry's `contact_manifold_pfm_pfm`, the old points kept in the scratch and the EPA's
-    /// buffers reused (its `contact_support_map_support_map_with_params` inlined: GJK, then the
+    /// Parry's `contact_manifold_pfm_pfm`, its old points set aside and the EPA's buffers reused (its `contact_support_map_support_map_with_params` inlined: GJK, then the
     /// EPA where the shapes overlap).
     #[allow(clippy::too_many_arguments)]
     fn pfm_pfm(
@@ -399,90 +373,85 @@ impl<D: Default + Copy + Send + Sync> Manifolds<'_, D> {
         prediction: f64,
         manifold: &mut ContactManifold<(), D>,
     ) {
-        if manifold.try_update_contacts_eps(pos12, COS_1_DEGREES, 1.0e-6) {
+        if manifold.try_update_contacts(pos12) {
             return;
         }
-        let mut scratch = self.scratch();
-        let scratch = &mut **scratch;
-        let init_dir = manifold.local_n1.try_normalize();
-        let total_prediction = prediction + border_radius1 + border_radius2;
-        let dir = init_dir
-            .or_else(|| pos12.translation.try_normalize())
-            .unwrap_or(Vector::X);
-        let mut simplex = VoronoiSimplex::new();
-        simplex.reset(CsoPoint::from_shapes(pos12, pfm1, pfm2, dir));
-        let mut contact =
-            gjk::closest_points(pos12, pfm1, pfm2, total_prediction, true, &mut simplex);
-        if contact == GJKResult::Intersection {
-            contact = match scratch.epa.closest_points(pos12, pfm1, pfm2, &simplex) {
-                Some((p1, p2, n)) => GJKResult::ClosestPoints(p1, p2, n),
-                None => GJKResult::NoIntersection(Vector::X),
-            };
-        }
-
-        scratch.old.clear();
-        scratch.old.append(&mut manifold.points);
-
-        match contact {
-            GJKResult::ClosestPoints(p1, p2_1, dir) => {
-                let mut local_n1 = dir;
-                let mut local_n2 = pos12.rotation.inverse() * -dir;
-                let dist = (p2_1 - p1).dot(local_n1);
-                if !(normal_constraints1, normal_constraints2).project_local_normals(
-                    pos12,
-                    &mut local_n1,
-                    &mut local_n2,
-                ) {
-                    // (parry returns here without matching: no points to match)
-                    return;
-                }
-                let mut feature1 = PolygonalFeature::default();
-                let mut feature2 = PolygonalFeature::default();
-                pfm1.local_support_feature_toward(local_n1, p1, &mut feature1);
-                pfm2.local_support_feature_toward(
-                    local_n2,
-                    pos12.inverse_transform_point(p2_1),
-                    &mut feature2,
-                );
-                PolygonalFeature::contacts(
-                    pos12,
-                    &pos12.inverse(),
-                    local_n1,
-                    local_n2,
-                    &feature1,
-                    &feature2,
-                    manifold,
-                    false,
-                );
-                if local_n1 == dir {
-                    manifold.points.push(TrackedContact::new(
-                        p1,
-                        pos12.inverse_transform_point(p2_1),
-                        PackedFeatureId::UNKNOWN,
-                        PackedFeatureId::UNKNOWN,
-                        (p2_1 - p1).dot(local_n1),
-                    ));
-                }
-                if normal_constraints1.is_some() || normal_constraints2.is_some() {
-                    // (parry's guard against depths the normal correction made far too deep)
-                    manifold
-                        .points
-                        .retain(|pt| dist >= 0.0 || pt.dist >= 0.0 || pt.dist >= dist * 5.0);
-                }
-                if border_radius1 != 0.0 || border_radius2 != 0.0 {
-                    for contact in &mut manifold.points {
-                        contact.local_p1 += local_n1 * border_radius1;
-                        contact.local_p2 += local_n2 * border_radius2;
-                        contact.dist -= border_radius1 + border_radius2;
-                    }
-                }
-                manifold.local_n1 = local_n1;
-                manifold.local_n2 = local_n2;
+        self.recompute(manifold, |manifold, epa| {
+            let init_dir = manifold.local_n1.try_normalize();
+            let total_prediction = prediction + border_radius1 + border_radius2;
+            let dir = init_dir
+                .or_else(|| pos12.translation.try_normalize())
+                .unwrap_or(Vector::X);
+            let mut simplex = VoronoiSimplex::new();
+            simplex.reset(CsoPoint::from_shapes(pos12, pfm1, pfm2, dir));
+            let mut contact =
+                gjk::closest_points(pos12, pfm1, pfm2, total_prediction, true, &mut simplex);
+            if contact == GJKResult::Intersection {
+                contact = match epa.closest_points(pos12, pfm1, pfm2, &simplex) {
+                    Some((p1, p2, n)) => GJKResult::ClosestPoints(p1, p2, n),
+                    None => GJKResult::NoIntersection(Vector::X),
+                };
             }
-            GJKResult::NoIntersection(dir) => manifold.local_n1 = dir,
-            _ => manifold.local_n1 = Vector::ZERO,
-        }
-        manifold.match_contacts(&scratch.old);
+            match contact {
+                GJKResult::ClosestPoints(p1, p2_1, dir) => {
+                    let mut local_n1 = dir;
+                    let mut local_n2 = pos12.rotation.inverse() * -dir;
+                    let dist = (p2_1 - p1).dot(local_n1);
+                    if !(normal_constraints1, normal_constraints2).project_local_normals(
+                        pos12,
+                        &mut local_n1,
+                        &mut local_n2,
+                    ) {
+                        // (the contact discarded: no points)
+                        return;
+                    }
+                    let mut feature1 = PolygonalFeature::default();
+                    let mut feature2 = PolygonalFeature::default();
+                    pfm1.local_support_feature_toward(local_n1, p1, &mut feature1);
+                    pfm2.local_support_feature_toward(
+                        local_n2,
+                        pos12.inverse_transform_point(p2_1),
+                        &mut feature2,
+                    );
+                    PolygonalFeature::contacts(
+                        pos12,
+                        &pos12.inverse(),
+                        local_n1,
+                        local_n2,
+                        &feature1,
+                        &feature2,
+                        manifold,
+                        false,
+                    );
+                    if local_n1 == dir {
+                        manifold.points.push(TrackedContact::new(
+                            p1,
+                            pos12.inverse_transform_point(p2_1),
+                            PackedFeatureId::UNKNOWN,
+                            PackedFeatureId::UNKNOWN,
+                            (p2_1 - p1).dot(local_n1),
+                        ));
+                    }
+                    if normal_constraints1.is_some() || normal_constraints2.is_some() {
+                        // (parry's guard against depths the normal correction made far too deep)
+                        manifold
+                            .points
+                            .retain(|pt| dist >= 0.0 || pt.dist >= 0.0 || pt.dist >= dist * 5.0);
+                    }
+                    if border_radius1 != 0.0 || border_radius2 != 0.0 {
+                        for contact in &mut manifold.points {
+                            contact.local_p1 += local_n1 * border_radius1;
+                            contact.local_p2 += local_n2 * border_radius2;
+                            contact.dist -= border_radius1 + border_radius2;
+                        }
+                    }
+                    manifold.local_n1 = local_n1;
+                    manifold.local_n2 = local_n2;
+                }
+                GJKResult::NoIntersection(dir) => manifold.local_n1 = dir,
+                _ => manifold.local_n1 = Vector::ZERO,
+            }
+        });
     }
 }
 
@@ -653,16 +622,7 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
                 pos12, trimesh1, shape2, prediction, manifolds, workspace, flipped,
             );
         }
-        if workspace
-            .as_ref()
-            .is_none_or(|w| w.0.downcast_ref::<MeshParts<D>>().is_none())
-        {
-            *workspace = Some(ContactManifoldsWorkspace(Box::<MeshParts<D>>::default()));
-        }
-        let ws: &mut MeshParts<D> = workspace
-            .as_mut()
-            .and_then(|w| w.0.downcast_mut())
-            .expect("the workspace was just made of this kind");
+        let ws: &mut MeshParts<D> = workspace_of(workspace);
         let mut new_local_aabb2 = shape2.compute_aabb(pos12).loosened(prediction);
         let same_local_aabb2 = ws.local_aabb2.contains(&new_local_aabb2);
         ws.old.clear();
@@ -678,6 +638,8 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
                 .extend(trimesh1.bvh().intersect_aabb(&new_local_aabb2));
             ws.local_aabb2 = new_local_aabb2;
         }
+        // (the pose of the pair's second shape in its first's frame)
+        let pos = if flipped { pos12.inverse() } else { *pos12 };
         let (mut old_inter, mut old_m) = (0, 0);
         for i in 0..ws.interferences.len() {
             let triangle_id = ws.interferences[i];
@@ -714,7 +676,6 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
             let triangle = trimesh1.triangle(triangle_id);
             let normals = trimesh1.triangle_normal_constraints(triangle_id);
             let constraints = normals.as_ref().map(|n| n as &dyn NormalConstraints);
-            let pos = if flipped { pos12.inverse() } else { *pos12 };
             let triangle = (&triangle as &dyn Shape, constraints);
             self.in_order(
                 flipped,
@@ -749,13 +710,13 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
     ) {
         let parts = Parts::<u32, D, HEIGHTFIELD_SHAPE>::begin(workspace, manifolds);
         let ls_aabb2 = shape2.compute_aabb(pos12).loosened(prediction);
+        let pos = if flipped { pos12.inverse() } else { *pos12 };
         heightfield1.map_elements_in_local_aabb(&ls_aabb2, &mut |i, triangle1| {
             let (id1, id2) = if flipped { (0, i) } else { (i, 0) };
             let k = parts.manifold(i, manifolds, || ContactManifold::with_data(id1, id2, ()));
             let manifold = &mut manifolds[k];
             let pseudo_normals = heightfield1.triangle_normal_constraints(i);
             let normal_constraints1 = pseudo_normals.as_ref().map(|pn| pn as &_);
-            let pos = if flipped { pos12.inverse() } else { *pos12 };
             let triangle = (triangle1 as &dyn Shape, normal_constraints1);
             self.in_order(
                 flipped,
@@ -959,8 +920,13 @@ impl<D: Default + Copy + Send + Sync + 'static> PersistentQueryDispatcher<(), D>
         };
         match (shape1.shape_type(), shape2.shape_type()) {
             (Ball, _) | (_, Ball) | (Capsule, Capsule) => default(manifold),
+            // (parry's functions first try to move the old points along, in the pair's order
+            // whichever way round they take it; given none, they clone an empty list)
             (Cuboid, Cuboid) | (Triangle, Cuboid) | (Cuboid, Triangle) => {
-                self.with_old_points_aside(pos12, manifold, default)
+                if manifold.try_update_contacts(pos12) {
+                    return Ok(());
+                }
+                self.recompute(manifold, |manifold, _| default(manifold))
             }
             (HalfSpace, _) => {
                 let (Some(h), Some(pfm2)) =
