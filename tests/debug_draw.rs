@@ -24,14 +24,9 @@ fn shapes_only() -> DebugDrawOptions {
     }
 }
 
-fn turned() -> Quat {
-    Quat::from_euler_angles(0.3, -0.7, 1.1)
-}
-
-/// One dynamic body with `geometry` at a turned pose, drawn alone.
-fn one(geometry: Geometry) -> (Vec3, Quat, Vec<(Vec3, Vec3, DrawKind)>) {
-    let mut world = World::default();
-    let (x, q) = (Vec3::new(1.0, -2.0, 3.0), turned());
+/// A dynamic body at `x`, turned about all three axes; its handle, position and rotation.
+fn turned_body(world: &mut World, x: Vec3) -> (BodyHandle, Vec3, Quat) {
+    let q = Quat::from_euler_angles(0.3, -0.7, 1.1);
     let b = world
         .create_body(&BodyDesc {
             position: x,
@@ -39,6 +34,13 @@ fn one(geometry: Geometry) -> (Vec3, Quat, Vec<(Vec3, Vec3, DrawKind)>) {
             ..Default::default()
         })
         .unwrap();
+    (b, x, q)
+}
+
+/// One dynamic body with `geometry` at a turned pose, drawn alone.
+fn one(geometry: Geometry) -> (Vec3, Quat, Vec<(Vec3, Vec3, DrawKind)>) {
+    let mut world = World::default();
+    let (b, x, q) = turned_body(&mut world, Vec3::new(1.0, -2.0, 3.0));
     world.create_shape(b, &ShapeDesc::new(geometry)).unwrap();
     let segments = drawn(&world, &shapes_only());
     assert!(segments.iter().all(|s| s.2 == DrawKind::Dynamic));
@@ -196,14 +198,7 @@ fn segments_say_what_they_belong_to() {
     // a compound's parts on a turned body: a box turned on it, a ball, a cylinder along its
     // part's z axis; each drawn where its part is
     let mut world = World::default();
-    let (x, q) = (Vec3::new(1.0, 2.0, 3.0), turned());
-    let b = world
-        .create_body(&BodyDesc {
-            position: x,
-            rotation: q,
-            ..Default::default()
-        })
-        .unwrap();
+    let (b, x, q) = turned_body(&mut world, Vec3::new(1.0, 2.0, 3.0));
     let part_turn = Quat::from_euler_angles(0.5, 0.2, -0.4);
     let (hh, r) = (0.3, 0.2);
     world

@@ -9,15 +9,20 @@ use support::{fixed, shaped, sleeping_world};
 const H: f64 = 1.0 / 60.0;
 const G: f64 = 9.81;
 
-/// A 3 kg ball hanging at rest 1 m below a ball joint to the world.
-fn hanging(world: &mut World) -> (BodyHandle, JointHandle) {
-    let bob = world
+/// A 3 kg ball 1 m below the origin.
+fn bob(world: &mut World) -> BodyHandle {
+    world
         .create_body(&BodyDesc {
             position: Vec3::new(0.0, 0.0, -1.0),
             mass_properties: MassProperties::solid_sphere(3.0, 0.05),
             ..Default::default()
         })
-        .unwrap();
+        .unwrap()
+}
+
+/// A 3 kg ball hanging at rest 1 m below a ball joint to the world.
+fn hanging(world: &mut World) -> (BodyHandle, JointHandle) {
+    let bob = bob(world);
     let mut d = JointDesc::new(JointKind::Ball, None, bob);
     world
         .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::x())
@@ -223,13 +228,7 @@ fn hanging_from_a_static_body(static_b: bool) -> (World, BodyHandle, JointHandle
             ..Default::default()
         })
         .unwrap();
-    let bob = world
-        .create_body(&BodyDesc {
-            position: Vec3::new(0.0, 0.0, -1.0),
-            mass_properties: MassProperties::solid_sphere(3.0, 0.05),
-            ..Default::default()
-        })
-        .unwrap();
+    let bob = bob(&mut world);
     let mut d = if static_b {
         JointDesc::new(JointKind::Ball, Some(bob), hook)
     } else {

@@ -9,16 +9,9 @@ const H: f64 = 1.0 / 60.0;
 
 /// A static body at `position` with one shape, a sensor if `sensor`.
 fn fixed(world: &mut World, position: Vec3, geometry: Geometry, sensor: bool) -> ShapeHandle {
-    let b = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            position,
-            ..Default::default()
-        })
-        .unwrap();
-    let mut d = ShapeDesc::new(geometry);
-    d.sensor = sensor;
-    world.create_shape(b, &d).unwrap()
+    let (_, s) = support::fixed(world, position, geometry);
+    world.set_shape_sensor(s, sensor).unwrap();
+    s
 }
 
 /// The ground: a static half-space at z = 0.
