@@ -82,7 +82,7 @@ impl SleepSettings {
 }
 
 /// The world's sleep state and scratch (no allocation per step once they are large enough).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Sleep {
     pub settings: SleepSettings,
     /// Some body may sleep (false: none does; set when one falls asleep).

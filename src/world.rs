@@ -201,6 +201,13 @@ impl Joint {
 }
 
 /// The simulation world.
+///
+/// A clone is a snapshot: everything the next steps read is copied (bodies, joints, shapes,
+/// contact manifolds and warm starts, the solver's caches, sleep timers, the substeps a hard
+/// frame needs), so the clone and the original step on bit for bit alike, with the same
+/// handles. Only the pre-solve hook is not copied (see [`World::copy_from`]). Threads set by
+/// [`World::set_threads`] are shared between the copies.
+#[derive(Clone)]
 pub struct World {
     pub(crate) settings: WorldSettings,
     pub(crate) bodies: Arena<Body>,
@@ -1589,6 +1596,20 @@ impl World {
     /// (through the C interface the world is then poisoned).
     pub fn set_pre_solve(&mut self, hook: Option<PreSolveHook>) {
         self.contacts.pre_solve.0 = hook;
+    }
+
+    /// Makes this world a copy of `other`, as [`Clone`] does, keeping this world's pre-solve
+    /// hook (the caller's, not the state's). Saving and restoring a world (rollback, a reset, a
+    /// look ahead) is `snapshot.copy_from(&world)` and later `world.copy_from(&snapshot)`:
+    /// stepping on from the restored state gives bit for bit what it gave the first time, and
+    /// the handles of the saved moment are valid again. Handles of bodies, joints and shapes
+    /// created after the save name nothing after the restore, until objects created after it
+    /// take them again: the same creations in the same order give the same handles, so a
+    /// re-simulation finds its objects where the first run had them.
+    pub fn copy_from(&mut self, other: &World) {
+        let hook = std::mem::take(&mut self.contacts.pre_solve);
+        *self = other.clone();
+        self.contacts.pre_solve = hook;
     }
 
     /// Whether a pre-solve hook is set ([`World::set_pre_solve`]).

@@ -245,6 +245,7 @@ pub(crate) struct FactorScalars {
     regularized_pivots: u32,
 }
 
+#[derive(Clone)]
 pub(crate) struct Island {
     /// Arena slot of each local body; the parts of a split body (Tomcin section 5) are
     /// consecutive local bodies with the same slot.

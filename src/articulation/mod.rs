@@ -250,7 +250,7 @@ impl WarningCounters {
 }
 
 /// Owns the cached topology and the per-island workspaces.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Solver {
     valid: bool,
     islands: Vec<Island>,
@@ -275,8 +275,9 @@ pub(crate) struct Solver {
     t0: Option<Instant>,
     t1: Option<Instant>,
     rebuilt: bool,
-    /// Worker threads the islands are solved on (`None`: the calling thread alone).
-    pool: Option<rayon::ThreadPool>,
+    /// Worker threads the islands are solved on (`None`: the calling thread alone); a copy of
+    /// the world shares them.
+    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
     /// Fill-reducing ordering of every island's factorization.
     pub ordering: Ordering,
     pub report: StepReport,
@@ -326,13 +327,13 @@ impl Solver {
         self.pool = if threads == 1 {
             None
         } else {
-            Some(
+            Some(std::sync::Arc::new(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)
                     .thread_name(|i| format!("tenon-island-{i}"))
                     .build()
                     .map_err(|e| e.to_string())?,
-            )
+            ))
         };
         Ok(())
     }
@@ -432,7 +433,7 @@ impl Solver {
         let bodies_now: &Arena<Body> = bodies;
         let (frozen, asleep) = (&self.frozen, &self.asleep);
         for_each_island(
-            self.pool.as_ref(),
+            self.pool.as_deref(),
             &mut self.islands,
             &mut self.report.islands,
             |i, island, r| {
@@ -708,7 +709,7 @@ impl Solver {
         F: Fn(&mut Island, &mut IslandReport) + Sync + Send,
     {
         for_each_island(
-            self.pool.as_ref(),
+            self.pool.as_deref(),
             &mut self.islands,
             &mut self.report.islands,
             |i, island, r| {
@@ -774,7 +775,7 @@ impl Solver {
         let (bodies_now, joints_now): (&Arena<Body>, &Arena<Joint>) = (bodies, joints);
         let (frozen, asleep) = (&self.frozen, &self.asleep);
         for_each_island(
-            self.pool.as_ref(),
+            self.pool.as_deref(),
             &mut self.islands,
             &mut self.report.islands,
             |i, island, r| {

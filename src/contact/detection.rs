@@ -852,6 +852,7 @@ fn capsule_points(
     kept
 }
 
+#[derive(Clone)]
 struct PairCache {
     manifolds: Vec<ContactManifold<(), Warm>>,
     workspace: Option<ContactManifoldsWorkspace>,
@@ -859,7 +860,7 @@ struct PairCache {
 }
 
 /// The shapes, the broad phase and the per-pair manifold caches.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Detector {
     pub shapes: Arena<Shape>,
     bvh: Bvh,

@@ -325,6 +325,14 @@ pub type PreSolveHook = Box<dyn FnMut(&mut PreSolve) -> bool + Send>;
 #[derive(Default)]
 pub(crate) struct HookCell(pub Option<PreSolveHook>);
 
+/// The hook is the caller's, not the world's state: a copy of a world has none (a closure
+/// cannot be copied), and [`crate::World::copy_from`] keeps the target's own.
+impl Clone for HookCell {
+    fn clone(&self) -> Self {
+        HookCell(None)
+    }
+}
+
 // SAFETY: no method reaches the hook through `&HookCell`; it is called and replaced only
 // through `&mut`, which excludes any other access.
 unsafe impl Sync for HookCell {}

@@ -34,7 +34,7 @@ use crate::math::{Mat3, Quat, Vec3};
 use crate::world::{BodyHandle, Joint, WorldSettings};
 
 /// Everything about contacts the world keeps between and during steps.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Contacts {
     pub detector: Detector,
     pub settings: ContactSettings,

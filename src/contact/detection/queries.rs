@@ -30,6 +30,7 @@ pub(crate) const MAX_QUERY_EXTENT: f64 = 1e15;
 
 /// A ray's hit: the shape's slot, the distance along the (unit) ray and the surface's outward
 /// normal there.
+#[derive(Clone)]
 pub(crate) struct RayHitAt {
     pub shape: u32,
     pub distance: f64,

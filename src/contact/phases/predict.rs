@@ -64,7 +64,7 @@ const KEEP: f64 = 0.1;
 pub(super) const MIN_MASS_RATIO: f64 = 100.0;
 
 /// Scratch of the prediction (kept between steps: no allocation once it has grown).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Prediction {
     /// Held points (contact indices) in the order of the factor, their first row and rows
     /// (3: sticking, 1: normal only).
