@@ -538,3 +538,154 @@ fn joint_frames_read_back_and_follow_the_centre_of_mass() {
     );
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
+
+fn contacts(w: tenon_world_id) -> Vec<tenon_contact> {
+    let (mut p, mut n) = (null(), 0usize);
+    assert_eq!(
+        unsafe { tenon_world_get_contact_view(w, &mut p, &mut n) },
+        R_OK
+    );
+    if n == 0 {
+        return Vec::new();
+    }
+    unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
+}
+
+fn pose_bits(b: tenon_body_id) -> [u64; 7] {
+    let (mut x, mut q) = (v(0.0, 0.0, 0.0), tenon_quat::default());
+    assert_eq!(unsafe { tenon_body_get_position(b, &mut x) }, R_OK);
+    assert_eq!(unsafe { tenon_body_get_rotation(b, &mut q) }, R_OK);
+    [x.x, x.y, x.z, q.x, q.y, q.z, q.w].map(f64::to_bits)
+}
+
+/// `tenon_world_copy` saves and restores a world (the same steps replayed to the bit, the
+/// contact view rebuilt with the copy's ids), a copy stepped ahead is read through translated
+/// ids, and bad calls get their codes and change nothing.
+#[test]
+fn worlds_copied_through_the_abi_replay_and_look_ahead() {
+    let w = world();
+    ground_plane(w);
+    let cube = cube_at(w, 0.6);
+    let ball = body(w, tenon_body_kind::Dynamic, v(2.0, 0.0, 3.0));
+    let mut round = tenon_shape_def_default();
+    round.r#type = tenon_shape_type::Sphere as u32;
+    shape(ball, &round).unwrap();
+    for _ in 0..10 {
+        step(w);
+    }
+    let snapshot = world();
+    assert_eq!(tenon_world_copy(snapshot, w), R_OK);
+    let first: Vec<_> = (0..40)
+        .map(|_| {
+            step(w);
+            (pose_bits(cube), pose_bits(ball), contacts(w).len())
+        })
+        .collect();
+    assert!(first.iter().any(|f| f.2 == 5), "the ball lands: {first:?}");
+    assert_eq!(tenon_world_copy(w, snapshot), R_OK);
+    for (k, expected) in first.iter().enumerate() {
+        step(w);
+        let now = (pose_bits(cube), pose_bits(ball), contacts(w).len());
+        assert_eq!(&now, expected, "step {k} after the restore");
+    }
+
+    // a look ahead: the copy steps, the original does not move
+    let ahead = world();
+    assert_eq!(tenon_world_copy(ahead, w), R_OK);
+    let mut ball_ahead = tenon_body_id::default();
+    assert_eq!(
+        unsafe { tenon_body_id_in_world(ball, ahead, &mut ball_ahead) },
+        R_OK
+    );
+    assert_eq!(ball_ahead.world, ahead.index1);
+    assert_eq!(ball_ahead.index1, ball.index1);
+    let seen = contacts(ahead);
+    assert_eq!(seen.len(), contacts(w).len());
+    assert!(seen.iter().all(|c| c.body_b.world == ahead.index1));
+    let before = pose_bits(ball);
+    assert_eq!(
+        tenon_body_apply_impulse(ball_ahead, v(0.0, 0.0, 5.0), v(2.0, 0.0, 0.2)),
+        R_OK
+    );
+    for _ in 0..5 {
+        step(ahead);
+    }
+    let mut up = v(0.0, 0.0, 0.0);
+    assert_eq!(
+        unsafe { tenon_body_get_position(ball_ahead, &mut up) },
+        R_OK
+    );
+    assert!(
+        up.z > 0.75,
+        "the copy's ball jumps off the ground: {}",
+        up.z
+    );
+    assert_eq!(pose_bits(ball), before);
+
+    // translated ids of every kind, and ids the copy does not have
+    let mut sh = [tenon_shape_id::default(); 1];
+    let mut n = 0usize;
+    assert_eq!(
+        unsafe { tenon_body_get_shapes(ball, sh.as_mut_ptr(), 1, &mut n) },
+        R_OK
+    );
+    let mut sh_ahead = tenon_shape_id::default();
+    assert_eq!(
+        unsafe { tenon_shape_id_in_world(sh[0], ahead, &mut sh_ahead) },
+        R_OK
+    );
+    let mut owner = tenon_body_id::default();
+    assert_eq!(unsafe { tenon_shape_get_body(sh_ahead, &mut owner) }, R_OK);
+    assert_eq!(owner, ball_ahead);
+    assert_eq!(tenon_body_destroy(ball_ahead), R_OK);
+    let mut out = tenon_body_id::default();
+    assert_eq!(
+        unsafe { tenon_body_id_in_world(ball, ahead, &mut out) },
+        tenon_result::InvalidHandle
+    );
+    assert_eq!(
+        unsafe { tenon_body_id_in_world(tenon_body_id::default(), ahead, &mut out) },
+        tenon_result::InvalidHandle
+    );
+    assert_eq!(
+        unsafe { tenon_body_id_in_world(cube, ahead, std::ptr::null_mut()) },
+        tenon_result::NullPointer
+    );
+    let mut j = tenon_joint_id::default();
+    assert_eq!(
+        unsafe { tenon_joint_id_in_world(j, ahead, &mut j) },
+        tenon_result::InvalidHandle
+    );
+
+    // bad calls change nothing
+    let now = pose_bits(cube);
+    assert_eq!(tenon_world_copy(w, w), tenon_result::InvalidArgument);
+    assert_eq!(
+        tenon_world_copy(w, tenon_world_id::default()),
+        tenon_result::InvalidHandle
+    );
+    assert_eq!(
+        tenon::ffi::testing::while_world_in_use(ahead, || {
+            assert_eq!(tenon_world_copy(w, ahead), tenon_result::WorldLocked);
+            assert_eq!(tenon_world_copy(ahead, w), tenon_result::WorldLocked);
+        }),
+        R_OK
+    );
+    let sick = world();
+    assert_eq!(tenon::ffi::testing::panic_in_next_step(sick), R_OK);
+    assert_eq!(
+        unsafe { tenon_world_step(sick, 1.0 / 60.0, std::ptr::null_mut()) },
+        tenon_result::Panic
+    );
+    assert_eq!(tenon_world_copy(w, sick), tenon_result::WorldPoisoned);
+    assert_eq!(tenon_world_copy(sick, w), tenon_result::WorldPoisoned);
+    assert_eq!(pose_bits(cube), now);
+    assert_eq!(contacts(w).len(), first.last().unwrap().2);
+    let gone = world();
+    assert_eq!(tenon_world_destroy(gone), R_OK);
+    assert_eq!(tenon_world_copy(gone, w), tenon_result::WorldDestroyed);
+    assert_eq!(tenon_world_copy(w, gone), tenon_result::WorldDestroyed);
+    for x in [w, snapshot, ahead, sick] {
+        assert_eq!(tenon_world_destroy(x), R_OK);
+    }
+}

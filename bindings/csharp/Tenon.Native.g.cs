@@ -235,6 +235,48 @@ namespace Tenon
         public static extern tenon_result tenon_world_set_threads(tenon_world_id world, uint threads);
 
         /// <summary>
+        ///  Makes `dst` a copy of `src`: its bodies, joints, shapes, settings and threads, the contact
+        ///  manifolds and warm starts, the solver's caches, sleep timers, and the last step's results
+        ///  (report, contacts, events and their views). Stepping `dst` then gives, bit for bit, what
+        ///  stepping `src` gives. `dst` keeps its own pre-solve hook; `src` is not changed.
+        ///
+        ///  Save and restore: create a world to hold the snapshot, `tenon_world_copy(snapshot, world)`
+        ///  to save, `tenon_world_copy(world, snapshot)` to restore (rollback, a reset). After a
+        ///  restore, `world`'s ids of the saved moment are valid again, objects created after the save
+        ///  are gone (their ids are invalid until new objects take them: the same creations in the same
+        ///  order give the same ids), and views obtained from `dst` before are invalid. The objects of
+        ///  a copy have the ids of the original's, but with the copy's world: to read a copy stepped
+        ///  ahead (a look ahead), translate ids with `tenon_body_id_in_world()` and its kin.
+        ///
+        ///  TENON_RESULT_INVALID_ARGUMENT if both ids name the same world; TENON_RESULT_WORLD_LOCKED if
+        ///  either is in use by another call; TENON_RESULT_WORLD_POISONED if either is poisoned. On an
+        ///  error `dst` is unchanged.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "tenon_world_copy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern tenon_result tenon_world_copy(tenon_world_id dst, tenon_world_id src);
+
+        /// <summary>
+        ///  Writes to `*out` the id of the same body in `world`, a copy of the body's world (or the
+        ///  world a copy was restored into, see `tenon_world_copy()`): same slot and generation, with
+        ///  `world` as its world. TENON_RESULT_INVALID_HANDLE if `world` has no live body there. Ids are
+        ///  not checked against the world the body came from: the caller knows `world` is a copy.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "tenon_body_id_in_world", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern tenon_result tenon_body_id_in_world(tenon_body_id body, tenon_world_id world, tenon_body_id* @out);
+
+        /// <summary>
+        ///  `tenon_body_id_in_world()` for a joint.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "tenon_joint_id_in_world", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern tenon_result tenon_joint_id_in_world(tenon_joint_id joint, tenon_world_id world, tenon_joint_id* @out);
+
+        /// <summary>
+        ///  `tenon_body_id_in_world()` for a shape.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "tenon_shape_id_in_world", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern tenon_result tenon_shape_id_in_world(tenon_shape_id shape, tenon_world_id world, tenon_shape_id* @out);
+
+        /// <summary>
         ///  Sets the fill-reducing ordering of the factorizations (a `tenon_ordering`; default
         ///  TENON_ORDERING_AMD). Only the cost depends on it, not the results beyond rounding; it takes
         ///  effect at the next step. TENON_RESULT_INVALID_ARGUMENT for a value that is not a `tenon_ordering`.

@@ -194,7 +194,7 @@ impl tenon_joint_id {
         }
     }
 
-    fn handle(self) -> Result<JointHandle, FfiError> {
+    pub(crate) fn handle(self) -> Result<JointHandle, FfiError> {
         if self.index1 == 0 || self.world == 0 {
             return Err(FfiError::new(
                 tenon_result::InvalidHandle,

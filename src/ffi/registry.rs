@@ -197,6 +197,24 @@ pub(crate) fn with_world<R>(
     run(&lookup_world(id)?, f)
 }
 
+/// Runs `f` on two different worlds, both locked (`InvalidArgument` if the ids name the same
+/// world). Each lock is tried, never waited for, so two calls locking the same two worlds in
+/// opposite orders cannot deadlock: one of them gets `WorldLocked`.
+pub(crate) fn with_two_worlds<R>(
+    first: tenon_world_id,
+    second: tenon_world_id,
+    f: impl FnOnce(&mut WorldBox, &mut WorldBox) -> Result<R, FfiError>,
+) -> Result<R, FfiError> {
+    let (a, b) = (lookup_world(first)?, lookup_world(second)?);
+    if Arc::ptr_eq(&a, &b) {
+        return Err(FfiError::new(
+            tenon_result::InvalidArgument,
+            "the two world ids name the same world",
+        ));
+    }
+    run(&a, |wa| run(&b, |wb| f(wa, wb)))
+}
+
 /// Runs `f` on the world named by the `world` field of a body or joint id.
 pub(crate) fn with_world_of<R>(
     world_index1: u16,

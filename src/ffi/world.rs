@@ -2,7 +2,7 @@
 
 use super::body::tenon_body_id;
 use super::ptr::{Out, OutArray, OutOpt, read_in};
-use super::registry::{self, with_world};
+use super::registry::{self, with_two_worlds, with_world};
 use super::result::{FfiError, boundary, tenon_result};
 use super::types::{tenon_quat, tenon_vec3};
 use crate::{IslandReport, StepReport, WarningCounters, World, WorldSettings};
@@ -466,6 +466,113 @@ pub unsafe extern "C" fn tenon_world_get_threads(
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_world_set_threads(world: tenon_world_id, threads: u32) -> tenon_result {
     boundary(|| with_world(world, |wb| Ok(wb.world.set_threads(threads)?)))
+}
+
+/// Makes `dst` a copy of `src`: its bodies, joints, shapes, settings and threads, the contact
+/// manifolds and warm starts, the solver's caches, sleep timers, and the last step's results
+/// (report, contacts, events and their views). Stepping `dst` then gives, bit for bit, what
+/// stepping `src` gives. `dst` keeps its own pre-solve hook; `src` is not changed.
+///
+/// Save and restore: create a world to hold the snapshot, `tenon_world_copy(snapshot, world)`
+/// to save, `tenon_world_copy(world, snapshot)` to restore (rollback, a reset). After a
+/// restore, `world`'s ids of the saved moment are valid again, objects created after the save
+/// are gone (their ids are invalid until new objects take them: the same creations in the same
+/// order give the same ids), and views obtained from `dst` before are invalid. The objects of
+/// a copy have the ids of the original's, but with the copy's world: to read a copy stepped
+/// ahead (a look ahead), translate ids with `tenon_body_id_in_world()` and its kin.
+///
+/// TENON_RESULT_INVALID_ARGUMENT if both ids name the same world; TENON_RESULT_WORLD_LOCKED if
+/// either is in use by another call; TENON_RESULT_WORLD_POISONED if either is poisoned. On an
+/// error `dst` is unchanged.
+#[unsafe(no_mangle)]
+pub extern "C" fn tenon_world_copy(dst: tenon_world_id, src: tenon_world_id) -> tenon_result {
+    boundary(|| {
+        with_two_worlds(dst, src, |d, s| {
+            d.world.copy_from(&s.world);
+            super::contact::refresh_views(d, dst.index1);
+            Ok(())
+        })
+    })
+}
+
+/// Writes the id that the object `handle` names in its own world has in `world` (a copy made
+/// by `tenon_world_copy()`), after checking that `world` has it.
+fn id_in_world<H: Copy, I>(
+    handle: Result<H, FfiError>,
+    world: tenon_world_id,
+    out: *mut I,
+    (valid, make, what): (fn(&World, H) -> bool, fn(u16, H) -> I, &str),
+) -> tenon_result {
+    boundary(|| {
+        let out = Out::new(out, "out")?;
+        let h = handle?;
+        let ok = with_world(world, |wb| Ok(valid(&wb.world, h)))?;
+        if !ok {
+            return Err(FfiError::new(
+                tenon_result::InvalidHandle,
+                format!("the world has no such {what} (destroyed there, or not a copy's)"),
+            ));
+        }
+        // SAFETY: the exports calling this are `unsafe`: `out` is the caller's valid pointer.
+        unsafe { out.write(make(world.index1, h)) };
+        Ok(())
+    })
+}
+
+/// Writes to `*out` the id of the same body in `world`, a copy of the body's world (or the
+/// world a copy was restored into, see `tenon_world_copy()`): same slot and generation, with
+/// `world` as its world. TENON_RESULT_INVALID_HANDLE if `world` has no live body there. Ids are
+/// not checked against the world the body came from: the caller knows `world` is a copy.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_body_id_in_world(
+    body: tenon_body_id,
+    world: tenon_world_id,
+    out: *mut tenon_body_id,
+) -> tenon_result {
+    id_in_world(
+        body.handle(),
+        world,
+        out,
+        (World::is_body_valid, tenon_body_id::new, "body"),
+    )
+}
+
+/// `tenon_body_id_in_world()` for a joint.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_joint_id_in_world(
+    joint: super::joint::tenon_joint_id,
+    world: tenon_world_id,
+    out: *mut super::joint::tenon_joint_id,
+) -> tenon_result {
+    id_in_world(
+        joint.handle(),
+        world,
+        out,
+        (
+            World::is_joint_valid,
+            super::joint::tenon_joint_id::new,
+            "joint",
+        ),
+    )
+}
+
+/// `tenon_body_id_in_world()` for a shape.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_shape_id_in_world(
+    shape: super::shape::tenon_shape_id,
+    world: tenon_world_id,
+    out: *mut super::shape::tenon_shape_id,
+) -> tenon_result {
+    id_in_world(
+        shape.handle(),
+        world,
+        out,
+        (
+            World::is_shape_valid,
+            super::shape::tenon_shape_id::new,
+            "shape",
+        ),
+    )
 }
 
 /// The fill-reducing ordering of the solver's sparse factorizations. Passed and stored as
