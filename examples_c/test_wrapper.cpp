@@ -338,6 +338,33 @@ int main() {
            std::fabs(breaks[0].force - 1.1 * mg) < 1e-9 && breaks[0].body_a.index1 == 0);
     EXPECT(w.joint_violation(rope).code() == TENON_RESULT_INVALID_HANDLE);
   }
+  {
+    // save, restore, look ahead: a copy steps bit for bit as the original
+    tenon::World w = tenon::World::create().value();
+    tenon_body_def bd = tenon_body_def_default();
+    bd.position = {1, 0, 0};
+    tenon::BodyId bob = w.create_body(bd).value();
+    tenon_joint_def jd = tenon_joint_def_default();
+    jd.type = TENON_JOINT_TYPE_BALL;
+    jd.body_b = bob.raw;
+    EXPECT(tenon_joint_def_set_world_frame(w.id(), &jd, {0, 0, 0}, {1, 0, 0}) == TENON_RESULT_OK);
+    tenon::JointId pivot = w.create_joint(jd).value();
+    tenon::World snapshot = tenon::World::create().value();
+    EXPECT(snapshot.copy_from(w).ok());
+    for (int k = 0; k < 20; ++k) EXPECT(w.step(1.0 / 60.0).ok());
+    tenon_vec3 first = w.position(bob).value();
+    EXPECT(w.copy_from(snapshot).ok());
+    for (int k = 0; k < 20; ++k) EXPECT(w.step(1.0 / 60.0).ok());
+    tenon_vec3 again = w.position(bob).value();
+    EXPECT(first.x == again.x && first.y == again.y && first.z == again.z && first.z < -0.2);
+    tenon::World ahead = w.clone().value();
+    tenon::BodyId bob_ahead = ahead.id_of(bob).value();
+    EXPECT(bob_ahead.raw.world == ahead.id().index1 && ahead.id_of(pivot).ok());
+    for (int k = 0; k < 10; ++k) EXPECT(ahead.step(1.0 / 60.0).ok());
+    EXPECT(ahead.position(bob_ahead).value().x != w.position(bob).value().x);
+    EXPECT(w.copy_from(w).code() == TENON_RESULT_INVALID_ARGUMENT);
+    EXPECT(snapshot.id_of(tenon::ShapeId{}).code() == TENON_RESULT_INVALID_HANDLE);
+  }
   tenon::BodyId null_id;
   EXPECT(null_id.is_null() && null_id == tenon::BodyId{});
   if (failures) return 1;

@@ -485,6 +485,39 @@ class World {
   /// Worker threads the islands are solved on: 1 (default) the caller's, 0 one per core.
   Status set_threads(uint32_t threads) noexcept { return tenon_world_set_threads(id_, threads); }
   Result<uint32_t> threads() const { return get(tenon_world_get_threads, id_); }
+
+  /// Makes this world a copy of `other` (tenon_world_copy()): it then steps bit for bit as
+  /// `other` would. This world keeps its own pre-solve hook. Save and restore:
+  /// `snapshot.copy_from(world)`, later `world.copy_from(snapshot)`.
+  Status copy_from(const World& other) noexcept { return tenon_world_copy(id_, other.id_); }
+  /// A new world that is a copy of this one, without a pre-solve hook (a look ahead).
+  Result<World> clone() const {
+    Result<World> w = create();
+    if (!w) return w;
+    Status s = w.value().copy_from(*this);
+    if (!s) return s.code();
+    return w;
+  }
+  /// The id this world (a copy) gives an object of the world it was copied from
+  /// (tenon_body_id_in_world() and its kin).
+  Result<BodyId> id_of(BodyId other) const {
+    BodyId out;
+    tenon_result r = tenon_body_id_in_world(other.raw, id_, &out.raw);
+    if (r != TENON_RESULT_OK) return r;
+    return out;
+  }
+  Result<JointId> id_of(JointId other) const {
+    JointId out;
+    tenon_result r = tenon_joint_id_in_world(other.raw, id_, &out.raw);
+    if (r != TENON_RESULT_OK) return r;
+    return out;
+  }
+  Result<ShapeId> id_of(ShapeId other) const {
+    ShapeId out;
+    tenon_result r = tenon_shape_id_in_world(other.raw, id_, &out.raw);
+    if (r != TENON_RESULT_OK) return r;
+    return out;
+  }
   /// Fill-reducing ordering of the factorizations (a tenon_ordering; default AMD).
   Status set_ordering(uint32_t ordering) noexcept {
     return tenon_world_set_ordering(id_, ordering);
