@@ -20,7 +20,8 @@
 //! friction of that torque (N m), `BALL_FRICTION=` every ball joint, `ANGULAR_DAMPING=` gives
 //! every dynamic body that angular damping (1/s), `BALL=1` adds a free body falling
 //! far from the scene, `SLEEP=1` lets bodies at rest fall asleep, `PRE_SOLVE=1` sets a
-//! pre-solve hook that keeps every pair (and prints how many it was asked), `TRACE=1` prints the heaviest body every step, the total energy
+//! pre-solve hook that keeps every pair (and prints how many it was asked), `COPY=1` times
+//! copies of the world at the end (`World::clone`, `World::copy_from`), `TRACE=1` prints the heaviest body every step, the total energy
 //! (kinetic and potential), and `uncoupled` when the contacts were. The last line is a hash of
 //! every body's final pose and velocity, to check that two builds (or thread counts) step the
 //! same.
@@ -391,6 +392,26 @@ fn main() {
         out!(
             "  pre-solve hook asked {:.1} pairs/step",
             n as f64 / steps as f64
+        );
+    }
+    if std::env::var("COPY").as_deref() == Ok("1") {
+        // a snapshot a frame, as rollback takes: into a new world, and into a kept one
+        const COPIES: u32 = 20;
+        let t = Instant::now();
+        for _ in 0..COPIES {
+            drop(std::hint::black_box(world.clone()));
+        }
+        let cloned = t.elapsed().as_secs_f64() / f64::from(COPIES);
+        let mut kept = world.clone();
+        let t = Instant::now();
+        for _ in 0..COPIES {
+            kept.copy_from(std::hint::black_box(&world));
+        }
+        let copied = t.elapsed().as_secs_f64() / f64::from(COPIES);
+        out!(
+            "  a copy of the world: clone {:.1} us, copy_from {:.1} us (mean of {COPIES})",
+            1e6 * cloned,
+            1e6 * copied
         );
     }
     out!("  state hash {state}");

@@ -5,17 +5,48 @@
 //! 60 Hz. A slot whose generation would wrap is retired instead (never reused): a stale handle
 //! then never names a later object, at the cost of one slot per 65 535 removals.
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Slot<T> {
     generation: u16,
     value: Option<T>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Arena<T> {
     slots: Vec<Slot<T>>,
     free: Vec<u32>,
     len: usize,
+}
+
+// (`clone_from` field by field: a world copied into a kept snapshot reuses its slots)
+impl<T: Clone> Clone for Slot<T> {
+    fn clone(&self) -> Self {
+        Slot {
+            generation: self.generation,
+            value: self.value.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.generation = source.generation;
+        self.value.clone_from(&source.value);
+    }
+}
+
+impl<T: Clone> Clone for Arena<T> {
+    fn clone(&self) -> Self {
+        Arena {
+            slots: self.slots.clone(),
+            free: self.free.clone(),
+            len: self.len,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.slots.clone_from(&source.slots);
+        self.free.clone_from(&source.free);
+        self.len = source.len;
+    }
 }
 
 impl<T> Default for Arena<T> {

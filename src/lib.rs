@@ -21,6 +21,41 @@
 // Row and block loops index several parallel arrays at once; iterators would obscure them.
 #![allow(clippy::needless_range_loop)]
 
+/// Defines a struct and its `Clone`, field by field, whose `clone_from` hands each field its
+/// own `clone_from`: a `Vec` keeps its allocation (a derived `clone_from` drops every buffer and
+/// allocates anew). `World::copy_from` saves a world into a kept snapshot that way.
+macro_rules! reusing_clone {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[$fmeta:meta])*
+                $fvis:vis $field:ident : $ty:ty
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $name {
+            $(
+                $(#[$fmeta])*
+                $fvis $field: $ty,
+            )*
+        }
+
+        impl Clone for $name {
+            fn clone(&self) -> Self {
+                $name {
+                    $($field: Clone::clone(&self.$field),)*
+                }
+            }
+
+            fn clone_from(&mut self, source: &Self) {
+                $(Clone::clone_from(&mut self.$field, &source.$field);)*
+            }
+        }
+    };
+}
+
 mod arena;
 mod articulation;
 mod body;

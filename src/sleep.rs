@@ -81,40 +81,42 @@ impl SleepSettings {
     }
 }
 
-/// The world's sleep state and scratch (no allocation per step once they are large enough).
-#[derive(Clone, Default)]
-pub(crate) struct Sleep {
-    pub settings: SleepSettings,
-    /// Some body may sleep (false: none does; set when one falls asleep).
-    any: bool,
-    /// Bodies the caller changed since the last step (while some body may sleep): what they
-    /// touch and reach wakes at the next step.
-    changed: Vec<u32>,
-    /// The next group number (0: none).
-    next_group: u64,
-    /// Union-find over body slots, and per root: whether every awake body is ready to sleep,
-    /// whether it has an awake body, and the group it falls asleep as.
-    parent: Vec<u32>,
-    ready: Vec<bool>,
-    awake: Vec<bool>,
-    group: Vec<u64>,
-    /// (group, slot) of the sleeping bodies, sorted: to join each group again and to find a
-    /// group's bodies when it wakes. Every sleeping body has its entry; entries of bodies
-    /// woken or destroyed since it was rebuilt may stay (checked when read).
-    members: Vec<(u64, u32)>,
-    /// Groups to wake.
-    woken: Vec<u64>,
-    /// `parent` and `comp_*` describe the groups the joints and touching contacts make now:
-    /// cleared by whatever changes joints, contacts, kinds, bodies or sleeping groups
-    /// ([`Sleep::forget_groups`]), so that putting bodies to sleep one by one costs each call
-    /// its group, not a pass over the world.
-    groups_valid: bool,
-    /// The bodies of each union-find root `r`: `comp_slots[comp_start[r]..comp_start[r + 1]]`,
-    /// in slot order.
-    comp_start: Vec<u32>,
-    comp_slots: Vec<u32>,
-    /// Scratch of [`World::index_groups`]: each root's next free place in `comp_slots`.
-    comp_next: Vec<u32>,
+reusing_clone! {
+    /// The world's sleep state and scratch (no allocation per step once they are large enough).
+    #[derive(Default)]
+    pub(crate) struct Sleep {
+        pub settings: SleepSettings,
+        /// Some body may sleep (false: none does; set when one falls asleep).
+        any: bool,
+        /// Bodies the caller changed since the last step (while some body may sleep): what they
+        /// touch and reach wakes at the next step.
+        changed: Vec<u32>,
+        /// The next group number (0: none).
+        next_group: u64,
+        /// Union-find over body slots, and per root: whether every awake body is ready to sleep,
+        /// whether it has an awake body, and the group it falls asleep as.
+        parent: Vec<u32>,
+        ready: Vec<bool>,
+        awake: Vec<bool>,
+        group: Vec<u64>,
+        /// (group, slot) of the sleeping bodies, sorted: to join each group again and to find a
+        /// group's bodies when it wakes. Every sleeping body has its entry; entries of bodies
+        /// woken or destroyed since it was rebuilt may stay (checked when read).
+        members: Vec<(u64, u32)>,
+        /// Groups to wake.
+        woken: Vec<u64>,
+        /// `parent` and `comp_*` describe the groups the joints and touching contacts make now:
+        /// cleared by whatever changes joints, contacts, kinds, bodies or sleeping groups
+        /// ([`Sleep::forget_groups`]), so that putting bodies to sleep one by one costs each call
+        /// its group, not a pass over the world.
+        groups_valid: bool,
+        /// The bodies of each union-find root `r`: `comp_slots[comp_start[r]..comp_start[r + 1]]`,
+        /// in slot order.
+        comp_start: Vec<u32>,
+        comp_slots: Vec<u32>,
+        /// Scratch of [`World::index_groups`]: each root's next free place in `comp_slots`.
+        comp_next: Vec<u32>,
+    }
 }
 
 impl Sleep {

@@ -200,64 +200,65 @@ impl Joint {
     }
 }
 
-/// The simulation world.
-///
-/// A clone is a snapshot: everything the next steps read is copied (bodies, joints, shapes,
-/// contact manifolds and warm starts, the solver's caches, sleep timers, the substeps a hard
-/// frame needs), so the clone and the original step on bit for bit alike, with the same
-/// handles. Only the pre-solve hook is not copied (see [`World::copy_from`]). Threads set by
-/// [`World::set_threads`] are shared between the copies.
-#[derive(Clone)]
-pub struct World {
-    pub(crate) settings: WorldSettings,
-    pub(crate) bodies: Arena<Body>,
-    pub(crate) joints: Arena<Joint>,
-    /// Joint slots attached to each body slot.
-    pub(crate) body_joints: Vec<Vec<u32>>,
-    /// Shape slots attached to each body slot, ascending (destroying a body or taking its mass
-    /// from its shapes costs its shapes, not a pass over the world's).
-    body_shapes: Vec<Vec<u32>>,
-    pub(crate) solver: Solver,
-    pub(crate) contacts: Contacts,
-    pub(crate) time: f64,
-    /// The last frame step's report (its substeps merged).
-    report: StepReport,
-    /// Substeps the world splits a frame step into (see [`World::step`]), and the frames since
-    /// that last had to grow.
-    frame_substeps: u32,
-    calm_frames: u32,
-    /// The state at the start of the frame step, to redo it with more substeps: bodies (slot,
-    /// position, rotation, linear and angular velocity) and joints (slot, coordinate, motor
-    /// target).
-    saved_bodies: Vec<(u32, Vec3, Quat, Vec3, Vec3)>,
-    saved_joints: Vec<(u32, f64, f64)>,
-    /// Bodies of islands rolled back in a substep, held static for the rest of the frame step.
-    frozen: Vec<u32>,
-    /// The blow-up [`World::inject_blow_up`] asked for in the next frame step: its substeps,
-    /// and the substep whose islands turn NaN.
-    blow_up: Option<(u32, u32)>,
-    /// Substeps of the last frame step if it rolled an island back (0: it did not): the next
-    /// one takes twice as many, past `max_substeps` up to [`RETRY_SUBSTEPS`] times it.
-    rolled_back_at: u32,
-    /// Frames left with the contacts uncoupled (see [`UNCOUPLED_FRAMES`]).
-    uncoupled_frames: u32,
-    /// Counts the changes of shapes' world poses and of the set of shapes (steps, poses set,
-    /// the origin moved to the centre of mass, bodies destroyed, shapes created or destroyed):
-    /// the scene queries' tree is brought up to date when it changed.
-    pub(crate) scene_version: u64,
-    /// Scratch of the scene queries (`query.rs`): a ray's hits, the shapes' slots found.
-    pub(crate) query_ray_hits: Vec<crate::contact::detection::RayHitAt>,
-    pub(crate) query_slots: Vec<u32>,
-    /// The (sensor, shape) pairs overlapping at the end of the last frame step, sorted; the
-    /// pairs of the step before (scratch), the detector's slots (scratch), and the events.
-    sensor_pairs: Vec<(ShapeHandle, ShapeHandle)>,
-    sensor_before: Vec<(ShapeHandle, ShapeHandle)>,
-    sensor_found: Vec<(u32, u32)>,
-    sensor_events: Vec<SensorEvent>,
-    /// The joints that broke in the last frame step.
-    joint_breaks: Vec<JointBreak>,
-    /// Sleeping bodies: settings, the bodies held static in the frame step, scratch.
-    pub(crate) sleep: crate::sleep::Sleep,
+reusing_clone! {
+    /// The simulation world.
+    ///
+    /// A clone is a snapshot: everything the next steps read is copied (bodies, joints, shapes,
+    /// contact manifolds and warm starts, the solver's caches, sleep timers, the substeps a hard
+    /// frame needs), so the clone and the original step on bit for bit alike, with the same
+    /// handles. Only the pre-solve hook is not copied (see [`World::copy_from`]). Threads set by
+    /// [`World::set_threads`] are shared between the copies.
+    pub struct World {
+        pub(crate) settings: WorldSettings,
+        pub(crate) bodies: Arena<Body>,
+        pub(crate) joints: Arena<Joint>,
+        /// Joint slots attached to each body slot.
+        pub(crate) body_joints: Vec<Vec<u32>>,
+        /// Shape slots attached to each body slot, ascending (destroying a body or taking its mass
+        /// from its shapes costs its shapes, not a pass over the world's).
+        body_shapes: Vec<Vec<u32>>,
+        pub(crate) solver: Solver,
+        pub(crate) contacts: Contacts,
+        pub(crate) time: f64,
+        /// The last frame step's report (its substeps merged).
+        report: StepReport,
+        /// Substeps the world splits a frame step into (see [`World::step`]), and the frames since
+        /// that last had to grow.
+        frame_substeps: u32,
+        calm_frames: u32,
+        /// The state at the start of the frame step, to redo it with more substeps: bodies (slot,
+        /// position, rotation, linear and angular velocity) and joints (slot, coordinate, motor
+        /// target).
+        saved_bodies: Vec<(u32, Vec3, Quat, Vec3, Vec3)>,
+        saved_joints: Vec<(u32, f64, f64)>,
+        /// Bodies of islands rolled back in a substep, held static for the rest of the frame step.
+        frozen: Vec<u32>,
+        /// The blow-up [`World::inject_blow_up`] asked for in the next frame step: its substeps,
+        /// and the substep whose islands turn NaN.
+        blow_up: Option<(u32, u32)>,
+        /// Substeps of the last frame step if it rolled an island back (0: it did not): the next
+        /// one takes twice as many, past `max_substeps` up to [`RETRY_SUBSTEPS`] times it.
+        rolled_back_at: u32,
+        /// Frames left with the contacts uncoupled (see [`UNCOUPLED_FRAMES`]).
+        uncoupled_frames: u32,
+        /// Counts the changes of shapes' world poses and of the set of shapes (steps, poses set,
+        /// the origin moved to the centre of mass, bodies destroyed, shapes created or destroyed):
+        /// the scene queries' tree is brought up to date when it changed.
+        pub(crate) scene_version: u64,
+        /// Scratch of the scene queries (`query.rs`): a ray's hits, the shapes' slots found.
+        pub(crate) query_ray_hits: Vec<crate::contact::detection::RayHitAt>,
+        pub(crate) query_slots: Vec<u32>,
+        /// The (sensor, shape) pairs overlapping at the end of the last frame step, sorted; the
+        /// pairs of the step before (scratch), the detector's slots (scratch), and the events.
+        sensor_pairs: Vec<(ShapeHandle, ShapeHandle)>,
+        sensor_before: Vec<(ShapeHandle, ShapeHandle)>,
+        sensor_found: Vec<(u32, u32)>,
+        sensor_events: Vec<SensorEvent>,
+        /// The joints that broke in the last frame step.
+        joint_breaks: Vec<JointBreak>,
+        /// Sleeping bodies: settings, the bodies held static in the frame step, scratch.
+        pub(crate) sleep: crate::sleep::Sleep,
+    }
 }
 
 /// How far past `max_substeps` a frame step retaken after a rollback may split (a factor;
@@ -1606,10 +1607,11 @@ impl World {
     /// created after the save name nothing after the restore, until objects created after it
     /// take them again: the same creations in the same order give the same handles, so a
     /// re-simulation finds its objects where the first run had them.
+    ///
+    /// This is [`Clone::clone_from`]: the copy reuses this world's memory, so a snapshot kept
+    /// and saved into every frame allocates little once it has held a world of that size.
     pub fn copy_from(&mut self, other: &World) {
-        let hook = std::mem::take(&mut self.contacts.pre_solve);
-        *self = other.clone();
-        self.contacts.pre_solve = hook;
+        self.clone_from(other);
     }
 
     /// Whether a pre-solve hook is set ([`World::set_pre_solve`]).

@@ -420,6 +420,74 @@ fn a_pre_solve_hook_allocates_nothing() {
 /// manifolds' point lists, their composite parts' lists and the EPA's buffers reused).
 #[test]
 fn shapes_at_rest_allocate_nothing() {
+    let mut world = resting_shapes();
+    let n = allocations_once_steady(&mut world, |world| {
+        world.step(1.0 / 60.0).unwrap();
+    });
+    // every dynamic body at rest, touching (on its ground, or the stacks' on each other)
+    let contacts = world.contacts();
+    for (h, body) in world.bodies() {
+        if body.kind() != BodyKind::Dynamic {
+            continue;
+        }
+        assert!(
+            body.linear_velocity().norm() < 1e-3,
+            "{:?}",
+            body.position()
+        );
+        let touching = contacts
+            .iter()
+            .any(|c| c.body_b == h || c.body_a == Some(h));
+        assert!(touching, "{:?} touches nothing", body.position());
+    }
+    assert_eq!(n, 0, "{n} allocations in 120 steps");
+}
+
+/// Rollback saves the world into a kept snapshot every frame (`World::copy_from`). Once the
+/// snapshot has held the world, a copy allocates nothing but parry's broad-phase tree, which
+/// has no copy into a kept one (its nodes, parents and leaves, and at times the state of its
+/// incremental optimization): mechanisms without shapes nothing at all, shapes of every kind
+/// on every kind of ground 3 or 4 times a copy (181 in 60 frames).
+#[test]
+fn snapshots_saved_every_frame_allocate_only_the_broad_phase_tree() {
+    let h = 1.0 / 60.0;
+    let mut world = World::default();
+    scenes::heavy_chain(&mut world, 20, 1e4);
+    scenes::four_bar(&mut world);
+    drop(scenes::spider(&mut world, 24));
+    let mut snapshot = world.clone();
+    let saved = |world: &mut World, snapshot: &mut World, frames: usize| {
+        allocations_in(|| {
+            for _ in 0..frames {
+                world.step(h).unwrap();
+                snapshot.copy_from(world);
+            }
+        })
+    };
+    saved(&mut world, &mut snapshot, 30);
+    let n = saved(&mut world, &mut snapshot, 60);
+    assert_eq!(n, 0, "{n} allocations in 60 frames saved");
+
+    let mut world = resting_shapes();
+    for _ in 0..60 {
+        world.step(h).unwrap();
+    }
+    let mut snapshot = world.clone();
+    let steps = allocations_in(|| {
+        for _ in 0..60 {
+            world.step(h).unwrap();
+        }
+    });
+    assert_eq!(steps, 0);
+    saved(&mut world, &mut snapshot, 10);
+    let n = saved(&mut world, &mut snapshot, 60);
+    assert!(n <= 4 * 60, "{n} allocations in 60 frames saved");
+    assert!(world.contacts().len() > 50, "{}", world.contacts().len());
+}
+
+/// Bodies of every kind of shape resting on grounds of every kind (half-space, mesh, height
+/// field, box), a stack of boxes and two hulls on each other.
+fn resting_shapes() -> World {
     let mut world = World::default();
     let b = Geometry::Box {
         half_extents: Vec3::new(0.5, 0.4, 0.3),
@@ -521,26 +589,7 @@ fn shapes_at_rest_allocate_nothing() {
             hull.clone(),
         );
     }
-    let n = allocations_once_steady(&mut world, |world| {
-        world.step(1.0 / 60.0).unwrap();
-    });
-    // every dynamic body at rest, touching (on its ground, or the stacks' on each other)
-    let contacts = world.contacts();
-    for (h, body) in world.bodies() {
-        if body.kind() != BodyKind::Dynamic {
-            continue;
-        }
-        assert!(
-            body.linear_velocity().norm() < 1e-3,
-            "{:?}",
-            body.position()
-        );
-        let touching = contacts
-            .iter()
-            .any(|c| c.body_b == h || c.body_a == Some(h));
-        assert!(touching, "{:?} touches nothing", body.position());
-    }
-    assert_eq!(n, 0, "{n} allocations in 120 steps");
+    world
 }
 
 /// Shapes moving across a triangle mesh (a ball rolling and a box sliding over a grid of 0.5 m

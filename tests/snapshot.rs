@@ -261,3 +261,117 @@ fn a_copy_keeps_the_threads() {
     step_alike(&mut a, &mut one, 10, "one thread against two");
     assert_eq!(a.threads(), 2);
 }
+
+/// A copy into a world that held another scene (other islands, pairs, caches and sizes) steps
+/// like its source: `copy_from` reuses the target's buffers, never what they held.
+#[test]
+fn a_world_copied_over_another_scene_steps_like_its_source() {
+    let mut target = World::default();
+    drop(scenes::jointed_heap(&mut target, 3, 2, 0));
+    scenes::ragdoll(&mut target, Vec3::new(4.0, 0.0, 2.0));
+    run(&mut target, 20);
+    let mut source = World::default();
+    drop(scenes::strandbeest_on_ground(&mut source, 4, 0.0));
+    run(&mut source, 20);
+    target.copy_from(&source);
+    step_alike(&mut source, &mut target, 30, "a Strandbeest over a heap");
+    let mut heap = World::default();
+    drop(scenes::jointed_heap(&mut heap, 2, 2, 0));
+    run(&mut heap, 10);
+    target.copy_from(&heap);
+    step_alike(
+        &mut heap,
+        &mut target,
+        30,
+        "a smaller heap over the Strandbeest",
+    );
+    assert_eq!(target.body_count(), heap.body_count());
+}
+
+/// Composite pairs keep workspaces of their own between steps (a compound's part pairs, the
+/// triangles of a mesh or height field in reach and their manifolds): a compound and a box
+/// sliding over a mesh, a capsule rolling over a height field and a compound on a compound
+/// step alike after a clone, and after a copy into a snapshot saved earlier.
+#[test]
+fn composite_pairs_step_alike_after_a_copy() {
+    let mut world = World::default();
+    let (n, cell) = (30usize, 0.5);
+    let mut vertices = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            let z = 0.05 * ((i * 7 + j * 3) % 5) as f64;
+            vertices.push(Vec3::new(i as f64 * cell, j as f64 * cell, z));
+        }
+    }
+    let mut indices = Vec::new();
+    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+    for i in 0..n {
+        for j in 0..n {
+            indices.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            indices.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    support::fixed(
+        &mut world,
+        Vec3::zeros(),
+        Geometry::TriMesh { vertices, indices },
+    );
+    support::fixed(
+        &mut world,
+        Vec3::new(-10.0, 0.0, 0.0),
+        Geometry::HeightField {
+            rows: 8,
+            cols: 8,
+            heights: (0..64).map(|k| 0.1 * ((k * 5) % 3) as f64).collect(),
+            scale: Vec3::new(8.0, 8.0, 1.0),
+        },
+    );
+    let part = Geometry::Box {
+        half_extents: Vec3::new(0.3, 0.3, 0.3),
+    };
+    let compound = Geometry::Compound {
+        parts: vec![
+            (Vec3::new(-0.4, 0.0, 0.0), Quat::identity(), part.clone()),
+            (
+                Vec3::new(0.4, 0.0, 0.0),
+                Quat::identity(),
+                Geometry::Sphere { radius: 0.3 },
+            ),
+        ],
+    };
+    let moving = [
+        (
+            Vec3::new(2.0, 3.0, 0.8),
+            compound.clone(),
+            Vec3::new(3.0, 1.0, 0.0),
+        ),
+        (Vec3::new(2.0, 8.0, 0.7), part, Vec3::new(2.5, 0.0, 0.0)),
+        (
+            Vec3::new(-12.0, -2.0, 1.0),
+            Geometry::Capsule {
+                half_height: 0.4,
+                radius: 0.25,
+            },
+            Vec3::new(2.0, 1.0, 0.0),
+        ),
+        (Vec3::new(6.0, 12.0, 0.8), compound.clone(), Vec3::zeros()),
+        (Vec3::new(6.2, 12.0, 2.0), compound, Vec3::zeros()),
+    ];
+    for (x, g, v) in moving {
+        let (b, _) = support::shaped(&mut world, x, g);
+        world.set_body_velocity(b, v, Vec3::zeros()).unwrap();
+    }
+    run(&mut world, 20);
+    let mut saved = world.clone();
+    run(&mut world, 20);
+    let mut clone = world.clone();
+    step_alike(&mut world, &mut clone, 30, "composites, cloned");
+    saved.copy_from(&world);
+    step_alike(
+        &mut world,
+        &mut saved,
+        30,
+        "composites, copied into a snapshot",
+    );
+    assert!(world.contacts().len() >= 6, "{}", world.contacts().len());
+}

@@ -531,6 +531,61 @@ namespace Tenon
             set { TenonException.Check(Native.tenon_world_set_threads(Id, value)); }
         }
 
+        /// <summary>
+        /// Makes this world a copy of <paramref name="other"/> (tenon_world_copy): it then steps
+        /// bit for bit as <paramref name="other"/> would. This world keeps its own pre-solve hook.
+        /// Save with <c>snapshot.CopyFrom(world)</c>, restore with <c>world.CopyFrom(snapshot)</c>
+        /// (rollback, a reset): the bodies, joints and shapes of the saved moment are valid again.
+        /// </summary>
+        public void CopyFrom(World other)
+        {
+            if (other == null)
+            {
+                throw new ArgumentNullException("other");
+            }
+            TenonException.Check(Native.tenon_world_copy(Id, other.Id));
+        }
+
+        /// <summary>A new world that is a copy of this one, without a pre-solve hook (a look ahead).</summary>
+        public World Clone()
+        {
+            var copy = new World();
+            try
+            {
+                copy.CopyFrom(this);
+            }
+            catch
+            {
+                copy.Dispose();
+                throw;
+            }
+            return copy;
+        }
+
+        /// <summary>This world's body (a copy's) that is <paramref name="other"/> in the world it was copied from.</summary>
+        public Body IdOf(Body other)
+        {
+            tenon_body_id v;
+            TenonException.Check(Native.tenon_body_id_in_world(other.Id, Id, &v));
+            return new Body(v);
+        }
+
+        /// <summary>This world's joint (a copy's) that is <paramref name="other"/> in the world it was copied from.</summary>
+        public Joint IdOf(Joint other)
+        {
+            tenon_joint_id v;
+            TenonException.Check(Native.tenon_joint_id_in_world(other.Id, Id, &v));
+            return new Joint(v);
+        }
+
+        /// <summary>This world's shape (a copy's) that is <paramref name="other"/> in the world it was copied from.</summary>
+        public Shape IdOf(Shape other)
+        {
+            tenon_shape_id v;
+            TenonException.Check(Native.tenon_shape_id_in_world(other.Id, Id, &v));
+            return new Shape(v);
+        }
+
         public tenon_ordering Ordering
         {
             get { uint v; TenonException.Check(Native.tenon_world_get_ordering(Id, &v)); return (tenon_ordering)v; }

@@ -37,56 +37,58 @@ pub(crate) struct BlockLoc {
     pub cs: usize,
 }
 
-#[derive(Clone, Debug, Default)]
-pub(crate) struct BlockCholesky {
-    /// Elimination position -> block.
-    order: Vec<u32>,
-    /// Block -> elimination position.
-    pos: Vec<u32>,
-    /// Block -> number of rows.
-    size: Vec<u32>,
-    /// Block -> offset of its rows in the (unpermuted) vector.
-    xoff: Vec<u32>,
-    /// Elimination position -> range in the `s_*` arrays (off-diagonal blocks of that column).
-    s_ptr: Vec<u32>,
-    /// Elimination position of each off-diagonal block, ascending per column.
-    s_pos: Vec<u32>,
-    /// Row offset of each off-diagonal block inside its panel.
-    s_row: Vec<u32>,
-    /// Elimination position -> start of its panel in `values`, and the panel's row count.
-    p_ptr: Vec<usize>,
-    p_ld: Vec<u32>,
-    /// Elimination position -> rows of its diagonal block.
-    p_r: Vec<u32>,
-    /// Elimination position -> start of its rows' vector indices in `p_idx` (`p_ld` entries).
-    i_ptr: Vec<usize>,
-    /// Vector index of every panel row (the gather/scatter map of the solves).
-    p_idx: Vec<u32>,
-    /// Elimination position -> its parent in the elimination tree (the first off-diagonal
-    /// block of its panel), `u32::MAX` at a root.
-    parent: Vec<u32>,
-    /// Elimination position -> vector offset of its one off-diagonal block when it has exactly
-    /// one and both blocks have at most 6 rows, else `u32::MAX`. Such a panel is factored by
-    /// `panel_one` and substituted by `forward_one` / `backward_one`: literal sizes, the Schur
-    /// update's map the identity, the block's rows (consecutive in the vector) without `p_idx`.
-    p_one: Vec<u32>,
-    /// Per off-diagonal block `q` (in `s_*` order): range in `u_map` that maps the rows of its
-    /// panel from the block's first row on to the rows of the panel of that block (the scatter
-    /// map of the Schur update, so the factorization never searches).
-    u_ptr: Vec<usize>,
-    u_map: Vec<u32>,
-    /// Panels of `L` (lower triangle of the diagonal blocks plus the off-diagonal blocks). After
-    /// `factor` the diagonal entries hold the reciprocals of `L`'s diagonal.
-    pub values: Vec<f64>,
-    nnz_l: u64,
-    nnz_a: u64,
-    /// Multiply-adds of one numeric factorization (the panels' Cholesky and Schur updates).
-    madds: u64,
-    /// Rows of the system (every vector index in `p_idx` is below it).
-    dim: usize,
-    /// Set while the island runs inside the solver's own thread pool: only then may a large
-    /// factorization use threads (never the caller's or rayon's global pool).
-    pub threaded: bool,
+reusing_clone! {
+    #[derive(Debug, Default)]
+    pub(crate) struct BlockCholesky {
+        /// Elimination position -> block.
+        order: Vec<u32>,
+        /// Block -> elimination position.
+        pos: Vec<u32>,
+        /// Block -> number of rows.
+        size: Vec<u32>,
+        /// Block -> offset of its rows in the (unpermuted) vector.
+        xoff: Vec<u32>,
+        /// Elimination position -> range in the `s_*` arrays (off-diagonal blocks of that column).
+        s_ptr: Vec<u32>,
+        /// Elimination position of each off-diagonal block, ascending per column.
+        s_pos: Vec<u32>,
+        /// Row offset of each off-diagonal block inside its panel.
+        s_row: Vec<u32>,
+        /// Elimination position -> start of its panel in `values`, and the panel's row count.
+        p_ptr: Vec<usize>,
+        p_ld: Vec<u32>,
+        /// Elimination position -> rows of its diagonal block.
+        p_r: Vec<u32>,
+        /// Elimination position -> start of its rows' vector indices in `p_idx` (`p_ld` entries).
+        i_ptr: Vec<usize>,
+        /// Vector index of every panel row (the gather/scatter map of the solves).
+        p_idx: Vec<u32>,
+        /// Elimination position -> its parent in the elimination tree (the first off-diagonal
+        /// block of its panel), `u32::MAX` at a root.
+        parent: Vec<u32>,
+        /// Elimination position -> vector offset of its one off-diagonal block when it has exactly
+        /// one and both blocks have at most 6 rows, else `u32::MAX`. Such a panel is factored by
+        /// `panel_one` and substituted by `forward_one` / `backward_one`: literal sizes, the Schur
+        /// update's map the identity, the block's rows (consecutive in the vector) without `p_idx`.
+        p_one: Vec<u32>,
+        /// Per off-diagonal block `q` (in `s_*` order): range in `u_map` that maps the rows of its
+        /// panel from the block's first row on to the rows of the panel of that block (the scatter
+        /// map of the Schur update, so the factorization never searches).
+        u_ptr: Vec<usize>,
+        u_map: Vec<u32>,
+        /// Panels of `L` (lower triangle of the diagonal blocks plus the off-diagonal blocks). After
+        /// `factor` the diagonal entries hold the reciprocals of `L`'s diagonal.
+        pub values: Vec<f64>,
+        nnz_l: u64,
+        nnz_a: u64,
+        /// Multiply-adds of one numeric factorization (the panels' Cholesky and Schur updates).
+        madds: u64,
+        /// Rows of the system (every vector index in `p_idx` is below it).
+        dim: usize,
+        /// Set while the island runs inside the solver's own thread pool: only then may a large
+        /// factorization use threads (never the caller's or rayon's global pool).
+        pub threaded: bool,
+    }
 }
 
 /// A substitution pass through `L`.

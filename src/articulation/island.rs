@@ -120,55 +120,57 @@ pub(crate) struct LimitInfo {
     pub max_force: f64,
 }
 
-/// The island's joint-limit rows: unilateral rows `g >= 0` appended to the factored system by
-/// the bordered solve (Tomcin Appendix C) while active; an inactive limit is only evaluated.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct LimitRows {
-    pub info: Vec<LimitInfo>,
-    /// Rows of the current linearization and at the previews (`c = g`).
-    pub rows: Vec<Row>,
-    pub trial: Vec<Row>,
-    pub wrows: Vec<[[f64; 6]; 2]>,
-    /// Right-hand side of each limit row in the current solve.
-    pub rhs: Vec<f64>,
-    /// Position-level impulse of each row in the current substep (kept >= 0); a motor row's
-    /// includes its velocity correction's (kept within its force's bounds).
-    pub lam_pos: Vec<f64>,
-    /// Per row: a force-limited motor held at its force bound in the last solve (its lag is
-    /// then not a violation).
-    pub slack: Vec<bool>,
-    /// Some rows are joint limits, which coupled contacts may hold (not only motors).
-    pub holdable: bool,
-    /// The substep the impulses' bounds are taken over.
-    pub dt: f64,
-    /// The last LCP's tolerance on the small right-hand side (`y2`).
-    pub tol: f64,
-    /// Per row: a motor row's inverse effective mass in the last solve (the diagonal of the
-    /// LCP's Schur complement, rad/s or m/s per unit impulse), 0 before the first.
-    pub inv_mass: Vec<f64>,
-    /// Row impulses not yet added to the joints' impulses (as `Island::lambda`).
-    pub lambda: Vec<f64>,
-    /// Candidate rows appended now; per candidate, whether it pushes (its row holds, `g` at its
-    /// target) or is released (its impulse in this pass is fixed at minus what it carries).
-    pub active: Vec<u32>,
-    pub push: Vec<bool>,
-    pub fixed: Vec<bool>,
-    /// Per row: a released motor row sits at its upper bound (else its lower one).
-    pub at_hi: Vec<bool>,
-    /// Scratch: `G^-1 b1` and then the solution the refinement starts from, the small
-    /// right-hand side, the LCP's impulses and the small solves' vectors.
-    pub b: Vec<f64>,
-    pub y2: Vec<f64>,
-    pub x2: Vec<f64>,
-    pub m: Vec<f64>,
-    /// Scratch: the rows the small block's factors leave out (the LCP's released rows).
-    pub mask: Vec<bool>,
-    /// Scratch per limit row: listed among the candidates (`Island::add_limits_at_bound`);
-    /// all false between its calls.
-    pub listed: Vec<bool>,
-    pub border: Bordered,
-    /// The border matches the current factor and active set.
-    pub border_ok: bool,
+reusing_clone! {
+    /// The island's joint-limit rows: unilateral rows `g >= 0` appended to the factored system by
+    /// the bordered solve (Tomcin Appendix C) while active; an inactive limit is only evaluated.
+    #[derive(Debug, Default)]
+    pub(crate) struct LimitRows {
+        pub info: Vec<LimitInfo>,
+        /// Rows of the current linearization and at the previews (`c = g`).
+        pub rows: Vec<Row>,
+        pub trial: Vec<Row>,
+        pub wrows: Vec<[[f64; 6]; 2]>,
+        /// Right-hand side of each limit row in the current solve.
+        pub rhs: Vec<f64>,
+        /// Position-level impulse of each row in the current substep (kept >= 0); a motor row's
+        /// includes its velocity correction's (kept within its force's bounds).
+        pub lam_pos: Vec<f64>,
+        /// Per row: a force-limited motor held at its force bound in the last solve (its lag is
+        /// then not a violation).
+        pub slack: Vec<bool>,
+        /// Some rows are joint limits, which coupled contacts may hold (not only motors).
+        pub holdable: bool,
+        /// The substep the impulses' bounds are taken over.
+        pub dt: f64,
+        /// The last LCP's tolerance on the small right-hand side (`y2`).
+        pub tol: f64,
+        /// Per row: a motor row's inverse effective mass in the last solve (the diagonal of the
+        /// LCP's Schur complement, rad/s or m/s per unit impulse), 0 before the first.
+        pub inv_mass: Vec<f64>,
+        /// Row impulses not yet added to the joints' impulses (as `Island::lambda`).
+        pub lambda: Vec<f64>,
+        /// Candidate rows appended now; per candidate, whether it pushes (its row holds, `g` at its
+        /// target) or is released (its impulse in this pass is fixed at minus what it carries).
+        pub active: Vec<u32>,
+        pub push: Vec<bool>,
+        pub fixed: Vec<bool>,
+        /// Per row: a released motor row sits at its upper bound (else its lower one).
+        pub at_hi: Vec<bool>,
+        /// Scratch: `G^-1 b1` and then the solution the refinement starts from, the small
+        /// right-hand side, the LCP's impulses and the small solves' vectors.
+        pub b: Vec<f64>,
+        pub y2: Vec<f64>,
+        pub x2: Vec<f64>,
+        pub m: Vec<f64>,
+        /// Scratch: the rows the small block's factors leave out (the LCP's released rows).
+        pub mask: Vec<bool>,
+        /// Scratch per limit row: listed among the candidates (`Island::add_limits_at_bound`);
+        /// all false between its calls.
+        pub listed: Vec<bool>,
+        pub border: Bordered,
+        /// The border matches the current factor and active set.
+        pub border_ok: bool,
+    }
 }
 
 impl LimitRows {
@@ -223,13 +225,15 @@ pub(crate) struct Coupling {
     pub loc: BlockLoc,
 }
 
-/// Frame-start state, kept to redo the step with more substeps.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Saved {
-    pub x: Vec<Vec3>,
-    pub q: Vec<Quat>,
-    pub v: Vec<Vec3>,
-    pub w: Vec<Vec3>,
+reusing_clone! {
+    /// Frame-start state, kept to redo the step with more substeps.
+    #[derive(Debug, Default)]
+    pub(crate) struct Saved {
+        pub x: Vec<Vec3>,
+        pub q: Vec<Quat>,
+        pub v: Vec<Vec3>,
+        pub w: Vec<Vec3>,
+    }
 }
 
 /// The scalars that go with a factor of `A` (`Island::assemble_and_factor`).
@@ -245,278 +249,279 @@ pub(crate) struct FactorScalars {
     regularized_pivots: u32,
 }
 
-#[derive(Clone)]
-pub(crate) struct Island {
-    /// Arena slot of each local body; the parts of a split body (Tomcin section 5) are
-    /// consecutive local bodies with the same slot.
-    pub body_slots: Vec<u32>,
-    /// Per local body, the number of parts of its body (1: not split).
-    pub parts: Vec<u32>,
-    /// The user's bodies: local bodies less the parts added by splitting.
-    pub whole_bodies: u32,
-    pub joints: Vec<IslandJoint>,
-    pub couplings: Vec<Coupling>,
-    pub factor: BlockCholesky,
-    pub n_rows: usize,
-    pub lim: LimitRows,
-    /// Tikhonov parameter of the current factorization (0 when the island has no loop and its
-    /// `A` factored without it).
-    pub alpha_t: f64,
-    /// `eps_t ||A||_1` of the current factorization: the Tikhonov parameter where one is used,
-    /// and below it a pivot counts as singular.
-    pub pivot_floor: f64,
-    /// The current factor is of `A` itself (a tree factored without the Tikhonov term and
-    /// without clamped pivots): its direct solve needs no refinement.
-    pub exact_factor: bool,
-    /// No closed loop in the island's joint graph (the world and every static or kinematic
-    /// body counted as one node): a tree's `A` is positive definite, so it is factored without
-    /// the Tikhonov term and solved without refinement.
-    pub loop_free: bool,
-    // body state
-    pub x: Vec<Vec3>,
-    pub q: Vec<Quat>,
-    pub v: Vec<Vec3>,
-    pub w: Vec<Vec3>,
-    pub inv_mass: Vec<f64>,
-    pub inertia: Vec<Mat3>,
-    pub inv_inertia: Vec<Mat3>,
-    /// World inertia and inverse at the start of the current substep.
-    pub iw: Vec<Mat3>,
-    pub iinv: Vec<Mat3>,
-    /// World inertia and inverse at the orientations `q_end` the last substep ended with (its
-    /// end-of-step angular velocity computed them), valid while `ends_valid`: the next
-    /// substep takes them where its orientations are still those, bit for bit.
-    pub iw_end: Vec<Mat3>,
-    pub iinv_end: Vec<Mat3>,
-    pub q_end: Vec<Quat>,
-    pub ends_valid: bool,
-    /// External linear acceleration (gravity + force/m) and torque, constant over the step.
-    pub acc: Vec<Vec3>,
-    pub torque: Vec<Vec3>,
-    /// `I^-1 tau` at the start of the current substep.
-    pub alpha: Vec<Vec3>,
-    /// Previewed poses at the end of the current substep.
-    pub xp: Vec<Vec3>,
-    pub qp: Vec<Quat>,
-    /// Rotation vector of the last preview (`qp = exp(phi) q`).
-    pub phi: Vec<Vec3>,
-    /// The velocities and step of the last preview, and whether it is of the current substep
-    /// (the poses, `alpha` and the inertias it also reads are fixed within one): the end of the
-    /// substep takes its previews as they are when the velocities have not changed since.
-    pub preview_v: Vec<Vec3>,
-    pub preview_w: Vec<Vec3>,
-    pub preview_dt: f64,
-    pub preview_fresh: bool,
-    /// Angular velocities when the current joint correction began (its turn guard).
-    pub w_ref: Vec<Vec3>,
-    /// Velocities after the velocity correction of the pending substep, and the factorization
-    /// (version) of its start poses: the contact phase's velocity-level round starts from them.
-    pub v_vel: Vec<Vec3>,
-    /// The joints' accumulated impulses at the same point (end of the velocity correction).
-    pub impulse_vel: Vec<JointImpulse>,
-    /// The joints' impulses and the limit rows' position-level impulses when the contact
-    /// phase's second pass began (`keep_impulses`), given back if the pass is set aside.
-    impulse_kept: Vec<JointImpulse>,
-    lam_pos_kept: Vec<f64>,
-    slack_kept: Vec<bool>,
-    /// The part of what the joints took since `keep_impulses` that the reported reactions
-    /// leave out: the contact phase's second pass moved the bodies out of a penetration and
-    /// took back that much of the velocities it gave ([`Island::leave_out_of_reactions`]).
-    pass_off: f64,
-    /// What the joint correction undone by the last return to the velocity level did (velocity
-    /// changes, joint impulses), and whether the next correction may start from it.
-    pub warm_dv: Vec<Vec3>,
-    pub warm_dw: Vec<Vec3>,
-    pub warm_imp: Vec<JointImpulse>,
-    /// Force-limited motor rows: their impulse in the substep after the velocity correction,
-    /// and what the joint correction undone by a contact round added to it (its warm start).
-    pub lam_pos_vel: Vec<f64>,
-    pub warm_lam: Vec<f64>,
-    /// Per limit row (0 for a motor's): its force over the last substep the world's contacts
-    /// ran in, from its position-level impulse (`lam_pos / dt`; the velocity correction's
-    /// limit impulses are not in it), the warm start of its visits in the next substep's
-    /// velocity-level contact round ([`Island::warm_start_limit_row`]).
-    pub lim_force_last: Vec<f64>,
-    pub warm_pending: bool,
-    pub w_vel: Vec<Vec3>,
-    pub start_factor: u64,
-    /// Per body, the pull-back of angular rows to the angular velocity (`pull_back_rows`).
-    pub pull: Vec<Mat3>,
-    pub start: Saved,
-    // rows
-    /// Rows of the current linearization (Jacobian used for `A` and for the impulses).
-    pub rows: Vec<Row>,
-    /// Rows evaluated at the previewed poses.
-    pub trial: Vec<Row>,
-    /// Whether the rows depend on the bodies' poses alone (no motor, whose target moves with
-    /// time; no limit rows, unwrapped about the joint's coordinate; no static or kinematic
-    /// side, which the user may move): then the next substep's start rows are the trial rows,
-    /// when they were evaluated at its start poses.
-    pub pose_rows: bool,
-    /// The trial rows are those of the current previews (of an island with `pose_rows`).
-    pub trial_at_previews: bool,
-    /// The trial rows are those of the poses `trial_x`, `trial_q`: the end poses of the last
-    /// substep, recorded when it ended at the previews of its last evaluation.
-    pub trial_fresh: bool,
-    pub trial_x: Vec<Vec3>,
-    pub trial_q: Vec<Quat>,
-    /// `M^-1 J^T` per row and side.
-    pub wrows: Vec<[[f64; 6]; 2]>,
-    pub rhs: Vec<f64>,
-    /// Anderson acceleration of the joint correction (correction.rs, `anderson_step`): the
-    /// last Newton step as solved, the right-hand sides of this and of the last iteration, and
-    /// the last step as applied.
-    pub aa: [Vec<f64>; 4],
-    /// Its history: per entry the differences of steps, of right-hand sides and the applied
-    /// step (a ring of `AA_DEPTH` entries from `aa_head` back).
-    pub aa_hist: Vec<[Vec<f64>; 3]>,
-    pub aa_head: usize,
-    /// Steps mixed since the history last restarted (0: `aa` holds nothing of the current
-    /// linearization; the ring holds `min(aa_steps, AA_DEPTH)` differences).
-    pub aa_steps: usize,
-    pub colsum: Vec<f64>,
-    /// The current factor replaced a pivot (it is not of `A + alpha_t I`).
-    pub factor_clamped: bool,
-    /// The start linearization of the pending substep, kept aside by an island with shapes at
-    /// its first re-linearization (`keep_start`) so that the contact phase's return to the
-    /// velocity level puts it back instead of factoring again (`restore_start`): the factor's
-    /// values, the joint and limit rows with their `M^-1 J^T`, and the factor's scalars.
-    /// Allocated once, when the island first has shapes.
-    pub start_values: Vec<f64>,
-    pub start_rows: Vec<Row>,
-    pub start_wrows: Vec<[[f64; 6]; 2]>,
-    pub start_lim_rows: Vec<Row>,
-    pub start_lim_wrows: Vec<[[f64; 6]; 2]>,
-    pub start_scalars: FactorScalars,
-    pub start_saved: bool,
-    /// After `restore_start`, the buffers above hold the linearization it replaced (the last
-    /// one of the pending substep's joint correction) and these its scalars (`resume_last`).
-    pub last_scalars: FactorScalars,
-    pub last_saved: bool,
-    /// Source of `factor_version`: a factorization takes the next value, a restored one its
-    /// own again, so a version names one factor's contents.
-    pub version_counter: u64,
-    /// A refinement with the current factor found its first conjugate-gradient step too long
-    /// (`REFINE_MAX_STEP`): the residual lay in directions the regularization holds.
-    pub refine_futile: bool,
-    /// Scratch of the refinement (`solve_refined`): residual, preconditioned residual,
-    /// direction, `A p`, and per body `M^-1 J^T p`.
-    pub cg: [Vec<f64>; 4],
-    pub body_dv: Vec<[f64; 6]>,
-    // per joint
-    /// Unwrapped coordinate at the start of the current substep, and at the frame start.
-    pub coord: Vec<f64>,
-    pub coord_start: Vec<f64>,
-    /// Motor target at time tau into the frame: `motor_from + motor_rate * tau`.
-    pub motor_from: Vec<f64>,
-    pub motor_rate: Vec<f64>,
-    /// Time into the frame at which a position motor reaches its target.
-    pub motor_left: f64,
-    /// Per joint, what a force-limited motor remembers of the last steps (the load on it).
-    pub motor_hist: Vec<MotorHistory>,
-    /// Per joint, the relative orientation a ball joint's friction holds in this substep.
-    pub friction_ref: Vec<Quat>,
-    /// Impulse on body B over the frame (linear, angular about B's centre of mass), then the
-    /// motor row's impulse, then a ball joint's friction rows' (`JointImpulse`).
-    pub impulse: Vec<JointImpulse>,
-    /// Row impulses applied along the current linearization and not yet added to `impulse`.
-    pub lambda: Vec<f64>,
-    /// Whether `lambda` or the limit rows' `lambda` may hold something (`flush_impulses` has
-    /// nothing to do otherwise).
-    pub lambda_pending: bool,
-    pub violation: Vec<f64>,
-    // adaptivity and statistics
-    pub substep_hint: u32,
-    pub calm_frames: u32,
-    /// Steps in a row (frame steps, or the world's substeps when it splits a frame) the island
-    /// ended conflicting (`CONFLICT_PROBE`, correction.rs); 0 when its last step converged or
-    /// failed for want of substeps.
-    pub conflicting: u32,
-    pub clamped_pivots: u32,
-    pub regularized_pivots: u32,
-    /// The frame step being solved.
-    pub frame_h: f64,
-    /// The largest coordinate the island's bodies reach in the frame step (m; `gather`):
-    /// where rounding bounds how exactly its joints can meet ([`Island::held_to`]).
-    pub coord_scale: f64,
-    /// The substep whose position update is still to be done: its length and end time.
-    pub pending: Option<(f64, f64)>,
-    /// Numeric factorizations so far (coupled contacts recompute their border when it changes).
-    pub factor_version: u64,
-    /// The factor does not hold `A` of the current rows (the joint correction with geometric
-    /// stiffness ended on `J (M+K)^-1 J^T`); refactored when next needed.
-    pub factor_stale: bool,
-    /// Joint corrections left in which a tree re-linearizes before its first step (set to
-    /// `GS_RECENT` when the island is built and whenever geometric stiffness was taken).
-    pub gs_recent: u32,
-    /// Scratch of a coupled contact's joint impulses (`n_rows`).
-    pub contact_scratch: Vec<f64>,
-    /// `contact_scratch` holds joint impulses of coupled contacts not yet applied to the
-    /// bodies (see [`Island::flush_contact_impulses`]).
-    pub contact_pending: bool,
-    /// Limit-row impulses of coupled contacts not yet applied, per limit row (as
-    /// `contact_scratch`).
-    pub contact_lim_scratch: Vec<f64>,
-    /// The pushing limit rows coupled contacts see as held (index into `lim.active` when
-    /// prepared, limit row), the
-    /// columns `H = L^-T L^-1 B` of their couplings `B = J M^-1 J_lim^T` (`n_rows` each), and
-    /// the coupling version (`Island::coupling_version`) they were prepared for.
-    pub lim_coupled: Vec<(u32, u32)>,
-    /// Per limit row, its index in `lim_coupled` (`coupling::NOT_HELD` if not held), and
-    /// scratch for the held rows' `W = S^-1 Z` (3 columns).
-    pub lim_held: Vec<u32>,
-    pub lim_zw: Vec<f64>,
-    pub lim_h: Vec<f64>,
-    pub lim_coupled_version: (u64, u64),
-    /// Limit rows as coupled contacts' sweeps visit them (`coupling::Island::visit_limit_row`),
-    /// per limit row: the row velocity it keeps in the current round, its inverse effective
-    /// mass with the joints and held limits held, the coupling version and candidate index that
-    /// was computed for, and `G` (`n_rows`) and `W` (one per limit row) as a contact's border
-    /// has them (`n_rows + n_lim` per row, allocated with the island).
-    pub swept_y0: Vec<f64>,
-    /// Per limit row: the part of its velocity a kinematic side gives it, over the step
-    /// (filled with the swept rows each round, [`Island::swept_rows`]).
-    pub swept_ext: Vec<f64>,
-    pub swept_k: Vec<f64>,
-    pub swept_version: Vec<(u64, u64, u32)>,
-    pub swept_gw: Vec<f64>,
-    /// Bumped whenever the candidate limit rows or which of them push may have changed.
-    pub lim_serial: u64,
-    /// The joints (index, side) incident to each local body: `body_joints[body_ptr[l]..
-    /// body_ptr[l + 1]]`.
-    pub body_ptr: Vec<u32>,
-    pub body_joints: Vec<(u32, u8)>,
-    /// The joint correction with geometric stiffness (`stiffness.rs`): velocities where it
-    /// began, its impulses along the current rows, the impulses `K` is taken from, those the
-    /// last correction ended with and its step, the momentum residual `g` and `(M+K)^-1 g`, the
-    /// last step's velocity change, and per body `K` (then `(M+K)^-1`, angular part).
-    pub gs_v0: Vec<Vec3>,
-    pub gs_w0: Vec<Vec3>,
-    pub gs_lambda: Vec<f64>,
-    pub gs_ahead: Vec<f64>,
-    pub gs_prev: Vec<f64>,
-    pub gs_prev_dt: f64,
-    pub gs_g: Vec<[f64; 6]>,
-    pub gs_mg: Vec<[f64; 6]>,
-    pub gs_step: Vec<[f64; 6]>,
-    pub gs_k: Vec<Mat3>,
-    /// Some body of the island has a shape (it may touch others), or contacts touch it this
-    /// (sub)step (registered ones too).
-    pub collides: bool,
-    /// Scratch of the sparse forward substitutions of coupled contacts' borders
-    /// (`BlockCholesky::forward_reach`): a stamp per block, the current stamp, the panels.
-    pub reach_mark: Vec<u32>,
-    pub reach_stamp: u32,
-    pub reach: Vec<u32>,
-    /// Contacts touch the island in this (world) substep: a joint correction follows the
-    /// contact phase, so the one before it may end early (`LOOSE_FIRST`).
-    pub contacts_follow: bool,
-    /// `||A||_1` of the last factorization, and whether it was measured in the current
-    /// substep (see `assemble_and_factor`).
-    pub norm1: f64,
-    pub norm1_fresh: bool,
-    /// Heaviest over lightest body of the island (split bodies counted whole).
-    pub mass_ratio: f64,
+reusing_clone! {
+    pub(crate) struct Island {
+        /// Arena slot of each local body; the parts of a split body (Tomcin section 5) are
+        /// consecutive local bodies with the same slot.
+        pub body_slots: Vec<u32>,
+        /// Per local body, the number of parts of its body (1: not split).
+        pub parts: Vec<u32>,
+        /// The user's bodies: local bodies less the parts added by splitting.
+        pub whole_bodies: u32,
+        pub joints: Vec<IslandJoint>,
+        pub couplings: Vec<Coupling>,
+        pub factor: BlockCholesky,
+        pub n_rows: usize,
+        pub lim: LimitRows,
+        /// Tikhonov parameter of the current factorization (0 when the island has no loop and its
+        /// `A` factored without it).
+        pub alpha_t: f64,
+        /// `eps_t ||A||_1` of the current factorization: the Tikhonov parameter where one is used,
+        /// and below it a pivot counts as singular.
+        pub pivot_floor: f64,
+        /// The current factor is of `A` itself (a tree factored without the Tikhonov term and
+        /// without clamped pivots): its direct solve needs no refinement.
+        pub exact_factor: bool,
+        /// No closed loop in the island's joint graph (the world and every static or kinematic
+        /// body counted as one node): a tree's `A` is positive definite, so it is factored without
+        /// the Tikhonov term and solved without refinement.
+        pub loop_free: bool,
+        // body state
+        pub x: Vec<Vec3>,
+        pub q: Vec<Quat>,
+        pub v: Vec<Vec3>,
+        pub w: Vec<Vec3>,
+        pub inv_mass: Vec<f64>,
+        pub inertia: Vec<Mat3>,
+        pub inv_inertia: Vec<Mat3>,
+        /// World inertia and inverse at the start of the current substep.
+        pub iw: Vec<Mat3>,
+        pub iinv: Vec<Mat3>,
+        /// World inertia and inverse at the orientations `q_end` the last substep ended with (its
+        /// end-of-step angular velocity computed them), valid while `ends_valid`: the next
+        /// substep takes them where its orientations are still those, bit for bit.
+        pub iw_end: Vec<Mat3>,
+        pub iinv_end: Vec<Mat3>,
+        pub q_end: Vec<Quat>,
+        pub ends_valid: bool,
+        /// External linear acceleration (gravity + force/m) and torque, constant over the step.
+        pub acc: Vec<Vec3>,
+        pub torque: Vec<Vec3>,
+        /// `I^-1 tau` at the start of the current substep.
+        pub alpha: Vec<Vec3>,
+        /// Previewed poses at the end of the current substep.
+        pub xp: Vec<Vec3>,
+        pub qp: Vec<Quat>,
+        /// Rotation vector of the last preview (`qp = exp(phi) q`).
+        pub phi: Vec<Vec3>,
+        /// The velocities and step of the last preview, and whether it is of the current substep
+        /// (the poses, `alpha` and the inertias it also reads are fixed within one): the end of the
+        /// substep takes its previews as they are when the velocities have not changed since.
+        pub preview_v: Vec<Vec3>,
+        pub preview_w: Vec<Vec3>,
+        pub preview_dt: f64,
+        pub preview_fresh: bool,
+        /// Angular velocities when the current joint correction began (its turn guard).
+        pub w_ref: Vec<Vec3>,
+        /// Velocities after the velocity correction of the pending substep, and the factorization
+        /// (version) of its start poses: the contact phase's velocity-level round starts from them.
+        pub v_vel: Vec<Vec3>,
+        /// The joints' accumulated impulses at the same point (end of the velocity correction).
+        pub impulse_vel: Vec<JointImpulse>,
+        /// The joints' impulses and the limit rows' position-level impulses when the contact
+        /// phase's second pass began (`keep_impulses`), given back if the pass is set aside.
+        impulse_kept: Vec<JointImpulse>,
+        lam_pos_kept: Vec<f64>,
+        slack_kept: Vec<bool>,
+        /// The part of what the joints took since `keep_impulses` that the reported reactions
+        /// leave out: the contact phase's second pass moved the bodies out of a penetration and
+        /// took back that much of the velocities it gave ([`Island::leave_out_of_reactions`]).
+        pass_off: f64,
+        /// What the joint correction undone by the last return to the velocity level did (velocity
+        /// changes, joint impulses), and whether the next correction may start from it.
+        pub warm_dv: Vec<Vec3>,
+        pub warm_dw: Vec<Vec3>,
+        pub warm_imp: Vec<JointImpulse>,
+        /// Force-limited motor rows: their impulse in the substep after the velocity correction,
+        /// and what the joint correction undone by a contact round added to it (its warm start).
+        pub lam_pos_vel: Vec<f64>,
+        pub warm_lam: Vec<f64>,
+        /// Per limit row (0 for a motor's): its force over the last substep the world's contacts
+        /// ran in, from its position-level impulse (`lam_pos / dt`; the velocity correction's
+        /// limit impulses are not in it), the warm start of its visits in the next substep's
+        /// velocity-level contact round ([`Island::warm_start_limit_row`]).
+        pub lim_force_last: Vec<f64>,
+        pub warm_pending: bool,
+        pub w_vel: Vec<Vec3>,
+        pub start_factor: u64,
+        /// Per body, the pull-back of angular rows to the angular velocity (`pull_back_rows`).
+        pub pull: Vec<Mat3>,
+        pub start: Saved,
+        // rows
+        /// Rows of the current linearization (Jacobian used for `A` and for the impulses).
+        pub rows: Vec<Row>,
+        /// Rows evaluated at the previewed poses.
+        pub trial: Vec<Row>,
+        /// Whether the rows depend on the bodies' poses alone (no motor, whose target moves with
+        /// time; no limit rows, unwrapped about the joint's coordinate; no static or kinematic
+        /// side, which the user may move): then the next substep's start rows are the trial rows,
+        /// when they were evaluated at its start poses.
+        pub pose_rows: bool,
+        /// The trial rows are those of the current previews (of an island with `pose_rows`).
+        pub trial_at_previews: bool,
+        /// The trial rows are those of the poses `trial_x`, `trial_q`: the end poses of the last
+        /// substep, recorded when it ended at the previews of its last evaluation.
+        pub trial_fresh: bool,
+        pub trial_x: Vec<Vec3>,
+        pub trial_q: Vec<Quat>,
+        /// `M^-1 J^T` per row and side.
+        pub wrows: Vec<[[f64; 6]; 2]>,
+        pub rhs: Vec<f64>,
+        /// Anderson acceleration of the joint correction (correction.rs, `anderson_step`): the
+        /// last Newton step as solved, the right-hand sides of this and of the last iteration, and
+        /// the last step as applied.
+        pub aa: [Vec<f64>; 4],
+        /// Its history: per entry the differences of steps, of right-hand sides and the applied
+        /// step (a ring of `AA_DEPTH` entries from `aa_head` back).
+        pub aa_hist: Vec<[Vec<f64>; 3]>,
+        pub aa_head: usize,
+        /// Steps mixed since the history last restarted (0: `aa` holds nothing of the current
+        /// linearization; the ring holds `min(aa_steps, AA_DEPTH)` differences).
+        pub aa_steps: usize,
+        pub colsum: Vec<f64>,
+        /// The current factor replaced a pivot (it is not of `A + alpha_t I`).
+        pub factor_clamped: bool,
+        /// The start linearization of the pending substep, kept aside by an island with shapes at
+        /// its first re-linearization (`keep_start`) so that the contact phase's return to the
+        /// velocity level puts it back instead of factoring again (`restore_start`): the factor's
+        /// values, the joint and limit rows with their `M^-1 J^T`, and the factor's scalars.
+        /// Allocated once, when the island first has shapes.
+        pub start_values: Vec<f64>,
+        pub start_rows: Vec<Row>,
+        pub start_wrows: Vec<[[f64; 6]; 2]>,
+        pub start_lim_rows: Vec<Row>,
+        pub start_lim_wrows: Vec<[[f64; 6]; 2]>,
+        pub start_scalars: FactorScalars,
+        pub start_saved: bool,
+        /// After `restore_start`, the buffers above hold the linearization it replaced (the last
+        /// one of the pending substep's joint correction) and these its scalars (`resume_last`).
+        pub last_scalars: FactorScalars,
+        pub last_saved: bool,
+        /// Source of `factor_version`: a factorization takes the next value, a restored one its
+        /// own again, so a version names one factor's contents.
+        pub version_counter: u64,
+        /// A refinement with the current factor found its first conjugate-gradient step too long
+        /// (`REFINE_MAX_STEP`): the residual lay in directions the regularization holds.
+        pub refine_futile: bool,
+        /// Scratch of the refinement (`solve_refined`): residual, preconditioned residual,
+        /// direction, `A p`, and per body `M^-1 J^T p`.
+        pub cg: [Vec<f64>; 4],
+        pub body_dv: Vec<[f64; 6]>,
+        // per joint
+        /// Unwrapped coordinate at the start of the current substep, and at the frame start.
+        pub coord: Vec<f64>,
+        pub coord_start: Vec<f64>,
+        /// Motor target at time tau into the frame: `motor_from + motor_rate * tau`.
+        pub motor_from: Vec<f64>,
+        pub motor_rate: Vec<f64>,
+        /// Time into the frame at which a position motor reaches its target.
+        pub motor_left: f64,
+        /// Per joint, what a force-limited motor remembers of the last steps (the load on it).
+        pub motor_hist: Vec<MotorHistory>,
+        /// Per joint, the relative orientation a ball joint's friction holds in this substep.
+        pub friction_ref: Vec<Quat>,
+        /// Impulse on body B over the frame (linear, angular about B's centre of mass), then the
+        /// motor row's impulse, then a ball joint's friction rows' (`JointImpulse`).
+        pub impulse: Vec<JointImpulse>,
+        /// Row impulses applied along the current linearization and not yet added to `impulse`.
+        pub lambda: Vec<f64>,
+        /// Whether `lambda` or the limit rows' `lambda` may hold something (`flush_impulses` has
+        /// nothing to do otherwise).
+        pub lambda_pending: bool,
+        pub violation: Vec<f64>,
+        // adaptivity and statistics
+        pub substep_hint: u32,
+        pub calm_frames: u32,
+        /// Steps in a row (frame steps, or the world's substeps when it splits a frame) the island
+        /// ended conflicting (`CONFLICT_PROBE`, correction.rs); 0 when its last step converged or
+        /// failed for want of substeps.
+        pub conflicting: u32,
+        pub clamped_pivots: u32,
+        pub regularized_pivots: u32,
+        /// The frame step being solved.
+        pub frame_h: f64,
+        /// The largest coordinate the island's bodies reach in the frame step (m; `gather`):
+        /// where rounding bounds how exactly its joints can meet ([`Island::held_to`]).
+        pub coord_scale: f64,
+        /// The substep whose position update is still to be done: its length and end time.
+        pub pending: Option<(f64, f64)>,
+        /// Numeric factorizations so far (coupled contacts recompute their border when it changes).
+        pub factor_version: u64,
+        /// The factor does not hold `A` of the current rows (the joint correction with geometric
+        /// stiffness ended on `J (M+K)^-1 J^T`); refactored when next needed.
+        pub factor_stale: bool,
+        /// Joint corrections left in which a tree re-linearizes before its first step (set to
+        /// `GS_RECENT` when the island is built and whenever geometric stiffness was taken).
+        pub gs_recent: u32,
+        /// Scratch of a coupled contact's joint impulses (`n_rows`).
+        pub contact_scratch: Vec<f64>,
+        /// `contact_scratch` holds joint impulses of coupled contacts not yet applied to the
+        /// bodies (see [`Island::flush_contact_impulses`]).
+        pub contact_pending: bool,
+        /// Limit-row impulses of coupled contacts not yet applied, per limit row (as
+        /// `contact_scratch`).
+        pub contact_lim_scratch: Vec<f64>,
+        /// The pushing limit rows coupled contacts see as held (index into `lim.active` when
+        /// prepared, limit row), the
+        /// columns `H = L^-T L^-1 B` of their couplings `B = J M^-1 J_lim^T` (`n_rows` each), and
+        /// the coupling version (`Island::coupling_version`) they were prepared for.
+        pub lim_coupled: Vec<(u32, u32)>,
+        /// Per limit row, its index in `lim_coupled` (`coupling::NOT_HELD` if not held), and
+        /// scratch for the held rows' `W = S^-1 Z` (3 columns).
+        pub lim_held: Vec<u32>,
+        pub lim_zw: Vec<f64>,
+        pub lim_h: Vec<f64>,
+        pub lim_coupled_version: (u64, u64),
+        /// Limit rows as coupled contacts' sweeps visit them (`coupling::Island::visit_limit_row`),
+        /// per limit row: the row velocity it keeps in the current round, its inverse effective
+        /// mass with the joints and held limits held, the coupling version and candidate index that
+        /// was computed for, and `G` (`n_rows`) and `W` (one per limit row) as a contact's border
+        /// has them (`n_rows + n_lim` per row, allocated with the island).
+        pub swept_y0: Vec<f64>,
+        /// Per limit row: the part of its velocity a kinematic side gives it, over the step
+        /// (filled with the swept rows each round, [`Island::swept_rows`]).
+        pub swept_ext: Vec<f64>,
+        pub swept_k: Vec<f64>,
+        pub swept_version: Vec<(u64, u64, u32)>,
+        pub swept_gw: Vec<f64>,
+        /// Bumped whenever the candidate limit rows or which of them push may have changed.
+        pub lim_serial: u64,
+        /// The joints (index, side) incident to each local body: `body_joints[body_ptr[l]..
+        /// body_ptr[l + 1]]`.
+        pub body_ptr: Vec<u32>,
+        pub body_joints: Vec<(u32, u8)>,
+        /// The joint correction with geometric stiffness (`stiffness.rs`): velocities where it
+        /// began, its impulses along the current rows, the impulses `K` is taken from, those the
+        /// last correction ended with and its step, the momentum residual `g` and `(M+K)^-1 g`, the
+        /// last step's velocity change, and per body `K` (then `(M+K)^-1`, angular part).
+        pub gs_v0: Vec<Vec3>,
+        pub gs_w0: Vec<Vec3>,
+        pub gs_lambda: Vec<f64>,
+        pub gs_ahead: Vec<f64>,
+        pub gs_prev: Vec<f64>,
+        pub gs_prev_dt: f64,
+        pub gs_g: Vec<[f64; 6]>,
+        pub gs_mg: Vec<[f64; 6]>,
+        pub gs_step: Vec<[f64; 6]>,
+        pub gs_k: Vec<Mat3>,
+        /// Some body of the island has a shape (it may touch others), or contacts touch it this
+        /// (sub)step (registered ones too).
+        pub collides: bool,
+        /// Scratch of the sparse forward substitutions of coupled contacts' borders
+        /// (`BlockCholesky::forward_reach`): a stamp per block, the current stamp, the panels.
+        pub reach_mark: Vec<u32>,
+        pub reach_stamp: u32,
+        pub reach: Vec<u32>,
+        /// Contacts touch the island in this (world) substep: a joint correction follows the
+        /// contact phase, so the one before it may end early (`LOOSE_FIRST`).
+        pub contacts_follow: bool,
+        /// `||A||_1` of the last factorization, and whether it was measured in the current
+        /// substep (see `assemble_and_factor`).
+        pub norm1: f64,
+        pub norm1_fresh: bool,
+        /// Heaviest over lightest body of the island (split bodies counted whole).
+        pub mass_ratio: f64,
+    }
 }
 
 impl Island {

@@ -249,39 +249,41 @@ impl WarningCounters {
     }
 }
 
-/// Owns the cached topology and the per-island workspaces.
-#[derive(Clone, Default)]
-pub(crate) struct Solver {
-    valid: bool,
-    islands: Vec<Island>,
-    free: Vec<u32>,
-    /// `I^-1 tau` of each free body during the current step.
-    free_alpha: Vec<crate::math::Vec3>,
-    /// Free bodies put back since [`Solver::begin_frame`] (see
-    /// [`StepReport::bodies_rolled_back`]; empty but after a blow-up), and where those of the
-    /// current substep begin.
-    free_rolled_back: Vec<u32>,
-    substep_rolled_back: usize,
-    /// Island of each body slot (`u32::MAX`: not in an island), and its local index.
-    island_of: Vec<(u32, u32)>,
-    /// Per island: rolled back in an earlier substep of the frame step, left out of the rest
-    /// of it (its bodies held static by the world, see [`Solver::freeze`]).
-    frozen: Vec<bool>,
-    /// Per island: its bodies sleep ([`Solver::mark_asleep`]).
-    asleep: Vec<bool>,
-    /// The topology was built by [`Solver::prepare_topology`] since the last step began.
-    built_early: bool,
-    /// Start of the current step.
-    t0: Option<Instant>,
-    t1: Option<Instant>,
-    rebuilt: bool,
-    /// Worker threads the islands are solved on (`None`: the calling thread alone); a copy of
-    /// the world shares them.
-    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
-    /// Fill-reducing ordering of every island's factorization.
-    pub ordering: Ordering,
-    pub report: StepReport,
-    pub warnings: WarningCounters,
+reusing_clone! {
+    /// Owns the cached topology and the per-island workspaces.
+    #[derive(Default)]
+    pub(crate) struct Solver {
+        valid: bool,
+        islands: Vec<Island>,
+        free: Vec<u32>,
+        /// `I^-1 tau` of each free body during the current step.
+        free_alpha: Vec<crate::math::Vec3>,
+        /// Free bodies put back since [`Solver::begin_frame`] (see
+        /// [`StepReport::bodies_rolled_back`]; empty but after a blow-up), and where those of the
+        /// current substep begin.
+        free_rolled_back: Vec<u32>,
+        substep_rolled_back: usize,
+        /// Island of each body slot (`u32::MAX`: not in an island), and its local index.
+        island_of: Vec<(u32, u32)>,
+        /// Per island: rolled back in an earlier substep of the frame step, left out of the rest
+        /// of it (its bodies held static by the world, see [`Solver::freeze`]).
+        frozen: Vec<bool>,
+        /// Per island: its bodies sleep ([`Solver::mark_asleep`]).
+        asleep: Vec<bool>,
+        /// The topology was built by [`Solver::prepare_topology`] since the last step began.
+        built_early: bool,
+        /// Start of the current step.
+        t0: Option<Instant>,
+        t1: Option<Instant>,
+        rebuilt: bool,
+        /// Worker threads the islands are solved on (`None`: the calling thread alone); a copy of
+        /// the world shares them.
+        pool: Option<std::sync::Arc<rayon::ThreadPool>>,
+        /// Fill-reducing ordering of every island's factorization.
+        pub ordering: Ordering,
+        pub report: StepReport,
+        pub warnings: WarningCounters,
+    }
 }
 
 /// Runs `f` on every island with its report, on the pool's threads when there is a pool. Each

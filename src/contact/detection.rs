@@ -852,47 +852,129 @@ fn capsule_points(
     kept
 }
 
-#[derive(Clone)]
 struct PairCache {
     manifolds: Vec<ContactManifold<(), Warm>>,
     workspace: Option<ContactManifoldsWorkspace>,
     stamp: u64,
 }
 
-/// The shapes, the broad phase and the per-pair manifold caches.
-#[derive(Clone, Default)]
-pub(crate) struct Detector {
-    pub shapes: Arena<Shape>,
-    bvh: Bvh,
-    bvh_ws: BvhWorkspace,
-    in_bvh: Vec<bool>,
-    pairs: Vec<(u32, u32)>,
-    cache: HashMap<(u32, u32), PairCache>,
-    /// How far each body slot can move during the step (linear, angular).
-    reach: Vec<(f64, f64)>,
-    stamp: u64,
-    /// The pairs whose manifolds gave the detected contacts, in their order.
-    produced: Vec<(u32, u32)>,
-    /// The scene queries' tree: the bounded shapes' boxes at the poses of `query_version`, its
-    /// leaves numbered densely (parry's tree of one or two leaves takes them as 0 and 1) and
-    /// `query_slots` their shapes' slots.
-    query_bvh: Bvh,
-    query_slots: Vec<u32>,
-    query_version: Option<u64>,
-    /// Scratch of the slots at a query, the tree's workspace, and its refits since it was built.
-    query_scratch: Vec<u32>,
-    query_ws: BvhWorkspace,
-    query_refits: u32,
-    /// The sensors' tree: every bounded shape's box at the end of the last frame step, leaves
-    /// keyed by slot and refit each step, as the broad phase's (kept only while there are
-    /// sensors; [`Detector::sensor_overlaps`]).
-    sensor_bvh: Bvh,
-    sensor_ws: BvhWorkspace,
-    in_sensor_bvh: Vec<bool>,
-    /// Scratch of the sensors: the half-spaces' slots.
-    unbounded: Vec<u32>,
-    /// Scratch of the narrow phase's manifolds (old points, the EPA's buffers).
-    manifold_scratch: manifolds::Scratch<Warm>,
+// (`clone_from` keeps the manifolds' point lists: a world copied into a kept snapshot)
+impl Clone for PairCache {
+    fn clone(&self) -> Self {
+        PairCache {
+            manifolds: self.manifolds.clone(),
+            workspace: self.workspace.clone(),
+            stamp: self.stamp,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        manifolds::manifolds_clone_from(&mut self.manifolds, &source.manifolds);
+        manifolds::workspace_clone_from::<Warm>(&mut self.workspace, &source.workspace);
+        self.stamp = source.stamp;
+    }
+}
+
+/// Scratch that no result depends on between two calls (parry keeps the tree's incremental
+/// optimization state in the tree, not in its workspace, for determinism): a copy starts with
+/// an empty one and a copy into a world keeps the world's own.
+#[derive(Default)]
+struct Fresh<T>(T);
+
+impl<T: Default> Clone for Fresh<T> {
+    fn clone(&self) -> Self {
+        Fresh(T::default())
+    }
+
+    fn clone_from(&mut self, _: &Self) {}
+}
+
+impl<T> std::ops::Deref for Fresh<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for Fresh<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+/// The pairs' caches by their shapes' slots. Only looked up by key (never iterated for
+/// results), so `clone_from` may keep the entries of the pairs both maps have and copy into
+/// them, reusing their buffers, where the map's own drops and clones every entry.
+#[derive(Default)]
+struct PairCaches(HashMap<(u32, u32), PairCache>);
+
+impl Clone for PairCaches {
+    fn clone(&self) -> Self {
+        PairCaches(self.0.clone())
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.0.retain(|k, _| source.0.contains_key(k));
+        for (k, v) in &source.0 {
+            match self.0.get_mut(k) {
+                Some(mine) => mine.clone_from(v),
+                None => {
+                    self.0.insert(*k, v.clone());
+                }
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for PairCaches {
+    type Target = HashMap<(u32, u32), PairCache>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for PairCaches {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+reusing_clone! {
+    /// The shapes, the broad phase and the per-pair manifold caches.
+    #[derive(Default)]
+    pub(crate) struct Detector {
+        pub shapes: Arena<Shape>,
+        bvh: Bvh,
+        bvh_ws: Fresh<BvhWorkspace>,
+        in_bvh: Vec<bool>,
+        pairs: Vec<(u32, u32)>,
+        cache: PairCaches,
+        /// How far each body slot can move during the step (linear, angular).
+        reach: Vec<(f64, f64)>,
+        stamp: u64,
+        /// The pairs whose manifolds gave the detected contacts, in their order.
+        produced: Vec<(u32, u32)>,
+        /// The scene queries' tree: the bounded shapes' boxes at the poses of `query_version`, its
+        /// leaves numbered densely (parry's tree of one or two leaves takes them as 0 and 1) and
+        /// `query_slots` their shapes' slots.
+        query_bvh: Bvh,
+        query_slots: Vec<u32>,
+        query_version: Option<u64>,
+        /// Scratch of the slots at a query, the tree's workspace, and its refits since it was built.
+        query_scratch: Vec<u32>,
+        query_ws: Fresh<BvhWorkspace>,
+        query_refits: u32,
+        /// The sensors' tree: every bounded shape's box at the end of the last frame step, leaves
+        /// keyed by slot and refit each step, as the broad phase's (kept only while there are
+        /// sensors; [`Detector::sensor_overlaps`]).
+        sensor_bvh: Bvh,
+        sensor_ws: Fresh<BvhWorkspace>,
+        in_sensor_bvh: Vec<bool>,
+        /// Scratch of the sensors: the half-spaces' slots.
+        unbounded: Vec<u32>,
+        /// Scratch of the narrow phase's manifolds (old points, the EPA's buffers).
+        manifold_scratch: manifolds::Scratch<Warm>,
+    }
 }
 
 impl Detector {

@@ -326,11 +326,13 @@ pub type PreSolveHook = Box<dyn FnMut(&mut PreSolve) -> bool + Send>;
 pub(crate) struct HookCell(pub Option<PreSolveHook>);
 
 /// The hook is the caller's, not the world's state: a copy of a world has none (a closure
-/// cannot be copied), and [`crate::World::copy_from`] keeps the target's own.
+/// cannot be copied), and a copy into a world ([`crate::World::copy_from`]) keeps its own.
 impl Clone for HookCell {
     fn clone(&self) -> Self {
         HookCell(None)
     }
+
+    fn clone_from(&mut self, _: &Self) {}
 }
 
 // SAFETY: no method reaches the hook through `&HookCell`; it is called and replaced only

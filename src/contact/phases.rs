@@ -33,96 +33,98 @@ use crate::body::{Body, BodyKind, MotionState};
 use crate::math::{Mat3, Quat, Vec3};
 use crate::world::{BodyHandle, Joint, WorldSettings};
 
-/// Everything about contacts the world keeps between and during steps.
-#[derive(Clone, Default)]
-pub(crate) struct Contacts {
-    pub detector: Detector,
-    pub settings: ContactSettings,
-    /// The world's fallback for frames its retakes could not save: the contacts are not coupled
-    /// to the islands ([`ContactCoupling::Iterative`]) whatever `settings` say.
-    pub uncoupled: bool,
-    pub registered: Vec<ContactDesc>,
-    /// The caller's pre-solve hook ([`crate::World::set_pre_solve`]).
-    pub pre_solve: super::HookCell,
-    contacts: Vec<Contact>,
-    states: Vec<MotionState>,
-    involved: Vec<u32>,
-    /// Per body slot: its state's velocities lag behind its island's pending joint impulses
-    /// (`push` refreshes the contact's own bodies at once and marks the island's other
-    /// involved bodies; `fresh` and `refresh_all` catch them up before they are read). And
-    /// whether any is marked.
-    stale: Vec<bool>,
-    any_stale: bool,
-    mark: Vec<u64>,
-    stamp: u64,
-    level: Vec<u32>,
-    order: Vec<u32>,
-    active: Vec<u32>,
-    /// Scratch: the active points by body pair, to find the pairs with more than one point.
-    pairs: Vec<(u32, u32, u32)>,
-    islands: Vec<bool>,
-    pub reports: Vec<ContactReport>,
-    pub events: Vec<ContactEvent>,
-    /// Body pairs touching at the end of the last (sub)step, sorted.
-    touching: Vec<(u32, u32)>,
-    /// The pairs touching at the start of the frame step, and those touching at the end of one
-    /// of its substeps but not at its start: the frame's events come from these and the pairs
-    /// at its end.
-    touching_start: Vec<(u32, u32)>,
-    touched_between: Vec<(u32, u32)>,
-    touching_saved: Vec<(u32, u32)>,
-    /// End events of the pairs whose body the caller destroyed since the last step (reported
-    /// with the next step's events), and those of the step being taken.
-    ended_by_caller: Vec<ContactEvent>,
-    ended_now: Vec<ContactEvent>,
-    pub report: ContactStepReport,
-    /// Per contact, its coupling to the islands it touches (contact phase), and the border
-    /// columns of all of them.
-    borders: Vec<Border>,
-    border_buf: Vec<f64>,
-    /// The step being taken (s).
-    h: f64,
-    /// The frame step the current (sub)step belongs to (numbered from 1).
-    frame: u64,
-    /// The caller's contacts of the current frame step, as points on the bodies (registered
-    /// contacts act in every substep of the frame).
-    frame_registered: Vec<Contact>,
-    /// What the contact phases did over the whole frame step (the substeps merged).
-    pub frame_report: ContactStepReport,
-    /// How much deeper than it began the (sub)step left the deepest contact on an island (m):
-    /// what the rounds could not hold. A contact the step began less than `DEEP` tolerances
-    /// deep (an earlier step left it) counts from its start depth; one deeper is held there by
-    /// the mechanism (a joint that holds two shapes into each other), and smaller steps, which
-    /// move points out as they hold them, would drive it against its joint.
-    pub deepened: f64,
-    /// How deep the (sub)step left the deepest contact on an island that began it more than
-    /// `DEEP` tolerances deep and ended it more than half as deep (m): an overlap the rounds
-    /// could not move out.
-    pub held_deep: f64,
-    /// Tomcin section 7's position-level pass corrects positions, not velocities: per body of
-    /// a touched island or a free body the contacts touch, its velocities before the pass
-    /// (while the rounds run), then what the pass added to them, taken off again after the
-    /// position update ([`Contacts::position_only`]).
-    kept: Vec<Kept>,
-    /// Each contact's impulses (normal, total, friction, rolling) at the end of the first pass,
-    /// and its previewed separation there.
-    first_pass: Vec<(f64, Vec3, Vec3, Vec3, f64)>,
-    /// Scratch of [`Contacts::set_aside_deeper_groups`]: a union-find over the body slots and
-    /// one node per island, per root the deepest point after the first pass and at the end,
-    /// and the islands whose second pass is set aside.
-    group: Vec<u32>,
-    group_depth: Vec<(f64, f64)>,
-    redo: Vec<bool>,
-    /// Scratch of the sweeps' conjugate directions ([`Contacts::solve`]): per active point its
-    /// impulses (normal, friction) before the sweep, and its direction.
-    before_sweep: Vec<(f64, Vec3)>,
-    direction: Vec<(f64, Vec3)>,
-    /// The limit rows of the touched islands the coupled sweeps visit in the current round
-    /// (joint friction that sticks, limits that do not push): (island, limit candidate, limit
-    /// row).
-    swept_rows: Vec<(u32, u32, u32)>,
-    /// Scratch of the direct prediction of the sweeps on free bodies ([`Contacts::predict`]).
-    prediction: predict::Prediction,
+reusing_clone! {
+    /// Everything about contacts the world keeps between and during steps.
+    #[derive(Default)]
+    pub(crate) struct Contacts {
+        pub detector: Detector,
+        pub settings: ContactSettings,
+        /// The world's fallback for frames its retakes could not save: the contacts are not coupled
+        /// to the islands ([`ContactCoupling::Iterative`]) whatever `settings` say.
+        pub uncoupled: bool,
+        pub registered: Vec<ContactDesc>,
+        /// The caller's pre-solve hook ([`crate::World::set_pre_solve`]).
+        pub pre_solve: super::HookCell,
+        contacts: Vec<Contact>,
+        states: Vec<MotionState>,
+        involved: Vec<u32>,
+        /// Per body slot: its state's velocities lag behind its island's pending joint impulses
+        /// (`push` refreshes the contact's own bodies at once and marks the island's other
+        /// involved bodies; `fresh` and `refresh_all` catch them up before they are read). And
+        /// whether any is marked.
+        stale: Vec<bool>,
+        any_stale: bool,
+        mark: Vec<u64>,
+        stamp: u64,
+        level: Vec<u32>,
+        order: Vec<u32>,
+        active: Vec<u32>,
+        /// Scratch: the active points by body pair, to find the pairs with more than one point.
+        pairs: Vec<(u32, u32, u32)>,
+        islands: Vec<bool>,
+        pub reports: Vec<ContactReport>,
+        pub events: Vec<ContactEvent>,
+        /// Body pairs touching at the end of the last (sub)step, sorted.
+        touching: Vec<(u32, u32)>,
+        /// The pairs touching at the start of the frame step, and those touching at the end of one
+        /// of its substeps but not at its start: the frame's events come from these and the pairs
+        /// at its end.
+        touching_start: Vec<(u32, u32)>,
+        touched_between: Vec<(u32, u32)>,
+        touching_saved: Vec<(u32, u32)>,
+        /// End events of the pairs whose body the caller destroyed since the last step (reported
+        /// with the next step's events), and those of the step being taken.
+        ended_by_caller: Vec<ContactEvent>,
+        ended_now: Vec<ContactEvent>,
+        pub report: ContactStepReport,
+        /// Per contact, its coupling to the islands it touches (contact phase), and the border
+        /// columns of all of them.
+        borders: Vec<Border>,
+        border_buf: Vec<f64>,
+        /// The step being taken (s).
+        h: f64,
+        /// The frame step the current (sub)step belongs to (numbered from 1).
+        frame: u64,
+        /// The caller's contacts of the current frame step, as points on the bodies (registered
+        /// contacts act in every substep of the frame).
+        frame_registered: Vec<Contact>,
+        /// What the contact phases did over the whole frame step (the substeps merged).
+        pub frame_report: ContactStepReport,
+        /// How much deeper than it began the (sub)step left the deepest contact on an island (m):
+        /// what the rounds could not hold. A contact the step began less than `DEEP` tolerances
+        /// deep (an earlier step left it) counts from its start depth; one deeper is held there by
+        /// the mechanism (a joint that holds two shapes into each other), and smaller steps, which
+        /// move points out as they hold them, would drive it against its joint.
+        pub deepened: f64,
+        /// How deep the (sub)step left the deepest contact on an island that began it more than
+        /// `DEEP` tolerances deep and ended it more than half as deep (m): an overlap the rounds
+        /// could not move out.
+        pub held_deep: f64,
+        /// Tomcin section 7's position-level pass corrects positions, not velocities: per body of
+        /// a touched island or a free body the contacts touch, its velocities before the pass
+        /// (while the rounds run), then what the pass added to them, taken off again after the
+        /// position update ([`Contacts::position_only`]).
+        kept: Vec<Kept>,
+        /// Each contact's impulses (normal, total, friction, rolling) at the end of the first pass,
+        /// and its previewed separation there.
+        first_pass: Vec<(f64, Vec3, Vec3, Vec3, f64)>,
+        /// Scratch of [`Contacts::set_aside_deeper_groups`]: a union-find over the body slots and
+        /// one node per island, per root the deepest point after the first pass and at the end,
+        /// and the islands whose second pass is set aside.
+        group: Vec<u32>,
+        group_depth: Vec<(f64, f64)>,
+        redo: Vec<bool>,
+        /// Scratch of the sweeps' conjugate directions ([`Contacts::solve`]): per active point its
+        /// impulses (normal, friction) before the sweep, and its direction.
+        before_sweep: Vec<(f64, Vec3)>,
+        direction: Vec<(f64, Vec3)>,
+        /// The limit rows of the touched islands the coupled sweeps visit in the current round
+        /// (joint friction that sticks, limits that do not push): (island, limit candidate, limit
+        /// row).
+        swept_rows: Vec<(u32, u32, u32)>,
+        /// Scratch of the direct prediction of the sweeps on free bodies ([`Contacts::predict`]).
+        prediction: predict::Prediction,
+    }
 }
 
 /// A body's velocities before the position-level pass (then what the pass added), and its

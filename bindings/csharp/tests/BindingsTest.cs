@@ -633,6 +633,57 @@ static class BindingsTest
         Expect(disposed, "a disposed world throws ObjectDisposedException");
     }
 
+    // Snapshots: a pendulum saved, stepped, restored and stepped again ends where it did to the
+    // bit; a clone steps ahead while the original stays; a world is not copied onto itself.
+    static void Snapshots()
+    {
+        using (var world = new World())
+        using (var snapshot = new World())
+        {
+            var def = Native.tenon_body_def_default();
+            def.position = new tenon_vec3(1, 0, 0);
+            Body bob = world.CreateBody(def);
+            Joint pivot = world.CreateJoint(tenon_joint_type.Ball, Body.None, bob, tenon_vec3.Zero, new tenon_vec3(1, 0, 0));
+            snapshot.CopyFrom(world);
+            for (int k = 0; k < 30; k++)
+            {
+                world.Step(1.0 / 60.0);
+            }
+            tenon_vec3 first = bob.Position;
+            world.CopyFrom(snapshot);
+            Expect(bob.Position.x == 1.0 && world.Time == 0.0, "restored to the saved moment");
+            for (int k = 0; k < 30; k++)
+            {
+                world.Step(1.0 / 60.0);
+            }
+            tenon_vec3 again = bob.Position;
+            Console.WriteLine("snapshots: after a restore the bob is at ({0:R}, {1:R}), first ({2:R}, {3:R})",
+                              again.x, again.z, first.x, first.z);
+            Expect(first.x == again.x && first.y == again.y && first.z == again.z && first.z < -0.5,
+                   "a restored world replays its steps to the bit");
+            using (var ahead = world.Clone())
+            {
+                Body bobAhead = ahead.IdOf(bob);
+                Expect(ahead.IdOf(pivot).Violation <= 1e-9, "the copy's joint");
+                for (int k = 0; k < 10; k++)
+                {
+                    ahead.Step(1.0 / 60.0);
+                }
+                Expect(bobAhead.Position.x != bob.Position.x && bob.Position.x == again.x,
+                       "the clone steps ahead, the original stays");
+            }
+            try
+            {
+                world.CopyFrom(world);
+                Expect(false, "a world copied onto itself throws");
+            }
+            catch (TenonException e)
+            {
+                Expect(e.Code == tenon_result.InvalidArgument, "copying a world onto itself: InvalidArgument");
+            }
+        }
+    }
+
     static int Main()
     {
         Console.WriteLine("Tenon " + Library.Version + " from C# (bindings " + Library.BindingsVersion + ")");
@@ -646,6 +697,7 @@ static class BindingsTest
         Joints();
         PreSolve();
         SensorsAndShapes();
+        Snapshots();
         Errors();
         if (failures > 0)
         {

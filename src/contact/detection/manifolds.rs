@@ -60,6 +60,8 @@ impl<D> Clone for Scratch<D> {
             epa: EPA::default(),
         }
     }
+
+    fn clone_from(&mut self, _: &Self) {}
 }
 
 /// The pair's workspace of kind `W`: a new one where it had none or another kind (a pair whose
@@ -84,11 +86,86 @@ fn workspace_of<W: WorkspaceData + Default>(
 /// it was met this step, and last step's list, whose buffer becomes the next step's. `KIND`
 /// names the function that made it (as parry's workspaces have a type each): a pair whose
 /// kind of composite changed starts a new workspace rather than reading another's indices.
-#[derive(Clone)]
 struct Parts<K, D, const KIND: u8> {
     timestamp: bool,
     sub_detectors: HashMap<K, (usize, bool)>,
     old: Vec<ContactManifold<(), D>>,
+}
+
+impl<K: Clone, D: Clone, const KIND: u8> Clone for Parts<K, D, KIND> {
+    fn clone(&self) -> Self {
+        Parts {
+            timestamp: self.timestamp,
+            sub_detectors: self.sub_detectors.clone(),
+            old: self.old.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.timestamp = source.timestamp;
+        self.sub_detectors.clone_from(&source.sub_detectors);
+        manifolds_clone_from(&mut self.old, &source.old);
+    }
+}
+
+/// `dst.clone_from(src)` for lists of manifolds, keeping the manifolds and point lists `dst`
+/// has (a derived `clone_from` of a manifold allocates its point list anew): a world copied
+/// into a kept snapshot reuses them.
+pub(crate) fn manifolds_clone_from<D: Clone>(
+    dst: &mut Vec<ContactManifold<(), D>>,
+    src: &[ContactManifold<(), D>],
+) {
+    dst.truncate(src.len());
+    let kept = dst.len();
+    for (m, s) in dst.iter_mut().zip(src) {
+        // (every field named: a field parry adds does not compile until it is copied here)
+        let ContactManifold {
+            points,
+            local_n1,
+            local_n2,
+            subshape1,
+            subshape2,
+            subshape_poses,
+            data: (),
+        } = s;
+        m.points.clone_from(points);
+        (m.local_n1, m.local_n2) = (*local_n1, *local_n2);
+        (m.subshape1, m.subshape2) = (*subshape1, *subshape2);
+        m.subshape_poses.clone_from(subshape_poses);
+    }
+    dst.extend(src[kept..].iter().cloned());
+}
+
+/// `dst.clone_from(src)` for a pair's workspace: when both are of the same kind made here, the
+/// copy reuses `dst`'s buffers; otherwise it is parry's (a new box).
+pub(crate) fn workspace_clone_from<D>(
+    dst: &mut Option<ContactManifoldsWorkspace>,
+    src: &Option<ContactManifoldsWorkspace>,
+) where
+    D: Clone + Send + Sync + 'static,
+{
+    fn same<W: Clone + WorkspaceData>(
+        d: &mut ContactManifoldsWorkspace,
+        s: &ContactManifoldsWorkspace,
+    ) -> bool {
+        match (d.0.downcast_mut::<W>(), s.0.downcast_ref::<W>()) {
+            (Some(d), Some(s)) => {
+                d.clone_from(s);
+                true
+            }
+            _ => false,
+        }
+    }
+    if let (Some(d), Some(s)) = (dst.as_mut(), src.as_ref())
+        && (same::<Parts<u32, D, COMPOSITE_SHAPE>>(d, s)
+            || same::<Parts<(u32, u32), D, COMPOSITE_COMPOSITE>>(d, s)
+            || same::<Parts<u32, D, HEIGHTFIELD_SHAPE>>(d, s)
+            || same::<Parts<(u32, u32), D, HEIGHTFIELD_COMPOSITE>>(d, s)
+            || same::<MeshParts<D>>(d, s))
+    {
+        return;
+    }
+    dst.clone_from(src);
 }
 
 impl<K, D, const KIND: u8> Default for Parts<K, D, KIND> {
@@ -169,13 +246,32 @@ where
 /// around the other shape, last time's, and that box), with last list of manifolds kept, and
 /// the manifolds of triangles that left the box, their point lists' buffers kept for the
 /// triangles that come into it.
-#[derive(Clone)]
 struct MeshParts<D> {
     interferences: Vec<u32>,
     old_interferences: Vec<u32>,
     local_aabb2: Aabb,
     old: Vec<ContactManifold<(), D>>,
     spare: Vec<ContactManifold<(), D>>,
+}
+
+impl<D: Clone> Clone for MeshParts<D> {
+    fn clone(&self) -> Self {
+        MeshParts {
+            interferences: self.interferences.clone(),
+            old_interferences: self.old_interferences.clone(),
+            local_aabb2: self.local_aabb2,
+            old: self.old.clone(),
+            spare: self.spare.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.interferences.clone_from(&source.interferences);
+        self.old_interferences.clone_from(&source.old_interferences);
+        self.local_aabb2 = source.local_aabb2;
+        manifolds_clone_from(&mut self.old, &source.old);
+        manifolds_clone_from(&mut self.spare, &source.spare);
+    }
 }
 
 impl<D> Default for MeshParts<D> {
