@@ -495,13 +495,16 @@ pub extern "C" fn tenon_world_copy(dst: tenon_world_id, src: tenon_world_id) -> 
     })
 }
 
+/// How [`id_in_world`] checks and makes an id of one kind, and what the kind is called.
+type IdKind<'a, H, I> = (fn(&World, H) -> bool, fn(u16, H) -> I, &'a str);
+
 /// Writes the id that the object `handle` names in its own world has in `world` (a copy made
 /// by `tenon_world_copy()`), after checking that `world` has it.
 fn id_in_world<H: Copy, I>(
     handle: Result<H, FfiError>,
     world: tenon_world_id,
     out: *mut I,
-    (valid, make, what): (fn(&World, H) -> bool, fn(u16, H) -> I, &str),
+    (valid, make, what): IdKind<'_, H, I>,
 ) -> tenon_result {
     boundary(|| {
         let out = Out::new(out, "out")?;
