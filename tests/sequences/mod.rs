@@ -1205,6 +1205,59 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                     tenon_world_set_sleep_settings(w, s),
                 )
             }
+            37 => {
+                // a copy of one world into another (onto itself: refused): the copy reads as
+                // its source, and its objects are the source's under this world's ids
+                let si = input.pick(worlds.len());
+                let src = worlds[si].world;
+                let r = tenon_world_copy(w, src);
+                if r == tenon_result::Ok {
+                    if fingerprint(w) != fingerprint(src) {
+                        return Err("a copy reads differently from its source".into());
+                    }
+                    let b = body_of(input, worlds, si);
+                    let mut there = tenon_body_id::default();
+                    let found = tenon_body_id_in_world(b, w, &mut there);
+                    // (the id's own world is not checked: the same slot in the source)
+                    let mut p = tenon_vec3::default();
+                    let in_src = tenon_body_id {
+                        world: src.index1,
+                        ..b
+                    };
+                    let live =
+                        b.world != 0 && tenon_body_get_position(in_src, &mut p) == tenon_result::Ok;
+                    if live != (found == tenon_result::Ok)
+                        || (live && (there.index1, there.world) != (b.index1, w.index1))
+                    {
+                        return Err(format!("body {b:?} in the copy: {found:?} {there:?}"));
+                    }
+                    let (bodies, shapes, joints) = (
+                        worlds[si].bodies.clone(),
+                        worlds[si].shapes.clone(),
+                        worlds[si].joints.clone(),
+                    );
+                    let held = &mut worlds[wi];
+                    for mut id in bodies {
+                        id.world = w.index1;
+                        if !held.bodies.contains(&id) && held.bodies.len() < 4 * MOST_OBJECTS {
+                            held.bodies.push(id);
+                        }
+                    }
+                    for mut id in shapes {
+                        id.world = w.index1;
+                        if !held.shapes.contains(&id) && held.shapes.len() < 4 * MOST_OBJECTS {
+                            held.shapes.push(id);
+                        }
+                    }
+                    for mut id in joints {
+                        id.world = w.index1;
+                        if !held.joints.contains(&id) && held.joints.len() < 4 * MOST_OBJECTS {
+                            held.joints.push(id);
+                        }
+                    }
+                }
+                ("world_copy", r)
+            }
             _ => {
                 // readers: none may fail on a live world with valid pointers
                 let mut e = 0.0;
