@@ -681,6 +681,14 @@ fn worlds_copied_through_the_abi_replay_and_look_ahead() {
     assert_eq!(tenon_world_copy(sick, w), tenon_result::WorldPoisoned);
     assert_eq!(pose_bits(cube), now);
     assert_eq!(contacts(w).len(), first.last().unwrap().2);
+    // an internal error in a copy poisons the world copied into, not the one copied from
+    let victim = world();
+    assert_eq!(tenon::ffi::testing::panic_in_next_step(victim), R_OK);
+    assert_eq!(tenon_world_copy(victim, w), tenon_result::Panic);
+    assert_eq!(tenon_world_copy(victim, w), tenon_result::WorldPoisoned);
+    assert_eq!(pose_bits(cube), now);
+    step(w);
+    assert_eq!(tenon_world_destroy(victim), R_OK);
     let gone = world();
     assert_eq!(tenon_world_destroy(gone), R_OK);
     assert_eq!(tenon_world_copy(gone, w), tenon_result::WorldDestroyed);

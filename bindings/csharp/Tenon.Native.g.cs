@@ -249,8 +249,9 @@ namespace Tenon
         ///  ahead (a look ahead), translate ids with `tenon_body_id_in_world()` and its kin.
         ///
         ///  TENON_RESULT_INVALID_ARGUMENT if both ids name the same world; TENON_RESULT_WORLD_LOCKED if
-        ///  either is in use by another call; TENON_RESULT_WORLD_POISONED if either is poisoned. On an
-        ///  error `dst` is unchanged.
+        ///  either is in use by another call; TENON_RESULT_WORLD_POISONED if either is poisoned. On any
+        ///  of these `dst` is unchanged; an internal error (TENON_RESULT_PANIC) poisons `dst`, never
+        ///  `src`.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_world_copy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern tenon_result tenon_world_copy(tenon_world_id dst, tenon_world_id src);

@@ -16,48 +16,50 @@
 
 use super::factor::BlockCholesky;
 
-/// Workspace for up to `cap` appended rows on a system of `n` rows. Sized once per topology.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Bordered {
-    n: usize,
-    cap: usize,
-    na: usize,
-    symmetric: bool,
-    /// `U12 = G^-1 A12`, column-major `n x cap` (on entry of `factor`: `A12`).
-    u: Vec<f64>,
-    /// `G21 = G^-1 A21` (asymmetric only; on entry of `factor`: `A21`).
-    g: Vec<f64>,
-    /// `D22`, column-major with leading dimension `cap` (on entry of `factor`: `A22`); then the
-    /// factors of its rows and columns that are not fixed, compacted in the order of `free`:
-    /// symmetric rows `L D L^T` (unit `L` below the diagonal, `D` in `dd`), kept up to date as
-    /// rows are fixed and freed; asymmetric ones LU with partial pivoting (unit lower part).
-    d: Vec<f64>,
-    /// The appended rows not fixed, in the factors' order: row `k` of the compacted block is
-    /// `free[k]`; `pos` is the inverse (`usize::MAX`: not in the factors).
-    free: Vec<usize>,
-    pos: Vec<usize>,
-    /// `D` of the symmetric factors; 0 marks a row that depends on the rows before it in
-    /// `free` to rounding (its pivot within 1e-14 of its diagonal, or NaN): no impulse of its
-    /// own, its unknown is 0.
-    dd: Vec<f64>,
-    /// The factors match `s` and `fixed`.
-    factored: bool,
-    /// Scratch of the solves and updates.
-    work: Vec<f64>,
-    /// Scratch of [`Bordered::refresh`]: rows to append again.
-    again: Vec<usize>,
-    /// Per appended row, the rows of `U12`'s column outside which it is zero.
-    span: Vec<(u32, u32)>,
-    /// `D22` before its factorization (the Schur complement of the appended rows).
-    s: Vec<f64>,
-    /// Diagonal of `A22` (to tell rows that depend on the rows of `A`).
-    a22_diag: Vec<f64>,
-    /// Appended rows whose value is prescribed (`x2_i = b2_i`, unilateral rows released by the
-    /// caller): left out of the factors, their columns moved to the others' right-hand side.
-    fixed: Vec<bool>,
-    min_pivot: f64,
-    piv: Vec<usize>,
-    y2: Vec<f64>,
+reusing_clone! {
+    /// Workspace for up to `cap` appended rows on a system of `n` rows. Sized once per topology.
+    #[derive(Debug, Default)]
+    pub(crate) struct Bordered {
+        n: usize,
+        cap: usize,
+        na: usize,
+        symmetric: bool,
+        /// `U12 = G^-1 A12`, column-major `n x cap` (on entry of `factor`: `A12`).
+        u: Vec<f64>,
+        /// `G21 = G^-1 A21` (asymmetric only; on entry of `factor`: `A21`).
+        g: Vec<f64>,
+        /// `D22`, column-major with leading dimension `cap` (on entry of `factor`: `A22`); then the
+        /// factors of its rows and columns that are not fixed, compacted in the order of `free`:
+        /// symmetric rows `L D L^T` (unit `L` below the diagonal, `D` in `dd`), kept up to date as
+        /// rows are fixed and freed; asymmetric ones LU with partial pivoting (unit lower part).
+        d: Vec<f64>,
+        /// The appended rows not fixed, in the factors' order: row `k` of the compacted block is
+        /// `free[k]`; `pos` is the inverse (`usize::MAX`: not in the factors).
+        free: Vec<usize>,
+        pos: Vec<usize>,
+        /// `D` of the symmetric factors; 0 marks a row that depends on the rows before it in
+        /// `free` to rounding (its pivot within 1e-14 of its diagonal, or NaN): no impulse of its
+        /// own, its unknown is 0.
+        dd: Vec<f64>,
+        /// The factors match `s` and `fixed`.
+        factored: bool,
+        /// Scratch of the solves and updates.
+        work: Vec<f64>,
+        /// Scratch of [`Bordered::refresh`]: rows to append again.
+        again: Vec<usize>,
+        /// Per appended row, the rows of `U12`'s column outside which it is zero.
+        span: Vec<(u32, u32)>,
+        /// `D22` before its factorization (the Schur complement of the appended rows).
+        s: Vec<f64>,
+        /// Diagonal of `A22` (to tell rows that depend on the rows of `A`).
+        a22_diag: Vec<f64>,
+        /// Appended rows whose value is prescribed (`x2_i = b2_i`, unilateral rows released by the
+        /// caller): left out of the factors, their columns moved to the others' right-hand side.
+        fixed: Vec<bool>,
+        min_pivot: f64,
+        piv: Vec<usize>,
+        y2: Vec<f64>,
+    }
 }
 
 impl Bordered {

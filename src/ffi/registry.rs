@@ -14,7 +14,7 @@ pub(crate) struct WorldBox {
     pub world: World,
     /// Set when a panic unwound while this world was in use.
     pub poisoned: bool,
-    /// Test hook: panic inside the next step (see `ffi::testing`).
+    /// Test hook: panic inside the next step or copy into it (see `ffi::testing`).
     pub panic_next_step: bool,
     /// The contacts and contact events of the last step in C layout (the world-owned views).
     pub contacts: Vec<super::contact::tenon_contact>,
@@ -147,13 +147,9 @@ fn lookup_index(world_index1: u16, what: &str) -> Result<Cell, FfiError> {
     slot.cell.clone().ok_or_else(|| destroyed(what))
 }
 
-/// Runs `f` on the locked world: `WorldLocked` if another call holds it, `WorldPoisoned` after
-/// a panic; a panic inside `f` poisons the world and is returned as `Panic`.
-fn run<R>(
-    cell: &Cell,
-    f: impl FnOnce(&mut WorldBox) -> Result<R, FfiError>,
-) -> Result<R, FfiError> {
-    let mut guard = match cell.try_lock() {
+/// The locked world: `WorldLocked` if another call holds it, `WorldPoisoned` after a panic.
+fn lock(cell: &Cell) -> Result<MutexGuard<'_, WorldBox>, FfiError> {
+    let guard = match cell.try_lock() {
         Ok(g) => g,
         Err(TryLockError::WouldBlock) => {
             return Err(FfiError::new(
@@ -167,6 +163,16 @@ fn run<R>(
     if guard.poisoned {
         return Err(poisoned());
     }
+    Ok(guard)
+}
+
+/// Runs `f` on the locked world (see [`lock`]); a panic inside `f` poisons the world and is
+/// returned as `Panic`.
+fn run<R>(
+    cell: &Cell,
+    f: impl FnOnce(&mut WorldBox) -> Result<R, FfiError>,
+) -> Result<R, FfiError> {
+    let mut guard = lock(cell)?;
     match catch_unwind(AssertUnwindSafe(|| f(&mut guard))) {
         Ok(r) => r,
         Err(payload) => {
@@ -198,12 +204,13 @@ pub(crate) fn with_world<R>(
 }
 
 /// Runs `f` on two different worlds, both locked (`InvalidArgument` if the ids name the same
-/// world). Each lock is tried, never waited for, so two calls locking the same two worlds in
-/// opposite orders cannot deadlock: one of them gets `WorldLocked`.
+/// world), the first to change, the second to read. Each lock is tried, never waited for, so
+/// two calls locking the same two worlds in opposite orders cannot deadlock: one of them gets
+/// `WorldLocked`. A panic inside `f` poisons the first (the one it may have left part-changed).
 pub(crate) fn with_two_worlds<R>(
     first: tenon_world_id,
     second: tenon_world_id,
-    f: impl FnOnce(&mut WorldBox, &mut WorldBox) -> Result<R, FfiError>,
+    f: impl FnOnce(&mut WorldBox, &WorldBox) -> Result<R, FfiError>,
 ) -> Result<R, FfiError> {
     let (a, b) = (lookup_world(first)?, lookup_world(second)?);
     if Arc::ptr_eq(&a, &b) {
@@ -212,7 +219,21 @@ pub(crate) fn with_two_worlds<R>(
             "the two world ids name the same world",
         ));
     }
-    run(&a, |wa| run(&b, |wb| f(wa, wb)))
+    let mut wa = lock(&a)?;
+    let wb = lock(&b)?;
+    match catch_unwind(AssertUnwindSafe(|| f(&mut wa, &wb))) {
+        Ok(r) => r,
+        Err(payload) => {
+            wa.poisoned = true;
+            Err(FfiError::new(
+                tenon_result::Panic,
+                format!(
+                    "{}; the world is now poisoned",
+                    panic_message(payload.as_ref())
+                ),
+            ))
+        }
+    }
 }
 
 /// Runs `f` on the world named by the `world` field of a body or joint id.

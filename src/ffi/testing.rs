@@ -5,8 +5,9 @@ use super::registry::with_world;
 use super::result::{boundary, tenon_result};
 use super::world::tenon_world_id;
 
-/// Makes the next `tenon_world_step()` of this world panic inside the world (as a solver bug
-/// would), to test the panic boundary and poisoning.
+/// Makes the next `tenon_world_step()` of this world, or the next `tenon_world_copy()` into
+/// it, panic inside the world (as a solver bug would), to test the panic boundary and
+/// poisoning.
 pub fn panic_in_next_step(world: tenon_world_id) -> tenon_result {
     boundary(|| {
         with_world(world, |wb| {

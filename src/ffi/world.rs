@@ -482,12 +482,16 @@ pub extern "C" fn tenon_world_set_threads(world: tenon_world_id, threads: u32) -
 /// ahead (a look ahead), translate ids with `tenon_body_id_in_world()` and its kin.
 ///
 /// TENON_RESULT_INVALID_ARGUMENT if both ids name the same world; TENON_RESULT_WORLD_LOCKED if
-/// either is in use by another call; TENON_RESULT_WORLD_POISONED if either is poisoned. On an
-/// error `dst` is unchanged.
+/// either is in use by another call; TENON_RESULT_WORLD_POISONED if either is poisoned. On any
+/// of these `dst` is unchanged; an internal error (TENON_RESULT_PANIC) poisons `dst`, never
+/// `src`.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_world_copy(dst: tenon_world_id, src: tenon_world_id) -> tenon_result {
     boundary(|| {
         with_two_worlds(dst, src, |d, s| {
+            if std::mem::take(&mut d.panic_next_step) {
+                panic!("panic injected by ffi::testing::panic_in_next_step");
+            }
             d.world.copy_from(&s.world);
             super::contact::refresh_views(d, dst.index1);
             Ok(())

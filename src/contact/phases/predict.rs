@@ -63,30 +63,32 @@ const KEEP: f64 = 0.1;
 /// 1.17 ms: there the sweeps converge fast enough (docs/BENCHMARKS.md).
 pub(super) const MIN_MASS_RATIO: f64 = 100.0;
 
-/// Scratch of the prediction (kept between steps: no allocation once it has grown).
-#[derive(Clone, Default)]
-pub(super) struct Prediction {
-    /// Held points (contact indices) in the order of the factor, their first row and rows
-    /// (3: sticking, 1: normal only).
-    held: Vec<u32>,
-    row: Vec<u32>,
-    rows: Vec<u8>,
-    /// Per held point, the first held point it shares a body with (its envelope's start).
-    first: Vec<u32>,
-    /// Per row, its first column and the offset of its envelope in `a`.
-    row_first: Vec<u32>,
-    row_off: Vec<usize>,
-    a: Vec<f64>,
-    x: Vec<f64>,
-    /// (body slot, held index, sign of the impulse on it), sorted by body.
-    on_body: Vec<(u32, u32, f64)>,
-    /// Per contact: let go by this prediction.
-    let_go: Vec<bool>,
-    /// Per contact: slides along its cone's edge in this prediction (its friction fixed).
-    slide: Vec<bool>,
-    /// What to put back: the involved bodies' states, and the active points' impulses.
-    states: Vec<MotionState>,
-    impulses: Vec<(f64, Vec3, Vec3)>,
+reusing_clone! {
+    /// Scratch of the prediction (kept between steps: no allocation once it has grown).
+    #[derive(Default)]
+    pub(super) struct Prediction {
+        /// Held points (contact indices) in the order of the factor, their first row and rows
+        /// (3: sticking, 1: normal only).
+        held: Vec<u32>,
+        row: Vec<u32>,
+        rows: Vec<u8>,
+        /// Per held point, the first held point it shares a body with (its envelope's start).
+        first: Vec<u32>,
+        /// Per row, its first column and the offset of its envelope in `a`.
+        row_first: Vec<u32>,
+        row_off: Vec<usize>,
+        a: Vec<f64>,
+        x: Vec<f64>,
+        /// (body slot, held index, sign of the impulse on it), sorted by body.
+        on_body: Vec<(u32, u32, f64)>,
+        /// Per contact: let go by this prediction.
+        let_go: Vec<bool>,
+        /// Per contact: slides along its cone's edge in this prediction (its friction fixed).
+        slide: Vec<bool>,
+        /// What to put back: the involved bodies' states, and the active points' impulses.
+        states: Vec<MotionState>,
+        impulses: Vec<(f64, Vec3, Vec3)>,
+    }
 }
 
 impl Contacts {
