@@ -75,7 +75,7 @@ pub use body::{Body, BodyDesc, BodyKind, MassProperties};
 pub use contact::{
     CollisionFilter, ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings,
     ContactStepReport, Geometry, Material, PreSolve, PreSolveHook, RayHit, SensorEvent,
-    ShapeCastHit, ShapeDesc, ShapeHandle,
+    ShapeCastHit, ShapeContactEvent, ShapeDesc, ShapeHandle,
 };
 pub use draw::{DebugDrawOptions, DrawKind};
 pub use error::{Error, ErrorKind, Result};

@@ -407,6 +407,7 @@ impl World {
         }
         for s in std::mem::take(&mut self.body_shapes[h.index as usize]) {
             let g = self.contacts.detector.shapes.generation(s);
+            self.contacts.shape_destroyed(s, &self.bodies);
             self.contacts.detector.forget(s);
             self.contacts.detector.shapes.remove(s, g);
         }
@@ -1328,10 +1329,18 @@ impl World {
             .ok_or_else(|| stale("shape", h.index, h.generation))
     }
 
-    /// Destroys a shape.
+    /// Destroys a shape. Each pair it touched at the end of the last step gets an end event in
+    /// the next step's [`World::shape_contact_events`], with the handles it had.
     pub fn destroy_shape(&mut self, h: ShapeHandle) -> Result<()> {
         self.scene_version = self.scene_version.wrapping_add(1);
         let body = self.shape(h)?.body;
+        self.contacts.reserve_shape_ends(h.index).map_err(|_| {
+            Error::new(
+                ErrorKind::CapacityExceeded,
+                "out of memory destroying a shape",
+            )
+        })?;
+        self.contacts.shape_destroyed(h.index, &self.bodies);
         self.note_change(body);
         // (a shape's body is live: shapes go with their body)
         let b = self.bodies.slot_mut(body);
@@ -1673,6 +1682,11 @@ impl World {
         &self.contacts.events
     }
 
+    /// Pairs of shapes that started or stopped touching in the last step, as
+    /// [`World::contact_events`] for pairs of bodies (see [`crate::ShapeContactEvent`]).
+    pub fn shape_contact_events(&self) -> &[crate::ShapeContactEvent] {
+        &self.contacts.shape_events
+    }
     /// What the contact phases did in the last step.
     pub fn contact_report(&self) -> &ContactStepReport {
         &self.contacts.frame_report

@@ -473,6 +473,7 @@ fn heavy_chain_falling_on_the_ground_keeps_joints_and_contacts_in_every_substep(
 fn a_frame_split_into_substeps_reports_the_frames_contact_events() {
     let mut world = World::default();
     scenes::heavy_chain_on_ground(&mut world, 1000.0, 0.5, 8.0);
+    // the pairs of bodies, and of shapes (the lower slot first), touching at the end of a step
     let pairs = |world: &World| {
         let mut p: Vec<_> = (world.contacts().iter())
             .map(|c| (c.body_a, c.body_b))
@@ -481,50 +482,42 @@ fn a_frame_split_into_substeps_reports_the_frames_contact_events() {
         p.dedup();
         p
     };
-    let mut before = pairs(&world);
+    let shape_pairs = |world: &World| {
+        let mut p: Vec<_> = (world.contacts().iter())
+            .filter_map(|c| {
+                let (a, b) = (c.shape_a?, c.shape_b?);
+                Some(if a.index < b.index { (a, b) } else { (b, a) })
+            })
+            .collect();
+        p.sort_unstable();
+        p.dedup();
+        p
+    };
+    let (mut before, mut shapes_before) = (pairs(&world), shape_pairs(&world));
     let (mut split, mut events, mut transients) = (0, 0, 0);
     for _ in 0..300 {
         let r = world.step(1.0 / 60.0).unwrap();
         assert!(r.converged, "{r:?}");
         split += u32::from(r.substeps > 1 && !world.contacts().is_empty());
-        let now = pairs(&world);
-        let ev = world.contact_events();
-        events += ev.len();
-        let mut seen = vec![false; ev.len()];
-        for pair in before.iter().chain(&now) {
-            let (was, is) = (before.contains(pair), now.contains(pair));
-            let got: Vec<bool> = (ev.iter().enumerate())
-                .filter(|(_, e)| (e.body_a, e.body_b) == *pair)
-                .map(|(k, e)| {
-                    seen[k] = true;
-                    e.begin
-                })
-                .collect();
-            let want = match (was, is) {
-                (true, true) => vec![],
-                (true, false) => vec![false],
-                _ => vec![true],
-            };
-            assert_eq!(got, want, "{pair:?} at t {}: {ev:?}", world.time());
-        }
-        // the others touched only within the frame: a begin, then its end
-        let rest: Vec<_> = (ev.iter().zip(&seen))
-            .filter(|(_, s)| !**s)
-            .map(|(e, _)| e)
+        let (now, shapes_now) = (pairs(&world), shape_pairs(&world));
+        let ev: Vec<_> = (world.contact_events().iter())
+            .map(|e| ((e.body_a, e.body_b), e.begin))
             .collect();
-        transients += u32::from(!rest.is_empty());
-        for e in rest.chunks(2) {
-            assert!(
-                e.len() == 2
-                    && e[0].begin
-                    && !e[1].begin
-                    && e[0].body_b == e[1].body_b
-                    && e[0].body_a == e[1].body_a,
-                "at t {}: {ev:?}",
-                world.time()
-            );
+        let shape_ev: Vec<_> = (world.shape_contact_events().iter())
+            .map(|e| ((e.shape_a, e.shape_b), e.begin))
+            .collect();
+        // (one link's shape each: the shapes' pairs are the bodies')
+        for e in world.shape_contact_events() {
+            assert!(ev.contains(&((Some(e.body_a), e.body_b), e.begin)), "{e:?}");
         }
-        before = now;
+        assert_eq!(shape_ev.len(), ev.len());
+        events += ev.len();
+        let t = world.time();
+        let a = frame_events_match(&before, &now, &ev, t);
+        let b = frame_events_match(&shapes_before, &shapes_now, &shape_ev, t);
+        assert_eq!(a, b);
+        transients += u32::from(a);
+        (before, shapes_before) = (now, shapes_now);
     }
     println!(
         "{split} frames split into substeps with contacts, {events} events, {transients} frames \
@@ -538,6 +531,46 @@ fn a_frame_split_into_substeps_reports_the_frames_contact_events() {
     // (a smoke check: the per-pair checks above are the test; measured 92 events and 3 frames)
     assert!((20..=150).contains(&events), "{events} events");
     assert!(transients >= 1, "no pair touched only within a frame");
+}
+
+/// Checks a frame's events against the pairs touching at its two ends: a pair touching at both
+/// has none, one touching at the end only begins, one at the start only ends; every other
+/// event is a pair touching only within the frame, a begin and then its end. True if there
+/// were such pairs.
+fn frame_events_match<P: PartialEq + Copy + std::fmt::Debug>(
+    before: &[P],
+    now: &[P],
+    ev: &[(P, bool)],
+    t: f64,
+) -> bool {
+    let mut seen = vec![false; ev.len()];
+    for pair in before.iter().chain(now) {
+        let (was, is) = (before.contains(pair), now.contains(pair));
+        let got: Vec<bool> = (ev.iter().enumerate())
+            .filter(|(_, e)| e.0 == *pair)
+            .map(|(k, e)| {
+                seen[k] = true;
+                e.1
+            })
+            .collect();
+        let want = match (was, is) {
+            (true, true) => vec![],
+            (true, false) => vec![false],
+            _ => vec![true],
+        };
+        assert_eq!(got, want, "{pair:?} at t {t}: {ev:?}");
+    }
+    let rest: Vec<_> = (ev.iter().zip(&seen))
+        .filter(|(_, s)| !**s)
+        .map(|(e, _)| e)
+        .collect();
+    for e in rest.chunks(2) {
+        assert!(
+            e.len() == 2 && e[0].1 && !e[1].1 && e[0].0 == e[1].0,
+            "at t {t}: {ev:?}"
+        );
+    }
+    !rest.is_empty()
 }
 
 /// The collision phase coupled to the mechanism (Tomcin section 7): a 1 m rod hinged to the

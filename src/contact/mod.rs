@@ -545,6 +545,28 @@ pub struct ContactEvent {
     pub body_b: BodyHandle,
 }
 
+/// A pair of shapes that began or stopped touching in the last frame step
+/// ([`crate::World::shape_contact_events`]): what [`ContactEvent`] is for a pair of bodies, per
+/// pair of shapes (as Box2D's and Rapier's events are), so a body with several shapes has an
+/// event for each of its shapes that touches. Taken at the ends of the frame step as
+/// [`ContactEvent`]s are: a pair touching at both ends has none, one touching only within the
+/// step begins and then ends. Contacts the caller registers have no shapes and no such event.
+/// A shape the caller destroyed (or whose body it destroyed) between steps ends its pairs in
+/// the next step, listed first, with the handles they had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShapeContactEvent {
+    /// True: the pair began touching in this step; false: it stopped touching in this step.
+    pub begin: bool,
+    /// The pair's shape of the lower slot.
+    pub shape_a: ShapeHandle,
+    /// The other shape.
+    pub shape_b: ShapeHandle,
+    /// `shape_a`'s body (a static body too).
+    pub body_a: BodyHandle,
+    /// `shape_b`'s body.
+    pub body_b: BodyHandle,
+}
+
 /// A shape that began or stopped overlapping a sensor in the last frame step
 /// ([`crate::World::sensor_events`]). Overlaps are taken at the end of each frame step: a
 /// shape that passed through a sensor within one step is not seen. A sensor or shape destroyed

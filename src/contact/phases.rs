@@ -26,7 +26,7 @@ use super::impulse::{
 use super::{
     ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings, ContactStepReport,
 };
-use super::{ShapeHandle, graph};
+use super::{ShapeContactEvent, ShapeHandle, graph};
 use crate::arena::Arena;
 use crate::articulation::{ContactSide, Solver};
 use crate::body::{Body, BodyKind, MotionState};
@@ -76,6 +76,17 @@ reusing_clone! {
         /// with the next step's events), and those of the step being taken.
         ended_by_caller: Vec<ContactEvent>,
         ended_now: Vec<ContactEvent>,
+        /// The same per pair of shapes (slots, the lower first; detected contacts only): the
+        /// pairs touching at the end of the last (sub)step, at the start of the frame step and
+        /// between, kept for a retake; the frame's events; the end events of shapes the caller
+        /// destroyed since the last step, and those of the step being taken.
+        touching_shapes: Vec<(u32, u32)>,
+        touching_shapes_start: Vec<(u32, u32)>,
+        touched_shapes_between: Vec<(u32, u32)>,
+        touching_shapes_saved: Vec<(u32, u32)>,
+        pub shape_events: Vec<ShapeContactEvent>,
+        shapes_ended_by_caller: Vec<ShapeContactEvent>,
+        shapes_ended_now: Vec<ShapeContactEvent>,
         pub report: ContactStepReport,
         /// Per contact, its coupling to the islands it touches (contact phase), and the border
         /// columns of all of them.
@@ -2671,6 +2682,8 @@ impl Contacts {
     pub fn begin_frame(&mut self, bodies: &Arena<Body>) {
         std::mem::swap(&mut self.ended_now, &mut self.ended_by_caller);
         self.ended_by_caller.clear();
+        std::mem::swap(&mut self.shapes_ended_now, &mut self.shapes_ended_by_caller);
+        self.shapes_ended_by_caller.clear();
         self.frame_registered.clear();
         for r in self.registered.drain(..) {
             let ba = r.body_a.map(|a| bodies.slot(a.index));
@@ -2701,7 +2714,36 @@ impl Contacts {
         let n = (self.touching.iter())
             .filter(|&&(a, b)| a == slot || b == slot)
             .count();
-        self.ended_by_caller.try_reserve(n)
+        self.ended_by_caller.try_reserve(n)?;
+        let shapes = &self.detector.shapes;
+        let on = |s: u32| shapes.slot(s).body == slot;
+        let n = (self.touching_shapes.iter())
+            .filter(|&&(a, b)| on(a) || on(b))
+            .count();
+        self.shapes_ended_by_caller.try_reserve(n)
+    }
+
+    /// Room for the end events [`Contacts::shape_destroyed`] will add for the shape in `slot`.
+    pub fn reserve_shape_ends(&mut self, slot: u32) -> Result<(), TryReserveError> {
+        let n = (self.touching_shapes.iter())
+            .filter(|&&(a, b)| a == slot || b == slot)
+            .count();
+        self.shapes_ended_by_caller.try_reserve(n)
+    }
+
+    /// Forgets a shape the caller is destroying (live until the caller removes it): each pair
+    /// it touched at the end of the last step gets its end event, with the handles of that
+    /// step, in the next step's shape events (a new shape in its slot does not inherit them).
+    pub fn shape_destroyed(&mut self, slot: u32, bodies: &Arena<Body>) {
+        let shapes = &self.detector.shapes;
+        for &pair in &self.touching_shapes {
+            if pair.0 == slot || pair.1 == slot {
+                self.shapes_ended_by_caller
+                    .push(shape_event(false, pair, shapes, bodies));
+            }
+        }
+        self.touching_shapes
+            .retain(|&(a, b)| a != slot && b != slot);
     }
 
     /// Forgets a body the caller is destroying (`h`, live until the caller removes it): its
@@ -2740,12 +2782,16 @@ impl Contacts {
     pub fn save_frame(&mut self) {
         self.touching_saved.clear();
         self.touching_saved.extend_from_slice(&self.touching);
+        self.touching_shapes_saved.clear();
+        (self.touching_shapes_saved).extend_from_slice(&self.touching_shapes);
     }
 
     /// Back to the pairs [`Contacts::save_frame`] kept.
     pub fn restore_frame(&mut self) {
         self.touching.clear();
         self.touching.extend_from_slice(&self.touching_saved);
+        self.touching_shapes.clear();
+        (self.touching_shapes).extend_from_slice(&self.touching_shapes_saved);
     }
 
     /// Merges the report of the (sub)step just ended into the frame step's report: counts are
@@ -2831,12 +2877,23 @@ impl Contacts {
             self.touching_start.clear();
             self.touching_start.extend_from_slice(&self.touching);
             self.touched_between.clear();
+            self.shape_events.clear();
+            (self.shape_events).extend_from_slice(&self.shapes_ended_now);
+            self.touching_shapes_start.clear();
+            (self.touching_shapes_start).extend_from_slice(&self.touching_shapes);
+            self.touched_shapes_between.clear();
         }
         // (held at the frame start's poses: their pairs there)
         let held_pair = |&(a, b): &(u32, u32)| (a != WORLD && held(a)) || held(b);
         self.touching.clear();
         self.touching
             .extend(self.touching_start.iter().filter(|p| held_pair(p)));
+        let held_shapes = |&(a, b): &(u32, u32)| {
+            let body = |s: u32| self.detector.shapes.slot(s).body;
+            held(body(a)) || held(body(b))
+        };
+        self.touching_shapes.clear();
+        (self.touching_shapes).extend(self.touching_shapes_start.iter().filter(|p| held_shapes(p)));
         let (h, tol) = (self.h, self.settings.tolerance);
         let handle = |i: u32| BodyHandle {
             index: i,
@@ -2888,51 +2945,114 @@ impl Contacts {
                 });
             }
             self.touching.push((c.a, c.b));
+            if c.shape_a != WORLD && c.shape_b != WORLD {
+                let (sa, sb) = (c.shape_a, c.shape_b);
+                self.touching_shapes.push((sa.min(sb), sa.max(sb)));
+            }
         }
         self.detector.keep_forces(&self.contacts, self.frame);
         self.touching.sort_unstable();
         self.touching.dedup();
+        self.touching_shapes.sort_unstable();
+        self.touching_shapes.dedup();
         if !last {
             let start = &self.touching_start;
             self.touched_between
                 .extend((self.touching.iter()).filter(|p| start.binary_search(p).is_err()));
             self.touched_between.sort_unstable();
             self.touched_between.dedup();
+            let start = &self.touching_shapes_start;
+            (self.touched_shapes_between)
+                .extend((self.touching_shapes.iter()).filter(|p| start.binary_search(p).is_err()));
+            self.touched_shapes_between.sort_unstable();
+            self.touched_shapes_between.dedup();
             return;
         }
-        // (every body of these pairs is live: a body destroyed between steps took its pairs
-        // with it, `body_destroyed`)
+        // (every body and shape of these pairs is live: one destroyed between steps took its
+        // pairs with it, `body_destroyed`, `shape_destroyed`)
         let ev = |begin: bool, (a, b): (u32, u32)| ContactEvent {
             begin,
             body_a: (a != WORLD).then(|| handle(a)),
             body_b: handle(b),
         };
-        // the union of the three sorted lists, in order
-        let (start, end, between) = (&self.touching_start, &self.touching, &self.touched_between);
-        let (mut i, mut j, mut k) = (0, 0, 0);
-        while let Some(&pair) = [start.get(i), end.get(j), between.get(k)]
-            .into_iter()
-            .flatten()
-            .min()
-        {
-            let at = |list: &[(u32, u32)], n: &mut usize| {
-                let here = list.get(*n) == Some(&pair);
-                *n += usize::from(here);
-                here
-            };
-            let (s, e, b) = (at(start, &mut i), at(end, &mut j), at(between, &mut k));
-            match (s, e) {
-                (false, true) => self.events.push(ev(true, pair)),
-                (true, false) => self.events.push(ev(false, pair)),
-                // (not for a held island: its frame is undone, and so is what its substeps
-                // touched)
-                (false, false) if b && !held_pair(&pair) => {
-                    self.events.push(ev(true, pair));
-                    self.events.push(ev(false, pair));
-                }
-                _ => {}
+        let events = &mut self.events;
+        frame_events(
+            (&self.touching_start, &self.touching, &self.touched_between),
+            held_pair,
+            |begin, pair| events.push(ev(begin, pair)),
+        );
+        let (shapes, events) = (&self.detector.shapes, &mut self.shape_events);
+        frame_events(
+            (
+                &self.touching_shapes_start,
+                &self.touching_shapes,
+                &self.touched_shapes_between,
+            ),
+            |&(a, b): &(u32, u32)| held(shapes.slot(a).body) || held(shapes.slot(b).body),
+            |begin, pair| events.push(shape_event(begin, pair, shapes, bodies)),
+        );
+    }
+}
+
+/// The events of a frame step from the pairs touching at its start, at its end and in between
+/// (at the end of one of its substeps; sorted lists), in pair order: a pair touching at the
+/// end and not at the start begins, one touching at the start and not at the end ends, and one
+/// touching only in between begins and then ends, but for a held pair (an island rolled back:
+/// its frame is undone, and so is what its substeps touched).
+fn frame_events(
+    (start, end, between): (&[(u32, u32)], &[(u32, u32)], &[(u32, u32)]),
+    held_pair: impl Fn(&(u32, u32)) -> bool,
+    mut event: impl FnMut(bool, (u32, u32)),
+) {
+    // the union of the three sorted lists, in order
+    let (mut i, mut j, mut k) = (0, 0, 0);
+    while let Some(&pair) = [start.get(i), end.get(j), between.get(k)]
+        .into_iter()
+        .flatten()
+        .min()
+    {
+        let at = |list: &[(u32, u32)], n: &mut usize| {
+            let here = list.get(*n) == Some(&pair);
+            *n += usize::from(here);
+            here
+        };
+        let (s, e, b) = (at(start, &mut i), at(end, &mut j), at(between, &mut k));
+        match (s, e) {
+            (false, true) => event(true, pair),
+            (true, false) => event(false, pair),
+            (false, false) if b && !held_pair(&pair) => {
+                event(true, pair);
+                event(false, pair);
             }
+            _ => {}
         }
+    }
+}
+
+/// The event of a pair of shapes (slots) with their handles and their bodies' as they are now.
+fn shape_event(
+    begin: bool,
+    (a, b): (u32, u32),
+    shapes: &Arena<super::detection::Shape>,
+    bodies: &Arena<Body>,
+) -> ShapeContactEvent {
+    let shape = |s: u32| ShapeHandle {
+        index: s,
+        generation: shapes.generation(s),
+    };
+    let body = |s: u32| {
+        let i = shapes.slot(s).body;
+        BodyHandle {
+            index: i,
+            generation: bodies.generation(i),
+        }
+    };
+    ShapeContactEvent {
+        begin,
+        shape_a: shape(a),
+        shape_b: shape(b),
+        body_a: body(a),
+        body_b: body(b),
     }
 }
 
