@@ -131,7 +131,7 @@ int main(void) {
   CHECK(tenon_joint_create(world, &rope, &rope_id));
   double eps_p;
   CHECK(tenon_world_get_eps_p(world, &eps_p));
-  int hits = 0;
+  int hits = 0, shape_hits = 0;
   double worst_joint = 0.0;
   for (int k = 0; k < 120; ++k) {
     tenon_step_report report;
@@ -144,9 +144,18 @@ int main(void) {
       if (events[i].begin && (events[i].body_a.index1 == ball.index1 ||
                               events[i].body_b.index1 == ball.index1))
         ++hits;
+    /* the same per pair of shapes: the ball and each box have one shape, so one event each */
+    const tenon_shape_contact_event *shape_events;
+    CHECK(tenon_world_get_shape_contact_events(world, &shape_events, &n_events));
+    for (size_t i = 0; i < n_events; ++i)
+      if (shape_events[i].begin && (shape_events[i].body_a.index1 == ball.index1 ||
+                                    shape_events[i].body_b.index1 == ball.index1))
+        ++shape_hits;
   }
-  printf("pendulum ball: %d contact begin events, worst joint error %.2e m\n", hits, worst_joint);
+  printf("pendulum ball: %d contact begin events (%d per pair of shapes), worst joint error %.2e m\n", hits,
+         shape_hits, worst_joint);
   EXPECT(hits >= 1, "the ball never touched the stack");
+  EXPECT(shape_hits == hits, "%d shape events for %d body events", shape_hits, hits);
   EXPECT(worst_joint <= eps_p, "joint error %g above eps_p %g", worst_joint, eps_p);
 
   /* A ray straight down onto the stack meets the top box's upper face, 10 m up. */

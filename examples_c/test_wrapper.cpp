@@ -363,6 +363,7 @@ int main() {
     for (int k = 0; k < 10; ++k) EXPECT(ahead.step(1.0 / 60.0).ok());
     EXPECT(ahead.position(bob_ahead).value().x != w.position(bob).value().x);
     EXPECT(w.copy_from(w).code() == TENON_RESULT_INVALID_ARGUMENT);
+    EXPECT(w.shape_contact_events().ok() && w.shape_contact_events().value().size == 0);
     EXPECT(snapshot.id_of(tenon::ShapeId{}).code() == TENON_RESULT_INVALID_HANDLE);
   }
   tenon::BodyId null_id;

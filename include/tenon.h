@@ -800,6 +800,42 @@ typedef struct {
 } tenon_contact_event;
 
 /**
+ * A pair of shapes that started (`begin` = 1) or stopped (`begin` = 0) touching in the last
+ * step: `tenon_contact_event` per pair of shapes instead of bodies (as Box2D's and Rapier's
+ * events are), so a body with several shapes has an event for each of its shapes that touches.
+ * Taken at the ends of the step as those are; contacts the caller registers have no shapes and
+ * no such event. A shape destroyed between steps (or the shapes of a destroyed body) ends its
+ * pairs in the next step, listed first, with the ids they had (invalid by then: compare them,
+ * do not look them up).
+ */
+typedef struct {
+  /**
+   * The pair's shape created in the lower slot.
+   */
+  tenon_shape_id shape_a;
+  /**
+   * The other shape.
+   */
+  tenon_shape_id shape_b;
+  /**
+   * `shape_a`'s body (a static body too).
+   */
+  tenon_body_id body_a;
+  /**
+   * `shape_b`'s body.
+   */
+  tenon_body_id body_b;
+  /**
+   * 1: begin, 0: end.
+   */
+  uint32_t begin;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+} tenon_shape_contact_event;
+
+/**
  * A shape that began (`begin` = 1) or stopped (`begin` = 0) overlapping a sensor in the last
  * step (see `tenon_shape_set_sensor()`). Overlaps are taken at the end of each step: a shape
  * that passed through a sensor within one step is not seen. A sensor or shape destroyed, or
@@ -1897,6 +1933,13 @@ tenon_result tenon_world_get_contact_view(tenon_world_id world, const tenon_cont
  * `tenon_world_get_contact_view()`.
  */
 tenon_result tenon_world_get_contact_events(tenon_world_id world, const tenon_contact_event **out_data, size_t *out_count);
+
+/**
+ * The contact begin/end events of the last step per pair of shapes
+ * (`tenon_shape_contact_event`) as a world-owned array, valid as for
+ * `tenon_world_get_contact_view()`.
+ */
+tenon_result tenon_world_get_shape_contact_events(tenon_world_id world, const tenon_shape_contact_event **out_data, size_t *out_count);
 
 /**
  * The sensor begin/end events of the last step (`tenon_sensor_event`: the ends first, then

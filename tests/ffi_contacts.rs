@@ -53,6 +53,7 @@ fn struct_sizes_of_the_contact_abi_are_pinned() {
     assert_eq!(size_of::<tenon_shape_def>(), 240);
     assert_eq!(size_of::<tenon_contact>(), 144);
     assert_eq!(size_of::<tenon_contact_event>(), 24);
+    assert_eq!(size_of::<tenon_shape_contact_event>(), 40);
     assert_eq!(size_of::<tenon_contact_def>(), 120);
     assert_eq!(size_of::<tenon_contact_settings>(), 40);
     assert_eq!(size_of::<tenon_contact_report>(), 80);
@@ -696,4 +697,62 @@ fn worlds_copied_through_the_abi_replay_and_look_ahead() {
     for x in [w, snapshot, ahead, sick] {
         assert_eq!(tenon_world_destroy(x), R_OK);
     }
+}
+
+fn shape_events(w: tenon_world_id) -> Vec<tenon_shape_contact_event> {
+    let (mut p, mut n) = (null(), 0usize);
+    assert_eq!(
+        unsafe { tenon_world_get_shape_contact_events(w, &mut p, &mut n) },
+        R_OK
+    );
+    if n == 0 {
+        return Vec::new();
+    }
+    unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
+}
+
+/// A body with two boxes lands on a plane: two shape events (each foot with the plane, the ids
+/// of the shapes and their bodies) and one body event; a foot destroyed while it touches ends
+/// its pair in the next step with its id; bad pointers get their codes.
+#[test]
+fn shape_contact_events_through_the_view() {
+    let w = world();
+    let (g, gs) = ground_plane(w);
+    let b = body(w, tenon_body_kind::Dynamic, v(0.0, 0.0, 0.6));
+    let mut feet = [tenon_shape_id::default(); 2];
+    for (k, x) in [-1.0, 1.0].into_iter().enumerate() {
+        let mut d = tenon_shape_def_default();
+        d.half_extents = v(0.2, 0.2, 0.2);
+        d.position = v(x, 0.0, -0.35);
+        feet[k] = shape(b, &d).unwrap();
+    }
+    let mut landed = 0;
+    for _ in 0..40 {
+        step(w);
+        let ev = shape_events(w);
+        if ev.is_empty() {
+            continue;
+        }
+        landed += 1;
+        assert_eq!(ev.len(), 2, "{ev:?}");
+        assert_eq!(events(w).len(), 1);
+        for (e, foot) in ev.iter().zip(feet) {
+            assert_eq!(e.begin, 1);
+            assert_eq!((e.shape_a, e.shape_b), (gs, foot));
+            assert_eq!((e.body_a, e.body_b), (g, b));
+        }
+    }
+    assert_eq!(landed, 1);
+    assert_eq!(tenon_shape_destroy(feet[0]), R_OK);
+    step(w);
+    let ev = shape_events(w);
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!((ev[0].begin, ev[0].shape_b, ev[0].body_b), (0, feet[0], b));
+    assert!(events(w).is_empty());
+    let mut n = 0usize;
+    assert_eq!(
+        unsafe { tenon_world_get_shape_contact_events(w, std::ptr::null_mut(), &mut n) },
+        tenon_result::NullPointer
+    );
+    assert_eq!(tenon_world_destroy(w), R_OK);
 }

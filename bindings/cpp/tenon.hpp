@@ -364,6 +364,10 @@ class World {
   Result<View<tenon_contact>> contacts() const { return view(tenon_world_get_contact_view); }
   /// The contact begin/end events of the last step (world-owned, valid until the next step).
   Result<View<tenon_contact_event>> contact_events() const { return view(tenon_world_get_contact_events); }
+  /// The contact events per pair of shapes (tenon_world_get_shape_contact_events()).
+  Result<View<tenon_shape_contact_event>> shape_contact_events() const {
+    return view(tenon_world_get_shape_contact_events);
+  }
   /// The sensor begin/end events of the last step (world-owned, valid until the next step).
   Result<View<tenon_sensor_event>> sensor_events() const { return view(tenon_world_get_sensor_events); }
   Result<tenon_contact_report> contact_report() const {

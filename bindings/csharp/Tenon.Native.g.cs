@@ -1024,6 +1024,14 @@ namespace Tenon
         public static extern tenon_result tenon_world_get_contact_events(tenon_world_id world, tenon_contact_event** out_data, System.UIntPtr* out_count);
 
         /// <summary>
+        ///  The contact begin/end events of the last step per pair of shapes
+        ///  (`tenon_shape_contact_event`) as a world-owned array, valid as for
+        ///  `tenon_world_get_contact_view()`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "tenon_world_get_shape_contact_events", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern tenon_result tenon_world_get_shape_contact_events(tenon_world_id world, tenon_shape_contact_event** out_data, System.UIntPtr* out_count);
+
+        /// <summary>
         ///  The sensor begin/end events of the last step (`tenon_sensor_event`: the ends first, then
         ///  the begins, each in the order of the sensors' and then the shapes' slots) as a world-owned
         ///  array, valid as for `tenon_world_get_contact_view()`.
@@ -2049,6 +2057,44 @@ namespace Tenon
         public tenon_body_id body_a;
         /// <summary>
         ///  Body B.
+        /// </summary>
+        public tenon_body_id body_b;
+        /// <summary>
+        ///  1: begin, 0: end.
+        /// </summary>
+        public uint begin;
+        /// <summary>
+        ///  Reserved, 0.
+        /// </summary>
+        public uint reserved;
+    }
+
+    /// <summary>
+    ///  A pair of shapes that started (`begin` = 1) or stopped (`begin` = 0) touching in the last
+    ///  step: `tenon_contact_event` per pair of shapes instead of bodies (as Box2D's and Rapier's
+    ///  events are), so a body with several shapes has an event for each of its shapes that touches.
+    ///  Taken at the ends of the step as those are; contacts the caller registers have no shapes and
+    ///  no such event. A shape destroyed between steps (or the shapes of a destroyed body) ends its
+    ///  pairs in the next step, listed first, with the ids they had (invalid by then: compare them,
+    ///  do not look them up).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct tenon_shape_contact_event
+    {
+        /// <summary>
+        ///  The pair's shape created in the lower slot.
+        /// </summary>
+        public tenon_shape_id shape_a;
+        /// <summary>
+        ///  The other shape.
+        /// </summary>
+        public tenon_shape_id shape_b;
+        /// <summary>
+        ///  `shape_a`'s body (a static body too).
+        /// </summary>
+        public tenon_body_id body_a;
+        /// <summary>
+        ///  `shape_b`'s body.
         /// </summary>
         public tenon_body_id body_b;
         /// <summary>

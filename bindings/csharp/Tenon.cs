@@ -776,6 +776,20 @@ namespace Tenon
             return Grow<tenon_contact_event>(GetContactEvents);
         }
 
+        /// <summary>The pairs of shapes that began or stopped touching in the last step (an event per pair of shapes: a body with several shapes has one for each that touches); returns their number.</summary>
+        public int GetShapeContactEvents(tenon_shape_contact_event[] events)
+        {
+            tenon_shape_contact_event* data;
+            UIntPtr n;
+            TenonException.Check(Native.tenon_world_get_shape_contact_events(Id, &data, &n));
+            return CopyView(data, (int)n.ToUInt64(), events, sizeof(tenon_shape_contact_event));
+        }
+
+        public tenon_shape_contact_event[] ShapeContactEvents()
+        {
+            return Grow<tenon_shape_contact_event>(GetShapeContactEvents);
+        }
+
         /// <summary>The shapes that began or stopped overlapping a sensor in the last step (ends first); returns their number.</summary>
         public int GetSensorEvents(tenon_sensor_event[] events)
         {

@@ -63,6 +63,30 @@ pub struct tenon_contact_event {
     pub reserved: u32,
 }
 
+/// A pair of shapes that started (`begin` = 1) or stopped (`begin` = 0) touching in the last
+/// step: `tenon_contact_event` per pair of shapes instead of bodies (as Box2D's and Rapier's
+/// events are), so a body with several shapes has an event for each of its shapes that touches.
+/// Taken at the ends of the step as those are; contacts the caller registers have no shapes and
+/// no such event. A shape destroyed between steps (or the shapes of a destroyed body) ends its
+/// pairs in the next step, listed first, with the ids they had (invalid by then: compare them,
+/// do not look them up).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct tenon_shape_contact_event {
+    /// The pair's shape created in the lower slot.
+    pub shape_a: tenon_shape_id,
+    /// The other shape.
+    pub shape_b: tenon_shape_id,
+    /// `shape_a`'s body (a static body too).
+    pub body_a: tenon_body_id,
+    /// `shape_b`'s body.
+    pub body_b: tenon_body_id,
+    /// 1: begin, 0: end.
+    pub begin: u32,
+    /// Reserved, 0.
+    pub reserved: u32,
+}
+
 /// A shape that began (`begin` = 1) or stopped (`begin` = 0) overlapping a sensor in the last
 /// step (see `tenon_shape_set_sensor()`). Overlaps are taken at the end of each step: a shape
 /// that passed through a sensor within one step is not seen. A sensor or shape destroyed, or
@@ -191,6 +215,7 @@ pub struct tenon_contact_report {
 
 const _: () = assert!(size_of::<tenon_contact>() == 144);
 const _: () = assert!(size_of::<tenon_contact_event>() == 24);
+const _: () = assert!(size_of::<tenon_shape_contact_event>() == 40);
 const _: () = assert!(size_of::<tenon_sensor_event>() == 24);
 const _: () = assert!(size_of::<tenon_contact_def>() == 120);
 const _: () = assert!(size_of::<tenon_contact_settings>() == 40);
@@ -230,6 +255,21 @@ pub(crate) fn refresh_views(wb: &mut WorldBox, w: u16) {
                 reserved: 0,
             }),
     );
+    wb.shape_events.clear();
+    wb.shape_events
+        .extend(
+            wb.world
+                .shape_contact_events()
+                .iter()
+                .map(|e| tenon_shape_contact_event {
+                    shape_a: tenon_shape_id::new(w, e.shape_a),
+                    shape_b: tenon_shape_id::new(w, e.shape_b),
+                    body_a: tenon_body_id::new(w, e.body_a),
+                    body_b: tenon_body_id::new(w, e.body_b),
+                    begin: e.begin.into(),
+                    reserved: 0,
+                }),
+        );
     wb.sensor_events.clear();
     wb.sensor_events
         .extend(wb.world.sensor_events().iter().map(|e| tenon_sensor_event {
@@ -372,6 +412,18 @@ pub unsafe extern "C" fn tenon_world_get_contact_events(
     out_count: *mut usize,
 ) -> tenon_result {
     write_view(world, out_data, out_count, |wb| &wb.events)
+}
+
+/// The contact begin/end events of the last step per pair of shapes
+/// (`tenon_shape_contact_event`) as a world-owned array, valid as for
+/// `tenon_world_get_contact_view()`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_shape_contact_events(
+    world: tenon_world_id,
+    out_data: *mut *const tenon_shape_contact_event,
+    out_count: *mut usize,
+) -> tenon_result {
+    write_view(world, out_data, out_count, |wb| &wb.shape_events)
 }
 
 /// The sensor begin/end events of the last step (`tenon_sensor_event`: the ends first, then

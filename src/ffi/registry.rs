@@ -19,6 +19,7 @@ pub(crate) struct WorldBox {
     /// The contacts and contact events of the last step in C layout (the world-owned views).
     pub contacts: Vec<super::contact::tenon_contact>,
     pub events: Vec<super::contact::tenon_contact_event>,
+    pub shape_events: Vec<super::contact::tenon_shape_contact_event>,
     /// The sensor events of the last step in C layout (a world-owned view).
     pub sensor_events: Vec<super::contact::tenon_sensor_event>,
     /// The joints that broke in the last step in C layout (a world-owned view).
@@ -69,6 +70,7 @@ pub(crate) fn insert(world: World) -> Result<tenon_world_id, FfiError> {
         panic_next_step: false,
         contacts: Vec::new(),
         events: Vec::new(),
+        shape_events: Vec::new(),
         sensor_events: Vec::new(),
         joint_breaks: Vec::new(),
         ray_hits: Vec::new(),

@@ -987,6 +987,30 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                     tenon_world_get_contact_events(w, &mut events, &mut n),
                     "contact_events",
                 )?;
+                // the shapes' events: ids of this world, the pair's lower slot first, each
+                // shape's body the event's (while the shape lives)
+                let mut shaped: *const tenon_shape_contact_event = null();
+                checked(
+                    tenon_world_get_shape_contact_events(w, &mut shaped, &mut n),
+                    "shape_contact_events",
+                )?;
+                for k in 0..n {
+                    let e = *shaped.add(k);
+                    let bad = |i: u32, world: u16| world != w.index1 || i == 0;
+                    let mut owner = tenon_body_id::default();
+                    let live = tenon_shape_get_body(e.shape_a, &mut owner) == tenon_result::Ok;
+                    if bad(e.shape_a.index1, e.shape_a.world)
+                        || bad(e.shape_b.index1, e.shape_b.world)
+                        || bad(e.body_a.index1, e.body_a.world)
+                        || bad(e.body_b.index1, e.body_b.world)
+                        || e.shape_a.index1 >= e.shape_b.index1
+                        || (live && owner != e.body_a)
+                        || e.begin > 1
+                        || e.reserved != 0
+                    {
+                        return Err(format!("a bad shape contact event {e:?}"));
+                    }
+                }
                 let mut sensed: *const tenon_sensor_event = null();
                 checked(
                     tenon_world_get_sensor_events(w, &mut sensed, &mut n),

@@ -177,7 +177,8 @@ static class BindingsTest
             Body box = world.CreateBody(def);
             Shape shape = box.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
             var events = new tenon_contact_event[8];
-            int begins = 0, ends = 0;
+            var shapeEvents = new tenon_shape_contact_event[8];
+            int begins = 0, ends = 0, shapeBegins = 0;
             for (int k = 0; k < 120; k++)
             {
                 world.Step(1.0 / 60.0);
@@ -186,7 +187,15 @@ static class BindingsTest
                 {
                     if (events[i].begin != 0) begins++; else ends++;
                 }
+                n = world.GetShapeContactEvents(shapeEvents);
+                for (int i = 0; i < n; i++)
+                {
+                    Expect(shapeEvents[i].begin != 0 && shapeEvents[i].shape_b.Equals(shape.Id)
+                           && shapeEvents[i].body_a.Equals(ground.Id), "the box's shape begins touching the ground's");
+                    shapeBegins++;
+                }
             }
+            Expect(shapeBegins == 1, "one shape event");
             double z = box.Position.z, v = box.LinearVelocity.z;
             int contacts = world.Contacts().Length;
             Console.WriteLine("box on the ground: z {0:F7} m, vz {1:E2} m/s, {2} contact points, {3} begin / {4} end events",
@@ -215,6 +224,7 @@ static class BindingsTest
                 world.Step(1.0 / 60.0);
                 world.GetBodyPoses(ids, positions, rotations);
                 world.GetContactEvents(events);
+                world.GetShapeContactEvents(shapeEvents);
                 world.GetSensorEvents(sensed);
             }
             long garbage = GC.GetAllocatedBytesForCurrentThread() - before;
