@@ -637,7 +637,7 @@ typedef struct {
  */
 typedef struct {
   /**
-   * Static Coulomb friction coefficient mu_s (>= dynamic_friction). Default 0.5.
+   * Static Coulomb friction coefficient mu_s (>= dynamic_friction, at most 1e6). Default 0.5.
    */
   double static_friction;
   /**
@@ -657,7 +657,7 @@ typedef struct {
   double rolling_resistance;
   /**
    * Spinning friction (m, >= 0): the same about the normal (a ball or a top spinning on
-   * one point). Default 0.
+   * one point). Default 0. Both lengths at most 1e6 m.
    */
   double spinning_friction;
 } tenon_material;

@@ -74,8 +74,8 @@ pub use articulation::{IslandReport, MAX_SPLIT_PARTS, Ordering, StepReport, Warn
 pub use body::{Body, BodyDesc, BodyKind, MassProperties};
 pub use contact::{
     CollisionFilter, ContactCoupling, ContactDesc, ContactEvent, ContactReport, ContactSettings,
-    ContactStepReport, Geometry, Material, PreSolve, PreSolveHook, RayHit, SensorEvent,
-    ShapeCastHit, ShapeContactEvent, ShapeDesc, ShapeHandle,
+    ContactStepReport, Geometry, MAX_FRICTION, Material, PreSolve, PreSolveHook, RayHit,
+    SensorEvent, ShapeCastHit, ShapeContactEvent, ShapeDesc, ShapeHandle,
 };
 pub use draw::{DebugDrawOptions, DrawKind};
 pub use error::{Error, ErrorKind, Result};

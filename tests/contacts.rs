@@ -1175,9 +1175,22 @@ fn bad_shapes_and_contacts_are_rejected_and_change_nothing() {
         world.create_shape(b, &d).unwrap_err().kind,
         ErrorKind::InvalidArgument
     );
+    // (friction beyond 1e6: a coefficient of f64::MAX made the pair's geometric mean infinite
+    // and its impulses NaN, and a clamp on them panicked in the next step's warm start)
+    for mu in [MAX_FRICTION * 1.0001, 1e12, f64::MAX] {
+        let mut d = ShapeDesc::new(Geometry::Sphere { radius: 1.0 });
+        d.material.static_friction = mu;
+        assert_eq!(
+            world.create_shape(b, &d).unwrap_err().kind,
+            ErrorKind::InvalidArgument,
+            "friction {mu}"
+        );
+    }
     for (roll, spin, kind) in [
         (-1e-3, 0.0, ErrorKind::InvalidArgument),
         (0.0, -1e-3, ErrorKind::InvalidArgument),
+        (1.1e6, 0.0, ErrorKind::InvalidArgument),
+        (0.0, f64::MAX, ErrorKind::InvalidArgument),
         (f64::NAN, 0.0, ErrorKind::NonFinite),
         (0.0, f64::INFINITY, ErrorKind::NonFinite),
     ] {
@@ -2941,4 +2954,64 @@ fn a_centre_of_mass_beyond_the_limit_of_positions_is_refused_and_changes_nothing
     world.create_shape(b2, &d).unwrap();
     world.set_body_mass_from_shapes(b2).unwrap();
     assert_eq!(world.body(b2).unwrap().position().x, 1e9 - 500.0);
+}
+
+/// The most friction a material may have, on both shapes of a pair (their geometric mean
+/// 1e6), with the most rolling resistance and spinning friction: a ball thrown spinning onto
+/// a box stops sliding, rolling and spinning in its first contact step, every number finite.
+#[test]
+fn the_largest_friction_holds_without_overflow() {
+    let mut world = World::default();
+    let most = Material {
+        static_friction: MAX_FRICTION,
+        dynamic_friction: MAX_FRICTION,
+        restitution: 0.0,
+        rolling_resistance: 1e6,
+        spinning_friction: 1e6,
+    };
+    let mut ground = ShapeDesc::new(Geometry::Box {
+        half_extents: Vec3::new(5.0, 5.0, 0.5),
+    });
+    ground.material = most;
+    let g = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position: Vec3::new(0.0, 0.0, -0.5),
+            ..Default::default()
+        })
+        .unwrap();
+    world.create_shape(g, &ground).unwrap();
+    let ball = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, 0.3),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut d = ShapeDesc::new(Geometry::Sphere { radius: 0.25 });
+    d.material = most;
+    world.create_shape(ball, &d).unwrap();
+    world.set_body_mass_from_shapes(ball).unwrap();
+    world
+        .set_body_velocity(ball, Vec3::new(3.0, 0.0, -1.0), Vec3::new(0.0, 0.0, 20.0))
+        .unwrap();
+    for _ in 0..60 {
+        world.step(1.0 / 60.0).unwrap();
+        for c in world.contacts() {
+            assert!(c.normal_impulse.is_finite() && c.friction_impulse.norm().is_finite());
+            assert!(c.rolling_impulse.norm().is_finite());
+        }
+    }
+    let b = world.body(ball).unwrap();
+    assert!(!world.contacts().is_empty());
+    assert!(
+        b.linear_velocity().norm() < 1e-3,
+        "{:?}",
+        b.linear_velocity()
+    );
+    assert!(
+        b.angular_velocity().norm() < 1e-3,
+        "{:?}",
+        b.angular_velocity()
+    );
+    assert!((b.position().z - 0.25).abs() < 1e-3, "{:?}", b.position());
 }

@@ -1866,7 +1866,7 @@ namespace Tenon
     public unsafe partial struct tenon_material
     {
         /// <summary>
-        ///  Static Coulomb friction coefficient mu_s (&gt;= dynamic_friction). Default 0.5.
+        ///  Static Coulomb friction coefficient mu_s (&gt;= dynamic_friction, at most 1e6). Default 0.5.
         /// </summary>
         public double static_friction;
         /// <summary>
@@ -1886,7 +1886,7 @@ namespace Tenon
         public double rolling_resistance;
         /// <summary>
         ///  Spinning friction (m, &gt;= 0): the same about the normal (a ball or a top spinning on
-        ///  one point). Default 0.
+        ///  one point). Default 0. Both lengths at most 1e6 m.
         /// </summary>
         public double spinning_friction;
     }

@@ -458,6 +458,10 @@ impl Island {
             return false;
         }
         let (lo, hi) = self.lim.bounds(r);
+        // (bounds of a state gone NaN, which the world rolls back: no clamp to panic in)
+        if lo.is_nan() || hi.is_nan() || lo > hi {
+            return false;
+        }
         let carried = self.lim.lam_pos[r];
         let dq = match warm {
             Some(total) => (total.clamp(lo, hi) - carried).max(0.0),

@@ -87,7 +87,8 @@ pub enum Geometry {
 /// the two shapes' values (a ball given a rolling resistance slows on any ground).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Material {
-    /// Static Coulomb friction coefficient `mu_s` (>= `mu_d`). Default 0.5.
+    /// Static Coulomb friction coefficient `mu_s` (>= `mu_d`, at most [`MAX_FRICTION`]). Default
+    /// 0.5.
     pub static_friction: f64,
     /// Dynamic Coulomb friction coefficient `mu_d` (>= 0). Default 0.5.
     pub dynamic_friction: f64,
@@ -100,7 +101,7 @@ pub struct Material {
     /// and rolling on level ground slows by `5 b g / (7 r)`. Default 0 (ideal rolling).
     pub rolling_resistance: f64,
     /// Spinning (torsional) friction `b_s` (m, >= 0): the same about the normal, for a shape
-    /// spinning on one point (a ball, a top). Default 0.
+    /// spinning on one point (a ball, a top). Default 0. Both lengths at most 1e6 m.
     pub spinning_friction: f64,
 }
 
@@ -122,8 +123,8 @@ impl Material {
         }
     }
 
-    /// Checks the ranges: `0 <= mu_d <= mu_s`, `0 <= e <= 1`, rolling resistance and spinning
-    /// friction `>= 0`, all finite.
+    /// Checks the ranges: `0 <= mu_d <= mu_s <=` [`MAX_FRICTION`], `0 <= e <= 1`, rolling
+    /// resistance and spinning friction in `[0, 1e6]` m, all finite.
     pub fn validate(&self) -> Result<()> {
         let v = [
             self.static_friction,
@@ -138,11 +139,14 @@ impl Material {
                 "material coefficient is NaN or infinite",
             ));
         }
-        if self.dynamic_friction < 0.0 || self.static_friction < self.dynamic_friction {
+        if self.dynamic_friction < 0.0
+            || self.static_friction < self.dynamic_friction
+            || self.static_friction > MAX_FRICTION
+        {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 format!(
-                    "friction must satisfy 0 <= mu_d <= mu_s, got mu_s {} mu_d {}",
+                    "friction must satisfy 0 <= mu_d <= mu_s <= 1e6, got mu_s {} mu_d {}",
                     self.static_friction, self.dynamic_friction
                 ),
             ));
@@ -153,11 +157,13 @@ impl Material {
                 format!("restitution must be in [0, 1], got {}", self.restitution),
             ));
         }
-        if self.rolling_resistance < 0.0 || self.spinning_friction < 0.0 {
+        let length = 0.0..=detection::MAX_LENGTH;
+        if !(length.contains(&self.rolling_resistance) && length.contains(&self.spinning_friction))
+        {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 format!(
-                    "rolling resistance and spinning friction must be >= 0, got {} and {}",
+                    "rolling resistance and spinning friction must be in [0, 1e6] m, got {} and {}",
                     self.rolling_resistance, self.spinning_friction
                 ),
             ));
@@ -165,6 +171,11 @@ impl Material {
         Ok(())
     }
 }
+
+/// The largest friction coefficient a material may have. Far beyond any real pair (rubber on
+/// dry concrete is about 1), and short of the coefficients whose products overflow: a
+/// coefficient of 1e300 made a contact's friction bound infinite, and its impulses NaN.
+pub const MAX_FRICTION: f64 = 1e6;
 
 /// Which shapes may touch: two shapes collide when `a.group & b.mask != 0` and
 /// `b.group & a.mask != 0`. Default: group 1, mask all.

@@ -498,7 +498,10 @@ fn within_cone(pt: Vec3, n: &Vec3, lim: f64) -> Vec3 {
 fn rolling_within(c: &Contact, l: Vec3, pn: f64) -> Vec3 {
     let n = c.nl;
     let along = l.dot(&n);
-    within(l - along * n, c.roll * pn) + along.clamp(-c.spin * pn, c.spin * pn) * n
+    // (max and min, not clamp: NaN bounds of a state gone NaN, which the world rolls back,
+    // must not panic)
+    let spin = c.spin * pn;
+    within(l - along * n, c.roll * pn) + along.max(-spin).min(spin) * n
 }
 
 /// The friction impulse of a contact visit along its slip alone (a tangential direction the
@@ -1737,7 +1740,7 @@ impl Contacts {
             let spun = n.dot(&(w + km * dn));
             let lim = c.spin * c.pn;
             let along = new.dot(&n);
-            let target = (along - spun / kn).clamp(-lim, lim);
+            let target = (along - spun / kn).max(-lim).min(lim);
             new += (target - along) * n;
         }
         let delta = new - c.pr;
@@ -2994,13 +2997,16 @@ impl Contacts {
     }
 }
 
+/// Sorted lists of pairs touching at the start of a frame step, at its end and in between.
+type FramePairs<'a> = (&'a [(u32, u32)], &'a [(u32, u32)], &'a [(u32, u32)]);
+
 /// The events of a frame step from the pairs touching at its start, at its end and in between
 /// (at the end of one of its substeps; sorted lists), in pair order: a pair touching at the
 /// end and not at the start begins, one touching at the start and not at the end ends, and one
 /// touching only in between begins and then ends, but for a held pair (an island rolled back:
 /// its frame is undone, and so is what its substeps touched).
 fn frame_events(
-    (start, end, between): (&[(u32, u32)], &[(u32, u32)], &[(u32, u32)]),
+    (start, end, between): FramePairs<'_>,
     held_pair: impl Fn(&(u32, u32)) -> bool,
     mut event: impl FnMut(bool, (u32, u32)),
 ) {

@@ -58,7 +58,7 @@ pub struct tenon_shape_id {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_material {
-    /// Static Coulomb friction coefficient mu_s (>= dynamic_friction). Default 0.5.
+    /// Static Coulomb friction coefficient mu_s (>= dynamic_friction, at most 1e6). Default 0.5.
     pub static_friction: f64,
     /// Dynamic Coulomb friction coefficient mu_d (>= 0). Default 0.5.
     pub dynamic_friction: f64,
@@ -70,7 +70,7 @@ pub struct tenon_material {
     /// by 5 b g / (7 r). Default 0.
     pub rolling_resistance: f64,
     /// Spinning friction (m, >= 0): the same about the normal (a ball or a top spinning on
-    /// one point). Default 0.
+    /// one point). Default 0. Both lengths at most 1e6 m.
     pub spinning_friction: f64,
 }
 
