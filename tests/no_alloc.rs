@@ -635,25 +635,10 @@ fn resting_shapes() -> World {
 #[test]
 fn shapes_moving_over_a_mesh_allocate_nothing() {
     let mut world = World::default();
-    let (n, cell) = (80usize, 0.5);
-    let mut vertices = Vec::new();
-    for i in 0..=n {
-        for j in 0..=n {
-            vertices.push(Vec3::new(i as f64 * cell, j as f64 * cell, 0.0));
-        }
-    }
-    let mut indices = Vec::new();
-    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
-    for i in 0..n {
-        for j in 0..n {
-            indices.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
-            indices.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
-        }
-    }
     fixed(
         &mut world,
         Vec3::zeros(),
-        Geometry::TriMesh { vertices, indices },
+        support::grid_mesh(80, 0.5, |_, _| 0.0),
     );
     let slippery = Material {
         static_friction: 0.0,

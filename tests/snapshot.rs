@@ -295,27 +295,8 @@ fn a_world_copied_over_another_scene_steps_like_its_source() {
 #[test]
 fn composite_pairs_step_alike_after_a_copy() {
     let mut world = World::default();
-    let (n, cell) = (30usize, 0.5);
-    let mut vertices = Vec::new();
-    for i in 0..=n {
-        for j in 0..=n {
-            let z = 0.05 * ((i * 7 + j * 3) % 5) as f64;
-            vertices.push(Vec3::new(i as f64 * cell, j as f64 * cell, z));
-        }
-    }
-    let mut indices = Vec::new();
-    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
-    for i in 0..n {
-        for j in 0..n {
-            indices.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
-            indices.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
-        }
-    }
-    support::fixed(
-        &mut world,
-        Vec3::zeros(),
-        Geometry::TriMesh { vertices, indices },
-    );
+    let bumps = support::grid_mesh(30, 0.5, |i, j| 0.05 * ((i * 7 + j * 3) % 5) as f64);
+    support::fixed(&mut world, Vec3::zeros(), bumps);
     support::fixed(
         &mut world,
         Vec3::new(-10.0, 0.0, 0.0),

@@ -504,24 +504,9 @@ class World {
   }
   /// The id this world (a copy) gives an object of the world it was copied from
   /// (tenon_body_id_in_world() and its kin).
-  Result<BodyId> id_of(BodyId other) const {
-    BodyId out;
-    tenon_result r = tenon_body_id_in_world(other.raw, id_, &out.raw);
-    if (r != TENON_RESULT_OK) return r;
-    return out;
-  }
-  Result<JointId> id_of(JointId other) const {
-    JointId out;
-    tenon_result r = tenon_joint_id_in_world(other.raw, id_, &out.raw);
-    if (r != TENON_RESULT_OK) return r;
-    return out;
-  }
-  Result<ShapeId> id_of(ShapeId other) const {
-    ShapeId out;
-    tenon_result r = tenon_shape_id_in_world(other.raw, id_, &out.raw);
-    if (r != TENON_RESULT_OK) return r;
-    return out;
-  }
+  Result<BodyId> id_of(BodyId other) const { return id_in(tenon_body_id_in_world, other); }
+  Result<JointId> id_of(JointId other) const { return id_in(tenon_joint_id_in_world, other); }
+  Result<ShapeId> id_of(ShapeId other) const { return id_in(tenon_shape_id_in_world, other); }
   /// Fill-reducing ordering of the factorizations (a tenon_ordering; default AMD).
   Status set_ordering(uint32_t ordering) noexcept {
     return tenon_world_set_ordering(id_, ordering);
@@ -591,6 +576,13 @@ class World {
   }
   std::unique_ptr<Hook> pre_solve_;
   explicit World(tenon_world_id id) noexcept : id_(id) {}
+  template <class Raw>
+  Result<Id<Raw>> id_in(tenon_result (*fn)(Raw, tenon_world_id, Raw*), Id<Raw> other) const {
+    Id<Raw> out;
+    tenon_result r = fn(other.raw, id_, &out.raw);
+    if (r != TENON_RESULT_OK) return r;
+    return out;
+  }
   template <class T, class Id>
   static Result<T> get(tenon_result (*fn)(Id, T*), Id id) {
     T v{};

@@ -62,3 +62,23 @@ pub fn register_bottom_corners(world: &mut World, b: BodyHandle, material: Mater
         }
     }
 }
+
+/// A square grid of `n` x `n` cells of `cell` m from the origin along +x and +y, two triangles a
+/// cell, its vertices at the heights `height(i, j)`.
+pub fn grid_mesh(n: usize, cell: f64, height: impl Fn(usize, usize) -> f64) -> Geometry {
+    let mut vertices = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            vertices.push(Vec3::new(i as f64 * cell, j as f64 * cell, height(i, j)));
+        }
+    }
+    let mut indices = Vec::new();
+    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+    for i in 0..n {
+        for j in 0..n {
+            indices.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            indices.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    Geometry::TriMesh { vertices, indices }
+}
