@@ -1,8 +1,9 @@
 /* sleeping_piles.c - four stacks of five 1 m boxes, 4 m apart, with sleep enabled: they fall
  * asleep, then a box thrown at one stack wakes that stack alone.
  *
- * Checks: every box sleeps within 1.5 s; asleep, a step detects no contact point and moves no
- * box; the thrown box wakes its stack the frame it can reach it and knocks the top box off,
+ * Checks: every box sleeps within 1.5 s; asleep, a step detects no contact point, moves no
+ * box and lists no body move event; after the throw the move events list the thrown box and
+ * the stack it hits alone, at their poses; the thrown box wakes its stack the frame it can reach it and knocks the top box off,
  * while the other three stacks sleep on; a body put to sleep by the caller sleeps with what it
  * touches; a body not allowed to sleep keeps its stack awake; bad input (awake 2, reserved
  * nonzero, a negative velocity, a static body put to sleep) is rejected and changes nothing.
@@ -104,6 +105,10 @@ int main(void) {
     const tenon_contact_event *events;
     CHECK(tenon_world_get_contact_events(world, &events, &n_events));
     EXPECT(n_events == 0, "asleep: %zu contact events", n_events);
+    /* nothing moved: an engine syncing the moved bodies' transforms has none to sync */
+    const tenon_body_move_event *moves;
+    CHECK(tenon_world_get_body_move_events(world, &moves, &n_events));
+    EXPECT(n_events == 0, "asleep: %zu bodies moved", n_events);
   }
   tenon_vec3 after;
   CHECK(tenon_body_get_position(boxes[HIGH - 1], &after));
@@ -115,10 +120,24 @@ int main(void) {
   tenon_body_id thrown;
   CHECK(make_box(world, (tenon_vec3){-3.0, 0, HIGH - 0.5}, &thrown));
   CHECK(tenon_body_set_velocity(thrown, (tenon_vec3){8.0, 0, 0}, (tenon_vec3){0, 0, 0}));
+  size_t most_moved = 0;
   for (int k = 0; k < 30; ++k) {
     tenon_step_report report;
     CHECK(tenon_world_step(world, dt, &report));
+    /* the moved bodies: the thrown box and, once it reaches it, the stack it hits */
+    const tenon_body_move_event *moves;
+    size_t n_moves;
+    CHECK(tenon_world_get_body_move_events(world, &moves, &n_moves));
+    for (size_t i = 0; i < n_moves; ++i) {
+      tenon_vec3 p;
+      CHECK(tenon_body_get_position(moves[i].body, &p));
+      EXPECT(p.x == moves[i].position.x && p.z == moves[i].position.z, "a move event's pose");
+      EXPECT(moves[i].body.index1 == thrown.index1 || moves[i].body.index1 <= boxes[HIGH - 1].index1,
+             "body %u of a sleeping stack moved", moves[i].body.index1);
+    }
+    if (n_moves > most_moved) most_moved = n_moves;
   }
+  EXPECT(most_moved == HIGH + 1, "%zu bodies moved at most in a step", most_moved);
   int first = 0, others = 0;
   if (count_asleep(boxes, HIGH, &first)) return 1;
   if (count_asleep(boxes + HIGH, (STACKS - 1) * HIGH, &others)) return 1;

@@ -364,6 +364,10 @@ int main() {
     EXPECT(ahead.position(bob_ahead).value().x != w.position(bob).value().x);
     EXPECT(w.copy_from(w).code() == TENON_RESULT_INVALID_ARGUMENT);
     EXPECT(w.shape_contact_events().ok() && w.shape_contact_events().value().size == 0);
+    // the pendulum's bob moved in the last step, where it is now
+    auto moved = w.body_move_events();
+    EXPECT(moved.ok() && moved.value().size == 1 && moved.value()[0].body.index1 == bob.raw.index1 &&
+           moved.value()[0].position.x == w.position(bob).value().x);
     EXPECT(snapshot.id_of(tenon::ShapeId{}).code() == TENON_RESULT_INVALID_HANDLE);
   }
   tenon::BodyId null_id;

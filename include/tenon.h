@@ -800,6 +800,40 @@ typedef struct {
 } tenon_contact_event;
 
 /**
+ * A body that moved in the last step (`tenon_world_get_body_move_events()`, Box2D's body move
+ * events): its pose at the end of the step. Every dynamic body that was awake in the step is
+ * listed (`fell_asleep` = 1 for those that fell asleep at its end: they will not move again
+ * until they wake), and every kinematic body whose pose changed; bodies asleep throughout
+ * and static bodies are not.
+ */
+typedef struct {
+  /**
+   * The body.
+   */
+  tenon_body_id body;
+  /**
+   * Its user data (`tenon_body_def::user_data`).
+   */
+  uint64_t user_data;
+  /**
+   * Its position at the end of the step (centre of mass, m, world frame).
+   */
+  tenon_vec3 position;
+  /**
+   * Its rotation at the end of the step (local to world).
+   */
+  tenon_quat rotation;
+  /**
+   * 1 if it fell asleep at the end of the step, else 0.
+   */
+  uint32_t fell_asleep;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+} tenon_body_move_event;
+
+/**
  * A pair of shapes that started (`begin` = 1) or stopped (`begin` = 0) touching in the last
  * step: `tenon_contact_event` per pair of shapes instead of bodies (as Box2D's and Rapier's
  * events are), so a body with several shapes has an event for each of its shapes that touches.
@@ -1933,6 +1967,13 @@ tenon_result tenon_world_get_contact_view(tenon_world_id world, const tenon_cont
  * `tenon_world_get_contact_view()`.
  */
 tenon_result tenon_world_get_contact_events(tenon_world_id world, const tenon_contact_event **out_data, size_t *out_count);
+
+/**
+ * The bodies that moved in the last step, with their end poses (`tenon_body_move_event`), as a
+ * world-owned array in slot order, valid as for `tenon_world_get_contact_view()`: an engine
+ * syncs the transforms of these alone (the bodies asleep are not listed).
+ */
+tenon_result tenon_world_get_body_move_events(tenon_world_id world, const tenon_body_move_event **out_data, size_t *out_count);
 
 /**
  * The contact begin/end events of the last step per pair of shapes

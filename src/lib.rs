@@ -83,5 +83,5 @@ pub use joint::{JointDesc, JointFrame, JointKind, JointLimits, MAX_JOINT_ROWS, M
 pub use math::{Mat3, Quat, Vec3};
 pub use sleep::SleepSettings;
 pub use world::{
-    BodyHandle, JointBreak, JointHandle, MAX_OBJECTS, MAX_THREADS, World, WorldSettings,
+    BodyHandle, BodyMove, JointBreak, JointHandle, MAX_OBJECTS, MAX_THREADS, World, WorldSettings,
 };

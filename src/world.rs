@@ -173,6 +173,23 @@ pub(crate) struct Joint {
     pub break_torque: f64,
 }
 
+/// A body that moved in the last frame step ([`World::body_moves`], Box2D's body move events):
+/// its pose at the end of the step, to sync an engine's transforms of only the bodies that
+/// moved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyMove {
+    /// The body.
+    pub body: BodyHandle,
+    /// Its user data ([`crate::BodyDesc::user_data`]).
+    pub user_data: u64,
+    /// Its position at the end of the step (centre of mass, m, world frame).
+    pub position: Vec3,
+    /// Its rotation at the end of the step (body to world).
+    pub rotation: Quat,
+    /// True if it fell asleep at the end of this step: it will not move again until it wakes.
+    pub fell_asleep: bool,
+}
+
 /// A joint that broke in the last frame step ([`World::set_joint_break_force`]): the world
 /// destroyed it at the end of the step, so its handle is stale.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -256,6 +273,10 @@ reusing_clone! {
         sensor_events: Vec<SensorEvent>,
         /// The joints that broke in the last frame step.
         joint_breaks: Vec<JointBreak>,
+        /// The bodies that moved in the last frame step, and the kinematic bodies' poses at its
+        /// start (scratch).
+        body_moves: Vec<BodyMove>,
+        kinematic_start: Vec<(u32, Vec3, Quat)>,
         /// Sleeping bodies: settings, the bodies held static in the frame step, scratch.
         pub(crate) sleep: crate::sleep::Sleep,
     }
@@ -309,6 +330,8 @@ impl World {
             sensor_found: Vec::new(),
             sensor_events: Vec::new(),
             joint_breaks: Vec::new(),
+            body_moves: Vec::new(),
+            kinematic_start: Vec::new(),
             sleep: Default::default(),
         })
     }
@@ -1165,6 +1188,47 @@ impl World {
         Ok((j.break_force, j.break_torque))
     }
 
+    /// Lists the bodies the frame step moved ([`World::body_moves`]): the awake dynamic bodies
+    /// (those held asleep through it are not), and the kinematic bodies whose pose changed.
+    fn list_moves(&mut self) {
+        self.body_moves.clear();
+        let mut kinematic = self.kinematic_start.iter().peekable();
+        for (i, b) in self.bodies.iter() {
+            let moved = match b.kind {
+                BodyKind::Dynamic => !b.asleep,
+                BodyKind::Kinematic => {
+                    // (a kinematic body created in the frame, by no call, is not in the list)
+                    while kinematic.next_if(|k| k.0 < i).is_some() {}
+                    kinematic
+                        .next_if(|k| k.0 == i)
+                        .is_none_or(|&(_, x, q)| x != b.position || q != b.rotation)
+                }
+                BodyKind::Static => false,
+            };
+            if moved {
+                self.body_moves.push(BodyMove {
+                    body: BodyHandle {
+                        index: i,
+                        generation: self.bodies.generation(i),
+                    },
+                    user_data: b.user_data,
+                    position: b.position,
+                    rotation: b.rotation,
+                    fell_asleep: false,
+                });
+            }
+        }
+    }
+
+    /// The bodies that moved in the last frame step, in slot order, with their poses at its end
+    /// (Box2D's body move events): every dynamic body that was awake in the step, those that
+    /// fell asleep at its end marked so, and every kinematic body whose pose changed. Bodies
+    /// asleep throughout and static bodies are not listed: an engine syncing the transforms of
+    /// these alone syncs every body that moved.
+    pub fn body_moves(&self) -> &[BodyMove] {
+        &self.body_moves
+    }
+
     /// The joints that broke in the last frame step, in slot order; their handles are stale
     /// (see [`World::set_joint_break_force`]).
     pub fn joint_breaks(&self) -> &[JointBreak] {
@@ -1762,6 +1826,12 @@ impl World {
         // frame's contacts make new groups)
         self.sleep.forget_groups();
         self.hold_sleepers(h);
+        self.kinematic_start.clear();
+        for (i, b) in self.bodies.iter() {
+            if b.kind == BodyKind::Kinematic {
+                self.kinematic_start.push((i, b.position, b.rotation));
+            }
+        }
         self.contacts.begin_frame(&self.bodies);
         self.solver.begin_frame();
         // Redoing the frame needs its start state; only an island (joints) touched by contacts
@@ -1881,9 +1951,14 @@ impl World {
         self.release_sleepers();
         // (before the groups at rest fall asleep: a joint broken now no longer joins them)
         self.break_joints(h);
+        // (the bodies the frame moved: awake before those at rest fall asleep)
+        self.list_moves();
         // (at rest before the drag: a body falling at its terminal speed g / c does not sleep
         // in the air however small that speed)
         self.fall_asleep(h);
+        for m in &mut self.body_moves {
+            m.fell_asleep = self.bodies.slot(m.body.index).asleep;
+        }
         self.apply_damping(h);
         self.update_sensors();
         // the warnings count island steps: frames, not the world's substeps

@@ -54,6 +54,7 @@ fn struct_sizes_of_the_contact_abi_are_pinned() {
     assert_eq!(size_of::<tenon_contact>(), 144);
     assert_eq!(size_of::<tenon_contact_event>(), 24);
     assert_eq!(size_of::<tenon_shape_contact_event>(), 40);
+    assert_eq!(size_of::<tenon_body_move_event>(), 80);
     assert_eq!(size_of::<tenon_contact_def>(), 120);
     assert_eq!(size_of::<tenon_contact_settings>(), 40);
     assert_eq!(size_of::<tenon_contact_report>(), 80);
@@ -752,6 +753,60 @@ fn shape_contact_events_through_the_view() {
     let mut n = 0usize;
     assert_eq!(
         unsafe { tenon_world_get_shape_contact_events(w, std::ptr::null_mut(), &mut n) },
+        tenon_result::NullPointer
+    );
+    assert_eq!(tenon_world_destroy(w), R_OK);
+}
+
+/// The body move events through the view: a box dropped onto a plane with sleep on is listed
+/// every step with its pose and user data until the step it falls asleep (marked), then never;
+/// the static ground never.
+#[test]
+fn body_move_events_through_the_view() {
+    let w = world();
+    let mut sleep = tenon_sleep_settings_default();
+    sleep.enabled = 1;
+    assert_eq!(tenon_world_set_sleep_settings(w, sleep), R_OK);
+    let (g, _) = ground_plane(w);
+    let mut d = tenon_body_def_default();
+    d.position = v(0.0, 0.0, 0.8);
+    d.user_data = 42;
+    let mut b = tenon_body_id::default();
+    assert_eq!(unsafe { tenon_body_create(w, &d, &mut b) }, R_OK);
+    shape(b, &tenon_shape_def_default()).unwrap();
+    let moves = || {
+        let (mut p, mut n) = (null(), 0usize);
+        assert_eq!(
+            unsafe { tenon_world_get_body_move_events(w, &mut p, &mut n) },
+            R_OK
+        );
+        if n == 0 {
+            return Vec::new();
+        }
+        unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
+    };
+    let mut fell_at = None;
+    for k in 0..200 {
+        step(w);
+        let m = moves();
+        if fell_at.is_some() {
+            assert!(m.is_empty(), "step {k}: {m:?}");
+            continue;
+        }
+        assert_eq!(m.len(), 1, "step {k}");
+        assert!(m[0].body == b && m[0].body != g && m[0].user_data == 42);
+        let mut p = v(0.0, 0.0, 0.0);
+        assert_eq!(unsafe { tenon_body_get_position(b, &mut p) }, R_OK);
+        assert_eq!(m[0].position, p);
+        if m[0].fell_asleep == 1 {
+            fell_at = Some(k);
+        }
+    }
+    let fell_at = fell_at.expect("the box fell asleep");
+    assert!((20..120).contains(&fell_at), "{fell_at}");
+    let mut n = 0usize;
+    assert_eq!(
+        unsafe { tenon_world_get_body_move_events(w, std::ptr::null_mut(), &mut n) },
         tenon_result::NullPointer
     );
     assert_eq!(tenon_world_destroy(w), R_OK);

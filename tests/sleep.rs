@@ -610,3 +610,74 @@ fn an_island_put_to_sleep_with_open_joints_reports_them_not_converged() {
     let r = world.step(H).unwrap().clone();
     assert!(r.islands[0].asleep && r.converged, "{r:?}");
 }
+
+/// The body move events (`World::body_moves`, Box2D's): after every step they list, in slot
+/// order with their end poses and user data, exactly the dynamic bodies that were awake in it
+/// (those that fell asleep at its end marked so, once) and the kinematic bodies that moved; a
+/// sleeping stack, a kinematic body at rest and the ground are left out, and a stack woken by
+/// an impulse is listed again.
+#[test]
+fn body_moves_list_exactly_the_bodies_that_moved() {
+    let mut world = sleepy_world();
+    let boxes = stack(&mut world, 3);
+    let kinematic = |world: &mut World, x: f64, user_data: u64| {
+        world
+            .create_body(&BodyDesc {
+                kind: BodyKind::Kinematic,
+                position: Vec3::new(x, 0.0, 5.0),
+                user_data,
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let (moving, still) = (
+        kinematic(&mut world, 10.0, 7),
+        kinematic(&mut world, 20.0, 8),
+    );
+    world
+        .set_body_velocity(moving, Vec3::new(0.0, 1.0, 0.0), Vec3::zeros())
+        .unwrap();
+    let mut fell = vec![0; boxes.len()];
+    let mut all_asleep = 0;
+    for step in 0..200 {
+        if step == 150 {
+            world
+                .apply_impulse(
+                    boxes[2],
+                    Vec3::new(0.0, 0.0, 500.0),
+                    Vec3::new(0.0, 0.0, 2.5),
+                )
+                .unwrap();
+        }
+        let awake_before: Vec<bool> = boxes
+            .iter()
+            .map(|&b| world.body(b).unwrap().is_awake())
+            .collect();
+        world.step(H).unwrap();
+        let moves = world.body_moves();
+        let mut want = Vec::new();
+        for (k, &b) in boxes.iter().enumerate() {
+            // (a sleeping group woken by an impulse is stepped with it)
+            let stepped = awake_before[k] || step == 150;
+            if stepped {
+                let asleep_now = !world.body(b).unwrap().is_awake();
+                want.push((b, asleep_now));
+                fell[k] += usize::from(asleep_now);
+            }
+        }
+        want.push((moving, false));
+        let got: Vec<_> = moves.iter().map(|m| (m.body, m.fell_asleep)).collect();
+        assert_eq!(got, want, "step {step}");
+        for m in moves {
+            let body = world.body(m.body).unwrap();
+            assert_eq!((m.position, m.rotation), (body.position(), body.rotation()));
+            assert_eq!(m.user_data, body.user_data());
+        }
+        assert!(!moves.iter().any(|m| m.body == still));
+        all_asleep += usize::from(moves.len() == 1);
+    }
+    // each box fell asleep once before the impulse, and once after it
+    assert_eq!(fell, vec![2; 3]);
+    assert!(all_asleep >= 50, "{all_asleep} steps with the stack asleep");
+    assert_eq!(world.body_moves().last().unwrap().user_data, 7);
+}

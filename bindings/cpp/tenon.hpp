@@ -364,6 +364,11 @@ class World {
   Result<View<tenon_contact>> contacts() const { return view(tenon_world_get_contact_view); }
   /// The contact begin/end events of the last step (world-owned, valid until the next step).
   Result<View<tenon_contact_event>> contact_events() const { return view(tenon_world_get_contact_events); }
+  /// The bodies that moved in the last step, with their end poses
+  /// (tenon_world_get_body_move_events()): sync these alone.
+  Result<View<tenon_body_move_event>> body_move_events() const {
+    return view(tenon_world_get_body_move_events);
+  }
   /// The contact events per pair of shapes (tenon_world_get_shape_contact_events()).
   Result<View<tenon_shape_contact_event>> shape_contact_events() const {
     return view(tenon_world_get_shape_contact_events);

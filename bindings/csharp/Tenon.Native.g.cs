@@ -1024,6 +1024,14 @@ namespace Tenon
         public static extern tenon_result tenon_world_get_contact_events(tenon_world_id world, tenon_contact_event** out_data, System.UIntPtr* out_count);
 
         /// <summary>
+        ///  The bodies that moved in the last step, with their end poses (`tenon_body_move_event`), as a
+        ///  world-owned array in slot order, valid as for `tenon_world_get_contact_view()`: an engine
+        ///  syncs the transforms of these alone (the bodies asleep are not listed).
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "tenon_world_get_body_move_events", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern tenon_result tenon_world_get_body_move_events(tenon_world_id world, tenon_body_move_event** out_data, System.UIntPtr* out_count);
+
+        /// <summary>
         ///  The contact begin/end events of the last step per pair of shapes
         ///  (`tenon_shape_contact_event`) as a world-owned array, valid as for
         ///  `tenon_world_get_contact_view()`.
@@ -2101,6 +2109,42 @@ namespace Tenon
         ///  1: begin, 0: end.
         /// </summary>
         public uint begin;
+        /// <summary>
+        ///  Reserved, 0.
+        /// </summary>
+        public uint reserved;
+    }
+
+    /// <summary>
+    ///  A body that moved in the last step (`tenon_world_get_body_move_events()`, Box2D's body move
+    ///  events): its pose at the end of the step. Every dynamic body that was awake in the step is
+    ///  listed (`fell_asleep` = 1 for those that fell asleep at its end: they will not move again
+    ///  until they wake), and every kinematic body whose pose changed; bodies asleep throughout
+    ///  and static bodies are not.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct tenon_body_move_event
+    {
+        /// <summary>
+        ///  The body.
+        /// </summary>
+        public tenon_body_id body;
+        /// <summary>
+        ///  Its user data (`tenon_body_def::user_data`).
+        /// </summary>
+        public ulong user_data;
+        /// <summary>
+        ///  Its position at the end of the step (centre of mass, m, world frame).
+        /// </summary>
+        public tenon_vec3 position;
+        /// <summary>
+        ///  Its rotation at the end of the step (local to world).
+        /// </summary>
+        public tenon_quat rotation;
+        /// <summary>
+        ///  1 if it fell asleep at the end of the step, else 0.
+        /// </summary>
+        public uint fell_asleep;
         /// <summary>
         ///  Reserved, 0.
         /// </summary>

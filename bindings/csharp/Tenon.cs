@@ -776,6 +776,20 @@ namespace Tenon
             return Grow<tenon_contact_event>(GetContactEvents);
         }
 
+        /// <summary>The bodies that moved in the last step, with their end poses and user data (those that fell asleep marked); the sleeping ones are not listed, so syncing these alone syncs every body that moved. Returns their number.</summary>
+        public int GetBodyMoveEvents(tenon_body_move_event[] moves)
+        {
+            tenon_body_move_event* data;
+            UIntPtr n;
+            TenonException.Check(Native.tenon_world_get_body_move_events(Id, &data, &n));
+            return CopyView(data, (int)n.ToUInt64(), moves, sizeof(tenon_body_move_event));
+        }
+
+        public tenon_body_move_event[] BodyMoveEvents()
+        {
+            return Grow<tenon_body_move_event>(GetBodyMoveEvents);
+        }
+
         /// <summary>The pairs of shapes that began or stopped touching in the last step (an event per pair of shapes: a body with several shapes has one for each that touches); returns their number.</summary>
         public int GetShapeContactEvents(tenon_shape_contact_event[] events)
         {

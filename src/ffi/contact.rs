@@ -6,7 +6,7 @@ use super::ptr::{Out, OutArray, read_in};
 use super::registry::{WorldBox, with_world};
 use super::result::{FfiError, boundary, tenon_result};
 use super::shape::{tenon_material, tenon_shape_id};
-use super::types::tenon_vec3;
+use super::types::{tenon_quat, tenon_vec3};
 use super::world::tenon_world_id;
 use crate::{ContactCoupling, ContactDesc, ContactSettings, Material};
 
@@ -83,6 +83,28 @@ pub struct tenon_shape_contact_event {
     pub body_b: tenon_body_id,
     /// 1: begin, 0: end.
     pub begin: u32,
+    /// Reserved, 0.
+    pub reserved: u32,
+}
+
+/// A body that moved in the last step (`tenon_world_get_body_move_events()`, Box2D's body move
+/// events): its pose at the end of the step. Every dynamic body that was awake in the step is
+/// listed (`fell_asleep` = 1 for those that fell asleep at its end: they will not move again
+/// until they wake), and every kinematic body whose pose changed; bodies asleep throughout
+/// and static bodies are not.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct tenon_body_move_event {
+    /// The body.
+    pub body: tenon_body_id,
+    /// Its user data (`tenon_body_def::user_data`).
+    pub user_data: u64,
+    /// Its position at the end of the step (centre of mass, m, world frame).
+    pub position: tenon_vec3,
+    /// Its rotation at the end of the step (local to world).
+    pub rotation: tenon_quat,
+    /// 1 if it fell asleep at the end of the step, else 0.
+    pub fell_asleep: u32,
     /// Reserved, 0.
     pub reserved: u32,
 }
@@ -216,6 +238,7 @@ pub struct tenon_contact_report {
 const _: () = assert!(size_of::<tenon_contact>() == 144);
 const _: () = assert!(size_of::<tenon_contact_event>() == 24);
 const _: () = assert!(size_of::<tenon_shape_contact_event>() == 40);
+const _: () = assert!(size_of::<tenon_body_move_event>() == 80);
 const _: () = assert!(size_of::<tenon_sensor_event>() == 24);
 const _: () = assert!(size_of::<tenon_contact_def>() == 120);
 const _: () = assert!(size_of::<tenon_contact_settings>() == 40);
@@ -255,6 +278,16 @@ pub(crate) fn refresh_views(wb: &mut WorldBox, w: u16) {
                 reserved: 0,
             }),
     );
+    wb.moves.clear();
+    wb.moves
+        .extend(wb.world.body_moves().iter().map(|m| tenon_body_move_event {
+            body: tenon_body_id::new(w, m.body),
+            user_data: m.user_data,
+            position: tenon_vec3::from_na(m.position),
+            rotation: tenon_quat::from_na(m.rotation),
+            fell_asleep: m.fell_asleep.into(),
+            reserved: 0,
+        }));
     wb.shape_events.clear();
     wb.shape_events
         .extend(
@@ -412,6 +445,18 @@ pub unsafe extern "C" fn tenon_world_get_contact_events(
     out_count: *mut usize,
 ) -> tenon_result {
     write_view(world, out_data, out_count, |wb| &wb.events)
+}
+
+/// The bodies that moved in the last step, with their end poses (`tenon_body_move_event`), as a
+/// world-owned array in slot order, valid as for `tenon_world_get_contact_view()`: an engine
+/// syncs the transforms of these alone (the bodies asleep are not listed).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tenon_world_get_body_move_events(
+    world: tenon_world_id,
+    out_data: *mut *const tenon_body_move_event,
+    out_count: *mut usize,
+) -> tenon_result {
+    write_view(world, out_data, out_count, |wb| &wb.moves)
 }
 
 /// The contact begin/end events of the last step per pair of shapes

@@ -20,6 +20,8 @@ pub(crate) struct WorldBox {
     pub contacts: Vec<super::contact::tenon_contact>,
     pub events: Vec<super::contact::tenon_contact_event>,
     pub shape_events: Vec<super::contact::tenon_shape_contact_event>,
+    /// The bodies that moved in the last step in C layout (a world-owned view).
+    pub moves: Vec<super::contact::tenon_body_move_event>,
     /// The sensor events of the last step in C layout (a world-owned view).
     pub sensor_events: Vec<super::contact::tenon_sensor_event>,
     /// The joints that broke in the last step in C layout (a world-owned view).
@@ -71,6 +73,7 @@ pub(crate) fn insert(world: World) -> Result<tenon_world_id, FfiError> {
         contacts: Vec::new(),
         events: Vec::new(),
         shape_events: Vec::new(),
+        moves: Vec::new(),
         sensor_events: Vec::new(),
         joint_breaks: Vec::new(),
         ray_hits: Vec::new(),

@@ -196,6 +196,9 @@ static class BindingsTest
                 }
             }
             Expect(shapeBegins == 1, "one shape event");
+            var moved = world.BodyMoveEvents();
+            Expect(moved.Length == 1 && moved[0].body.Equals(box.Id) && moved[0].position.z == box.Position.z,
+                   "the box moved in the last step, where it is");
             double z = box.Position.z, v = box.LinearVelocity.z;
             int contacts = world.Contacts().Length;
             Console.WriteLine("box on the ground: z {0:F7} m, vz {1:E2} m/s, {2} contact points, {3} begin / {4} end events",
@@ -218,6 +221,7 @@ static class BindingsTest
             var positions = new tenon_vec3[2];
             var rotations = new tenon_quat[2];
             var sensed = new tenon_sensor_event[4];
+            var movedBuffer = new tenon_body_move_event[4];
             long before = GC.GetAllocatedBytesForCurrentThread();
             for (int k = 0; k < 100; k++)
             {
@@ -225,6 +229,7 @@ static class BindingsTest
                 world.GetBodyPoses(ids, positions, rotations);
                 world.GetContactEvents(events);
                 world.GetShapeContactEvents(shapeEvents);
+                world.GetBodyMoveEvents(movedBuffer);
                 world.GetSensorEvents(sensed);
             }
             long garbage = GC.GetAllocatedBytesForCurrentThread() - before;
