@@ -1011,6 +1011,29 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                         return Err(format!("a bad shape contact event {e:?}"));
                     }
                 }
+                // the moved bodies: of this world, in slot order, poses finite and rotations
+                // unit (the last step's: the caller may have moved them since)
+                let mut moved: *const tenon_body_move_event = null();
+                checked(
+                    tenon_world_get_body_move_events(w, &mut moved, &mut n),
+                    "body_move_events",
+                )?;
+                let mut last = 0;
+                for k in 0..n {
+                    let m = *moved.add(k);
+                    let q = m.rotation;
+                    let unit = (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1.0).abs() < 1e-9;
+                    if m.body.world != w.index1
+                        || m.body.index1 <= last
+                        || !finite(m.position)
+                        || !unit
+                        || m.fell_asleep > 1
+                        || m.reserved != 0
+                    {
+                        return Err(format!("a bad body move event {m:?}"));
+                    }
+                    last = m.body.index1;
+                }
                 let mut sensed: *const tenon_sensor_event = null();
                 checked(
                     tenon_world_get_sensor_events(w, &mut sensed, &mut n),
