@@ -1224,7 +1224,8 @@ impl World {
     /// (Box2D's body move events): every dynamic body that was awake in the step, those that
     /// fell asleep at its end marked so, and every kinematic body whose pose changed. Bodies
     /// asleep throughout and static bodies are not listed: an engine syncing the transforms of
-    /// these alone syncs every body that moved.
+    /// these alone syncs every body that moved. (A body the caller puts to sleep between steps
+    /// did not move in the next one: it is not listed, and never marked as falling asleep.)
     pub fn body_moves(&self) -> &[BodyMove] {
         &self.body_moves
     }

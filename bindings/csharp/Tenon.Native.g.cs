@@ -2120,7 +2120,7 @@ namespace Tenon
     ///  events): its pose at the end of the step. Every dynamic body that was awake in the step is
     ///  listed (`fell_asleep` = 1 for those that fell asleep at its end: they will not move again
     ///  until they wake), and every kinematic body whose pose changed; bodies asleep throughout
-    ///  and static bodies are not.
+    ///  (those put to sleep by `tenon_body_set_awake()` too) and static bodies are not.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe partial struct tenon_body_move_event
