@@ -407,8 +407,9 @@ impl World {
 
     /// Destroys a body, every joint attached to it (their handles become stale) and the
     /// contacts registered on it. Each pair it touched at the end of the last step gets an end
-    /// event in the next step's [`World::contact_events`], with the handles it had (stale
-    /// for this body).
+    /// event in the next step's [`World::contact_events`], and each pair its shapes touched in
+    /// its [`World::shape_contact_events`], with the handles they had (stale for this body and
+    /// its shapes).
     pub fn destroy_body(&mut self, h: BodyHandle) -> Result<()> {
         self.scene_version = self.scene_version.wrapping_add(1);
         self.body(h)?;
@@ -1197,7 +1198,8 @@ impl World {
             let moved = match b.kind {
                 BodyKind::Dynamic => !b.asleep,
                 BodyKind::Kinematic => {
-                    // (a kinematic body created in the frame, by no call, is not in the list)
+                    // (the list holds every kinematic body in slot order: bodies made
+                    // kinematic by no step)
                     while kinematic.next_if(|k| k.0 < i).is_some() {}
                     kinematic
                         .next_if(|k| k.0 == i)

@@ -620,20 +620,38 @@ fn an_island_put_to_sleep_with_open_joints_reports_them_not_converged() {
 fn body_moves_list_exactly_the_bodies_that_moved() {
     let mut world = sleepy_world();
     let boxes = stack(&mut world, 3);
+    // (turned: a still kinematic body keeps its rotation to the bit, and is not listed)
+    let turned = Quat::from_axis_angle(
+        &nalgebra::Unit::new_normalize(Vec3::new(1.0, 2.0, 3.0)),
+        0.7,
+    );
     let kinematic = |world: &mut World, x: f64, user_data: u64| {
         world
             .create_body(&BodyDesc {
                 kind: BodyKind::Kinematic,
                 position: Vec3::new(x, 0.0, 5.0),
+                rotation: turned,
                 user_data,
                 ..Default::default()
             })
             .unwrap()
     };
-    let (moving, still) = (
-        kinematic(&mut world, 10.0, 7),
-        kinematic(&mut world, 20.0, 8),
-    );
+    let moving = kinematic(&mut world, 10.0, 7);
+    // still kinematic bodies turned every which way (a third of unit quaternions renormalized
+    // change their last bits)
+    let still: Vec<_> = (1..=8)
+        .map(|k| {
+            let b = kinematic(&mut world, 20.0 + k as f64, 8);
+            let q = Quat::from_axis_angle(
+                &nalgebra::Unit::new_normalize(Vec3::new(1.0, -0.5 * k as f64, 3.0)),
+                0.37 * k as f64,
+            );
+            world
+                .set_body_pose(b, Vec3::new(20.0 + k as f64, 0.0, 5.0), q)
+                .unwrap();
+            (b, world.body(b).unwrap().rotation())
+        })
+        .collect();
     world
         .set_body_velocity(moving, Vec3::new(0.0, 1.0, 0.0), Vec3::zeros())
         .unwrap();
@@ -673,11 +691,15 @@ fn body_moves_list_exactly_the_bodies_that_moved() {
             assert_eq!((m.position, m.rotation), (body.position(), body.rotation()));
             assert_eq!(m.user_data, body.user_data());
         }
-        assert!(!moves.iter().any(|m| m.body == still));
+        assert!(!moves.iter().any(|m| still.iter().any(|s| s.0 == m.body)));
         all_asleep += usize::from(moves.len() == 1);
     }
     // each box fell asleep once before the impulse, and once after it
     assert_eq!(fell, vec![2; 3]);
     assert!(all_asleep >= 50, "{all_asleep} steps with the stack asleep");
     assert_eq!(world.body_moves().last().unwrap().user_data, 7);
+    for (b, q) in still {
+        let now = world.body(b).unwrap().rotation();
+        assert_eq!(now.coords.map(f64::to_bits), q.coords.map(f64::to_bits));
+    }
 }

@@ -2083,14 +2083,14 @@ namespace Tenon
     ///  events are), so a body with several shapes has an event for each of its shapes that touches.
     ///  Taken at the ends of the step as those are; contacts the caller registers have no shapes and
     ///  no such event. A shape destroyed between steps (or the shapes of a destroyed body) ends its
-    ///  pairs in the next step, listed first, with the ids they had (invalid by then: compare them,
-    ///  do not look them up).
+    ///  pairs in the next step, listed first, with the ids they had (the destroyed shape's and
+    ///  body's are invalid by then: compare them, do not look them up).
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe partial struct tenon_shape_contact_event
     {
         /// <summary>
-        ///  The pair's shape created in the lower slot.
+        ///  The pair's shape in the lower slot.
         /// </summary>
         public tenon_shape_id shape_a;
         /// <summary>
@@ -2402,7 +2402,8 @@ namespace Tenon
         ///  The pair's material: the shapes' combined (see `tenon_material`). The hook may change it
         ///  for this (sub)step (per-pair friction and restitution: a slippery or bouncy surface for
         ///  one pair). A material a shape could not have (NaN, negative, static friction below
-        ///  dynamic, restitution outside [0, 1]) is not taken: the pair keeps the combined one.
+        ///  dynamic or above 1e6, restitution outside [0, 1], rolling resistance or spinning
+        ///  friction above 1e6 m) is not taken: the pair keeps the combined one.
         /// </summary>
         public tenon_material material;
     }

@@ -830,7 +830,11 @@ impl Solver {
         for (_, b) in bodies.iter_mut() {
             if b.kind == BodyKind::Kinematic {
                 b.position += h * b.linear_velocity;
-                b.rotation = integrate_rotation(&b.rotation, &(h * b.angular_velocity));
+                // (not renormalized at rest: a still body keeps its rotation to the bit, not a
+                // walk of roundings)
+                if b.angular_velocity != Vec3::zeros() {
+                    b.rotation = integrate_rotation(&b.rotation, &(h * b.angular_velocity));
+                }
                 kinematic = true;
             }
         }

@@ -322,8 +322,9 @@ pub struct PreSolve {
     /// The pair's material: the shapes' combined (see [`Material`]). The hook may change it
     /// for this (sub)step, a surface made slippery or bouncy for one pair: per-pair friction
     /// and restitution as Jolt's `ContactSettings` and Rapier's `modify_solver_contacts` give.
-    /// A material a shape could not have (NaN, negative, `mu_s < mu_d`, restitution outside
-    /// [0, 1]) is not taken: the pair keeps the combined one.
+    /// A material a shape could not have (NaN, negative, `mu_s < mu_d`, friction above
+    /// [`MAX_FRICTION`], restitution outside [0, 1], a length above 1e6 m) is not taken: the
+    /// pair keeps the combined one.
     pub material: Material,
 }
 
@@ -568,7 +569,7 @@ pub struct ContactEvent {
 pub struct ShapeContactEvent {
     /// True: the pair began touching in this step; false: it stopped touching in this step.
     pub begin: bool,
-    /// The pair's shape of the lower slot.
+    /// The pair's shape in the lower slot.
     pub shape_a: ShapeHandle,
     /// The other shape.
     pub shape_b: ShapeHandle,

@@ -68,12 +68,12 @@ pub struct tenon_contact_event {
 /// events are), so a body with several shapes has an event for each of its shapes that touches.
 /// Taken at the ends of the step as those are; contacts the caller registers have no shapes and
 /// no such event. A shape destroyed between steps (or the shapes of a destroyed body) ends its
-/// pairs in the next step, listed first, with the ids they had (invalid by then: compare them,
-/// do not look them up).
+/// pairs in the next step, listed first, with the ids they had (the destroyed shape's and
+/// body's are invalid by then: compare them, do not look them up).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct tenon_shape_contact_event {
-    /// The pair's shape created in the lower slot.
+    /// The pair's shape in the lower slot.
     pub shape_a: tenon_shape_id,
     /// The other shape.
     pub shape_b: tenon_shape_id,
@@ -653,7 +653,8 @@ pub struct tenon_pre_solve {
     /// The pair's material: the shapes' combined (see `tenon_material`). The hook may change it
     /// for this (sub)step (per-pair friction and restitution: a slippery or bouncy surface for
     /// one pair). A material a shape could not have (NaN, negative, static friction below
-    /// dynamic, restitution outside [0, 1]) is not taken: the pair keeps the combined one.
+    /// dynamic or above 1e6, restitution outside [0, 1], rolling resistance or spinning
+    /// friction above 1e6 m) is not taken: the pair keeps the combined one.
     pub material: tenon_material,
 }
 
