@@ -273,10 +273,8 @@ reusing_clone! {
         sensor_events: Vec<SensorEvent>,
         /// The joints that broke in the last frame step.
         joint_breaks: Vec<JointBreak>,
-        /// The bodies that moved in the last frame step, and the kinematic bodies' poses at its
-        /// start (scratch).
+        /// The bodies that moved in the last frame step.
         body_moves: Vec<BodyMove>,
-        kinematic_start: Vec<(u32, Vec3, Quat)>,
         /// Sleeping bodies: settings, the bodies held static in the frame step, scratch.
         pub(crate) sleep: crate::sleep::Sleep,
     }
@@ -331,7 +329,6 @@ impl World {
             sensor_events: Vec::new(),
             joint_breaks: Vec::new(),
             body_moves: Vec::new(),
-            kinematic_start: Vec::new(),
             sleep: Default::default(),
         })
     }
@@ -1190,20 +1187,15 @@ impl World {
     }
 
     /// Lists the bodies the frame step moved ([`World::body_moves`]): the awake dynamic bodies
-    /// (those held asleep through it are not), and the kinematic bodies whose pose changed.
+    /// (those held asleep through it are not), and the kinematic bodies with a velocity (a
+    /// kinematic body moves by its velocities alone within a step, a target pose's included).
     fn list_moves(&mut self) {
         self.body_moves.clear();
-        let mut kinematic = self.kinematic_start.iter().peekable();
         for (i, b) in self.bodies.iter() {
             let moved = match b.kind {
                 BodyKind::Dynamic => !b.asleep,
                 BodyKind::Kinematic => {
-                    // (the list holds every kinematic body in slot order: bodies made
-                    // kinematic by no step)
-                    while kinematic.next_if(|k| k.0 < i).is_some() {}
-                    kinematic
-                        .next_if(|k| k.0 == i)
-                        .is_none_or(|&(_, x, q)| x != b.position || q != b.rotation)
+                    b.linear_velocity != Vec3::zeros() || b.angular_velocity != Vec3::zeros()
                 }
                 BodyKind::Static => false,
             };
@@ -1224,7 +1216,7 @@ impl World {
 
     /// The bodies that moved in the last frame step, in slot order, with their poses at its end
     /// (Box2D's body move events): every dynamic body that was awake in the step, those that
-    /// fell asleep at its end marked so, and every kinematic body whose pose changed. Bodies
+    /// fell asleep at its end marked so, and every kinematic body with a velocity. Bodies
     /// asleep throughout and static bodies are not listed: an engine syncing the transforms of
     /// these alone syncs every body that moved. (A body the caller puts to sleep between steps
     /// did not move in the next one: it is not listed, and never marked as falling asleep.)
@@ -1829,12 +1821,6 @@ impl World {
         // frame's contacts make new groups)
         self.sleep.forget_groups();
         self.hold_sleepers(h);
-        self.kinematic_start.clear();
-        for (i, b) in self.bodies.iter() {
-            if b.kind == BodyKind::Kinematic {
-                self.kinematic_start.push((i, b.position, b.rotation));
-            }
-        }
         self.contacts.begin_frame(&self.bodies);
         self.solver.begin_frame();
         // Redoing the frame needs its start state; only an island (joints) touched by contacts

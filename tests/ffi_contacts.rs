@@ -30,13 +30,22 @@ fn cube_at(w: tenon_world_id, z: f64) -> tenon_body_id {
 }
 
 /// The contact events of the last step (copied out of the view).
-fn events(w: tenon_world_id) -> Vec<tenon_contact_event> {
+/// A world-owned view of the last step copied out (NULL and empty when it has nothing).
+fn view<T: Copy>(
+    w: tenon_world_id,
+    get: unsafe extern "C" fn(tenon_world_id, *mut *const T, *mut usize) -> tenon_result,
+) -> Vec<T> {
     let (mut p, mut n) = (null(), 0usize);
-    assert_eq!(
-        unsafe { tenon_world_get_contact_events(w, &mut p, &mut n) },
-        R_OK
-    );
+    assert_eq!(unsafe { get(w, &mut p, &mut n) }, R_OK);
+    if n == 0 {
+        assert!(p.is_null());
+        return Vec::new();
+    }
     unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
+}
+
+fn events(w: tenon_world_id) -> Vec<tenon_contact_event> {
+    view(w, tenon_world_get_contact_events)
 }
 
 fn step(w: tenon_world_id) {
@@ -542,15 +551,7 @@ fn joint_frames_read_back_and_follow_the_centre_of_mass() {
 }
 
 fn contacts(w: tenon_world_id) -> Vec<tenon_contact> {
-    let (mut p, mut n) = (null(), 0usize);
-    assert_eq!(
-        unsafe { tenon_world_get_contact_view(w, &mut p, &mut n) },
-        R_OK
-    );
-    if n == 0 {
-        return Vec::new();
-    }
-    unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
+    view(w, tenon_world_get_contact_view)
 }
 
 fn pose_bits(b: tenon_body_id) -> [u64; 7] {
@@ -701,15 +702,7 @@ fn worlds_copied_through_the_abi_replay_and_look_ahead() {
 }
 
 fn shape_events(w: tenon_world_id) -> Vec<tenon_shape_contact_event> {
-    let (mut p, mut n) = (null(), 0usize);
-    assert_eq!(
-        unsafe { tenon_world_get_shape_contact_events(w, &mut p, &mut n) },
-        R_OK
-    );
-    if n == 0 {
-        return Vec::new();
-    }
-    unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
+    view(w, tenon_world_get_shape_contact_events)
 }
 
 /// A body with two boxes lands on a plane: two shape events (each foot with the plane, the ids
@@ -774,17 +767,7 @@ fn body_move_events_through_the_view() {
     let mut b = tenon_body_id::default();
     assert_eq!(unsafe { tenon_body_create(w, &d, &mut b) }, R_OK);
     shape(b, &tenon_shape_def_default()).unwrap();
-    let moves = || {
-        let (mut p, mut n) = (null(), 0usize);
-        assert_eq!(
-            unsafe { tenon_world_get_body_move_events(w, &mut p, &mut n) },
-            R_OK
-        );
-        if n == 0 {
-            return Vec::new();
-        }
-        unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
-    };
+    let moves = || view(w, tenon_world_get_body_move_events);
     let mut fell_at = None;
     for k in 0..200 {
         step(w);

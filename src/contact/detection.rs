@@ -875,9 +875,10 @@ impl Clone for PairCache {
     }
 }
 
-/// Scratch that no result depends on between two calls (parry keeps the tree's incremental
-/// optimization state in the tree, not in its workspace, for determinism): a copy starts with
-/// an empty one and a copy into a world keeps the world's own.
+/// Scratch that no result depends on between two calls (the trees' workspaces: parry keeps a
+/// tree's incremental optimization state in the tree, for determinism; the narrow phase's
+/// buffers, cleared before each use): a copy starts with an empty one and a copy into a world
+/// keeps the world's own.
 #[derive(Default)]
 struct Fresh<T>(T);
 
@@ -973,7 +974,7 @@ reusing_clone! {
         /// Scratch of the sensors: the half-spaces' slots.
         unbounded: Vec<u32>,
         /// Scratch of the narrow phase's manifolds (old points, the EPA's buffers).
-        manifold_scratch: manifolds::Scratch<Warm>,
+        manifold_scratch: Fresh<manifolds::Scratch<Warm>>,
     }
 }
 

@@ -90,7 +90,7 @@ pub struct tenon_shape_contact_event {
 /// A body that moved in the last step (`tenon_world_get_body_move_events()`, Box2D's body move
 /// events): its pose at the end of the step. Every dynamic body that was awake in the step is
 /// listed (`fell_asleep` = 1 for those that fell asleep at its end: they will not move again
-/// until they wake), and every kinematic body whose pose changed; bodies asleep throughout
+/// until they wake), and every kinematic body with a velocity; bodies asleep throughout
 /// (those put to sleep by `tenon_body_set_awake()` too) and static bodies are not.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -51,19 +51,6 @@ pub(crate) struct Scratch<D> {
     epa: EPA,
 }
 
-/// A copy starts with empty buffers: what they hold between two calls never reaches a result
-/// (each call clears them first).
-impl<D> Clone for Scratch<D> {
-    fn clone(&self) -> Self {
-        Scratch {
-            old: Vec::new(),
-            epa: EPA::default(),
-        }
-    }
-
-    fn clone_from(&mut self, _: &Self) {}
-}
-
 /// The pair's workspace of kind `W`: a new one where it had none or another kind (a pair whose
 /// composite shape changed kind does not read another's indices).
 fn workspace_of<W: WorkspaceData + Default>(
