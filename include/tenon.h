@@ -345,7 +345,7 @@ enum tenon_joint_type
    */
   TENON_JOINT_TYPE_CYLINDRICAL = 5,
   /**
-   * Keeps the anchors at `distance` (1 row).
+   * Keeps the anchors at `distance` (1 row), or within the range of its `limits` (a rope).
    */
   TENON_JOINT_TYPE_DISTANCE = 6,
 };
@@ -1154,8 +1154,10 @@ typedef struct {
  * default from `tenon_joint_def_default()`; `INFINITY` from `<math.h>`) mean no limit.
  * Hinge: `lower <= angle <= upper` (rad, unwrapped). Slider: `lower <= position <= upper` (m).
  * Ball: `lower <= twist <= upper` (rad, about frame A's x axis, within (-pi, pi)) and the angle
- * between the frames' x axes within `swing` (rad, in (0, pi)). Other types: no limits.
- * `lower == upper` holds the coordinate there.
+ * between the frames' x axes within `swing` (rad, in (0, pi)). Distance: `lower <= distance
+ * <= upper` (m; `lower >= 0`, `upper > 0`, within 1e9), which replaces the joint's fixed
+ * length: the anchors move freely within the range, so `upper` alone is a rope, slack until
+ * pulled taut. Other types: no limits. `lower == upper` holds the coordinate there.
  */
 typedef struct {
   /**
@@ -1199,8 +1201,8 @@ typedef struct {
    */
   tenon_joint_frame frame_b;
   /**
-   * Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0, at most 1e9); ignored
-   * otherwise.
+   * Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0, at most 1e9), held while
+   * the joint has no finite `limits` (a range replaces it); ignored otherwise.
    * Default 1.
    */
   double distance;
@@ -2146,9 +2148,12 @@ tenon_result tenon_joint_set_motor(tenon_joint_id joint, tenon_motor motor);
 /**
  * Sets the joint's limits. Turning a limit on or off redoes the symbolic analysis on the next
  * step; moving finite bounds does not.
+ * On a distance joint, setting a range or clearing it (its fixed length back) also changes
+ * the joint's own row.
  * Errors: NaN; `lower > upper`; swing outside (0, pi); restitution outside [0, 1]; a ball's
- * twist bounds outside (-pi, pi); `TENON_RESULT_WRONG_JOINT_TYPE` (limits on a type without
- * them, or a swing cone on a hinge or slider).
+ * twist bounds outside (-pi, pi); a distance range with `lower < 0`, `upper <= 0` or a bound
+ * beyond 1e9 m; `TENON_RESULT_WRONG_JOINT_TYPE` (limits on a type without them, or a swing
+ * cone on a joint other than a ball).
  */
 tenon_result tenon_joint_set_limits(tenon_joint_id joint, tenon_joint_limits limits);
 
@@ -2164,7 +2169,8 @@ tenon_result tenon_joint_get_motor(tenon_joint_id joint, tenon_motor *out);
 
 /**
  * Writes the joint coordinate after the last step to `*out`: hinge angle (rad, unwrapped, so it
- * counts full turns), slider position along the axis (m); 0 for other types.
+ * counts full turns), slider position along the axis (m), the distance between a distance
+ * joint's anchors (m); 0 for other types.
  */
 tenon_result tenon_joint_get_coordinate(tenon_joint_id joint, double *out);
 

@@ -2,7 +2,7 @@
 
 use crate::{
     BodyDesc, BodyHandle, BodyKind, Geometry, JointDesc, JointFrame, JointHandle, JointKind,
-    MassProperties, Material, Motor, MotorMode, Quat, ShapeDesc, Vec3, World,
+    JointLimits, MassProperties, Material, Motor, MotorMode, Quat, ShapeDesc, Vec3, World,
 };
 
 /// Handles of a built scene.
@@ -141,6 +141,32 @@ pub fn heavy_chain(world: &mut World, links: usize, load: f64) -> Scene {
         Vec3::x(),
     ));
     s.bodies.push(l);
+    s
+}
+
+/// A rope of `links` segments of 0.5 m from the world anchor at (0, 0, 10) along +x: distance
+/// joints with the range [0, 0.5] m (slack until pulled taut, [`JointLimits`]) between 1 kg
+/// beads (balls of 5 cm radius), the last of them a ball of `load` kg. Starts straight,
+/// horizontal and at rest.
+pub fn heavy_rope(world: &mut World, links: usize, load: f64) -> Scene {
+    let mut s = Scene::default();
+    let (z, l) = (10.0, 0.5);
+    let mut prev: Option<BodyHandle> = None;
+    for i in 0..links {
+        let mass = if i + 1 == links { load } else { 1.0 };
+        let p = Vec3::new(l * (i + 1) as f64, 0.0, z);
+        let b = dynamic(world, p, MassProperties::solid_sphere(mass, 0.05));
+        let mut d = JointDesc::new(JointKind::Distance, prev, b);
+        world
+            .set_joint_frames_world(&mut d, p - Vec3::new(l, 0.0, 0.0), Vec3::x())
+            .expect("valid frame");
+        d.frame_b.anchor = Vec3::zeros();
+        d.distance = l;
+        d.limits = JointLimits::range(0.0, l);
+        s.joints.push(world.create_joint(&d).expect("valid joint"));
+        s.bodies.push(b);
+        prev = Some(b);
+    }
     s
 }
 

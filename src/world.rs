@@ -151,7 +151,8 @@ pub(crate) struct Joint {
     pub user_data: u64,
     /// Running target of a velocity motor (the coordinate it must be at now).
     pub motor_target: f64,
-    /// Unwrapped coordinate at the end of the last step (hinge angle, slider position).
+    /// Unwrapped coordinate at the end of the last step (hinge angle, slider position, a distance
+    /// joint's distance).
     pub coordinate: f64,
     /// Impulse the joint applied to body B in the last step: linear (N s) and angular about
     /// the anchor (N m s), world frame.
@@ -1097,10 +1098,11 @@ impl World {
         Ok(())
     }
 
-    /// Sets the joint's limits (hinge angle, slider position, ball twist and swing cone; see
-    /// [`JointLimits`]). Rejected for other joint types, NaN, or `lower > upper`. Turning a limit
-    /// on or off changes the system's rows (the symbolic analysis is redone on the next step);
-    /// moving finite bounds does not.
+    /// Sets the joint's limits (hinge angle, slider position, ball twist and swing cone, the
+    /// range of a distance joint; see [`JointLimits`]). Rejected for other joint types, NaN, or
+    /// `lower > upper`. Turning a limit on or off changes the system's rows (the symbolic
+    /// analysis is redone on the next step; a distance joint's own row comes or goes with its
+    /// range); moving finite bounds does not.
     pub fn set_joint_limits(&mut self, h: JointHandle, limits: JointLimits) -> Result<()> {
         let j = self.joint(h)?;
         limits.validate(j.model.kind)?;
@@ -1130,7 +1132,8 @@ impl World {
     }
 
     /// The joint coordinate after the last step: hinge angle (rad, unwrapped, so it counts full
-    /// turns), slider position along the axis (m). 0 for other joints.
+    /// turns), slider position along the axis (m), the distance between a distance joint's
+    /// anchors (m: a rope's length as it hangs, slack or taut). 0 for other joints.
     pub fn joint_coordinate(&self, h: JointHandle) -> Result<f64> {
         Ok(self.joint(h)?.coordinate)
     }

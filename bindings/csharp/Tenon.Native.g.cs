@@ -761,9 +761,12 @@ namespace Tenon
         /// <summary>
         ///  Sets the joint's limits. Turning a limit on or off redoes the symbolic analysis on the next
         ///  step; moving finite bounds does not.
+        ///  On a distance joint, setting a range or clearing it (its fixed length back) also changes
+        ///  the joint's own row.
         ///  Errors: NaN; `lower &gt; upper`; swing outside (0, pi); restitution outside [0, 1]; a ball's
-        ///  twist bounds outside (-pi, pi); `TENON_RESULT_WRONG_JOINT_TYPE` (limits on a type without
-        ///  them, or a swing cone on a hinge or slider).
+        ///  twist bounds outside (-pi, pi); a distance range with `lower &lt; 0`, `upper &lt;= 0` or a bound
+        ///  beyond 1e9 m; `TENON_RESULT_WRONG_JOINT_TYPE` (limits on a type without them, or a swing
+        ///  cone on a joint other than a ball).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_joint_set_limits", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern tenon_result tenon_joint_set_limits(tenon_joint_id joint, tenon_joint_limits limits);
@@ -782,7 +785,8 @@ namespace Tenon
 
         /// <summary>
         ///  Writes the joint coordinate after the last step to `*out`: hinge angle (rad, unwrapped, so it
-        ///  counts full turns), slider position along the axis (m); 0 for other types.
+        ///  counts full turns), slider position along the axis (m), the distance between a distance
+        ///  joint's anchors (m); 0 for other types.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_joint_get_coordinate", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern tenon_result tenon_joint_get_coordinate(tenon_joint_id joint, double* @out);
@@ -1728,8 +1732,10 @@ namespace Tenon
     ///  default from `tenon_joint_def_default()`; `INFINITY` from `&lt;math.h&gt;`) mean no limit.
     ///  Hinge: `lower &lt;= angle &lt;= upper` (rad, unwrapped). Slider: `lower &lt;= position &lt;= upper` (m).
     ///  Ball: `lower &lt;= twist &lt;= upper` (rad, about frame A's x axis, within (-pi, pi)) and the angle
-    ///  between the frames' x axes within `swing` (rad, in (0, pi)). Other types: no limits.
-    ///  `lower == upper` holds the coordinate there.
+    ///  between the frames' x axes within `swing` (rad, in (0, pi)). Distance: `lower &lt;= distance
+    ///  &lt;= upper` (m; `lower &gt;= 0`, `upper &gt; 0`, within 1e9), which replaces the joint's fixed
+    ///  length: the anchors move freely within the range, so `upper` alone is a rope, slack until
+    ///  pulled taut. Other types: no limits. `lower == upper` holds the coordinate there.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe partial struct tenon_joint_limits
@@ -1777,8 +1783,8 @@ namespace Tenon
         /// </summary>
         public tenon_joint_frame frame_b;
         /// <summary>
-        ///  Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, &gt; 0, at most 1e9); ignored
-        ///  otherwise.
+        ///  Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, &gt; 0, at most 1e9), held while
+        ///  the joint has no finite `limits` (a range replaces it); ignored otherwise.
         ///  Default 1.
         /// </summary>
         public double distance;
@@ -2640,7 +2646,7 @@ namespace Tenon
         /// </summary>
         Cylindrical = 5,
         /// <summary>
-        ///  Keeps the anchors at `distance` (1 row).
+        ///  Keeps the anchors at `distance` (1 row), or within the range of its `limits` (a rope).
         /// </summary>
         Distance = 6,
     }

@@ -1087,7 +1087,7 @@ impl Island {
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
             let model = ij.model(joints);
-            if model.kind.has_coordinate() {
+            if model.kind.reports_coordinate() {
                 let pa = self.side_pose(ij.a, bodies, tau1, false);
                 let pb = self.side_pose(ij.b, bodies, tau1, false);
                 self.coord[k] = model.coordinate(&pa, &pb, self.coord[k]);

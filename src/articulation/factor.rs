@@ -131,13 +131,18 @@ impl BlockCholesky {
         incidence: &[Vec<u32>],
         ordering: Ordering,
     ) -> BlockCholesky {
-        let n = sizes.len();
         let order = match ordering {
             Ordering::Amd => amd_order(adj),
-            Ordering::Colamd => colamd_order(n, incidence),
+            Ordering::Colamd => colamd_order(sizes.len(), incidence),
             Ordering::NestedDissection => nested_dissection(adj),
         };
-        let mut pos = vec![0u32; n];
+        // A block without rows has no panel (`pos` u32::MAX): it couples nothing.
+        let order: Vec<u32> = order
+            .into_iter()
+            .filter(|&b| sizes[b as usize] > 0)
+            .collect();
+        let n = order.len();
+        let mut pos = vec![u32::MAX; sizes.len()];
         for (k, &b) in order.iter().enumerate() {
             pos[b as usize] = k as u32;
         }
@@ -156,7 +161,7 @@ impl BlockCholesky {
             mark[k] = k as u32;
             for &nb in &adj[order[k] as usize] {
                 let p = pos[nb as usize];
-                if p as usize > k && mark[p as usize] != k as u32 {
+                if p != u32::MAX && p as usize > k && mark[p as usize] != k as u32 {
                     mark[p as usize] = k as u32;
                     s.push(p);
                 }
@@ -290,9 +295,12 @@ impl BlockCholesky {
     }
 
     /// Where block `(i, j)` of `A` (rows of joint block `i`, columns of `j`) is stored. `None`
-    /// if the two blocks are not coupled in `L`'s structure.
+    /// if the two blocks are not coupled in `L`'s structure or one has no rows.
     pub fn locate(&self, i: usize, j: usize) -> Option<BlockLoc> {
         let (pi, pj) = (self.pos[i] as usize, self.pos[j] as usize);
+        if pi == u32::MAX as usize || pj == u32::MAX as usize {
+            return None;
+        }
         if pi == pj {
             let ld = self.p_ld[pi] as usize;
             return Some(BlockLoc {
@@ -560,7 +568,7 @@ impl BlockCholesky {
         }
     }
 
-    /// Number of blocks (joints).
+    /// Number of panels (joints with rows).
     pub fn blocks(&self) -> usize {
         self.order.len()
     }

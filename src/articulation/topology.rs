@@ -199,9 +199,11 @@ fn make_island(
     ordering: Ordering,
 ) -> Island {
     let nb = body_slots.len();
-    // Incidence: (joint, side) per local body.
+    // Incidence: (joint, side) per local body. A joint without rows in the factored system (a
+    // distance joint with a range: its limit row alone, appended by the bordered solve) is an
+    // empty block coupled with none.
     let mut incident: Vec<Vec<(u32, u8)>> = vec![Vec::new(); nb];
-    for (ji, j) in joints.iter().enumerate() {
+    for (ji, j) in joints.iter().enumerate().filter(|(_, j)| j.n > 0) {
         for (s, side) in [j.a, j.b].into_iter().enumerate() {
             if let Side::Dyn(l) = side {
                 incident[l as usize].push((ji as u32, s as u8));
@@ -253,7 +255,8 @@ fn make_island(
 }
 
 /// True if the joint graph of an island has no cycle, the world and every static or kinematic
-/// body counted as one node (two joints to the ground close a loop through it).
+/// body counted as one node (two joints to the ground close a loop through it). Joints without
+/// rows in the factored system add no edge.
 fn loop_free(nb: usize, joints: &[IslandJoint]) -> bool {
     let ground = nb as u32;
     let mut parent: Vec<u32> = (0..=ground).collect();
@@ -261,7 +264,7 @@ fn loop_free(nb: usize, joints: &[IslandJoint]) -> bool {
         Side::Dyn(l) => l,
         _ => ground,
     };
-    joints.iter().all(|j| {
+    joints.iter().filter(|j| j.n > 0).all(|j| {
         let (ra, rb) = (find(&mut parent, node(j.a)), find(&mut parent, node(j.b)));
         parent[ra.max(rb) as usize] = ra.min(rb);
         ra != rb

@@ -30,7 +30,7 @@ pub enum tenon_joint_type {
     Universal = 4,
     /// Slides along and turns about frame A's x axis (4 rows).
     Cylindrical = 5,
-    /// Keeps the anchors at `distance` (1 row).
+    /// Keeps the anchors at `distance` (1 row), or within the range of its `limits` (a rope).
     Distance = 6,
 }
 
@@ -107,8 +107,10 @@ pub struct tenon_motor {
 /// default from `tenon_joint_def_default()`; `INFINITY` from `<math.h>`) mean no limit.
 /// Hinge: `lower <= angle <= upper` (rad, unwrapped). Slider: `lower <= position <= upper` (m).
 /// Ball: `lower <= twist <= upper` (rad, about frame A's x axis, within (-pi, pi)) and the angle
-/// between the frames' x axes within `swing` (rad, in (0, pi)). Other types: no limits.
-/// `lower == upper` holds the coordinate there.
+/// between the frames' x axes within `swing` (rad, in (0, pi)). Distance: `lower <= distance
+/// <= upper` (m; `lower >= 0`, `upper > 0`, within 1e9), which replaces the joint's fixed
+/// length: the anchors move freely within the range, so `upper` alone is a rope, slack until
+/// pulled taut. Other types: no limits. `lower == upper` holds the coordinate there.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_joint_limits {
@@ -156,8 +158,8 @@ pub struct tenon_joint_def {
     pub frame_a: tenon_joint_frame,
     /// Frame on body B (local to B).
     pub frame_b: tenon_joint_frame,
-    /// Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0, at most 1e9); ignored
-    /// otherwise.
+    /// Rest distance of a `TENON_JOINT_TYPE_DISTANCE` joint (m, > 0, at most 1e9), held while
+    /// the joint has no finite `limits` (a range replaces it); ignored otherwise.
     /// Default 1.
     pub distance: f64,
     /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; friction only
@@ -598,9 +600,12 @@ pub extern "C" fn tenon_joint_set_motor(joint: tenon_joint_id, motor: tenon_moto
 
 /// Sets the joint's limits. Turning a limit on or off redoes the symbolic analysis on the next
 /// step; moving finite bounds does not.
+/// On a distance joint, setting a range or clearing it (its fixed length back) also changes
+/// the joint's own row.
 /// Errors: NaN; `lower > upper`; swing outside (0, pi); restitution outside [0, 1]; a ball's
-/// twist bounds outside (-pi, pi); `TENON_RESULT_WRONG_JOINT_TYPE` (limits on a type without
-/// them, or a swing cone on a hinge or slider).
+/// twist bounds outside (-pi, pi); a distance range with `lower < 0`, `upper <= 0` or a bound
+/// beyond 1e9 m; `TENON_RESULT_WRONG_JOINT_TYPE` (limits on a type without them, or a swing
+/// cone on a joint other than a ball).
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_joint_set_limits(
     joint: tenon_joint_id,
@@ -637,7 +642,8 @@ pub unsafe extern "C" fn tenon_joint_get_motor(
 }
 
 /// Writes the joint coordinate after the last step to `*out`: hinge angle (rad, unwrapped, so it
-/// counts full turns), slider position along the axis (m); 0 for other types.
+/// counts full turns), slider position along the axis (m), the distance between a distance
+/// joint's anchors (m); 0 for other types.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_joint_get_coordinate(
     joint: tenon_joint_id,

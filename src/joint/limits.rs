@@ -5,7 +5,7 @@
 
 use super::JointKind;
 use super::rows::{FramePair, Row, pack};
-use super::{hinge, slider};
+use super::{distance, hinge, slider};
 use crate::error::{Error, ErrorKind, Result};
 use crate::math::Vec3;
 
@@ -16,6 +16,10 @@ use crate::math::Vec3;
 /// - Ball: `lower <= twist <= upper` (rad, rotation of frame B about frame A's x axis, within
 ///   (-pi, pi)), and the swing cone: the angle between the two frames' x axes stays within
 ///   `swing` (rad, in (0, pi)).
+/// - Distance: `lower <= |anchor B - anchor A| <= upper` (m; `lower` 0 or more, `upper` above
+///   0). The range replaces the joint's fixed length: the anchors move freely within it, so
+///   `upper` alone is a rope, slack until it is pulled taut (Jolt's and Box2D's min and max
+///   length). `lower == upper` is a rod of that length.
 ///
 /// `lower == upper` holds the coordinate there (both directions). An active limit is as hard as
 /// the joint (within `eps_p`); `restitution` is the coefficient of the bounce when the joint
@@ -75,7 +79,9 @@ impl JointLimits {
     /// Number of limit rows of a joint of `kind` with these limits (0, 1 or 2).
     pub(crate) fn row_count(&self, kind: JointKind) -> usize {
         match kind {
-            JointKind::Hinge | JointKind::Slider => usize::from(self.has_range()),
+            JointKind::Hinge | JointKind::Slider | JointKind::Distance => {
+                usize::from(self.has_range())
+            }
             JointKind::Ball => usize::from(self.has_range()) + usize::from(self.has_swing()),
             _ => 0,
         }
@@ -113,11 +119,23 @@ impl JointLimits {
         }
         let pi = std::f64::consts::PI;
         match kind {
-            JointKind::Hinge | JointKind::Slider => {
+            JointKind::Hinge | JointKind::Slider | JointKind::Distance => {
                 if self.has_swing() {
                     return Err(Error::new(
                         ErrorKind::WrongJointType,
                         "only ball joints have a swing cone",
+                    ));
+                }
+                if kind == JointKind::Distance
+                    && ((self.lower.is_finite() && self.lower < 0.0)
+                        || (self.upper.is_finite() && self.upper <= 0.0)
+                        || self.lower > crate::body::MAX_POSITION
+                        || (self.upper.is_finite() && self.upper > crate::body::MAX_POSITION))
+                {
+                    return bad(format!(
+                        "distance limits must satisfy 0 <= lower, 0 < upper, both within 1e9 m, \
+                         got [{}, {}]",
+                        self.lower, self.upper
                     ));
                 }
             }
@@ -135,7 +153,7 @@ impl JointLimits {
                 if self.has_range() || self.has_swing() {
                     return Err(Error::new(
                         ErrorKind::WrongJointType,
-                        "only hinge, slider and ball joints have limits",
+                        "only hinge, slider, ball and distance joints have limits",
                     ));
                 }
             }
@@ -171,6 +189,12 @@ impl JointLimits {
             // is the hinge angle of its frames, not unwrapped
             let s = match kind {
                 JointKind::Slider => slider::motor_row(f, 0.0),
+                JointKind::Distance => {
+                    // the distance and its gradient: the fixed-length row measured from 0
+                    let mut r = [Row::default()];
+                    distance::rows(f, 0.0, &mut r);
+                    r[0]
+                }
                 JointKind::Hinge => hinge::motor_row(f, coord_ref, 0.0),
                 _ => hinge::motor_row(f, 0.0, 0.0),
             };

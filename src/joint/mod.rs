@@ -39,7 +39,8 @@ pub enum JointKind {
     Universal,
     /// Slides along and rotates about the x axis of frame A (4 rows).
     Cylindrical,
-    /// Keeps the anchors at a fixed distance (1 row).
+    /// Keeps the anchors at a fixed distance (1 row), or within a range given as its limits (a
+    /// rope: no row until the range's limit row is reached).
     Distance,
 }
 
@@ -58,6 +59,12 @@ impl JointKind {
     /// True for the joints that can carry a motor (hinge and slider).
     pub fn has_coordinate(self) -> bool {
         matches!(self, JointKind::Hinge | JointKind::Slider)
+    }
+
+    /// True for the joints whose coordinate is reported: those with a motor's, and the distance
+    /// of a distance joint's anchors.
+    pub(crate) fn reports_coordinate(self) -> bool {
+        self.has_coordinate() || self == JointKind::Distance
     }
 
     /// True for the joints whose rows are three point rows (`rows::point_rows`) followed by
@@ -266,7 +273,8 @@ pub struct JointDesc {
     pub frame_a: JointFrame,
     /// Frame on body B (body-local).
     pub frame_b: JointFrame,
-    /// Rest distance of a [`JointKind::Distance`] joint (m, > 0, at most 1e9); ignored otherwise.
+    /// Rest distance of a [`JointKind::Distance`] joint (m, > 0, at most 1e9), held while the
+    /// joint has no finite limits (a range replaces it, [`JointLimits`]); ignored otherwise.
     pub distance: f64,
     /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; on a ball
     /// joint, friction only (see [`Motor`]).
@@ -409,7 +417,16 @@ impl JointModel {
 
     /// Number of rows, with the motor row if `motor` is on.
     pub fn row_count(&self, motor: bool) -> usize {
+        if self.is_ranged_distance() {
+            return 0;
+        }
         self.kind.base_rows() + usize::from(motor && self.kind.has_coordinate())
+    }
+
+    /// A distance joint whose limits replace its fixed length: no bilateral row, only the
+    /// range's limit row.
+    pub fn is_ranged_distance(&self) -> bool {
+        self.kind == JointKind::Distance && self.limits.has_range()
     }
 
     /// Evaluates the rows at the poses `a`, `b`. `motor_target` is the coordinate the motor must
@@ -429,6 +446,9 @@ impl JointModel {
             let rb = b.q * self.frame_b.anchor;
             let d = (b.x + rb) - (a.x + ra);
             return rows::point_rows(&ra, &rb, &d, out);
+        }
+        if self.is_ranged_distance() {
+            return 0;
         }
         let orientations = !matches!(self.kind, JointKind::Ball | JointKind::Distance);
         let f = FramePair::new(a, b, &self.frame_a, &self.frame_b, orientations);
@@ -454,7 +474,8 @@ impl JointModel {
         }
     }
 
-    /// The joint coordinate (hinge angle unwrapped around `coord_ref`, slider position), or 0.
+    /// The joint coordinate (hinge angle unwrapped around `coord_ref`, slider position, the
+    /// distance of a distance joint's anchors), or 0.
     pub fn coordinate(&self, a: &Pose, b: &Pose, coord_ref: f64) -> f64 {
         if self.kind == JointKind::Hinge {
             // the frames' orientations alone, as `FramePair::new` computes them (the same angle
@@ -468,6 +489,7 @@ impl JointModel {
         match self.kind {
             JointKind::Hinge => hinge::angle(&f, coord_ref).0,
             JointKind::Slider => slider::position(&f),
+            JointKind::Distance => (f.pb - f.pa).norm(),
             _ => 0.0,
         }
     }
