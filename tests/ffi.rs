@@ -1391,6 +1391,72 @@ fn joint_limits_through_the_c_abi() {
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
 
+/// A rope through the ABI: a distance joint whose limits give it a range hangs slack, pulls
+/// taut at `upper`, reports its length as the coordinate, and takes its fixed length back when
+/// the range is cleared.
+#[test]
+fn a_rope_through_the_c_abi() {
+    let w = world();
+    // 2 m beside the anchor on a 3 m rope
+    let bob = body_at(w, v(2.0, 0.0, 0.0));
+    let mut d = tenon_joint_def_default();
+    d.r#type = tenon_joint_type::Distance as u32;
+    d.body_b = bob;
+    assert_eq!(
+        unsafe { tenon_joint_def_set_world_frame(w, &mut d, v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0)) },
+        R_OK
+    );
+    d.frame_b.anchor = v(0.0, 0.0, 0.0);
+    d.distance = 2.0;
+    d.limits.lower = 0.0;
+    d.limits.upper = 3.0;
+    let mut j = tenon_joint_id::default();
+    assert_eq!(unsafe { tenon_joint_create(w, &d, &mut j) }, R_OK);
+    let coordinate = || {
+        let mut c = f64::NAN;
+        assert_eq!(unsafe { tenon_joint_get_coordinate(j, &mut c) }, R_OK);
+        c
+    };
+    assert_eq!(coordinate(), 2.0);
+    let mut longest: f64 = 0.0;
+    for k in 0..90 {
+        let mut rep = tenon_step_report::default();
+        assert_eq!(unsafe { tenon_world_step(w, 1.0 / 60.0, &mut rep) }, R_OK);
+        assert!(rep.converged == 1 && rep.max_violation <= 1e-9, "step {k}");
+        let p = position(bob);
+        let dist = (p.x * p.x + p.y * p.y + p.z * p.z).sqrt();
+        assert!((coordinate() - dist).abs() < 1e-12);
+        assert!(dist <= 3.0 + 1e-9, "step {k}: {dist} m");
+        if k < 30 {
+            // falling freely: 2.2 m of fall take 41 steps
+            assert!(dist < 3.0 - 1e-3);
+        }
+        longest = longest.max(dist);
+    }
+    assert!((longest - 3.0).abs() < 1e-9, "{longest}");
+    // bad ranges: refused, the rope unchanged
+    let rope = d.limits;
+    for (lower, upper) in [(-1.0, 3.0), (0.0, 0.0), (0.0, -2.0)] {
+        let bad = tenon_joint_limits {
+            lower,
+            upper,
+            ..rope
+        };
+        assert_eq!(tenon_joint_set_limits(j, bad), tenon_result::InvalidArgument);
+    }
+    let mut got = d.limits;
+    assert_eq!(unsafe { tenon_joint_get_limits(j, &mut got) }, R_OK);
+    assert_eq!(got, rope);
+    // no range: a 2 m rod again, from the next step on
+    let none = tenon_joint_def_default().limits;
+    assert_eq!(tenon_joint_set_limits(j, none), R_OK);
+    for _ in 0..10 {
+        assert_eq!(unsafe { tenon_world_step(w, 1.0 / 60.0, null_mut()) }, R_OK);
+        assert!((coordinate() - 2.0).abs() < 1e-9, "{}", coordinate());
+    }
+    assert_eq!(tenon_world_destroy(w), R_OK);
+}
+
 #[test]
 fn a_body_lists_its_shapes_and_joints() {
     let w = world();

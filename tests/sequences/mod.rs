@@ -1481,7 +1481,12 @@ fn limits(input: &mut Input) -> tenon_joint_limits {
     tenon_joint_limits {
         lower: a.min(b),
         upper: if input.one_in(8) { a.min(b) } else { a.max(b) },
-        swing: input.num(0.0, 3.0),
+        // no cone half the time: a range alone, as a hinge, slider or distance joint takes it
+        swing: if input.one_in(2) {
+            f64::INFINITY
+        } else {
+            input.num(0.0, 3.0)
+        },
         restitution: input.num(0.0, 1.0),
     }
 }
