@@ -45,6 +45,12 @@ fn benches(c: &mut Criterion) {
             scenes::heavy_chain(w, 20, load);
         });
     }
+    // ropes of distance ranges (limit rows alone, in the appended block) at the same ratios
+    for load in [1.0, 1e3, 1e4] {
+        bench_scene(c, "heavy_rope", format!("{load:e}"), h, |w| {
+            scenes::heavy_rope(w, 20, load);
+        });
+    }
     // ropes with 1 N m of friction in every ball joint (three box-bounded rows each, solved
     // with the limits in the appended block), and the 1:1000 heavy chain with it
     for n in [10usize, 40] {

@@ -52,6 +52,7 @@ fn allocations_in(f: impl FnOnce()) -> usize {
 fn steps_allocate_nothing_once_the_topology_is_fixed() {
     let mut world = World::default();
     scenes::heavy_chain(&mut world, 20, 1e4); // substeps and re-linearizations included
+    scenes::heavy_rope(&mut world, 20, 1e3); // an island of limit rows alone
     scenes::four_bar(&mut world);
     // a hub of 75 rows, split automatically (Appendix B), spinning
     let spider = scenes::spider(&mut world, 24);
