@@ -1442,7 +1442,10 @@ fn a_rope_through_the_c_abi() {
             upper,
             ..rope
         };
-        assert_eq!(tenon_joint_set_limits(j, bad), tenon_result::InvalidArgument);
+        assert_eq!(
+            tenon_joint_set_limits(j, bad),
+            tenon_result::InvalidArgument
+        );
     }
     let mut got = d.limits;
     assert_eq!(unsafe { tenon_joint_get_limits(j, &mut got) }, R_OK);

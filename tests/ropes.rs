@@ -195,7 +195,10 @@ fn a_strut_keeps_its_range_in_both_directions() {
         let e = world.kinetic_energy();
         if restitution == 1.0 {
             assert!(turns.len() >= 30, "{} bounces", turns.len());
-            assert!(turns.iter().all(|&d| !(1.1..=1.9).contains(&d)), "{turns:?}");
+            assert!(
+                turns.iter().all(|&d| !(1.1..=1.9).contains(&d)),
+                "{turns:?}"
+            );
             assert!(shortest < 1.001 && longest > 1.9);
             assert!((e - e0).abs() < 1e-9 * e0, "kinetic energy {e} from {e0}");
         } else {
@@ -374,4 +377,80 @@ fn a_crane_lowers_a_crate_onto_the_floor_and_lifts_it_again() {
     let (d, z) = check(&mut world, 420, 0.0);
     assert!((d - 3.0).abs() < 1e-9, "rope at {d} m");
     assert!((z - 1.5).abs() < 0.05, "crate at {z}");
+}
+
+/// With sleep on, a crate hanging from a taut rope and one resting on the floor on a slack
+/// rope fall asleep; a push wakes the hanging one, and its rope holds it again.
+#[test]
+fn crates_on_ropes_fall_asleep_and_wake() {
+    let dt = 1.0 / 60.0;
+    let mut world = World::default();
+    world
+        .set_sleep_settings(SleepSettings {
+            enabled: true,
+            ..Default::default()
+        })
+        .unwrap();
+    scenes::floor(&mut world, 0.0, Material::default());
+    let cube = Geometry::Box {
+        half_extents: Vec3::new(0.5, 0.5, 0.5),
+    };
+    let mut crates = Vec::new();
+    let mut ropes = Vec::new();
+    // hanging 1 m above the floor from a 2 m rope; resting on the floor, the rope 1 m slack
+    for (x, z, hook_z) in [(0.0, 1.5, 4.0), (5.0, 0.5, 2.0)] {
+        let c = scenes::shaped_body(
+            &mut world,
+            BodyKind::Dynamic,
+            Vec3::new(x, 0.0, z),
+            Quat::identity(),
+            cube.clone(),
+            Material::default(),
+        );
+        let top = Vec3::new(x, 0.0, z + 0.5);
+        let hook = Vec3::new(x, 0.0, hook_z);
+        let range = JointLimits::range(0.0, 2.0);
+        ropes.push(distance_joint(
+            &mut world,
+            (None, hook),
+            (c, top),
+            2.0,
+            range,
+        ));
+        crates.push(c);
+    }
+    let mut asleep_at = [None; 2];
+    for k in 0..240 {
+        let r = world.step(dt).unwrap().clone();
+        assert!(r.converged && r.max_violation <= 1e-9, "step {k}: {r:?}");
+        for (i, &c) in crates.iter().enumerate() {
+            if asleep_at[i].is_none() && !world.body(c).unwrap().is_awake() {
+                asleep_at[i] = Some(k);
+            }
+        }
+    }
+    assert!(asleep_at.iter().all(Option::is_some), "{asleep_at:?}");
+    assert!((world.joint_coordinate(ropes[0]).unwrap() - 2.0).abs() < 1e-9);
+    assert!((world.joint_coordinate(ropes[1]).unwrap() - 1.0).abs() < 1e-3);
+    // a push sideways: the hanging crate swings on its rope, which holds it at 2 m
+    world
+        .apply_impulse(
+            crates[0],
+            Vec3::new(0.0, 2000.0, 0.0),
+            world.body(crates[0]).unwrap().position(),
+        )
+        .unwrap();
+    let mut widest: f64 = 0.0;
+    for k in 0..60 {
+        let r = world.step(dt).unwrap().clone();
+        assert!(r.converged && r.max_violation <= 1e-9, "step {k}: {r:?}");
+        assert!(world.body(crates[0]).unwrap().is_awake());
+        let d = world.joint_coordinate(ropes[0]).unwrap();
+        // taut: never beyond its length, and short of it by no more than the solve leaves a
+        // bound it does not cross (a limit inside its range is not a violation)
+        assert!(d <= 2.0 + 1e-9 && d > 2.0 - 1e-6, "step {k}: rope at {d} m");
+        widest = widest.max(world.body(crates[0]).unwrap().position().y);
+    }
+    assert!(widest > 0.2, "swung {widest} m");
+    println!("asleep at steps {asleep_at:?}, swung {widest:.3} m");
 }
