@@ -112,6 +112,24 @@ int main() {
     EXPECT(std::fabs(w.joint_motor_impulse(hinge.value()).value() - 2.0 / 60.0) < 1e-12);
     m.max_force = 0.0;
     EXPECT(w.set_motor(hinge.value(), m).code() == TENON_RESULT_INVALID_ARGUMENT);
+    // a ball joint's servo (5 N m) turns a second cube a quarter turn about z and holds it there
+    bd.position = {3, 0, 0};
+    tenon::BodyId cube = w.create_body(bd).value();
+    tenon::JointId ball = w.create_joint(TENON_JOINT_TYPE_BALL, tenon::BodyId{}, cube, {3, 0, 0}, {1, 0, 0}).value();
+    m = tenon_joint_def_default().motor;
+    m.mode = TENON_MOTOR_MODE_POSITION;
+    EXPECT(w.set_motor(ball, m).code() == TENON_RESULT_WRONG_JOINT_TYPE);  // a servo is force-limited
+    m.max_force = 5.0;
+    EXPECT(w.set_motor(ball, m).ok());
+    const tenon_quat quarter = {0, 0, std::sqrt(0.5), std::sqrt(0.5)};
+    EXPECT(w.set_motor_rotation(ball, quarter).ok());
+    EXPECT(w.set_motor_rotation(ball, {0, 0, 0, 2}).code() == TENON_RESULT_INVALID_ROTATION);
+    EXPECT(w.set_motor_rotation(hinge.value(), quarter).code() == TENON_RESULT_WRONG_JOINT_TYPE);
+    EXPECT(std::fabs(w.motor_rotation(ball).value().z - std::sqrt(0.5)) < 1e-15);
+    for (int k = 0; k < 120; ++k) EXPECT(w.step(1.0 / 60.0).ok());
+    tenon_quat q = w.rotation(cube).value();
+    EXPECT(std::fabs(q.x) < 1e-9 && std::fabs(q.y) < 1e-9 && std::fabs(q.z - quarter.z) < 1e-9 &&
+           std::fabs(q.w - quarter.w) < 1e-9);
   }
   {
     // shapes and the contact view: a box settles on a plane with 4 contact points

@@ -1117,11 +1117,16 @@ typedef struct {
  * otherwise applies exactly that much and falls behind (not counted as a violation). A
  * velocity motor with `target_velocity = 0` and a finite `max_force` is joint friction.
  *
- * A ball joint takes friction only: velocity mode, `target_velocity = 0` and a finite
- * `max_force` (N m); another mode, a nonzero target or an infinite `max_force` is
- * `TENON_RESULT_WRONG_JOINT_TYPE`. It is three rows about the axes of frame B as it is at the
- * start of each substep, each bounded by `max_force` on its own, so a torque about an oblique
- * axis may reach up to `sqrt(3) max_force` before it slides.
+ * A ball joint takes a force-limited motor only (a finite `max_force`, N m), one of two:
+ * friction (velocity mode, `target_velocity = 0`) or a servo (position mode) that turns frame B
+ * relative to frame A to the target rotation set by `tenon_joint_set_motor_rotation()`
+ * (`target_position` unused): an active ragdoll's muscles. The servo's reference turns from
+ * where the joint is towards the target, to reach it by the end of the step but no faster than
+ * half of `max_force` can brake it there; the joint follows it as hard as a joint while that
+ * takes at most `max_force` about each axis. An infinite `max_force`, or a velocity motor with
+ * a nonzero target, is `TENON_RESULT_WRONG_JOINT_TYPE`. Either is three rows about the axes of
+ * frame B as it is at the start of each substep, each bounded by `max_force` on its own, so a
+ * torque about an oblique axis may reach up to `sqrt(3) max_force`.
  */
 typedef struct {
   /**
@@ -2134,7 +2139,8 @@ tenon_result tenon_joint_get_user_data(tenon_joint_id joint, uint64_t *out);
 tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id *out_a, tenon_body_id *out_b);
 
 /**
- * Sets the joint's motor (hinge and slider; friction only on a ball joint, see `tenon_motor`;
+ * Sets the joint's motor (hinge and slider; on a ball joint friction or a servo, see
+ * `tenon_motor`;
  * `TENON_MOTOR_MODE_OFF` is accepted on every type, and an all-zero `tenon_motor` switches a
  * motor off). A velocity motor starts from the current coordinate.
  * Switching between hard (`max_force = INFINITY`) and force-limited rebuilds the solver's
@@ -2144,6 +2150,22 @@ tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id *out_a, 
  * `TENON_RESULT_WRONG_JOINT_TYPE`.
  */
 tenon_result tenon_joint_set_motor(tenon_joint_id joint, tenon_motor motor);
+
+/**
+ * Sets the rotation of frame B relative to frame A that a ball joint's servo (a force-limited
+ * `TENON_MOTOR_MODE_POSITION` motor, see `tenon_motor`) turns the joint to; identity (the
+ * frames aligned) until set. Set it before each step to follow an animation: an active
+ * ragdoll's pose. It is normalized. Errors: a joint other than a ball joint
+ * (`TENON_RESULT_WRONG_JOINT_TYPE`); NaN or infinite (`TENON_RESULT_NON_FINITE`); a norm off 1
+ * by more than 1e-6 (`TENON_RESULT_INVALID_ROTATION`); nothing changes on error.
+ */
+tenon_result tenon_joint_set_motor_rotation(tenon_joint_id joint, tenon_quat rotation);
+
+/**
+ * Writes the rotation a ball joint's servo turns frame B to, relative to frame A, to `*out`
+ * (identity on other joints).
+ */
+tenon_result tenon_joint_get_motor_rotation(tenon_joint_id joint, tenon_quat *out);
 
 /**
  * Sets the joint's limits. Turning a limit on or off redoes the symbolic analysis on the next
@@ -2178,7 +2200,7 @@ tenon_result tenon_joint_get_coordinate(tenon_joint_id joint, double *out);
  * Writes the impulse the joint's motor applied along the coordinate during the last step to
  * `*out`: N m s about a hinge's axis, N s along a slider's, positive when it drives the
  * coordinate up; 0 without a motor. Divide by the step for the mean torque or force: a
- * force-limited motor at its bound gives `max_force`. For a ball joint's friction, the
+ * force-limited motor at its bound gives `max_force`. For a ball joint's friction or servo, the
  * magnitude of its three rows' impulses (N m s): `sqrt(k) max_force` times the step with `k`
  * of its axes sliding. Like the reaction impulse, it is that of the last step the joint's
  * island was solved in (a sleeping joint keeps its last value).

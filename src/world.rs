@@ -151,6 +151,9 @@ pub(crate) struct Joint {
     pub user_data: u64,
     /// Running target of a velocity motor (the coordinate it must be at now).
     pub motor_target: f64,
+    /// The rotation of frame B relative to frame A a ball joint's servo drives to
+    /// ([`World::set_joint_motor_rotation`]).
+    pub motor_rotation: Quat,
     /// Unwrapped coordinate at the end of the last step (hinge angle, slider position, a distance
     /// joint's distance).
     pub coordinate: f64,
@@ -924,6 +927,7 @@ impl World {
             user_data: desc.user_data,
             motor_target: 0.0,
             coordinate: 0.0,
+            motor_rotation: Quat::identity(),
             impulse: [0.0; 6],
             break_force: f64::INFINITY,
             break_torque: f64::INFINITY,
@@ -1077,8 +1081,8 @@ impl World {
         Ok((j.body_a.map(bh), bh(j.body_b)))
     }
 
-    /// Sets the joint's motor (hinge and slider; a ball joint takes friction only, see
-    /// [`Motor`]). Switching a motor on or off, or between
+    /// Sets the joint's motor (hinge and slider; a ball joint takes a force-limited one only,
+    /// friction or a servo, see [`Motor`]). Switching a motor on or off, or between
     /// hard (infinite `max_force`) and force-limited, changes the system's rows, so the
     /// factorization's symbolic analysis is redone on the next step.
     pub fn set_joint_motor(&mut self, h: JointHandle, motor: Motor) -> Result<()> {
@@ -1096,6 +1100,48 @@ impl World {
         }
         self.note_joint_change(h.index);
         Ok(())
+    }
+
+    /// Sets the rotation of frame B relative to frame A that a ball joint's servo (a
+    /// force-limited [`MotorMode::Position`] motor, see [`Motor`]) drives the joint to; the
+    /// identity (the frames aligned) until set. Set it each step to follow an animation (an
+    /// active ragdoll's pose). Errors: a joint other than a ball joint
+    /// (`WrongJointType`); a NaN or infinite rotation (`NonFinite`); one whose norm is off 1 by
+    /// more than 1e-6 (`InvalidRotation`). It is normalized; nothing changes on error.
+    pub fn set_joint_motor_rotation(&mut self, h: JointHandle, rotation: Quat) -> Result<()> {
+        let j = self.joint(h)?;
+        if j.model.kind != JointKind::Ball {
+            return Err(Error::new(
+                ErrorKind::WrongJointType,
+                "only a ball joint's servo has a target rotation",
+            ));
+        }
+        if rotation.coords.iter().any(|v| !v.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "a servo's target rotation is NaN or infinite",
+            ));
+        }
+        let n = rotation.coords.norm();
+        if (n - 1.0).abs() > 1e-6 {
+            return Err(Error::new(
+                ErrorKind::InvalidRotation,
+                format!("a servo's target rotation must be a unit quaternion (norm {n})"),
+            ));
+        }
+        let q = Quat::new_normalize(rotation.into_inner());
+        self.joints
+            .get_mut(h.index, h.generation)
+            .expect("checked")
+            .motor_rotation = q;
+        self.note_joint_change(h.index);
+        Ok(())
+    }
+
+    /// The rotation a ball joint's servo drives frame B to, relative to frame A
+    /// ([`World::set_joint_motor_rotation`]).
+    pub fn joint_motor_rotation(&self, h: JointHandle) -> Result<Quat> {
+        Ok(self.joint(h)?.motor_rotation)
     }
 
     /// Sets the joint's limits (hinge angle, slider position, ball twist and swing cone, the
@@ -1285,8 +1331,8 @@ impl World {
 
     /// Impulse the joint's motor applied along the joint's coordinate during the last step:
     /// N m s about a hinge's axis, N s along a slider's, positive when it drives the coordinate
-    /// up (0 without a motor); for a ball joint's friction, the magnitude of its three rows'
-    /// impulses (N m s). Divide by the step for the mean torque or force; a force-limited
+    /// up (0 without a motor); for a ball joint's friction or servo, the magnitude of its three
+    /// rows' impulses (N m s). Divide by the step for the mean torque or force; a force-limited
     /// motor that held at its bound reports `max_force` times the step. Like
     /// [`World::joint_reaction_impulse`], it is that of the last step the joint's island was
     /// solved in (a sleeping joint keeps its last value).

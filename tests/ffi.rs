@@ -1460,6 +1460,69 @@ fn a_rope_through_the_c_abi() {
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
 
+/// A ball joint's servo through the ABI: force-limited position mode, its target rotation set
+/// and read back, bad targets refused; a bar without gravity is turned a quarter turn.
+#[test]
+fn a_ball_servo_through_the_c_abi() {
+    let mut wd = tenon_world_def_default();
+    wd.gravity = v(0.0, 0.0, 0.0);
+    let mut w = tenon_world_id::default();
+    assert_eq!(unsafe { tenon_world_create(&wd, &mut w) }, R_OK);
+    let bar = body_at(w, v(0.5, 0.0, 0.0));
+    let ball = joint(
+        w,
+        tenon_joint_type::Ball,
+        tenon_body_id::default(),
+        bar,
+        v(0.0, 0.0, 0.0),
+        v(1.0, 0.0, 0.0),
+    );
+    let mut m = tenon_joint_def_default().motor;
+    m.mode = tenon_motor_mode::Position as u32;
+    assert_eq!(tenon_joint_set_motor(ball, m), tenon_result::WrongJointType);
+    m.max_force = 5.0;
+    assert_eq!(tenon_joint_set_motor(ball, m), R_OK);
+    let s = 0.5f64.sqrt();
+    let quarter = tenon_quat {
+        x: 0.0,
+        y: 0.0,
+        z: s,
+        w: s,
+    };
+    assert_eq!(tenon_joint_set_motor_rotation(ball, quarter), R_OK);
+    for (bad, code) in [
+        (
+            tenon_quat {
+                w: f64::NAN,
+                ..quarter
+            },
+            tenon_result::NonFinite,
+        ),
+        (
+            tenon_quat { w: 2.0, ..quarter },
+            tenon_result::InvalidRotation,
+        ),
+    ] {
+        assert_eq!(tenon_joint_set_motor_rotation(ball, bad), code);
+    }
+    let mut got = tenon_quat::default();
+    assert_eq!(
+        unsafe { tenon_joint_get_motor_rotation(ball, &mut got) },
+        R_OK
+    );
+    assert!((got.z - s).abs() < 1e-15 && (got.w - s).abs() < 1e-15);
+    assert_eq!(
+        unsafe { tenon_joint_get_motor_rotation(ball, null_mut()) },
+        tenon_result::NullPointer
+    );
+    for _ in 0..120 {
+        assert_eq!(unsafe { tenon_world_step(w, 1.0 / 60.0, null_mut()) }, R_OK);
+    }
+    let p = position(bar);
+    assert!(p.x.abs() < 1e-9 && (p.y - 0.5).abs() < 1e-9, "{p:?}");
+    assert_eq!(tenon_world_destroy(w), R_OK);
+}
+
 #[test]
 fn a_body_lists_its_shapes_and_joints() {
     let w = world();

@@ -1076,10 +1076,11 @@ fn friction_on_a_ball_joint_is_checked_and_a_bad_one_changes_nothing() {
         Vec3::y(),
         JointLimits::NONE,
     );
+    // (a force-limited position motor is a servo: tests/servos.rs; a hard one is refused)
     let bad = [
         Motor {
             mode: MotorMode::Position,
-            max_force: 1.0,
+            max_force: f64::INFINITY,
             ..Motor::default()
         },
         velocity_motor(1.0, 1.0),

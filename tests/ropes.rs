@@ -454,3 +454,62 @@ fn crates_on_ropes_fall_asleep_and_wake() {
     assert!(widest > 0.2, "swung {widest} m");
     println!("asleep at steps {asleep_at:?}, swung {widest:.3} m");
 }
+
+/// Ropes between bodies with shapes, 1:1000 and swinging onto the floor: the island has no
+/// factored rows at all, only the ropes' limit rows, and its corrections re-linearize between
+/// contact rounds (they once emptied the limit rows: a panic the call sequences found).
+#[test]
+fn ropes_between_shapes_swing_onto_the_floor() {
+    let mut world = World::default();
+    scenes::floor(&mut world, 0.0, Material::default());
+    let cube = |half: f64| Geometry::Box {
+        half_extents: Vec3::new(half, half, half),
+    };
+    let q = Quat::identity();
+    let light = scenes::shaped_body(
+        &mut world,
+        BodyKind::Dynamic,
+        Vec3::new(1.0, 0.0, 2.0),
+        q,
+        cube(0.1),
+        Material::default(),
+    );
+    let heavy = scenes::shaped_body(
+        &mut world,
+        BodyKind::Dynamic,
+        Vec3::new(2.0, 0.0, 2.0),
+        q,
+        cube(0.5),
+        Material::default(),
+    );
+    let ratio = world.body(heavy).unwrap().mass_properties().mass
+        / world.body(light).unwrap().mass_properties().mass;
+    assert!(ratio > 100.0, "{ratio}");
+    let hook = Vec3::new(0.0, 0.0, 2.0);
+    let a = distance_joint(
+        &mut world,
+        (None, hook),
+        (light, Vec3::new(1.0, 0.0, 2.0)),
+        1.0,
+        JointLimits::range(0.0, 1.0),
+    );
+    let b = distance_joint(
+        &mut world,
+        (Some(light), Vec3::new(1.0, 0.0, 2.0)),
+        (heavy, Vec3::new(1.5, 0.0, 2.0)),
+        0.5,
+        JointLimits::range(0.0, 0.5),
+    );
+    let mut touching = 0;
+    for k in 0..240 {
+        let r = world.step(1.0 / 60.0).unwrap().clone();
+        assert!(r.max_violation <= 1e-9, "step {k}: {r:?}");
+        assert!(world.joint_coordinate(a).unwrap() <= 1.0 + 1e-9);
+        assert!(world.joint_coordinate(b).unwrap() <= 0.5 + 1e-9);
+        let c = world.contact_report();
+        assert!(c.max_penetration < 1e-3, "step {k}: {c:?}");
+        touching += usize::from(c.points > 0);
+    }
+    // the heavy cube swings into the floor and ends on it
+    assert!(touching > 100, "touching the floor in {touching} steps");
+}

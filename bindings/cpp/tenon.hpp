@@ -258,6 +258,13 @@ class World {
     return get(tenon_joint_get_motor_impulse, j.raw);
   }
   Status set_motor(JointId j, tenon_motor m) noexcept { return tenon_joint_set_motor(j.raw, m); }
+  /// A ball joint's servo target: frame B's rotation relative to frame A.
+  Status set_motor_rotation(JointId j, tenon_quat q) noexcept {
+    return tenon_joint_set_motor_rotation(j.raw, q);
+  }
+  Result<tenon_quat> motor_rotation(JointId j) const noexcept {
+    return get(tenon_joint_get_motor_rotation, j.raw);
+  }
   Status set_limits(JointId j, tenon_joint_limits l) noexcept { return tenon_joint_set_limits(j.raw, l); }
   Result<tenon_joint_limits> limits(JointId j) const noexcept { return get(tenon_joint_get_limits, j.raw); }
   /// The joint def's user_data.

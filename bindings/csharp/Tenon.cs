@@ -1231,11 +1231,18 @@ namespace Tenon
             get { ulong v; TenonException.Check(Native.tenon_joint_get_user_data(Id, &v)); return v; }
         }
 
-        /// <summary>A hinge's or slider's motor (Native.tenon_joint_def_default() gives one turned off).</summary>
+        /// <summary>A hinge's or slider's motor, a ball joint's friction or servo (Native.tenon_joint_def_default() gives one turned off).</summary>
         public tenon_motor Motor
         {
             get { tenon_motor v; TenonException.Check(Native.tenon_joint_get_motor(Id, &v)); return v; }
             set { TenonException.Check(Native.tenon_joint_set_motor(Id, value)); }
+        }
+
+        /// <summary>A ball joint's servo target: frame B's rotation relative to frame A (an active ragdoll's pose).</summary>
+        public tenon_quat MotorRotation
+        {
+            get { tenon_quat v; TenonException.Check(Native.tenon_joint_get_motor_rotation(Id, &v)); return v; }
+            set { TenonException.Check(Native.tenon_joint_set_motor_rotation(Id, value)); }
         }
 
         public tenon_joint_limits Limits
@@ -1244,7 +1251,7 @@ namespace Tenon
             set { TenonException.Check(Native.tenon_joint_set_limits(Id, value)); }
         }
 
-        /// <summary>A hinge's angle (rad) or a slider's position (m).</summary>
+        /// <summary>A hinge's angle (rad), a slider's position (m), a distance joint's length (m).</summary>
         public double Coordinate
         {
             get { double v; TenonException.Check(Native.tenon_joint_get_coordinate(Id, &v)); return v; }

@@ -9,7 +9,7 @@ use crate::arena::Arena;
 use crate::body::BLOWN_UP_SPEED;
 use crate::body::{Body, BodyKind, world_inertias};
 use crate::joint::{JointFrame, JointKind, JointLimits, JointModel, Pose, Row};
-use crate::math::{Mat3, Quat, Vec3, same_bits};
+use crate::math::{Mat3, Quat, Vec3, quat_from_rotation_vector, rotation_vector, same_bits};
 use crate::world::{Joint, WorldSettings};
 
 /// What a joint's side is attached to.
@@ -418,8 +418,11 @@ reusing_clone! {
         pub motor_left: f64,
         /// Per joint, what a force-limited motor remembers of the last steps (the load on it).
         pub motor_hist: Vec<MotorHistory>,
-        /// Per joint, the relative orientation a ball joint's friction holds in this substep.
+        /// Per joint, the relative orientation a ball joint's friction holds in this substep;
+        /// a servo's reference at time `tau` into the frame is this one turned by
+        /// `servo_rate * tau` (about its own axes, those of its rows).
         pub friction_ref: Vec<Quat>,
+        pub servo_rate: Vec<Vec3>,
         /// Impulse on body B over the frame (linear, angular about B's centre of mass), then the
         /// motor row's impulse, then a ball joint's friction rows' (`JointImpulse`).
         pub impulse: Vec<JointImpulse>,
@@ -668,6 +671,7 @@ impl Island {
             motor_left: 0.0,
             motor_hist: vec![MotorHistory::default(); nj],
             friction_ref: vec![Quat::identity(); nj],
+            servo_rate: vec![Vec3::zeros(); nj],
             impulse: vec![[0.0; 10]; nj],
             impulse_kept: vec![[0.0; 10]; nj],
             lam_pos_kept: vec![0.0; n_lim],
@@ -801,7 +805,12 @@ impl Island {
         // factor stale, must not run before them)
         self.collides =
             self.contacts_follow || self.body_slots.iter().any(|&b| bodies.slot(b).shapes > 0);
-        if self.collides && self.start_values.len() != self.factor.values.len() {
+        // (sized on the first step that needs them; by the limit rows too: an island of ranged
+        // distance joints alone has no factor values)
+        if self.collides
+            && (self.start_values.len() != self.factor.values.len()
+                || self.start_lim_rows.len() != self.lim.rows.len())
+        {
             self.start_values = vec![0.0; self.factor.values.len()];
             self.start_rows = vec![Row::default(); self.rows.len()];
             self.start_wrows = vec![[[0.0; 6]; 2]; self.wrows.len()];
@@ -847,7 +856,10 @@ impl Island {
     /// into the frame): a motor that fell behind at its force bound goes on from where the
     /// joint is, at its target speed, or towards its target position by the frame's end but no
     /// faster than it can brake, without catching up on its lag.
-    /// A ball joint's friction holds the orientation the joint has at the substep's start.
+    /// A ball joint's friction holds the orientation the joint has at the substep's start; its
+    /// servo's reference turns from there towards the target rotation (to reach it by the
+    /// frame's end, but no faster than half its torque can brake: the hinge's rule below,
+    /// without the load).
     pub fn restart_limited_motors(
         &mut self,
         bodies: &Arena<Body>,
@@ -863,7 +875,32 @@ impl Island {
             if ij.lmotor == 3 {
                 let pa = self.side_pose(ij.a, bodies, tau0, false);
                 let pb = self.side_pose(ij.b, bodies, tau0, false);
-                self.friction_ref[k] = ij.model(joints).relative_orientation(&pa, &pb);
+                let q0 = ij.model(joints).relative_orientation(&pa, &pb);
+                let j = joints.slot(ij.slot);
+                let mut rate = Vec3::zeros();
+                if j.motor.mode == crate::joint::MotorMode::Position {
+                    // the turn from where the joint is to the target, about the rows' axes
+                    let e = rotation_vector(&(q0.inverse() * j.motor_rotation));
+                    let angle = e.norm();
+                    if angle > 0.0 {
+                        let mut speed = angle / (self.motor_left - tau0).max(dt);
+                        let r0 = (ij.loff + ij.ln - 3) as usize;
+                        let inv_mass = (self.lim.inv_mass[r0..r0 + 3].iter())
+                            .fold(f64::INFINITY, |m, &v| m.min(v));
+                        if inv_mass > 0.0 && inv_mass.is_finite() {
+                            let a = 0.5 * j.motor.max_force * inv_mass;
+                            let n = ((0.25 + 2.0 * angle / (a * dt * dt)).sqrt() - 0.5).max(0.0);
+                            speed = speed.min(n * a * dt);
+                        }
+                        rate = e * (speed / angle);
+                    }
+                }
+                self.friction_ref[k] = if rate == Vec3::zeros() {
+                    q0
+                } else {
+                    q0 * quat_from_rotation_vector(&(-tau0 * rate))
+                };
+                self.servo_rate[k] = rate;
                 (self.motor_rate[k], self.motor_from[k]) = (0.0, 0.0);
                 continue;
             }
@@ -1092,7 +1129,9 @@ impl Island {
                     let target = self.motor_from[k] + self.motor_rate[k] * tau;
                     out[nl] = model.eval_motor(&pa, &pb, target, self.coord[k]);
                 } else if ij.lmotor == 3 {
-                    model.eval_friction(&pa, &pb, &self.friction_ref[k], &mut out[nl..]);
+                    let reference =
+                        servo_reference(&self.friction_ref[k], &self.servo_rate[k], tau);
+                    model.eval_friction(&pa, &pb, &reference, &mut out[nl..]);
                 }
                 // a motor held at its force bound lags without violating anything
                 let motor_rows = range.end - usize::from(ij.lmotor)..range.end;
@@ -1683,6 +1722,7 @@ impl Island {
             || self.start_saved
             || self.factor_version != self.start_factor
             || self.start_values.len() != self.factor.values.len()
+            || self.start_lim_rows.len() != self.lim.rows.len()
         {
             return;
         }
@@ -1910,5 +1950,15 @@ fn kick(v: &mut [Vec3], w: &mut [Vec3], sides: [Side; 2], wrow: &[[f64; 6]; 2], 
             v[l] += Vec3::new(c[0], c[1], c[2]) * p;
             w[l] += Vec3::new(c[3], c[4], c[5]) * p;
         }
+    }
+}
+
+/// The orientation a ball joint's friction or servo holds at time `tau` into the frame: its
+/// reference (`Island::friction_ref`) turned by `rate * tau` about its own axes.
+fn servo_reference(reference: &Quat, rate: &Vec3, tau: f64) -> Quat {
+    if *rate == Vec3::zeros() {
+        *reference
+    } else {
+        reference * quat_from_rotation_vector(&(tau * rate))
     }
 }

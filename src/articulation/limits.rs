@@ -33,8 +33,16 @@ impl Island {
             let v = row_times(&row.j, &ua, &ub);
             let g = row.c;
             if info.motor {
-                // the coordinate's speed is the motor's rate (its target moves at that rate)
-                self.lim.rhs[r] = self.motor_rate[info.joint as usize] - v;
+                // the coordinate's speed is the motor's rate (its target moves at that rate); a
+                // ball joint's servo turns its reference about its rows' axes
+                let k = info.joint as usize;
+                let ij = &self.joints[k];
+                let rate = if ij.lmotor == 3 {
+                    self.servo_rate[k][info.row as usize + 3 - ij.ln as usize]
+                } else {
+                    self.motor_rate[k]
+                };
+                self.lim.rhs[r] = rate - v;
             } else if info.bilateral {
                 self.lim.rhs[r] = -v;
             } else if g + dt * v < 0.0 {

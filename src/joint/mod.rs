@@ -125,14 +125,23 @@ pub enum MotorMode {
 /// is, without catching up. A velocity motor with `target_velocity = 0` is joint friction:
 /// the joint sticks until the load exceeds `max_force`, then slides against it.
 ///
-/// On a **ball joint** only friction is possible: [`MotorMode::Velocity`], `target_velocity`
-/// 0 and a finite `max_force` (N m). It is three such rows, about the three axes of frame B
-/// as it is at the start of each step (or substep), each bounded by `max_force` on its own,
-/// as Jolt's swing-twist friction is: the joint sticks while every component of the torque
-/// it needs stays within `max_force`, and a torque about an oblique axis may reach up to
-/// `sqrt(3) max_force` before it slides.
+/// On a **ball joint** a motor is force-limited (a finite `max_force`, N m) and is one of two:
+/// - **friction**: [`MotorMode::Velocity`] with `target_velocity` 0. It is three such rows,
+///   about the three axes of frame B as it is at the start of each step (or substep), each
+///   bounded by `max_force` on its own, as Jolt's swing-twist friction is: the joint sticks
+///   while every component of the torque it needs stays within `max_force`, and a torque about
+///   an oblique axis may reach up to `sqrt(3) max_force` before it slides.
+/// - **a servo**: [`MotorMode::Position`] turns frame B relative to frame A to the joint's
+///   target rotation ([`crate::World::set_joint_motor_rotation`]; the frames aligned by
+///   default; `target_position` is not used), an active ragdoll's muscles or a robot's
+///   spherical wrist. The same three rows hold a reference that turns from where the joint is
+///   towards the target, to reach it by the end of the step, but no faster than half of
+///   `max_force` can brake it to a stop there (as a hinge's force-limited position motor, with
+///   no allowance for a load pushing it on). While the joint needs less torque than
+///   `max_force` about each axis it follows the reference as hard as a joint; beyond it, it
+///   applies `max_force` and falls behind.
 ///
-/// Cost: a force-limited motor's rows (1, or 3 for a ball joint's friction) are solved with the
+/// Cost: a force-limited motor's rows (1, or 3 for a ball joint's) are solved with the
 /// joint limits in a small dense block appended to the island's sparse system, whose cost grows
 /// with the cube of their number: a ragdoll's few dozen are cheap, a 40-link rope with friction
 /// in every joint (120 rows) takes about 1 ms per step, 20 times its step without friction.
@@ -211,7 +220,8 @@ impl Motor {
     }
 
     /// Checks the motor for a joint of `kind`: a hinge or slider takes any motor, a ball joint
-    /// only friction (a force-limited velocity motor at 0), the other joints none.
+    /// a force-limited one only (friction: velocity mode at 0; a servo: position mode), the
+    /// other joints none.
     pub(crate) fn validate_for(&self, kind: JointKind) -> Result<()> {
         self.validate()?;
         if self.mode == MotorMode::Off || kind.has_coordinate() {
@@ -220,17 +230,15 @@ impl Motor {
         if kind != JointKind::Ball {
             return Err(Error::new(
                 ErrorKind::WrongJointType,
-                "only hinge and slider joints carry a motor (and ball joints friction)",
+                "only hinge, slider and ball joints carry a motor",
             ));
         }
-        if self.mode != MotorMode::Velocity
-            || self.target_velocity != 0.0
-            || self.max_force == f64::INFINITY
-        {
+        let friction = self.mode == MotorMode::Velocity && self.target_velocity == 0.0;
+        if !(friction || self.mode == MotorMode::Position) || self.max_force == f64::INFINITY {
             return Err(Error::new(
                 ErrorKind::WrongJointType,
-                "a ball joint's motor can only be friction: velocity mode, target_velocity 0 and \
-                 a finite max_force",
+                "a ball joint's motor is force-limited (a finite max_force): friction (velocity \
+                 mode, target_velocity 0) or a servo to its target rotation (position mode)",
             ));
         }
         Ok(())

@@ -775,8 +775,27 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
             }
             28 => {
                 let j = joint_of(input, &worlds[wi]);
-                match input.pick(4) {
+                match input.pick(5) {
                     0 => ("joint_set_motor", tenon_joint_set_motor(j, motor(input))),
+                    4 => {
+                        // a ball joint's servo target; now and then not a unit quaternion
+                        let mut q = input.quat();
+                        if input.one_in(8) {
+                            q.w *= 2.0;
+                        }
+                        let r = tenon_joint_set_motor_rotation(j, q);
+                        if r == tenon_result::Ok {
+                            let mut got = tenon_quat::default();
+                            let g = tenon_joint_get_motor_rotation(j, &mut got);
+                            checked(g, "joint_get_motor_rotation")?;
+                            let n = (got.x * got.x + got.y * got.y + got.z * got.z + got.w * got.w)
+                                .sqrt();
+                            if (n - 1.0).abs() > 1e-12 {
+                                return Err(format!("a servo's target of norm {n}"));
+                            }
+                        }
+                        ("joint_set_motor_rotation", r)
+                    }
                     1 => ("joint_set_limits", tenon_joint_set_limits(j, limits(input))),
                     2 => {
                         let mut limit = || match input.pick(6) {

@@ -567,6 +567,29 @@ static class BindingsTest
         }
         using (var world = new World())
         {
+            // a ball joint's servo (5 N m) turns a bar a quarter turn about z without gravity
+            world.Gravity = tenon_vec3.Zero;
+            var def = Native.tenon_body_def_default();
+            def.position = new tenon_vec3(0.5, 0, 0);
+            def.mass_properties = Mass.SolidBox(1.0, new tenon_vec3(0.5, 0.01, 0.01));
+            Body bar = world.CreateBody(def);
+            Joint shoulder = world.CreateJoint(tenon_joint_type.Ball, Body.None, bar, tenon_vec3.Zero, new tenon_vec3(1, 0, 0));
+            var servo = shoulder.Motor;
+            servo.mode = (uint)tenon_motor_mode.Position;
+            servo.max_force = 5.0;
+            shoulder.Motor = servo;
+            var quarter = new tenon_quat(0, 0, Math.Sqrt(0.5), Math.Sqrt(0.5));
+            shoulder.MotorRotation = quarter;
+            Expect(Math.Abs(shoulder.MotorRotation.z - Math.Sqrt(0.5)) < 1e-15, "the servo's target set");
+            Expect(Throws(() => shoulder.MotorRotation = new tenon_quat(0, 0, 0, 2)) == tenon_result.InvalidRotation,
+                   "a non-unit target: INVALID_ROTATION");
+            for (int k = 0; k < 120; k++) world.Step(1.0 / 60.0);
+            tenon_vec3 p = bar.Position;
+            Console.WriteLine("ball servo: the bar's centre at ({0:F12}, {1:F12}, {2:F12}) m", p.x, p.y, p.z);
+            Expect(Math.Abs(p.x) < 1e-9 && Math.Abs(p.y - 0.5) < 1e-9, "the servo turned the bar a quarter turn");
+        }
+        using (var world = new World())
+        {
             var def = Native.tenon_body_def_default();
             def.position = new tenon_vec3(0, 0, -1);
             def.mass_properties = Mass.SolidSphere(3.0, 0.05);
