@@ -17,7 +17,9 @@
 //! `GS=0` turns geometric stiffness off, `MAX_ITER=` the joint-correction iteration limit,
 //! `ORDERING=` the fill-reducing ordering (amd, colamd, nd), `MOTOR_FORCE=` limits every motor
 //! to that force or torque (N, N m), `HINGE_FRICTION=` gives every hinge without a motor joint
-//! friction of that torque (N m), `BALL_FRICTION=` every ball joint, `ANGULAR_DAMPING=` gives
+//! friction of that torque (N m), `BALL_FRICTION=` every ball joint, `SERVO=` gives every ball
+//! joint and hinge without a motor a servo of that torque holding the pose the scene was built
+//! in (an active ragdoll), `ANGULAR_DAMPING=` gives
 //! every dynamic body that angular damping (1/s), `BALL=1` adds a free body falling
 //! far from the scene, `SLEEP=1` lets bodies at rest fall asleep, `PRE_SOLVE=1` sets a
 //! pre-solve hook that keeps every pair (and prints how many it was asked), `COPY=1` times
@@ -236,6 +238,25 @@ fn main() {
                 world
                     .set_joint_motor(j, tenon::Motor::friction(f))
                     .expect("valid friction");
+            }
+        }
+    }
+    // servos holding the pose the scene was built in: ball joints at their built relative
+    // rotation, hinges at their built angle (an active ragdoll)
+    if let Some(f) = std::env::var("SERVO").ok().and_then(|s| s.parse::<f64>().ok()) {
+        let handles: Vec<_> = world.joint_handles().collect();
+        for j in handles {
+            let d = world.joint_desc(j).expect("live joint");
+            if matches!(d.kind, tenon::JointKind::Ball | tenon::JointKind::Hinge)
+                && d.motor.mode == tenon::MotorMode::Off
+            {
+                let servo = tenon::Motor {
+                    mode: tenon::MotorMode::Position,
+                    target_position: world.joint_coordinate(j).expect("live joint"),
+                    max_force: f,
+                    ..Default::default()
+                };
+                world.set_joint_motor(j, servo).expect("valid servo");
             }
         }
     }

@@ -9,7 +9,8 @@
  *    the hinge. With friction of 10.3 N m it must not move (1e-9 rad); with 4.9 N m it falls.
  * 3. The cube on a ball joint at its centre, spinning at 5 rad/s about its x axis, braked by
  *    4 N m of ball-joint friction: it must slow at exactly 6 rad/s^2 and stop after 5/6 s
- *    without springing back (1e-9 rad/s); a position motor on a ball joint is rejected. */
+ *    without springing back (1e-9 rad/s); a velocity motor at another speed on a ball joint
+ *    is rejected (a ball joint's motor is friction or a servo to a target rotation). */
 #include <math.h>
 #include <stdio.h>
 
@@ -67,12 +68,13 @@ static int spinning_cube(void) {
   tenon_joint_def def = tenon_joint_def_default(); /* frames at the centre, body A the world */
   def.type = TENON_JOINT_TYPE_BALL;
   def.body_b = cube;
-  def.motor.mode = TENON_MOTOR_MODE_POSITION;
+  def.motor.mode = TENON_MOTOR_MODE_VELOCITY;
+  def.motor.target_velocity = 1.0;
   def.motor.max_force = 4.0;
   tenon_joint_id j;
   EXPECT(tenon_joint_create(world, &def, &j) == TENON_RESULT_WRONG_JOINT_TYPE,
-         "a position motor on a ball joint was accepted");
-  def.motor.mode = TENON_MOTOR_MODE_VELOCITY; /* at 0 rad/s: friction */
+         "a velocity motor at 1 rad/s on a ball joint was accepted");
+  def.motor.target_velocity = 0.0; /* at 0 rad/s: friction */
   CHECK(tenon_joint_create(world, &def, &j));
   const double h = 1.0 / 60.0, inertia = 4.0 * 0.5 / 3.0;
   double worst = 0.0;

@@ -1212,8 +1212,8 @@ typedef struct {
    */
   double distance;
   /**
-   * Motor (hinge and slider): hard, or force-limited with a finite `max_force`; friction only
-   * on a ball joint (see `tenon_motor`).
+   * Motor (hinge and slider): hard, or force-limited with a finite `max_force`; on a ball
+   * joint force-limited only, friction or a servo (see `tenon_motor`).
    * Default off.
    */
   tenon_motor motor;

@@ -167,8 +167,8 @@ pub struct tenon_joint_def {
     /// the joint has no finite `limits` (a range replaces it); ignored otherwise.
     /// Default 1.
     pub distance: f64,
-    /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; friction only
-    /// on a ball joint (see `tenon_motor`).
+    /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; on a ball
+    /// joint force-limited only, friction or a servo (see `tenon_motor`).
     /// Default off.
     pub motor: tenon_motor,
     /// Limits (hinge, slider, ball). Default none.

@@ -285,7 +285,7 @@ pub struct JointDesc {
     /// joint has no finite limits (a range replaces it, [`JointLimits`]); ignored otherwise.
     pub distance: f64,
     /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; on a ball
-    /// joint, friction only (see [`Motor`]).
+    /// joint, force-limited only: friction or a servo (see [`Motor`]).
     pub motor: Motor,
     /// Opaque value for the user.
     pub user_data: u64,
