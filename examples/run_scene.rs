@@ -243,7 +243,10 @@ fn main() {
     }
     // servos holding the pose the scene was built in: ball joints at their built relative
     // rotation, hinges at their built angle (an active ragdoll)
-    if let Some(f) = std::env::var("SERVO").ok().and_then(|s| s.parse::<f64>().ok()) {
+    if let Some(f) = std::env::var("SERVO")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+    {
         let handles: Vec<_> = world.joint_handles().collect();
         for j in handles {
             let d = world.joint_desc(j).expect("live joint");

@@ -1110,7 +1110,8 @@ typedef struct {
 } tenon_joint_frame;
 
 /**
- * A motor on a hinge or slider. With `max_force = INFINITY` (the default) it is a hard motor:
+ * A motor on a hinge, slider or cylindrical joint (on its slide; it turns freely). With
+ * `max_force = INFINITY` (the default) it is a hard motor:
  * an extra constraint row as hard as the joint itself, and a target the mechanism cannot
  * reach shows as a step that does not converge. With a finite `max_force` the motor holds its
  * target as hard as a joint while it needs at most that force (N) or torque (N m), and
@@ -1157,7 +1158,8 @@ typedef struct {
 /**
  * Joint limits: unilateral rows, as hard as the joint while active. Infinite bounds (the
  * default from `tenon_joint_def_default()`; `INFINITY` from `<math.h>`) mean no limit.
- * Hinge: `lower <= angle <= upper` (rad, unwrapped). Slider: `lower <= position <= upper` (m).
+ * Hinge: `lower <= angle <= upper` (rad, unwrapped). Slider and cylindrical joint: `lower <=
+ * position <= upper` (m; a cylindrical joint turns freely).
  * Ball: `lower <= twist <= upper` (rad, about frame A's x axis, within (-pi, pi)) and the angle
  * between the frames' x axes within `swing` (rad, in (0, pi)). Distance: `lower <= distance
  * <= upper` (m; `lower >= 0`, `upper > 0`, within 1e9), which replaces the joint's fixed
@@ -1212,13 +1214,13 @@ typedef struct {
    */
   double distance;
   /**
-   * Motor (hinge and slider): hard, or force-limited with a finite `max_force`; on a ball
+   * Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a ball
    * joint force-limited only, friction or a servo (see `tenon_motor`).
    * Default off.
    */
   tenon_motor motor;
   /**
-   * Limits (hinge, slider, ball). Default none.
+   * Limits (hinge, slider, cylindrical, ball, distance). Default none.
    */
   tenon_joint_limits limits;
   /**
@@ -2084,7 +2086,8 @@ tenon_result tenon_joint_def_set_world_frame(tenon_world_id world, tenon_joint_d
  * mode; NaN; non-unit frame rotation; null or stale body ids (`TENON_RESULT_INVALID_HANDLE`);
  * a body of another world (`TENON_RESULT_WRONG_WORLD`); body A == body B
  * (`TENON_RESULT_SAME_BODY`); no dynamic body (`TENON_RESULT_NO_DYNAMIC_BODY`); distance <= 0;
- * a motor on a joint other than hinge or slider, or other than friction on a ball joint
+ * a motor on a joint other than a hinge, slider or cylindrical joint, or other than
+ * friction or a servo on a ball joint
  * (`TENON_RESULT_WRONG_JOINT_TYPE`); world
  * invalid, locked or poisoned; capacity. On error nothing is created.
  * Ownership: the world owns the joint; it lives until `tenon_joint_destroy()`, the destruction
@@ -2139,7 +2142,7 @@ tenon_result tenon_joint_get_user_data(tenon_joint_id joint, uint64_t *out);
 tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id *out_a, tenon_body_id *out_b);
 
 /**
- * Sets the joint's motor (hinge and slider; on a ball joint friction or a servo, see
+ * Sets the joint's motor (hinge, slider and cylindrical; on a ball joint friction or a servo, see
  * `tenon_motor`;
  * `TENON_MOTOR_MODE_OFF` is accepted on every type, and an all-zero `tenon_motor` switches a
  * motor off). A velocity motor starts from the current coordinate.
@@ -2191,8 +2194,8 @@ tenon_result tenon_joint_get_motor(tenon_joint_id joint, tenon_motor *out);
 
 /**
  * Writes the joint coordinate after the last step to `*out`: hinge angle (rad, unwrapped, so it
- * counts full turns), slider position along the axis (m), the distance between a distance
- * joint's anchors (m); 0 for other types.
+ * counts full turns), slider or cylindrical joint position along the axis (m), the distance
+ * between a distance joint's anchors (m); 0 for other types.
  */
 tenon_result tenon_joint_get_coordinate(tenon_joint_id joint, double *out);
 

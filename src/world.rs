@@ -1081,7 +1081,7 @@ impl World {
         Ok((j.body_a.map(bh), bh(j.body_b)))
     }
 
-    /// Sets the joint's motor (hinge and slider; a ball joint takes a force-limited one only,
+    /// Sets the joint's motor (hinge, slider, cylindrical; a ball joint takes a force-limited one only,
     /// friction or a servo, see [`Motor`]). Switching a motor on or off, or between
     /// hard (infinite `max_force`) and force-limited, changes the system's rows, so the
     /// factorization's symbolic analysis is redone on the next step.
@@ -1178,8 +1178,9 @@ impl World {
     }
 
     /// The joint coordinate after the last step: hinge angle (rad, unwrapped, so it counts full
-    /// turns), slider position along the axis (m), the distance between a distance joint's
-    /// anchors (m: a rope's length as it hangs, slack or taut). 0 for other joints.
+    /// turns), slider or cylindrical joint position along the axis (m), the distance between a
+    /// distance joint's anchors (m: a rope's length as it hangs, slack or taut). 0 for other
+    /// joints.
     pub fn joint_coordinate(&self, h: JointHandle) -> Result<f64> {
         Ok(self.joint(h)?.coordinate)
     }

@@ -683,7 +683,8 @@ namespace Tenon
         ///  mode; NaN; non-unit frame rotation; null or stale body ids (`TENON_RESULT_INVALID_HANDLE`);
         ///  a body of another world (`TENON_RESULT_WRONG_WORLD`); body A == body B
         ///  (`TENON_RESULT_SAME_BODY`); no dynamic body (`TENON_RESULT_NO_DYNAMIC_BODY`); distance &lt;= 0;
-        ///  a motor on a joint other than hinge or slider, or other than friction on a ball joint
+        ///  a motor on a joint other than a hinge, slider or cylindrical joint, or other than
+        ///  friction or a servo on a ball joint
         ///  (`TENON_RESULT_WRONG_JOINT_TYPE`); world
         ///  invalid, locked or poisoned; capacity. On error nothing is created.
         ///  Ownership: the world owns the joint; it lives until `tenon_joint_destroy()`, the destruction
@@ -746,7 +747,7 @@ namespace Tenon
         public static extern tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id* out_a, tenon_body_id* out_b);
 
         /// <summary>
-        ///  Sets the joint's motor (hinge and slider; on a ball joint friction or a servo, see
+        ///  Sets the joint's motor (hinge, slider and cylindrical; on a ball joint friction or a servo, see
         ///  `tenon_motor`;
         ///  `TENON_MOTOR_MODE_OFF` is accepted on every type, and an all-zero `tenon_motor` switches a
         ///  motor off). A velocity motor starts from the current coordinate.
@@ -804,8 +805,8 @@ namespace Tenon
 
         /// <summary>
         ///  Writes the joint coordinate after the last step to `*out`: hinge angle (rad, unwrapped, so it
-        ///  counts full turns), slider position along the axis (m), the distance between a distance
-        ///  joint's anchors (m); 0 for other types.
+        ///  counts full turns), slider or cylindrical joint position along the axis (m), the distance
+        ///  between a distance joint's anchors (m); 0 for other types.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_joint_get_coordinate", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern tenon_result tenon_joint_get_coordinate(tenon_joint_id joint, double* @out);
@@ -1705,7 +1706,8 @@ namespace Tenon
     }
 
     /// <summary>
-    ///  A motor on a hinge or slider. With `max_force = INFINITY` (the default) it is a hard motor:
+    ///  A motor on a hinge, slider or cylindrical joint (on its slide; it turns freely). With
+    ///  `max_force = INFINITY` (the default) it is a hard motor:
     ///  an extra constraint row as hard as the joint itself, and a target the mechanism cannot
     ///  reach shows as a step that does not converge. With a finite `max_force` the motor holds its
     ///  target as hard as a joint while it needs at most that force (N) or torque (N m), and
@@ -1754,7 +1756,8 @@ namespace Tenon
     /// <summary>
     ///  Joint limits: unilateral rows, as hard as the joint while active. Infinite bounds (the
     ///  default from `tenon_joint_def_default()`; `INFINITY` from `&lt;math.h&gt;`) mean no limit.
-    ///  Hinge: `lower &lt;= angle &lt;= upper` (rad, unwrapped). Slider: `lower &lt;= position &lt;= upper` (m).
+    ///  Hinge: `lower &lt;= angle &lt;= upper` (rad, unwrapped). Slider and cylindrical joint: `lower &lt;=
+    ///  position &lt;= upper` (m; a cylindrical joint turns freely).
     ///  Ball: `lower &lt;= twist &lt;= upper` (rad, about frame A's x axis, within (-pi, pi)) and the angle
     ///  between the frames' x axes within `swing` (rad, in (0, pi)). Distance: `lower &lt;= distance
     ///  &lt;= upper` (m; `lower &gt;= 0`, `upper &gt; 0`, within 1e9), which replaces the joint's fixed
@@ -1813,13 +1816,13 @@ namespace Tenon
         /// </summary>
         public double distance;
         /// <summary>
-        ///  Motor (hinge and slider): hard, or force-limited with a finite `max_force`; on a ball
+        ///  Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a ball
         ///  joint force-limited only, friction or a servo (see `tenon_motor`).
         ///  Default off.
         /// </summary>
         public tenon_motor motor;
         /// <summary>
-        ///  Limits (hinge, slider, ball). Default none.
+        ///  Limits (hinge, slider, cylindrical, ball, distance). Default none.
         /// </summary>
         public tenon_joint_limits limits;
         /// <summary>

@@ -1231,7 +1231,7 @@ namespace Tenon
             get { ulong v; TenonException.Check(Native.tenon_joint_get_user_data(Id, &v)); return v; }
         }
 
-        /// <summary>A hinge's or slider's motor, a ball joint's friction or servo (Native.tenon_joint_def_default() gives one turned off).</summary>
+        /// <summary>A hinge's, slider's or cylindrical joint's motor, a ball joint's friction or servo (Native.tenon_joint_def_default() gives one turned off).</summary>
         public tenon_motor Motor
         {
             get { tenon_motor v; TenonException.Check(Native.tenon_joint_get_motor(Id, &v)); return v; }
@@ -1251,7 +1251,7 @@ namespace Tenon
             set { TenonException.Check(Native.tenon_joint_set_limits(Id, value)); }
         }
 
-        /// <summary>A hinge's angle (rad), a slider's position (m), a distance joint's length (m).</summary>
+        /// <summary>A hinge's angle (rad), a slider's or cylindrical joint's position (m), a distance joint's length (m).</summary>
         public double Coordinate
         {
             get { double v; TenonException.Check(Native.tenon_joint_get_coordinate(Id, &v)); return v; }

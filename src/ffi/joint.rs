@@ -73,7 +73,8 @@ pub struct tenon_joint_frame {
     pub rotation: tenon_quat,
 }
 
-/// A motor on a hinge or slider. With `max_force = INFINITY` (the default) it is a hard motor:
+/// A motor on a hinge, slider or cylindrical joint (on its slide; it turns freely). With
+/// `max_force = INFINITY` (the default) it is a hard motor:
 /// an extra constraint row as hard as the joint itself, and a target the mechanism cannot
 /// reach shows as a step that does not converge. With a finite `max_force` the motor holds its
 /// target as hard as a joint while it needs at most that force (N) or torque (N m), and
@@ -110,7 +111,8 @@ pub struct tenon_motor {
 
 /// Joint limits: unilateral rows, as hard as the joint while active. Infinite bounds (the
 /// default from `tenon_joint_def_default()`; `INFINITY` from `<math.h>`) mean no limit.
-/// Hinge: `lower <= angle <= upper` (rad, unwrapped). Slider: `lower <= position <= upper` (m).
+/// Hinge: `lower <= angle <= upper` (rad, unwrapped). Slider and cylindrical joint: `lower <=
+/// position <= upper` (m; a cylindrical joint turns freely).
 /// Ball: `lower <= twist <= upper` (rad, about frame A's x axis, within (-pi, pi)) and the angle
 /// between the frames' x axes within `swing` (rad, in (0, pi)). Distance: `lower <= distance
 /// <= upper` (m; `lower >= 0`, `upper > 0`, within 1e9), which replaces the joint's fixed
@@ -167,11 +169,11 @@ pub struct tenon_joint_def {
     /// the joint has no finite `limits` (a range replaces it); ignored otherwise.
     /// Default 1.
     pub distance: f64,
-    /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; on a ball
+    /// Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a ball
     /// joint force-limited only, friction or a servo (see `tenon_motor`).
     /// Default off.
     pub motor: tenon_motor,
-    /// Limits (hinge, slider, ball). Default none.
+    /// Limits (hinge, slider, cylindrical, ball, distance). Default none.
     pub limits: tenon_joint_limits,
     /// Opaque value for the caller, returned by `tenon_joint_get_user_data()`. Default 0.
     pub user_data: u64,
@@ -413,7 +415,8 @@ pub unsafe extern "C" fn tenon_joint_def_set_world_frame(
 /// mode; NaN; non-unit frame rotation; null or stale body ids (`TENON_RESULT_INVALID_HANDLE`);
 /// a body of another world (`TENON_RESULT_WRONG_WORLD`); body A == body B
 /// (`TENON_RESULT_SAME_BODY`); no dynamic body (`TENON_RESULT_NO_DYNAMIC_BODY`); distance <= 0;
-/// a motor on a joint other than hinge or slider, or other than friction on a ball joint
+/// a motor on a joint other than a hinge, slider or cylindrical joint, or other than
+/// friction or a servo on a ball joint
 /// (`TENON_RESULT_WRONG_JOINT_TYPE`); world
 /// invalid, locked or poisoned; capacity. On error nothing is created.
 /// Ownership: the world owns the joint; it lives until `tenon_joint_destroy()`, the destruction
@@ -578,7 +581,7 @@ pub unsafe extern "C" fn tenon_joint_get_bodies(
     })
 }
 
-/// Sets the joint's motor (hinge and slider; on a ball joint friction or a servo, see
+/// Sets the joint's motor (hinge, slider and cylindrical; on a ball joint friction or a servo, see
 /// `tenon_motor`;
 /// `TENON_MOTOR_MODE_OFF` is accepted on every type, and an all-zero `tenon_motor` switches a
 /// motor off). A velocity motor starts from the current coordinate.
@@ -680,8 +683,8 @@ pub unsafe extern "C" fn tenon_joint_get_motor(
 }
 
 /// Writes the joint coordinate after the last step to `*out`: hinge angle (rad, unwrapped, so it
-/// counts full turns), slider position along the axis (m), the distance between a distance
-/// joint's anchors (m); 0 for other types.
+/// counts full turns), slider or cylindrical joint position along the axis (m), the distance
+/// between a distance joint's anchors (m); 0 for other types.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_joint_get_coordinate(
     joint: tenon_joint_id,

@@ -12,7 +12,8 @@ use crate::math::Vec3;
 /// Limits of a joint. Infinite bounds (the default) mean no limit and cost nothing.
 ///
 /// - Hinge: `lower <= angle <= upper` (rad, the unwrapped angle, so a range may exceed a turn).
-/// - Slider: `lower <= position <= upper` (m along the axis).
+/// - Slider and cylindrical joint: `lower <= position <= upper` (m along the axis; a
+///   cylindrical joint turns freely about it).
 /// - Ball: `lower <= twist <= upper` (rad, rotation of frame B about frame A's x axis, within
 ///   (-pi, pi)), and the swing cone: the angle between the two frames' x axes stays within
 ///   `swing` (rad, in (0, pi)).
@@ -51,7 +52,8 @@ impl JointLimits {
         restitution: 0.0,
     };
 
-    /// A range `[lower, upper]` of the coordinate (hinge, slider) or twist (ball).
+    /// A range `[lower, upper]` of the coordinate (hinge, slider, cylindrical), twist (ball) or
+    /// distance.
     pub fn range(lower: f64, upper: f64) -> Self {
         JointLimits {
             lower,
@@ -79,7 +81,7 @@ impl JointLimits {
     /// Number of limit rows of a joint of `kind` with these limits (0, 1 or 2).
     pub(crate) fn row_count(&self, kind: JointKind) -> usize {
         match kind {
-            JointKind::Hinge | JointKind::Slider | JointKind::Distance => {
+            JointKind::Hinge | JointKind::Slider | JointKind::Cylindrical | JointKind::Distance => {
                 usize::from(self.has_range())
             }
             JointKind::Ball => usize::from(self.has_range()) + usize::from(self.has_swing()),
@@ -119,7 +121,7 @@ impl JointLimits {
         }
         let pi = std::f64::consts::PI;
         match kind {
-            JointKind::Hinge | JointKind::Slider | JointKind::Distance => {
+            JointKind::Hinge | JointKind::Slider | JointKind::Cylindrical | JointKind::Distance => {
                 if self.has_swing() {
                     return Err(Error::new(
                         ErrorKind::WrongJointType,
@@ -153,7 +155,7 @@ impl JointLimits {
                 if self.has_range() || self.has_swing() {
                     return Err(Error::new(
                         ErrorKind::WrongJointType,
-                        "only hinge, slider, ball and distance joints have limits",
+                        "only hinge, slider, cylindrical, ball and distance joints have limits",
                     ));
                 }
             }
@@ -188,7 +190,7 @@ impl JointLimits {
             // the coordinate and its Jacobian are the motor row's with target 0; a ball's twist
             // is the hinge angle of its frames, not unwrapped
             let s = match kind {
-                JointKind::Slider => slider::motor_row(f, 0.0),
+                JointKind::Slider | JointKind::Cylindrical => slider::motor_row(f, 0.0),
                 JointKind::Distance => {
                     // the distance and its gradient: the fixed-length row measured from 0
                     let mut r = [Row::default()];

@@ -37,7 +37,8 @@ pub enum JointKind {
     /// Cardan joint: anchors coincide; A rotates about its frame's x axis, B about its frame's y
     /// axis (4 rows). The two axes must start perpendicular (they do when the frames coincide).
     Universal,
-    /// Slides along and rotates about the x axis of frame A (4 rows).
+    /// Slides along and rotates about the x axis of frame A (4 rows, +1 with a motor on the
+    /// slide).
     Cylindrical,
     /// Keeps the anchors at a fixed distance (1 row), or within a range given as its limits (a
     /// rope: no row until the range's limit row is reached).
@@ -56,9 +57,13 @@ impl JointKind {
         }
     }
 
-    /// True for the joints that can carry a motor (hinge and slider).
+    /// True for the joints with a coordinate that can carry a motor and a range: a hinge's
+    /// angle, a slider's or cylindrical joint's position along its axis.
     pub fn has_coordinate(self) -> bool {
-        matches!(self, JointKind::Hinge | JointKind::Slider)
+        matches!(
+            self,
+            JointKind::Hinge | JointKind::Slider | JointKind::Cylindrical
+        )
     }
 
     /// True for the joints whose coordinate is reported: those with a motor's, and the distance
@@ -102,8 +107,9 @@ pub enum MotorMode {
     /// No motor row.
     #[default]
     Off,
-    /// The joint coordinate (hinge angle in rad, slider position in m) reaches `target_position`
-    /// at the end of every step: set a new target each step to follow a trajectory.
+    /// The joint coordinate (hinge angle in rad, slider or cylindrical position in m) reaches
+    /// `target_position` at the end of every step: set a new target each step to follow a
+    /// trajectory. On a ball joint: its servo (see [`Motor`]).
     Position,
     /// The joint coordinate advances at exactly `target_velocity` (rad/s or m/s) from where the
     /// motor was switched on: a position-level row, so the speed never drifts (a force-limited
@@ -111,7 +117,8 @@ pub enum MotorMode {
     Velocity,
 }
 
-/// A motor on a hinge or slider, or joint friction on a ball joint.
+/// A motor on a hinge, slider or cylindrical joint (along its slide; it turns freely), or
+/// joint friction or a servo on a ball joint.
 ///
 /// With `max_force` infinite (the default) it is a **hard motor**: an extra bilateral row, as
 /// hard as the joint itself. A target the mechanism cannot reach shows up as a joint
@@ -219,7 +226,8 @@ impl Motor {
         Ok(())
     }
 
-    /// Checks the motor for a joint of `kind`: a hinge or slider takes any motor, a ball joint
+    /// Checks the motor for a joint of `kind`: a hinge, slider or cylindrical joint takes any
+    /// motor, a ball joint
     /// a force-limited one only (friction: velocity mode at 0; a servo: position mode), the
     /// other joints none.
     pub(crate) fn validate_for(&self, kind: JointKind) -> Result<()> {
@@ -230,7 +238,7 @@ impl Motor {
         if kind != JointKind::Ball {
             return Err(Error::new(
                 ErrorKind::WrongJointType,
-                "only hinge, slider and ball joints carry a motor",
+                "only hinge, slider, cylindrical and ball joints carry a motor",
             ));
         }
         let friction = self.mode == MotorMode::Velocity && self.target_velocity == 0.0;
@@ -284,7 +292,7 @@ pub struct JointDesc {
     /// Rest distance of a [`JointKind::Distance`] joint (m, > 0, at most 1e9), held while the
     /// joint has no finite limits (a range replaces it, [`JointLimits`]); ignored otherwise.
     pub distance: f64,
-    /// Motor (hinge and slider): hard, or force-limited with a finite `max_force`; on a ball
+    /// Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a ball
     /// joint, force-limited only: friction or a servo (see [`Motor`]).
     pub motor: Motor,
     /// Opaque value for the user.
@@ -393,11 +401,11 @@ impl JointModel {
     }
 
     /// The row of a force-limited motor: `c = coordinate - target` and its Jacobian, the
-    /// hard motor row's (hinge and slider; `coord_ref` as in [`JointModel::eval`]).
+    /// hard motor row's (hinge, slider, cylindrical; `coord_ref` as in [`JointModel::eval`]).
     pub fn eval_motor(&self, a: &Pose, b: &Pose, target: f64, coord_ref: f64) -> Row {
         let f = FramePair::new(a, b, &self.frame_a, &self.frame_b, true);
         match self.kind {
-            JointKind::Slider => slider::motor_row(&f, target),
+            JointKind::Slider | JointKind::Cylindrical => slider::motor_row(&f, target),
             _ => hinge::motor_row(&f, coord_ref, target),
         }
     }
@@ -474,7 +482,7 @@ impl JointModel {
                 out[n] = hinge::motor_row(&f, coord_ref, t);
                 n + 1
             }
-            (Some(t), JointKind::Slider) => {
+            (Some(t), JointKind::Slider | JointKind::Cylindrical) => {
                 out[n] = slider::motor_row(&f, t);
                 n + 1
             }
@@ -496,7 +504,7 @@ impl JointModel {
         let f = FramePair::new(a, b, &self.frame_a, &self.frame_b, true);
         match self.kind {
             JointKind::Hinge => hinge::angle(&f, coord_ref).0,
-            JointKind::Slider => slider::position(&f),
+            JointKind::Slider | JointKind::Cylindrical => slider::position(&f),
             JointKind::Distance => (f.pb - f.pa).norm(),
             _ => 0.0,
         }
