@@ -2,7 +2,7 @@
 //! (`perf record`, `valgrind --tool=callgrind`) and quick comparisons.
 //!
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
-//! heavy_chain LOAD, heavy_rope LOAD (20 segments of a rope: distance ranges), heavy_chain_on_ground LOAD (`MU=`, `GROUND=` m below the pivot), four_bar,
+//! heavy_chain LOAD, heavy_rope LOAD (`LINKS=` segments of a rope, 20 by default: distance ranges), heavy_chain_on_ground LOAD (`MU=`, `GROUND=` m below the pivot), four_bar,
 //! scissor_lift N, scissor_lift_raising N (`SPEED=` of the carriage, default 0.01 m/s), spider
 //! K, spiders N (N islands), grid N (N x N spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in
@@ -50,7 +50,14 @@ fn main() {
     match scene {
         "chain" => drop(scenes::chain(&mut world, size.max(2.0) as usize)),
         "heavy_chain" => drop(scenes::heavy_chain(&mut world, 20, size.max(1.0))),
-        "heavy_rope" => drop(scenes::heavy_rope(&mut world, 20, size.max(1.0))),
+        "heavy_rope" => {
+            let links = std::env::var("LINKS").ok().and_then(|s| s.parse().ok());
+            drop(scenes::heavy_rope(
+                &mut world,
+                links.unwrap_or(20),
+                size.max(1.0),
+            ))
+        }
         "heavy_chain_on_ground" => {
             // `MU=` friction, `GROUND=` the ground's depth below the pivot (default 8 m)
             let var = |k: &str, d: f64| {
