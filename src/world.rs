@@ -1331,9 +1331,9 @@ impl World {
     }
 
     /// Impulse the joint's motor applied along the joint's coordinate during the last step:
-    /// N m s about a hinge's axis, N s along a slider's, positive when it drives the coordinate
-    /// up (0 without a motor); for a ball joint's friction or servo, the magnitude of its three
-    /// rows' impulses (N m s). Divide by the step for the mean torque or force; a force-limited
+    /// N m s about a hinge's axis, N s along a slider's or cylindrical joint's, positive when it
+    /// drives the coordinate up (0 without a motor); for a ball joint's friction or servo, the
+    /// magnitude of its three rows' impulses (N m s). Divide by the step for the mean torque or force; a force-limited
     /// motor that held at its bound reports `max_force` times the step. Like
     /// [`World::joint_reaction_impulse`], it is that of the last step the joint's island was
     /// solved in (a sleeping joint keeps its last value).

@@ -813,11 +813,11 @@ namespace Tenon
 
         /// <summary>
         ///  Writes the impulse the joint's motor applied along the coordinate during the last step to
-        ///  `*out`: N m s about a hinge's axis, N s along a slider's, positive when it drives the
-        ///  coordinate up; 0 without a motor. Divide by the step for the mean torque or force: a
-        ///  force-limited motor at its bound gives `max_force`. For a ball joint's friction or servo, the
-        ///  magnitude of its three rows' impulses (N m s): `sqrt(k) max_force` times the step with `k`
-        ///  of its axes sliding. Like the reaction impulse, it is that of the last step the joint's
+        ///  `*out`: N m s about a hinge's axis, N s along a slider's or cylindrical joint's, positive
+        ///  when it drives the coordinate up; 0 without a motor. Divide by the step for the mean torque
+        ///  or force: a force-limited motor at its bound gives `max_force`. For a ball joint's friction
+        ///  or servo, the magnitude of its three rows' impulses (N m s): `sqrt(k) max_force` times the
+        ///  step with `k` of its axes at their bound. Like the reaction impulse, it is that of the last step the joint's
         ///  island was solved in (a sleeping joint keeps its last value).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_joint_get_motor_impulse", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -2669,7 +2669,7 @@ namespace Tenon
         /// </summary>
         Universal = 4,
         /// <summary>
-        ///  Slides along and turns about frame A's x axis (4 rows).
+        ///  Slides along and turns about frame A's x axis (4 rows, 5 with a hard motor on the slide).
         /// </summary>
         Cylindrical = 5,
         /// <summary>

@@ -62,7 +62,8 @@ impl Island {
         // (geometric stiffness, which leaves the factor stale, never runs on islands with shapes)
         debug_assert!(!self.factor_stale);
         let n = self.n_rows;
-        if n == 0 {
+        // (an island of ranged distance joints has no joint rows, only limit rows)
+        if n == 0 && self.lim.info.is_empty() {
             return Mat3::zeros();
         }
         if self.lim_coupled_version != self.coupling_version() {
@@ -269,7 +270,7 @@ impl Island {
             self.contact_lim_scratch[r as usize] -=
                 w[h] * p.x + w[np + h] * p.y + w[2 * np + h] * p.z;
         }
-        if n > 0 {
+        if n > 0 || np > 0 {
             self.contact_pending = true;
         }
         for s in sides {
@@ -436,7 +437,7 @@ impl Island {
     /// A visit of limit row `r` (candidate `i`), or with `warm` its warm start to that total
     /// impulse in the substep (never lowered).
     fn limit_row_impulse(&mut self, i: usize, r: usize, warm: Option<f64>) -> bool {
-        if self.n_rows == 0 {
+        if self.n_rows == 0 && self.lim.info.is_empty() {
             return false;
         }
         if self.lim_coupled_version != self.coupling_version() {

@@ -507,6 +507,9 @@ impl BlockCholesky {
             self.dim
         );
         reach.clear();
+        if n == 0 {
+            return; // no rows: nothing to substitute (an island of limit rows alone)
+        }
         for b in blocks {
             let mut k = self.pos[b as usize];
             while k != u32::MAX && mark[k as usize] != stamp {

@@ -62,8 +62,9 @@ pub(crate) struct IslandJoint {
     pub n: u32,
     /// A hard motor: the last of the joint's rows.
     pub motor: bool,
-    /// A force-limited motor's rows, the last of the joint's limit rows: 1 along a hinge's or
-    /// slider's coordinate, 3 for a ball joint's friction, 0 without.
+    /// A force-limited motor's rows, the last of the joint's limit rows: 1 along a hinge's,
+    /// slider's or cylindrical joint's coordinate, 3 for a ball joint's friction or servo, 0
+    /// without.
     pub lmotor: u8,
     /// First limit row and limit row count (`LimitRows`).
     pub loff: u32,
@@ -422,6 +423,8 @@ reusing_clone! {
         /// a servo's reference at time `tau` into the frame is this one turned by
         /// `servo_rate * tau` (about its own axes, those of its rows).
         pub friction_ref: Vec<Quat>,
+        /// Per joint, the rate (rad/s, about the reference's axes) at which a ball joint's
+        /// servo turns its reference in this substep; 0 for friction.
         pub servo_rate: Vec<Vec3>,
         /// Impulse on body B over the frame (linear, angular about B's centre of mass), then the
         /// motor row's impulse, then a ball joint's friction rows' (`JointImpulse`).
@@ -745,7 +748,7 @@ impl Island {
         let last_h = self.frame_h;
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
-            // (a ball joint's friction has no coordinate and no position target)
+            // (a ball joint's friction or servo has no coordinate: no load is measured)
             if ij.lmotor != 1 {
                 continue;
             }

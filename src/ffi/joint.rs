@@ -28,7 +28,7 @@ pub enum tenon_joint_type {
     /// Cardan joint: anchors coincide; A turns about its frame's x axis, B about its frame's y
     /// axis (4 rows). The axes must start perpendicular (they do when the frames coincide).
     Universal = 4,
-    /// Slides along and turns about frame A's x axis (4 rows).
+    /// Slides along and turns about frame A's x axis (4 rows, 5 with a hard motor on the slide).
     Cylindrical = 5,
     /// Keeps the anchors at `distance` (1 row), or within the range of its `limits` (a rope).
     Distance = 6,
@@ -694,11 +694,11 @@ pub unsafe extern "C" fn tenon_joint_get_coordinate(
 }
 
 /// Writes the impulse the joint's motor applied along the coordinate during the last step to
-/// `*out`: N m s about a hinge's axis, N s along a slider's, positive when it drives the
-/// coordinate up; 0 without a motor. Divide by the step for the mean torque or force: a
-/// force-limited motor at its bound gives `max_force`. For a ball joint's friction or servo, the
-/// magnitude of its three rows' impulses (N m s): `sqrt(k) max_force` times the step with `k`
-/// of its axes sliding. Like the reaction impulse, it is that of the last step the joint's
+/// `*out`: N m s about a hinge's axis, N s along a slider's or cylindrical joint's, positive
+/// when it drives the coordinate up; 0 without a motor. Divide by the step for the mean torque
+/// or force: a force-limited motor at its bound gives `max_force`. For a ball joint's friction
+/// or servo, the magnitude of its three rows' impulses (N m s): `sqrt(k) max_force` times the
+/// step with `k` of its axes at their bound. Like the reaction impulse, it is that of the last step the joint's
 /// island was solved in (a sleeping joint keeps its last value).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tenon_joint_get_motor_impulse(

@@ -253,7 +253,8 @@ impl Motor {
     }
 
     /// Rows a force-limited motor adds to the limit rows of a joint of `kind`: one along a
-    /// hinge's or slider's coordinate, three for a ball joint's friction, 0 when not limited.
+    /// hinge's, slider's or cylindrical joint's coordinate, three for a ball joint's friction or
+    /// servo, 0 when not limited.
     pub(crate) fn limited_rows(&self, kind: JointKind) -> usize {
         if !self.limited() {
             0
