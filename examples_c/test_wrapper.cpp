@@ -117,9 +117,12 @@ int main() {
     tenon::BodyId cube = w.create_body(bd).value();
     tenon::JointId ball = w.create_joint(TENON_JOINT_TYPE_BALL, tenon::BodyId{}, cube, {3, 0, 0}, {1, 0, 0}).value();
     m = tenon_joint_def_default().motor;
-    m.mode = TENON_MOTOR_MODE_POSITION;
-    EXPECT(w.set_motor(ball, m).code() == TENON_RESULT_WRONG_JOINT_TYPE);  // a servo is force-limited
+    m.mode = TENON_MOTOR_MODE_VELOCITY;  // a ball joint's velocity motor is friction, at 0 only
+    m.target_velocity = 1.0;
     m.max_force = 5.0;
+    EXPECT(w.set_motor(ball, m).code() == TENON_RESULT_WRONG_JOINT_TYPE);
+    m.mode = TENON_MOTOR_MODE_POSITION;
+    m.target_velocity = 0.0;
     EXPECT(w.set_motor(ball, m).ok());
     const tenon_quat quarter = {0, 0, std::sqrt(0.5), std::sqrt(0.5)};
     EXPECT(w.set_motor_rotation(ball, quarter).ok());

@@ -1118,16 +1118,18 @@ typedef struct {
  * otherwise applies exactly that much and falls behind (not counted as a violation). A
  * velocity motor with `target_velocity = 0` and a finite `max_force` is joint friction.
  *
- * A ball joint takes a force-limited motor only (a finite `max_force`, N m), one of two:
- * friction (velocity mode, `target_velocity = 0`) or a servo (position mode) that turns frame B
- * relative to frame A to the target rotation set by `tenon_joint_set_motor_rotation()`
- * (`target_position` unused): an active ragdoll's muscles. The servo's reference turns from
- * where the joint is towards the target, to reach it by the end of the step but no faster than
- * half of `max_force` can brake it there; the joint follows it as hard as a joint while that
- * takes at most `max_force` about each axis. An infinite `max_force`, or a velocity motor with
- * a nonzero target, is `TENON_RESULT_WRONG_JOINT_TYPE`. Either is three rows about the axes of
- * frame B as it is at the start of each substep, each bounded by `max_force` on its own, so a
- * torque about an oblique axis may reach up to `sqrt(3) max_force`.
+ * A ball joint takes one of two motors. Friction: velocity mode, `target_velocity = 0` and a
+ * finite `max_force` (N m). A servo: position mode, which turns frame B relative to frame A to
+ * the target rotation set by `tenon_joint_set_motor_rotation()` (`target_position` unused), an
+ * active ragdoll's muscles or a robot's spherical wrist. A hard servo (`max_force = INFINITY`)
+ * reaches the target at the end of every step, as exactly as the joint. A force-limited one
+ * turns its reference towards the target, to reach it by the end of the step but no faster
+ * than half of `max_force` can brake it there, and the joint follows it as hard as a joint
+ * while that takes at most `max_force` about each axis. A velocity motor with a nonzero target,
+ * or friction with an infinite `max_force`, is `TENON_RESULT_WRONG_JOINT_TYPE`. Friction and a
+ * force-limited servo are three rows about the axes of frame B as it is at the start of each
+ * substep, each bounded by `max_force` on its own, so a torque about an oblique axis may reach
+ * up to `sqrt(3) max_force`.
  */
 typedef struct {
   /**
@@ -2155,7 +2157,7 @@ tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id *out_a, 
 tenon_result tenon_joint_set_motor(tenon_joint_id joint, tenon_motor motor);
 
 /**
- * Sets the rotation of frame B relative to frame A that a ball joint's servo (a force-limited
+ * Sets the rotation of frame B relative to frame A that a ball joint's servo (a
  * `TENON_MOTOR_MODE_POSITION` motor, see `tenon_motor`) turns the joint to; identity (the
  * frames aligned) until set. Set it before each step to follow an animation: an active
  * ragdoll's pose. It is normalized. Errors: a joint other than a ball joint

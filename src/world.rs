@@ -1103,7 +1103,7 @@ impl World {
     }
 
     /// Sets the rotation of frame B relative to frame A that a ball joint's servo (a
-    /// force-limited [`MotorMode::Position`] motor, see [`Motor`]) drives the joint to; the
+    /// [`MotorMode::Position`] motor, see [`Motor`]) drives the joint to; the
     /// identity (the frames aligned) until set. Set it each step to follow an animation (an
     /// active ragdoll's pose). Errors: a joint other than a ball joint
     /// (`WrongJointType`); a NaN or infinite rotation (`NonFinite`); one whose norm is off 1 by
@@ -1357,7 +1357,13 @@ impl World {
         let (pa, pb) = self.joint_poses(j);
         // (a force-limited motor's lag is not a violation)
         let target = j.motor.hard().then_some(j.motor_target_now());
-        let n = j.model.eval(&pa, &pb, target, j.coordinate, &mut rows);
+        let mut n = j.model.eval(&pa, &pb, target, j.coordinate, &mut rows);
+        if j.motor.hard() && j.model.kind == JointKind::Ball {
+            // a hard servo: the relative rotation at its target
+            j.model
+                .eval_friction(&pa, &pb, &j.motor_rotation, &mut rows[n..]);
+            n += 3;
+        }
         for r in &rows[..n] {
             worst = worst.max(r.c.abs());
         }

@@ -1478,8 +1478,11 @@ fn a_ball_servo_through_the_c_abi() {
         v(1.0, 0.0, 0.0),
     );
     let mut m = tenon_joint_def_default().motor;
-    m.mode = tenon_motor_mode::Position as u32;
+    m.mode = tenon_motor_mode::Velocity as u32;
+    m.target_velocity = 1.0;
     assert_eq!(tenon_joint_set_motor(ball, m), tenon_result::WrongJointType);
+    m.mode = tenon_motor_mode::Position as u32;
+    m.target_velocity = 0.0;
     m.max_force = 5.0;
     assert_eq!(tenon_joint_set_motor(ball, m), R_OK);
     let s = 0.5f64.sqrt();

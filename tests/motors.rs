@@ -1076,16 +1076,8 @@ fn friction_on_a_ball_joint_is_checked_and_a_bad_one_changes_nothing() {
         Vec3::y(),
         JointLimits::NONE,
     );
-    // (a force-limited position motor is a servo: tests/servos.rs; a hard one is refused)
-    let bad = [
-        Motor {
-            mode: MotorMode::Position,
-            max_force: f64::INFINITY,
-            ..Motor::default()
-        },
-        velocity_motor(1.0, 1.0),
-        velocity_motor(0.0, f64::INFINITY),
-    ];
+    // (a position motor is a servo: tests/servos.rs)
+    let bad = [velocity_motor(1.0, 1.0), velocity_motor(0.0, f64::INFINITY)];
     for m in bad {
         let e = world.set_joint_motor(j, m).unwrap_err();
         assert_eq!(e.kind, ErrorKind::WrongJointType, "{m:?}");

@@ -154,14 +154,15 @@ fn a_ball_servo_driving_into_a_swing_cone_is_stopped_by_it() {
     assert!((m - torque).abs() < 1e-6 * torque, "{m} N m");
 }
 
-/// A servo is force-limited and on a ball joint only; its target is a unit rotation. Refused
-/// calls change nothing.
+/// A ball joint's motor is a servo (position mode) or friction (a finite force at 0 rad/s);
+/// a servo's target is a unit rotation, on a ball joint only. Refused calls change nothing.
 #[test]
 fn bad_servos_are_refused_and_change_nothing() {
     let mut world = world_with_gravity(9.81);
     let (_, j) = servo_bar(&mut world, 5.0, JointLimits::NONE);
     let servo = world.joint_motor(j).unwrap();
-    let hard = Motor {
+    let stiff_friction = Motor {
+        mode: MotorMode::Velocity,
         max_force: f64::INFINITY,
         ..servo
     };
@@ -170,7 +171,7 @@ fn bad_servos_are_refused_and_change_nothing() {
         target_velocity: 1.0,
         ..servo
     };
-    for bad in [hard, spinning] {
+    for bad in [stiff_friction, spinning] {
         let e = world.set_joint_motor(j, bad).unwrap_err();
         assert_eq!(e.kind, ErrorKind::WrongJointType, "{bad:?}: {e}");
         assert_eq!(world.joint_motor(j).unwrap(), servo);
@@ -279,4 +280,45 @@ fn an_active_ragdoll_holds_its_pose_and_turns_its_head() {
         let off = pose_error(&world, &s.joints);
         assert!(off < 1e-6, "{off} rad off the pose with the head turned");
     }
+}
+
+/// A hard servo (infinite torque) makes the joint follow its target exactly: a bar swept
+/// around a cone by a target set every step is at the target within 1e-9 rad after every step,
+/// under gravity; its torque is reported. Driven beyond a swing cone it cannot reach the
+/// target: the step says it did not converge, and the state stays finite.
+#[test]
+fn a_hard_ball_servo_follows_its_target_exactly() {
+    let mut world = world_with_gravity(9.81);
+    let (bar, j) = servo_bar(&mut world, f64::INFINITY, JointLimits::NONE);
+    let mut torque: f64 = 0.0;
+    for k in 1..=120 {
+        let t = k as f64 * H;
+        // the bar's axis sweeps a cone of 0.5 rad about x, turning about it at 1 rad/s
+        let target = about(Vec3::x(), t) * about(Vec3::z(), 0.5);
+        world.set_joint_motor_rotation(j, target).unwrap();
+        let r = world.step(H).unwrap().clone();
+        assert!(r.converged && r.max_violation <= 1e-9, "step {k}: {r:?}");
+        let off = off_target(&world, bar, &world.joint_motor_rotation(j).unwrap());
+        assert!(off <= 2e-9, "step {k}: {off} rad off");
+        assert!(world.joint_violation(j).unwrap() <= 1e-9);
+        torque = torque.max(world.joint_motor_impulse(j).unwrap() / H);
+    }
+    // at least the weight's torque about the joint, m g (L/2) cos(0.5)
+    assert!(torque > 4.905 * 0.5f64.cos(), "{torque} N m");
+    // beyond a 45-degree cone: not reachable
+    let mut world = world_with_gravity(0.0);
+    let (bar, j) = servo_bar(&mut world, f64::INFINITY, JointLimits::cone(FRAC_PI_4));
+    world
+        .set_joint_motor_rotation(j, about(Vec3::z(), FRAC_PI_2))
+        .unwrap();
+    let r = world.step(H).unwrap().clone();
+    assert!(!r.converged && r.max_violation > 0.1, "{r:?}");
+    for _ in 0..30 {
+        world.step(H).unwrap();
+    }
+    let p = world.body(bar).unwrap().position();
+    assert!(
+        p.iter().all(|v| v.is_finite()) && (p.norm() - 0.5).abs() < 1e-6,
+        "{p:?}"
+    );
 }

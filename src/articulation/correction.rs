@@ -374,8 +374,13 @@ impl Island {
             for r in ij.off as usize..(ij.off + ij.n) as usize {
                 self.rhs[r] = -row_times(&self.rows[r].j, &ua, &ub);
             }
-            // The motor row drives the coordinate: its velocity target is the motor rate.
-            if ij.motor {
+            // The motor row drives the coordinate: its velocity target is the motor rate (a
+            // hard servo's three rows, its reference's rate about their axes).
+            if ij.servo {
+                for a in 0..3 {
+                    self.rhs[(ij.off + 3) as usize + a] += self.servo_rate[k][a];
+                }
+            } else if ij.motor {
                 self.rhs[(ij.off + ij.n - 1) as usize] += self.motor_rate[k];
             }
         }

@@ -60,8 +60,11 @@ pub(crate) struct IslandJoint {
     /// First row and row count.
     pub off: u32,
     pub n: u32,
-    /// A hard motor: the last of the joint's rows.
+    /// A hard motor: the last of the joint's rows (the last three: a ball joint's servo).
     pub motor: bool,
+    /// The hard motor is a ball joint's servo: rows 3-5 hold the relative rotation at its
+    /// moving reference (`friction_ref`, `servo_rate`).
+    pub servo: bool,
     /// A force-limited motor's rows, the last of the joint's limit rows: 1 along a hinge's,
     /// slider's or cylindrical joint's coordinate, 3 for a ball joint's friction or servo, 0
     /// without.
@@ -839,6 +842,26 @@ impl Island {
             let j = joints.slot(ij.slot);
             self.coord_start[k] = j.coordinate;
             // (a force-limited motor's target is set at every substep: `restart_limited_motors`)
+            if ij.servo {
+                // a hard servo: its reference turns at a constant rate from the rotation the
+                // joint has at the frame's start to the target at its end
+                let pose = |slot: Option<u32>| {
+                    slot.map_or(Pose::IDENTITY, |s| {
+                        let b = bodies.slot(s);
+                        Pose {
+                            x: b.position,
+                            q: b.rotation,
+                        }
+                    })
+                };
+                let q0 = j
+                    .model
+                    .relative_orientation(&pose(j.body_a), &pose(Some(j.body_b)));
+                let e = rotation_vector(&(q0.inverse() * j.motor_rotation));
+                self.friction_ref[k] = q0;
+                self.servo_rate[k] = e / left.max(h);
+                continue;
+            }
             if ij.motor {
                 let target = j.motor_target_now();
                 match j.motor.mode {
@@ -1027,7 +1050,7 @@ impl Island {
                 j.friction_impulse = Vec3::new(i[7], i[8], i[9]);
                 j.motor_impulse = i[6];
             }
-            if ij.lmotor == 3 {
+            if ij.lmotor == 3 || ij.servo {
                 j.motor_impulse = j.friction_impulse.norm();
             }
             j.coordinate = self.coord[k];
@@ -1112,7 +1135,12 @@ impl Island {
             } else {
                 &mut self.rows[range]
             };
-            model.eval(&pa, &pb, target, self.coord[k], out);
+            let n = model.eval(&pa, &pb, target, self.coord[k], out);
+            if ij.servo {
+                // a hard servo's three rows after the anchors'
+                let reference = servo_reference(&self.friction_ref[k], &self.servo_rate[k], tau);
+                model.eval_friction(&pa, &pb, &reference, &mut out[n..]);
+            }
             let mut jw: f64 = 0.0;
             for r in out.iter() {
                 jw = jw.max(r.c.abs());
@@ -1440,7 +1468,15 @@ impl Island {
             let range = ij.off as usize..(ij.off + ij.n) as usize;
             let (body_b, motor) = self.impulse[k].split_at_mut(6);
             let body_b: &mut [f64; 6] = body_b.try_into().expect("six components");
-            if ij.motor {
+            if ij.servo {
+                // a ball joint's hard servo: its three rows' impulses, as friction's
+                for (m, &l) in motor[1..4]
+                    .iter_mut()
+                    .zip(&self.lambda[range.end - 3..range.end])
+                {
+                    *m += l;
+                }
+            } else if ij.motor {
                 motor[0] += self.lambda[range.end - 1];
             }
             let rows = self.rows[range.clone()].iter().map(|row| &row.j[1]);

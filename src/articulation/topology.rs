@@ -110,22 +110,24 @@ pub(crate) fn build(
         island_parts[isl].extend(std::iter::repeat_n(np, np as usize));
     }
     let mut island_joints: Vec<Vec<IslandJoint>> = vec![Vec::new(); island_bodies.len()];
-    let push = |list: &mut Vec<IslandJoint>, slot, a, b, n, motor, lmotor, ln, point_first| {
-        let off = list.last().map_or(0, |l: &IslandJoint| l.off + l.n);
-        let loff = list.last().map_or(0, |l: &IslandJoint| l.loff + l.ln);
-        list.push(IslandJoint {
-            slot,
-            a,
-            b,
-            off,
-            n,
-            motor,
-            lmotor,
-            loff,
-            ln,
-            point_first,
-        });
-    };
+    let push =
+        |list: &mut Vec<IslandJoint>, slot, a, b, n, motor, servo, lmotor, ln, point_first| {
+            let off = list.last().map_or(0, |l: &IslandJoint| l.off + l.n);
+            let loff = list.last().map_or(0, |l: &IslandJoint| l.loff + l.ln);
+            list.push(IslandJoint {
+                slot,
+                a,
+                b,
+                off,
+                n,
+                motor,
+                servo,
+                lmotor,
+                loff,
+                ln,
+                point_first,
+            });
+        };
     for (jslot, j) in joints.iter() {
         let side = |slot: Option<u32>, s: usize| match slot {
             None => Side::World,
@@ -147,6 +149,7 @@ pub(crate) fn build(
             b,
             j.model.row_count(j.motor.hard()) as u32,
             j.motor.hard(),
+            j.motor.hard() && j.model.kind == crate::JointKind::Ball,
             motor_rows as u8,
             (j.model.limit_count() + motor_rows) as u32,
             j.model.kind.point_rows_first(),
@@ -158,7 +161,7 @@ pub(crate) fn build(
         for l in 1..ps.len() {
             if ps[l] > 1 && island_bodies[isl][l] == island_bodies[isl][l - 1] {
                 let (a, b) = (Side::Dyn(l as u32 - 1), Side::Dyn(l as u32));
-                push(list, SPLIT_JOINT, a, b, 6, false, 0, 0, true);
+                push(list, SPLIT_JOINT, a, b, 6, false, false, 0, 0, true);
             }
         }
     }

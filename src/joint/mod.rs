@@ -19,7 +19,8 @@ use crate::math::{Quat, Vec3, vec_finite};
 use crate::world::BodyHandle;
 use rows::FramePair;
 
-/// The most rows any joint has (a fixed joint, or a hinge or slider with its motor).
+/// The most rows any joint has (a fixed joint, a hinge or slider with its motor, a ball joint
+/// with a hard servo).
 pub const MAX_JOINT_ROWS: usize = 6;
 
 /// The joint models. Frames: each joint has a frame on body A and one on body B (anchor plus
@@ -64,6 +65,16 @@ impl JointKind {
             self,
             JointKind::Hinge | JointKind::Slider | JointKind::Cylindrical
         )
+    }
+
+    /// Rows a hard motor adds to the joint's own: one along a coordinate, three for a ball
+    /// joint's servo (its relative rotation held at a moving reference), none for the others.
+    pub(crate) fn motor_rows(self) -> usize {
+        match self {
+            JointKind::Ball => 3,
+            k if k.has_coordinate() => 1,
+            _ => 0,
+        }
     }
 
     /// True for the joints whose coordinate is reported: those with a motor's, and the distance
@@ -132,8 +143,9 @@ pub enum MotorMode {
 /// is, without catching up. A velocity motor with `target_velocity = 0` is joint friction:
 /// the joint sticks until the load exceeds `max_force`, then slides against it.
 ///
-/// On a **ball joint** a motor is force-limited (a finite `max_force`, N m) and is one of two:
-/// - **friction**: [`MotorMode::Velocity`] with `target_velocity` 0. It is three such rows,
+/// On a **ball joint** a motor is one of two:
+/// - **friction**: [`MotorMode::Velocity`] with `target_velocity` 0 and a finite `max_force`
+///   (N m). It is three such rows,
 ///   about the three axes of frame B as it is at the start of each step (or substep), each
 ///   bounded by `max_force` on its own, as Jolt's swing-twist friction is: the joint sticks
 ///   while every component of the torque it needs stays within `max_force`, and a torque about
@@ -141,12 +153,15 @@ pub enum MotorMode {
 /// - **a servo**: [`MotorMode::Position`] turns frame B relative to frame A to the joint's
 ///   target rotation ([`crate::World::set_joint_motor_rotation`]; the frames aligned by
 ///   default; `target_position` is not used), an active ragdoll's muscles or a robot's
-///   spherical wrist. The same three rows hold a reference that turns from where the joint is
-///   towards the target, to reach it by the end of the step, but no faster than half of
-///   `max_force` can brake it to a stop there (as a hinge's force-limited position motor, with
-///   no allowance for a load pushing it on). While the joint needs less torque than
-///   `max_force` about each axis it follows the reference as hard as a joint; beyond it, it
-///   applies `max_force` and falls behind.
+///   spherical wrist. Three rows hold the relative rotation at a reference that turns about a
+///   fixed axis from where the joint is towards the target. A hard servo (infinite
+///   `max_force`) reaches the target at the end of every step, as exactly as the joint: three
+///   more joint rows, a target it cannot reach shown as a step that does not converge. A
+///   force-limited one (N m about each axis) turns its reference to reach the target by the
+///   end of the step but no faster than half of `max_force` can brake it to a stop there (as a
+///   hinge's force-limited position motor, with no allowance for a load pushing it on); while
+///   the joint needs less torque than `max_force` about each axis it follows the reference as
+///   hard as a joint, and beyond it applies `max_force` and falls behind.
 ///
 /// Cost: a force-limited motor's rows (1, or 3 for a ball joint's) are solved with the
 /// joint limits in a small dense block appended to the island's sparse system, whose cost grows
@@ -227,9 +242,8 @@ impl Motor {
     }
 
     /// Checks the motor for a joint of `kind`: a hinge, slider or cylindrical joint takes any
-    /// motor, a ball joint
-    /// a force-limited one only (friction: velocity mode at 0; a servo: position mode), the
-    /// other joints none.
+    /// motor, a ball joint friction (a force-limited velocity motor at 0) or a servo (position
+    /// mode, hard or force-limited), the other joints none.
     pub(crate) fn validate_for(&self, kind: JointKind) -> Result<()> {
         self.validate()?;
         if self.mode == MotorMode::Off || kind.has_coordinate() {
@@ -241,12 +255,14 @@ impl Motor {
                 "only hinge, slider, cylindrical and ball joints carry a motor",
             ));
         }
-        let friction = self.mode == MotorMode::Velocity && self.target_velocity == 0.0;
-        if !(friction || self.mode == MotorMode::Position) || self.max_force == f64::INFINITY {
+        let friction = self.mode == MotorMode::Velocity
+            && self.target_velocity == 0.0
+            && self.max_force < f64::INFINITY;
+        if !(friction || self.mode == MotorMode::Position) {
             return Err(Error::new(
                 ErrorKind::WrongJointType,
-                "a ball joint's motor is force-limited (a finite max_force): friction (velocity \
-                 mode, target_velocity 0) or a servo to its target rotation (position mode)",
+                "a ball joint's motor is friction (velocity mode, target_velocity 0, a finite \
+                 max_force) or a servo to its target rotation (position mode)",
             ));
         }
         Ok(())
@@ -437,7 +453,7 @@ impl JointModel {
         if self.is_ranged_distance() {
             return 0;
         }
-        self.kind.base_rows() + usize::from(motor && self.kind.has_coordinate())
+        self.kind.base_rows() + if motor { self.kind.motor_rows() } else { 0 }
     }
 
     /// A distance joint whose limits replace its fixed length: no bilateral row, only the
