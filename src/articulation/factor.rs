@@ -131,16 +131,37 @@ impl BlockCholesky {
         incidence: &[Vec<u32>],
         ordering: Ordering,
     ) -> BlockCholesky {
-        let order = match ordering {
-            Ordering::Amd => amd_order(adj),
-            Ordering::Colamd => colamd_order(sizes.len(), incidence),
-            Ordering::NestedDissection => nested_dissection(adj),
-        };
-        // A block without rows has no panel (`pos` u32::MAX): it couples nothing.
-        let order: Vec<u32> = order
-            .into_iter()
+        // A block without rows has no panel (`pos` u32::MAX): it couples nothing, and is left
+        // out before ordering (nested dissection would peel each off as a component).
+        let kept: Vec<u32> = (0..sizes.len() as u32)
             .filter(|&b| sizes[b as usize] > 0)
             .collect();
+        let order = if kept.len() == sizes.len() {
+            match ordering {
+                Ordering::Amd => amd_order(adj),
+                Ordering::Colamd => colamd_order(sizes.len(), incidence),
+                Ordering::NestedDissection => nested_dissection(adj),
+            }
+        } else {
+            let mut id = vec![u32::MAX; sizes.len()];
+            for (i, &b) in kept.iter().enumerate() {
+                id[b as usize] = i as u32;
+            }
+            let map = |list: &[u32]| -> Vec<u32> {
+                (list.iter())
+                    .map(|&b| id[b as usize])
+                    .filter(|&i| i != u32::MAX)
+                    .collect()
+            };
+            let sub_adj: Vec<Vec<u32>> = kept.iter().map(|&b| map(&adj[b as usize])).collect();
+            let sub_incidence: Vec<Vec<u32>> = incidence.iter().map(|l| map(l)).collect();
+            let sub = match ordering {
+                Ordering::Amd => amd_order(&sub_adj),
+                Ordering::Colamd => colamd_order(kept.len(), &sub_incidence),
+                Ordering::NestedDissection => nested_dissection(&sub_adj),
+            };
+            sub.into_iter().map(|i| kept[i as usize]).collect()
+        };
         let n = order.len();
         let mut pos = vec![u32::MAX; sizes.len()];
         for (k, &b) in order.iter().enumerate() {
