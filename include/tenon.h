@@ -319,7 +319,7 @@ enum tenon_joint_type
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
   /**
-   * Spherical joint: the anchors coincide (3 constraint rows).
+   * Spherical joint: the anchors coincide (3 constraint rows, 6 with a hard servo).
    */
   TENON_JOINT_TYPE_BALL = 0,
   /**
@@ -1216,8 +1216,9 @@ typedef struct {
    */
   double distance;
   /**
-   * Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a ball
-   * joint force-limited only, friction or a servo (see `tenon_motor`).
+   * Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a
+   * ball joint friction or a servo (see `tenon_motor`; a servo's target rotation is set after
+   * creation, `tenon_joint_set_motor_rotation()`, and is the frames aligned until then).
    * Default off.
    */
   tenon_motor motor;

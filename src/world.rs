@@ -161,9 +161,9 @@ pub(crate) struct Joint {
     /// the anchor (N m s), world frame.
     pub impulse: [f64; 6],
     /// Impulse of the motor's row in the last step (N s or N m s along the coordinate; for a
-    /// ball joint's friction the magnitude of `friction_impulse`).
+    /// ball joint's friction or servo the magnitude of `friction_impulse`).
     pub motor_impulse: f64,
-    /// A ball joint's friction: the impulses of its three rows in the last step (N m s, each
+    /// A ball joint's friction or servo: the impulses of its three rows in the last step (N m s, each
     /// about its axis, frame B's at the start of each substep; summed over substeps whose
     /// axes differ, so its norm is a torque's only while the joint turns little in a step).
     pub friction_impulse: Vec3,
@@ -1081,8 +1081,9 @@ impl World {
         Ok((j.body_a.map(bh), bh(j.body_b)))
     }
 
-    /// Sets the joint's motor (hinge, slider, cylindrical; a ball joint takes a force-limited one only,
-    /// friction or a servo, see [`Motor`]). Switching a motor on or off, or between
+    /// Sets the joint's motor (hinge, slider, cylindrical; on a ball joint friction or a servo,
+    /// see [`Motor`]; set a servo's target rotation first, [`World::set_joint_motor_rotation`],
+    /// or it turns the joint to its frames aligned). Switching a motor on or off, or between
     /// hard (infinite `max_force`) and force-limited, changes the system's rows, so the
     /// factorization's symbolic analysis is redone on the next step.
     pub fn set_joint_motor(&mut self, h: JointHandle, motor: Motor) -> Result<()> {

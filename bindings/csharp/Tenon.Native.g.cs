@@ -1818,8 +1818,9 @@ namespace Tenon
         /// </summary>
         public double distance;
         /// <summary>
-        ///  Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a ball
-        ///  joint force-limited only, friction or a servo (see `tenon_motor`).
+        ///  Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a
+        ///  ball joint friction or a servo (see `tenon_motor`; a servo's target rotation is set after
+        ///  creation, `tenon_joint_set_motor_rotation()`, and is the frames aligned until then).
         ///  Default off.
         /// </summary>
         public tenon_motor motor;
@@ -2649,7 +2650,7 @@ namespace Tenon
     public enum tenon_joint_type : uint
     {
         /// <summary>
-        ///  Spherical joint: the anchors coincide (3 constraint rows).
+        ///  Spherical joint: the anchors coincide (3 constraint rows, 6 with a hard servo).
         /// </summary>
         Ball = 0,
         /// <summary>

@@ -423,11 +423,12 @@ reusing_clone! {
         /// Per joint, what a force-limited motor remembers of the last steps (the load on it).
         pub motor_hist: Vec<MotorHistory>,
         /// Per joint, the relative orientation a ball joint's friction holds in this substep;
-        /// a servo's reference at time `tau` into the frame is this one turned by
-        /// `servo_rate * tau` (about its own axes, those of its rows).
+        /// a servo's reference at time `tau` into the frame (or world substep, for a hard one)
+        /// is this one turned by `servo_rate * tau` (about its own axes, those of its rows).
         pub friction_ref: Vec<Quat>,
         /// Per joint, the rate (rad/s, about the reference's axes) at which a ball joint's
-        /// servo turns its reference in this substep; 0 for friction.
+        /// servo turns its reference (force-limited: in this substep; hard: over the frame or
+        /// world substep); 0 for friction.
         pub servo_rate: Vec<Vec3>,
         /// Impulse on body B over the frame (linear, angular about B's centre of mass), then the
         /// motor row's impulse, then a ball joint's friction rows' (`JointImpulse`).

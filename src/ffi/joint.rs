@@ -16,7 +16,7 @@ pub(crate) const JOINT_DEF_MAGIC: u32 = 0x5445_4e4a; // "TENJ"
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum tenon_joint_type {
-    /// Spherical joint: the anchors coincide (3 constraint rows).
+    /// Spherical joint: the anchors coincide (3 constraint rows, 6 with a hard servo).
     Ball = 0,
     /// Revolute joint about the frames' x axis (5 rows; +1 with a motor). Coordinate: angle (rad).
     Hinge = 1,
@@ -171,8 +171,9 @@ pub struct tenon_joint_def {
     /// the joint has no finite `limits` (a range replaces it); ignored otherwise.
     /// Default 1.
     pub distance: f64,
-    /// Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a ball
-    /// joint force-limited only, friction or a servo (see `tenon_motor`).
+    /// Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a
+    /// ball joint friction or a servo (see `tenon_motor`; a servo's target rotation is set after
+    /// creation, `tenon_joint_set_motor_rotation()`, and is the frames aligned until then).
     /// Default off.
     pub motor: tenon_motor,
     /// Limits (hinge, slider, cylindrical, ball, distance). Default none.

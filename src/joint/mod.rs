@@ -27,7 +27,7 @@ pub const MAX_JOINT_ROWS: usize = 6;
 /// axes); the joint's axis is the frame's x axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum JointKind {
-    /// Spherical joint: the anchors coincide (3 rows).
+    /// Spherical joint: the anchors coincide (3 rows, +3 with a hard servo).
     Ball,
     /// Revolute joint about the x axis of the frames (5 rows, +1 with a motor).
     Hinge,
@@ -309,8 +309,8 @@ pub struct JointDesc {
     /// Rest distance of a [`JointKind::Distance`] joint (m, > 0, at most 1e9), held while the
     /// joint has no finite limits (a range replaces it, [`JointLimits`]); ignored otherwise.
     pub distance: f64,
-    /// Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a ball
-    /// joint, force-limited only: friction or a servo (see [`Motor`]).
+    /// Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a
+    /// ball joint, friction or a servo (see [`Motor`]).
     pub motor: Motor,
     /// Opaque value for the user.
     pub user_data: u64,
