@@ -80,12 +80,59 @@ fn steps_allocate_nothing_once_the_topology_is_fixed() {
         d.motor = Motor::friction(0.05);
         world.create_joint(&d).unwrap();
     }
-    for _ in 0..5 {
+    // ball-joint servos, hard and force-limited, turning bars to a moving target, and a
+    // cylindrical joint's slide driven at its range's end
+    let mut servos = Vec::new();
+    for (y, max_force) in [(3.0, f64::INFINITY), (4.0, 5.0)] {
+        let bar = scenes::bar(
+            &mut world,
+            Vec3::new(5.0, y, 0.0),
+            Vec3::new(6.0, y, 0.0),
+            1.0,
+        );
+        let mut d = JointDesc::new(JointKind::Ball, None, bar);
+        world
+            .set_joint_frames_world(&mut d, Vec3::new(5.0, y, 0.0), Vec3::x())
+            .unwrap();
+        d.motor = Motor {
+            mode: MotorMode::Position,
+            max_force,
+            ..Default::default()
+        };
+        servos.push(world.create_joint(&d).unwrap());
+    }
+    let rod = scenes::bar(
+        &mut world,
+        Vec3::new(5.0, 6.0, 0.0),
+        Vec3::new(6.0, 6.0, 0.0),
+        1.0,
+    );
+    let mut d = JointDesc::new(JointKind::Cylindrical, None, rod);
+    world
+        .set_joint_frames_world(&mut d, Vec3::new(5.0, 6.0, 0.0), Vec3::x())
+        .unwrap();
+    d.limits = JointLimits::range(-0.1, 0.1);
+    d.motor = Motor {
+        mode: MotorMode::Velocity,
+        target_velocity: 0.5,
+        max_force: 50.0,
+        ..Default::default()
+    };
+    world.create_joint(&d).unwrap();
+    let turn = |world: &mut World, k: usize| {
+        let q = Quat::from_axis_angle(&nalgebra::Vector3::z_axis(), 0.01 * k as f64);
+        for &j in &servos {
+            world.set_joint_motor_rotation(j, q).unwrap();
+        }
+    };
+    for k in 0..5 {
+        turn(&mut world, k);
         world.step(1.0 / 60.0).unwrap();
     }
     let mut limited_steps = 0;
     let n = allocations_in(|| {
-        for _ in 0..120 {
+        for k in 5..125 {
+            turn(&mut world, k);
             let r = world.step(1.0 / 60.0).unwrap();
             limited_steps += usize::from(r.islands.iter().any(|i| i.active_limits > 0));
         }
