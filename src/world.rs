@@ -372,13 +372,7 @@ impl World {
     /// Creates a body. Fails (changing nothing) on NaN, non-positive mass, bad inertia.
     pub fn create_body(&mut self, desc: &BodyDesc) -> Result<BodyHandle> {
         desc.validate()?;
-        let n = desc.rotation.coords.norm();
-        if (n - 1.0).abs() > 1e-6 {
-            return Err(Error::new(
-                ErrorKind::InvalidRotation,
-                format!("body rotation must be a unit quaternion (norm {n})"),
-            ));
-        }
+        check_unit_rotation(&desc.rotation, "body rotation")?;
         self.reserve_body()?;
         let (index, generation) = self.bodies.insert(Body::from_desc(desc));
         if self.body_joints.len() <= index as usize {
@@ -520,13 +514,7 @@ impl World {
             return Err(Error::new(ErrorKind::NonFinite, "pose is NaN or infinite"));
         }
         crate::body::check_position(&position, "a body")?;
-        let n = rotation.coords.norm();
-        if (n - 1.0).abs() > 1e-6 {
-            return Err(Error::new(
-                ErrorKind::InvalidRotation,
-                format!("rotation must be a unit quaternion (norm {n})"),
-            ));
-        }
+        check_unit_rotation(&rotation, "rotation")?;
         let b = self.body_mut(h)?;
         b.position = position;
         b.rotation = Quat::new_normalize(rotation.into_inner());
@@ -597,13 +585,7 @@ impl World {
             ));
         }
         crate::body::check_position(&position, "a target pose")?;
-        let n = rotation.coords.norm();
-        if (n - 1.0).abs() > 1e-6 {
-            return Err(Error::new(
-                ErrorKind::InvalidRotation,
-                format!("rotation must be a unit quaternion (norm {n})"),
-            ));
-        }
+        check_unit_rotation(&rotation, "rotation")?;
         let b = self.body(h)?;
         if b.kind != BodyKind::Kinematic {
             return Err(Error::new(
@@ -1123,13 +1105,7 @@ impl World {
                 "a servo's target rotation is NaN or infinite",
             ));
         }
-        let n = rotation.coords.norm();
-        if (n - 1.0).abs() > 1e-6 {
-            return Err(Error::new(
-                ErrorKind::InvalidRotation,
-                format!("a servo's target rotation must be a unit quaternion (norm {n})"),
-            ));
-        }
+        check_unit_rotation(&rotation, "a servo's target rotation")?;
         let q = Quat::new_normalize(rotation.into_inner());
         self.joints
             .get_mut(h.index, h.generation)
@@ -2303,6 +2279,18 @@ impl Joint {
             _ => self.motor_target,
         }
     }
+}
+
+/// `InvalidRotation` unless `q`'s norm is within 1e-6 of 1 (`what` names it in the message).
+fn check_unit_rotation(q: &Quat, what: &str) -> Result<()> {
+    let n = q.coords.norm();
+    if (n - 1.0).abs() > 1e-6 {
+        return Err(Error::new(
+            ErrorKind::InvalidRotation,
+            format!("{what} must be a unit quaternion (norm {n})"),
+        ));
+    }
+    Ok(())
 }
 
 /// The error for a stale or invalid handle of a `what` (body, joint, shape).

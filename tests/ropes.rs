@@ -4,6 +4,8 @@
 use tenon::scenes;
 use tenon::*;
 
+mod support;
+
 const G: f64 = 9.81;
 
 fn ball(world: &mut World, p: Vec3, mass: f64) -> BodyHandle {
@@ -384,13 +386,7 @@ fn a_crane_lowers_a_crate_onto_the_floor_and_lifts_it_again() {
 #[test]
 fn crates_on_ropes_fall_asleep_and_wake() {
     let dt = 1.0 / 60.0;
-    let mut world = World::default();
-    world
-        .set_sleep_settings(SleepSettings {
-            enabled: true,
-            ..Default::default()
-        })
-        .unwrap();
+    let mut world = support::sleeping_world();
     scenes::floor(&mut world, 0.0, Material::default());
     let cube = Geometry::Box {
         half_extents: Vec3::new(0.5, 0.5, 0.5),
@@ -520,15 +516,8 @@ fn ropes_between_shapes_swing_onto_the_floor() {
 #[test]
 fn a_box_on_a_rope_leans_on_a_wall_with_the_rope_taut() {
     let mut world = World::default();
-    let wall = world
-        .create_body(&BodyDesc {
-            kind: BodyKind::Static,
-            position: Vec3::new(0.1, 0.0, 0.0),
-            ..Default::default()
-        })
-        .unwrap();
-    let plane = ShapeDesc::new(Geometry::HalfSpace { normal: Vec3::x() });
-    world.create_shape(wall, &plane).unwrap();
+    let wall = Geometry::HalfSpace { normal: Vec3::x() };
+    support::fixed(&mut world, Vec3::new(0.1, 0.0, 0.0), wall);
     let cube = Geometry::Box {
         half_extents: Vec3::new(0.2, 0.2, 0.2),
     };

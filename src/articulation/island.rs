@@ -922,11 +922,8 @@ impl Island {
                         rate = e * (speed / angle);
                     }
                 }
-                self.friction_ref[k] = if rate == Vec3::zeros() {
-                    q0
-                } else {
-                    q0 * quat_from_rotation_vector(&(-tau0 * rate))
-                };
+                // (the reference at time 0 of the frame, so that it is `q0` at `tau0`)
+                self.friction_ref[k] = servo_reference(&q0, &rate, -tau0);
                 self.servo_rate[k] = rate;
                 (self.motor_rate[k], self.motor_from[k]) = (0.0, 0.0);
                 continue;
