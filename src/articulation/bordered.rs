@@ -43,14 +43,30 @@ reusing_clone! {
         dd: Vec<f64>,
         /// The factors match `s` and `fixed`.
         factored: bool,
+        /// Envelope of the symmetric factors (positions in `free`): row `k` of `L` is zero left
+        /// of column `first[k]`. Entries outside are never read (and not written: they may hold
+        /// an earlier factorization's values). Rows on a rope or a chain of limited joints
+        /// couple only their neighbours, so the appends and solves cost the envelope, not the
+        /// square of the rows.
+        first: Vec<usize>,
+        /// The envelope by columns: the rows of column `k` below the diagonal are
+        /// `col_rows[col_ptr[k]..col_ptr[k + 1]]`, ascending (sized for a full triangle once, so
+        /// neither a step nor a copy into a world of the same topology allocates).
+        col_ptr: Vec<u32>,
+        col_rows: Vec<u32>,
+        /// Scratch of [`Bordered::index_columns`].
+        col_next: Vec<u32>,
         /// Scratch of the solves and updates.
         work: Vec<f64>,
-        /// Scratch of [`Bordered::refresh`]: rows to append again.
-        again: Vec<usize>,
         /// Per appended row, the rows of `U12`'s column outside which it is zero.
         span: Vec<(u32, u32)>,
         /// `D22` before its factorization (the Schur complement of the appended rows).
         s: Vec<f64>,
+        /// Scratch of [`Bordered::factor`]: the appended rows whose `U12` column is not zero.
+        reach: Vec<usize>,
+        /// Per row `i` of `s`, the columns outside which row `i` and column `i` are zero
+        /// (`[lo, hi)`, from the entries written: `A22`'s and those `U12^T U12` reaches).
+        s_span: Vec<(u32, u32)>,
         /// Diagonal of `A22` (to tell rows that depend on the rows of `A`).
         a22_diag: Vec<f64>,
         /// Appended rows whose value is prescribed (`x2_i = b2_i`, unilateral rows released by the
@@ -77,10 +93,15 @@ impl Bordered {
             pos: vec![usize::MAX; cap],
             dd: vec![0.0; cap],
             factored: false,
+            first: vec![0; cap],
+            col_ptr: vec![0; cap + 1],
+            col_rows: vec![0; cap * cap.saturating_sub(1) / 2],
+            col_next: vec![0; cap],
             work: vec![0.0; cap],
-            again: Vec::with_capacity(cap),
             span: vec![(0, 0); cap],
             s: vec![0.0; cap * cap],
+            s_span: vec![(0, 0); cap],
+            reach: Vec::with_capacity(cap),
             a22_diag: vec![0.0; cap],
             fixed: vec![false; cap],
             min_pivot: 0.0,
@@ -97,6 +118,7 @@ impl Bordered {
         let mut b = Bordered::new(0, na);
         b.na = na;
         b.s.copy_from_slice(&s[..na * na]);
+        b.find_s_spans();
         b.a22_diag.copy_from_slice(&diag[..na]);
         b
     }
@@ -121,9 +143,22 @@ impl Bordered {
         if !symmetric {
             self.g[..self.n * na].fill(0.0);
         }
-        self.d.fill(0.0);
+        // (only the leading `na x na` block is read)
+        for j in 0..na {
+            self.d[j * self.cap..j * self.cap + na].fill(0.0);
+        }
+        self.s_span[..na].fill((u32::MAX, 0));
         self.fixed.fill(false);
         self.factored = false;
+    }
+
+    /// Widens the spans of rows `i` and `j` of `s` to hold entry `(i, j)`.
+    fn widen(&mut self, i: usize, j: usize) {
+        for (a, b) in [(i, j), (j, i)] {
+            let sp = &mut self.s_span[a];
+            sp.0 = sp.0.min(b as u32);
+            sp.1 = sp.1.max(b as u32 + 1);
+        }
     }
 
     /// Column `j` of `A12` (coupling of appended row `j` into the rows of `A`).
@@ -137,8 +172,9 @@ impl Bordered {
         &mut self.g[j * self.n..(j + 1) * self.n]
     }
 
-    /// Entry `(i, j)` of `A22`.
+    /// Entry `(i, j)` of `A22` (the others stay zero).
     pub fn a22(&mut self, i: usize, j: usize) -> &mut f64 {
+        self.widen(i, j);
         &mut self.d[i + j * self.cap]
     }
 
@@ -167,9 +203,13 @@ impl Bordered {
         }
         // G21 is U12 itself when the rows are symmetric
         let g = if self.symmetric { &self.u } else { &self.g };
-        for j in 0..na {
+        // (only the columns with a nonzero stretch take part)
+        self.reach.clear();
+        self.reach
+            .extend((0..na).filter(|&j| self.span[j].0 < self.span[j].1));
+        for &j in &self.reach {
             let uj = &self.u[j * n..(j + 1) * n];
-            for i in 0..na {
+            for &i in &self.reach {
                 // symmetric rows: `G21^T U12` is `U12^T U12`, whose (j, i) entry sums the same
                 // products as (i, j) in the same order (the same bits): computed once
                 if self.symmetric && i > j {
@@ -187,9 +227,21 @@ impl Bordered {
                 if self.symmetric && i != j {
                     self.d[j + i * cap] -= s;
                 }
+                let sp = &mut self.s_span;
+                for (a, b) in [(i, j), (j, i)] {
+                    sp[a].0 = sp[a].0.min(b as u32);
+                    sp[a].1 = sp[a].1.max(b as u32 + 1);
+                }
             }
         }
-        self.s.copy_from_slice(&self.d);
+        for j in 0..na {
+            self.s[j * cap..j * cap + na].copy_from_slice(&self.d[j * cap..j * cap + na]);
+        }
+        for sp in &mut self.s_span[..na] {
+            if sp.0 >= sp.1 {
+                *sp = (0, 0);
+            }
+        }
         self.min_pivot = min_pivot;
         self.fixed.fill(false);
         self.factored = false;
@@ -204,6 +256,28 @@ impl Bordered {
     /// Entry `(i, j)` of the Schur complement `D22 = A22 - G21^T U12` of the appended rows.
     pub fn schur(&self, i: usize, j: usize) -> f64 {
         self.s[i + j * self.cap]
+    }
+
+    /// `(D22 x)_i`: row `i` of the Schur complement times `x` (the appended rows' length), its
+    /// products summed in the order of the columns (those outside the row's nonzeros are left
+    /// out: zeros).
+    pub fn schur_times(&self, i: usize, x: &[f64]) -> f64 {
+        let (lo, hi) = self.s_span[i];
+        (lo as usize..hi as usize)
+            .map(|j| self.s[i + j * self.cap] * x[j])
+            .sum::<f64>()
+    }
+
+    /// `s_span`: per row `i`, the columns outside which row `i` and column `i` of `s` are zero.
+    #[cfg(test)]
+    fn find_s_spans(&mut self) {
+        let (na, cap) = (self.na, self.cap);
+        for i in 0..na {
+            let nz = |j: &usize| self.s[i + j * cap] != 0.0 || self.s[j + i * cap] != 0.0;
+            let lo = (0..na).find(nz).unwrap_or(0);
+            let hi = (lo..na).rev().find(nz).map_or(lo, |j| j + 1);
+            self.s_span[i] = (lo as u32, hi as u32);
+        }
     }
 
     /// True if appended row `i` is (numerically) a combination of the rows of `A`: its Schur
@@ -223,12 +297,14 @@ impl Bordered {
         self.refresh()
     }
 
-    /// The factors of the rows not fixed. Symmetric rows: the factors' leading part up to the
-    /// first row fixed since is kept (a leading block's `L D L^T` does not depend on the rows
-    /// after it), the rows after it that stay free are appended again in their order, then the
-    /// rows freed (a forward substitution each). Every factor is thus the one a fresh
-    /// factorization in that order gives, and an LCP that flips a few rows, which it appends
-    /// last, pays for little more than those rows. Returns the clamped pivots.
+    /// The factors of the rows not fixed, in the rows' order. Symmetric rows: the factors'
+    /// leading part up to the first row fixed since, or up to the first row after one freed
+    /// since, is kept (a leading block's `L D L^T` does not depend on the rows after it), and
+    /// the free rows after it are appended again (a forward substitution each). Every factor
+    /// is thus the one a fresh factorization gives, whatever the LCP flipped before, and rows
+    /// that couple only their neighbours in that order (a rope's segments, a chain's limits)
+    /// keep their factors within the band: a row appended out of order would fill its row of
+    /// `L` back to its first neighbour, and every column it crosses. Returns the clamped pivots.
     fn refresh(&mut self) -> u32 {
         if !self.symmetric {
             self.factored = true;
@@ -236,34 +312,53 @@ impl Bordered {
         }
         let na = self.na;
         let keep = if self.factored {
+            let freed = (0..na)
+                .find(|&i| !self.fixed[i] && self.pos[i] == usize::MAX)
+                .unwrap_or(na);
             (0..self.free.len())
-                .find(|&k| self.fixed[self.free[k]])
+                .find(|&k| self.fixed[self.free[k]] || self.free[k] > freed)
                 .unwrap_or(self.free.len())
         } else {
             0
         };
-        // the rows after `keep` that stay free, in order, to be appended again
-        self.again.clear();
+        // (without factors, the list is of an earlier set of rows: cleared)
         for k in keep..self.free.len() {
-            let i = self.free[k];
-            self.pos[i] = usize::MAX;
-            // (without factors, the list is of an earlier set of rows: cleared)
-            if self.factored && !self.fixed[i] {
-                self.again.push(i);
-            }
+            self.pos[self.free[k]] = usize::MAX;
         }
         self.free.truncate(keep);
         let mut clamped = 0;
-        for k in 0..self.again.len() {
-            clamped += self.append(self.again[k]);
-        }
-        for i in 0..na {
-            if !self.fixed[i] && self.pos[i] == usize::MAX {
+        let from = self.free.last().map_or(0, |&i| i + 1);
+        for i in from..na {
+            if !self.fixed[i] {
                 clamped += self.append(i);
             }
         }
         self.factored = true;
+        self.index_columns();
         clamped
+    }
+
+    /// `col_ptr` and `col_rows` from `first`.
+    fn index_columns(&mut self) {
+        let np = self.free.len();
+        let ptr = &mut self.col_ptr;
+        ptr[..=np].fill(0);
+        for r in 0..np {
+            for c in self.first[r]..r {
+                ptr[c + 1] += 1;
+            }
+        }
+        for c in 0..np {
+            ptr[c + 1] += ptr[c];
+        }
+        let next = &mut self.col_next;
+        next[..np].copy_from_slice(&ptr[..np]);
+        for r in 0..np {
+            for c in self.first[r]..r {
+                self.col_rows[next[c] as usize] = r as u32;
+                next[c] += 1;
+            }
+        }
     }
 
     /// Appends row `i` to the symmetric factors (`L u = s_i`, `l = D^-1 u`,
@@ -273,14 +368,33 @@ impl Bordered {
     /// `min_pivot` is clamped to it. Returns 1 if clamped.
     fn append(&mut self, i: usize) -> u32 {
         let (cap, m) = (self.cap, self.free.len());
+        // the first row in the factors that row `i` couples to (within its span)
+        let (lo, hi) = self.s_span[i];
+        let f = (lo as usize..hi as usize)
+            .filter(|&j| self.pos[j] != usize::MAX && self.s[j + i * cap] != 0.0)
+            .map(|j| self.pos[j])
+            .min()
+            .unwrap_or(m);
         let u = &mut self.work;
-        for (k, &j) in self.free.iter().enumerate() {
-            u[k] = self.s[j + i * cap];
+        for k in f..m {
+            u[k] = self.s[self.free[k] + i * cap];
         }
-        unit_lower_forward(&self.d, cap, &mut u[..m]);
+        // `L u = s_i` row by row within the envelope from the first nonzero of `s_i` (the
+        // leading zeros stay zero): each `u_k` takes the same products in the same order as a
+        // column-by-column substitution over the whole triangle
+        for k in f..m {
+            let mut t = u[k];
+            for c in self.first[k].max(f)..k {
+                let uc = u[c];
+                if uc != 0.0 {
+                    t -= self.d[k + c * cap] * uc;
+                }
+            }
+            u[k] = t;
+        }
         let sigma = self.s[i + i * cap];
         let mut piv = sigma;
-        for k in 0..m {
+        for k in f..m {
             let dk = self.dd[k];
             let l = if dk == 0.0 { 0.0 } else { u[k] / dk };
             piv -= l * u[k];
@@ -289,7 +403,7 @@ impl Bordered {
         let mut clamped = 0;
         if piv.is_nan() || piv.abs() <= 1e-14 * sigma.abs() {
             piv = 0.0;
-            for k in 0..m {
+            for k in f..m {
                 self.d[m + k * cap] = 0.0;
             }
         } else if piv.abs() <= self.min_pivot {
@@ -301,6 +415,7 @@ impl Bordered {
             clamped = 1;
         }
         self.dd[m] = piv;
+        self.first[m] = f;
         self.pos[i] = m;
         self.free.push(i);
         clamped
@@ -412,13 +527,25 @@ impl Bordered {
             for (k, &i) in free.iter().enumerate() {
                 z[k] = y[i];
             }
-            unit_lower_forward(&self.d, cap, &mut z[..np]);
+            // (within the envelope: the same products in the same order as over the whole
+            // triangle, the ones left out being zeros)
+            for r in 0..np {
+                let mut t = z[r];
+                for c in self.first[r]..r {
+                    let zc = z[c];
+                    if zc != 0.0 {
+                        t -= self.d[r + c * cap] * zc;
+                    }
+                }
+                z[r] = t;
+            }
             for k in (0..np).rev() {
                 let dk = self.dd[k];
                 let mut t = if dk == 0.0 { 0.0 } else { z[k] / dk };
-                let col = &self.d[k * cap + k + 1..k * cap + np];
-                for (&zr, &l) in z[k + 1..np].iter().zip(col) {
-                    t -= l * zr;
+                let (lo, hi) = (self.col_ptr[k] as usize, self.col_ptr[k + 1] as usize);
+                for &r in &self.col_rows[lo..hi] {
+                    let r = r as usize;
+                    t -= self.d[r + k * cap] * z[r];
                 }
                 z[k] = t;
             }
@@ -462,22 +589,6 @@ impl Bordered {
         x2[..na].copy_from_slice(&y[..na]);
         self.y2 = y;
         self.back_part(l, x1, x2);
-    }
-}
-
-/// `z = L^-1 z` for the unit lower triangle of the symmetric factors in `d` (column-major,
-/// leading dimension `cap`, `z.len()` rows), column by column: the appended row's forward
-/// substitution and the solves' first half.
-fn unit_lower_forward(d: &[f64], cap: usize, z: &mut [f64]) {
-    let m = z.len();
-    for c in 0..m {
-        let zc = z[c];
-        if zc != 0.0 {
-            let col = &d[c * cap + c + 1..c * cap + m];
-            for (zr, &l) in z[c + 1..m].iter_mut().zip(col) {
-                *zr -= l * zc;
-            }
-        }
     }
 }
 
@@ -592,66 +703,119 @@ pub(crate) mod tests {
                 }
                 sm[1 + na] = sm[0];
             }
-            let diag: Vec<f64> = (0..na).map(|i| sm[i + i * na]).collect();
-            let mut border = Bordered::with_schur(&sm, &diag, na);
-            border.min_pivot = 1e-300;
-            let mut fixed = vec![false; na];
-            for step in 0..30 {
-                // flip one to three rows
-                for _ in 0..1 + step % 3 {
-                    let i = ((rnd() + 0.5) * na as f64) as usize % na;
-                    fixed[i] = !fixed[i];
-                }
-                border.set_fixed(&fixed);
-                let y0: Vec<f64> = (0..na).map(|_| rnd()).collect();
-                let mut y = y0.clone();
-                border.solve_small(&mut y);
-                let free: Vec<usize> = (0..na).filter(|&i| !fixed[i]).collect();
-                let both = copy && free.contains(&0) && free.contains(&1);
-                // the reference: the free rows' block with the fixed values moved across; of
-                // two free copies, the one the factors mark dependent is left out (its value 0)
-                let dead = (0..border.free.len())
-                    .find(|&k| border.dd[k] == 0.0)
-                    .map(|k| border.free[k]);
-                if both {
-                    assert!(dead == Some(0) || dead == Some(1), "{dead:?}");
-                    assert_eq!(y[dead.unwrap()], 0.0);
-                } else {
-                    assert_eq!(dead, None);
-                }
-                let solved: Vec<usize> =
-                    free.iter().copied().filter(|&i| Some(i) != dead).collect();
-                let nf = solved.len();
-                let mut m = DMatrix::<f64>::zeros(nf, nf);
-                let mut r = DVector::<f64>::zeros(nf);
-                for (p, &i) in solved.iter().enumerate() {
-                    let mut t = y0[i];
-                    for j in 0..na {
-                        if fixed[j] {
-                            t -= sm[i + j * na] * y0[j];
-                        }
-                    }
-                    r[p] = t;
-                    for (q, &j) in solved.iter().enumerate() {
-                        m[(p, q)] = sm[i + j * na];
-                    }
-                }
-                let x = if nf == 0 {
-                    r.clone()
-                } else {
-                    m.lu().solve(&r).expect("nonsingular")
-                };
-                for (p, &i) in solved.iter().enumerate() {
-                    worst = worst.max((y[i] - x[p]).abs() / (1.0 + x[p].abs()));
-                }
-                for i in 0..na {
-                    assert!(y[i].is_finite());
-                    if fixed[i] {
-                        assert_eq!(y[i], y0[i], "a fixed row keeps its value");
-                    }
-                }
-            }
+            worst = worst.max(follow_fixed_rows(&sm, na, &mut rnd, copy));
         }
         assert!(worst < 1e-10, "largest relative difference {worst:e}");
+    }
+
+    /// Rows that couple only their neighbours (a rope's segments): however the rows are fixed
+    /// and freed, the factors stay within the band (each row of `L` reaches back one free
+    /// row at most) and solve as a dense solve does.
+    #[test]
+    fn banded_rows_keep_their_factors_in_the_band() {
+        let mut worst: f64 = 0.0;
+        for trial in 0..6u64 {
+            let mut rnd = rng(900 + trial);
+            let na = 20 + 10 * trial as usize;
+            let mut sm = vec![0.0; na * na];
+            for i in 0..na {
+                sm[i + i * na] = 2.0 + rnd();
+                if i + 1 < na {
+                    let v = 0.9 * rnd();
+                    sm[i + 1 + i * na] = v;
+                    sm[i + (i + 1) * na] = v;
+                }
+            }
+            let mut envelope = 0;
+            worst = worst.max(follow_fixed_rows_with(&sm, na, &mut rnd, false, |b| {
+                let np = b.free.len();
+                let reach: usize = (0..np).map(|m| m - b.first[m]).sum();
+                envelope = envelope.max(reach);
+                assert!(reach < np.max(1), "envelope {reach} for {np} rows");
+                // (a fixed row splits the band: the rows after it do not reach back over it)
+                for m in 0..np {
+                    assert!(m - b.first[m] <= 1);
+                }
+            }));
+            assert!(envelope > 0);
+        }
+        assert!(worst < 1e-10, "largest relative difference {worst:e}");
+    }
+
+    /// 30 rounds of flipping one to three rows of `S` (`na x na`, column-major) between fixed
+    /// and free, each followed by a solve compared with a dense solve of the free rows; the
+    /// largest relative difference.
+    fn follow_fixed_rows(sm: &[f64], na: usize, rnd: &mut impl FnMut() -> f64, copy: bool) -> f64 {
+        follow_fixed_rows_with(sm, na, rnd, copy, |_| {})
+    }
+
+    fn follow_fixed_rows_with(
+        sm: &[f64],
+        na: usize,
+        rnd: &mut impl FnMut() -> f64,
+        copy: bool,
+        mut check: impl FnMut(&Bordered),
+    ) -> f64 {
+        let mut worst: f64 = 0.0;
+        let diag: Vec<f64> = (0..na).map(|i| sm[i + i * na]).collect();
+        let mut border = Bordered::with_schur(sm, &diag, na);
+        border.min_pivot = 1e-300;
+        let mut fixed = vec![false; na];
+        for step in 0..30 {
+            // flip one to three rows
+            for _ in 0..1 + step % 3 {
+                let i = ((rnd() + 0.5) * na as f64) as usize % na;
+                fixed[i] = !fixed[i];
+            }
+            border.set_fixed(&fixed);
+            let y0: Vec<f64> = (0..na).map(|_| rnd()).collect();
+            let mut y = y0.clone();
+            border.solve_small(&mut y);
+            let free: Vec<usize> = (0..na).filter(|&i| !fixed[i]).collect();
+            let both = copy && free.contains(&0) && free.contains(&1);
+            // the reference: the free rows' block with the fixed values moved across; of
+            // two free copies, the one the factors mark dependent is left out (its value 0)
+            let dead = (0..border.free.len())
+                .find(|&k| border.dd[k] == 0.0)
+                .map(|k| border.free[k]);
+            if both {
+                assert!(dead == Some(0) || dead == Some(1), "{dead:?}");
+                assert_eq!(y[dead.unwrap()], 0.0);
+            } else {
+                assert_eq!(dead, None);
+            }
+            let solved: Vec<usize> = free.iter().copied().filter(|&i| Some(i) != dead).collect();
+            let nf = solved.len();
+            let mut m = DMatrix::<f64>::zeros(nf, nf);
+            let mut r = DVector::<f64>::zeros(nf);
+            for (p, &i) in solved.iter().enumerate() {
+                let mut t = y0[i];
+                for j in 0..na {
+                    if fixed[j] {
+                        t -= sm[i + j * na] * y0[j];
+                    }
+                }
+                r[p] = t;
+                for (q, &j) in solved.iter().enumerate() {
+                    m[(p, q)] = sm[i + j * na];
+                }
+            }
+            let x = if nf == 0 {
+                r.clone()
+            } else {
+                m.lu().solve(&r).expect("nonsingular")
+            };
+            for (p, &i) in solved.iter().enumerate() {
+                worst = worst.max((y[i] - x[p]).abs() / (1.0 + x[p].abs()));
+            }
+            for i in 0..na {
+                assert!(y[i].is_finite());
+                if fixed[i] {
+                    assert_eq!(y[i], y0[i], "a fixed row keeps its value");
+                }
+            }
+            check(&border);
+        }
+        worst
     }
 }

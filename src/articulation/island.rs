@@ -168,6 +168,14 @@ reusing_clone! {
         pub m: Vec<f64>,
         /// Scratch: the rows the small block's factors leave out (the LCP's released rows).
         pub mask: Vec<bool>,
+        /// Per limit row `r`, the limit rows that share a dynamic body with it (itself
+        /// included), ascending: `near[near_ptr[r]..near_ptr[r + 1]]`. The only candidates its
+        /// column of `A22` can reach.
+        pub near_ptr: Vec<u32>,
+        pub near: Vec<u32>,
+        /// Scratch per limit row: its place among the candidates while the border is built
+        /// (`u32::MAX`: not a candidate).
+        pub slot: Vec<u32>,
         /// Scratch per limit row: listed among the candidates (`Island::add_limits_at_bound`);
         /// all false between its calls.
         pub listed: Vec<bool>,
@@ -183,7 +191,11 @@ impl LimitRows {
     pub fn new(info: Vec<LimitInfo>, n_rows: usize) -> Self {
         let n_lim = info.len();
         let holdable = info.iter().any(|l| !l.motor);
+        let (near_ptr, near) = near_rows(&info);
         LimitRows {
+            near_ptr,
+            near,
+            slot: vec![u32::MAX; n_lim],
             info,
             rows: vec![Row::default(); n_lim],
             trial: vec![Row::default(); n_lim],
@@ -216,6 +228,50 @@ impl LimitRows {
     pub fn is_motor(&self, i: usize) -> bool {
         self.info[self.active[i] as usize].motor
     }
+}
+
+/// [`LimitRows::near`]: the limit rows grouped by the dynamic bodies they act on, then each
+/// row's neighbours gathered from its bodies' groups (sorted, without repeats). Once per
+/// topology.
+fn near_rows(info: &[LimitInfo]) -> (Vec<u32>, Vec<u32>) {
+    let body = |x: Side| match x {
+        Side::Dyn(l) => Some(l as usize),
+        _ => None,
+    };
+    let nb = info
+        .iter()
+        .flat_map(|l| [body(l.a), body(l.b)])
+        .flatten()
+        .max()
+        .map_or(0, |l| l + 1);
+    let mut on_body: Vec<Vec<u32>> = vec![Vec::new(); nb];
+    for (r, l) in info.iter().enumerate() {
+        for x in [body(l.a), body(l.b)].into_iter().flatten() {
+            if on_body[x].last() != Some(&(r as u32)) {
+                on_body[x].push(r as u32);
+            }
+        }
+    }
+    let mut ptr = Vec::with_capacity(info.len() + 1);
+    let mut near = Vec::new();
+    ptr.push(0);
+    for l in info {
+        let start = near.len();
+        for x in [body(l.a), body(l.b)].into_iter().flatten() {
+            near.extend_from_slice(&on_body[x]);
+        }
+        near[start..].sort_unstable();
+        let mut kept = start;
+        for k in start..near.len() {
+            if kept == start || near[k] != near[kept - 1] {
+                near[kept] = near[k];
+                kept += 1;
+            }
+        }
+        near.truncate(kept);
+        ptr.push(near.len() as u32);
+    }
+    (ptr, near)
 }
 
 /// One contribution `J_i,si M_body^-1 J_j,sj^T` to block `(i, j)` of `A`.

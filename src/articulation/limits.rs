@@ -106,25 +106,40 @@ impl Island {
     /// the diagonal of `A22`; then the forward substitutions and the small dense block (the
     /// Schur complement the LCP works on).
     pub(super) fn build_border(&mut self) {
-        let (n, na) = (self.n_rows, self.lim.active.len());
-        self.lim.border.begin(na, true);
-        let [e, mut col, z, p] = std::mem::take(&mut self.cg);
+        let na = self.lim.active.len();
+        let mut border = std::mem::take(&mut self.lim.border);
+        border.begin(na, true);
+        for (k, &r) in self.lim.active.iter().enumerate() {
+            self.lim.slot[r as usize] = k as u32;
+        }
+        let n = self.n_rows;
         for i in 0..na {
-            self.limit_column(i, &mut col[..n + na]);
-            self.lim.border.a12(i).copy_from_slice(&col[..n]);
-            for k in 0..na {
-                let alpha = if k == i { self.alpha_t } else { 0.0 };
-                *self.lim.border.a22(k, i) = col[n + k] + alpha;
-            }
+            // (`begin` zeroed both: only the entries the candidate reaches are written; the
+            // Tikhonov term on the diagonal)
+            let mut diag = 0.0;
+            *border.a22(i, i) = self.alpha_t;
+            self.limit_column_parts(i, |x, v| {
+                if x < n {
+                    border.a12(i)[x] = v;
+                } else if x - n == i {
+                    diag = v;
+                    *border.a22(i, i) = v + self.alpha_t;
+                } else {
+                    *border.a22(x - n, i) = v + 0.0;
+                }
+            });
             // a force-limited motor's row and its joint's range limit are parallel: a relative
             // 1e-12 on the motor row's diagonal keeps their Schur complement definite, so the
             // LCP releases the motor at its bound while the limit holds (the Newton iteration
             // still converges to the exact target: only its matrix changes)
             if self.lim.is_motor(i) {
-                *self.lim.border.a22(i, i) += MOTOR_REGULARIZATION * col[n + i];
+                *border.a22(i, i) += MOTOR_REGULARIZATION * diag;
             }
         }
-        self.cg = [e, col, z, p];
+        for &r in &self.lim.active {
+            self.lim.slot[r as usize] = u32::MAX;
+        }
+        self.lim.border = border;
         let min_pivot = if self.pivot_floor > 0.0 {
             1e-3 * self.pivot_floor
         } else {
@@ -141,10 +156,23 @@ impl Island {
     /// those are summed as `multiply_a` sums them (the same value, bit for bit), the others are
     /// the `+0` it computes.
     pub(super) fn limit_column(&mut self, i: usize, col: &mut [f64]) {
-        let n = self.n_rows;
         col.fill(0.0);
-        let info = self.lim.info[self.lim.active[i] as usize];
-        let w = self.lim.wrows[self.lim.active[i] as usize];
+        for (k, &r) in self.lim.active.iter().enumerate() {
+            self.lim.slot[r as usize] = k as u32;
+        }
+        self.limit_column_parts(i, |x, v| col[x] = v);
+        for &r in &self.lim.active {
+            self.lim.slot[r as usize] = u32::MAX;
+        }
+    }
+
+    /// The entries of [`Island::limit_column`] it can reach, as `put(x, v)`: `x < n_rows` a
+    /// joint row, `n_rows + k` candidate `k` (its place in `lim.slot`, set by the caller).
+    fn limit_column_parts(&self, i: usize, mut put: impl FnMut(usize, f64)) {
+        let n = self.n_rows;
+        let r0 = self.lim.active[i] as usize;
+        let info = self.lim.info[r0];
+        let w = self.lim.wrows[r0];
         // body_dv of the unit impulse: `0 + w` (as `add_rows` adds it, so a -0 becomes +0)
         let dv = |s: usize| w[s].map(|c| 0.0 + c);
         let side = |x: Side| match x {
@@ -162,14 +190,17 @@ impl Island {
                 let ij = self.joints[k as usize];
                 let (ua, ub) = (at(ij.a), at(ij.b));
                 for r in ij.off as usize..(ij.off + ij.n) as usize {
-                    col[r] = row_times(&self.rows[r].j, &ua, &ub);
+                    put(r, row_times(&self.rows[r].j, &ua, &ub));
                 }
             }
         }
-        for (k, &r) in self.lim.active.iter().enumerate() {
-            let other = &self.lim.info[r as usize];
-            if side(other.a).is_some() || side(other.b).is_some() {
-                col[n + k] = row_times(&self.lim.rows[r as usize].j, &at(other.a), &at(other.b));
+        let (lo, hi) = (self.lim.near_ptr[r0], self.lim.near_ptr[r0 + 1]);
+        for &r in &self.lim.near[lo as usize..hi as usize] {
+            let k = self.lim.slot[r as usize];
+            if k != u32::MAX {
+                let other = &self.lim.info[r as usize];
+                let v = row_times(&self.lim.rows[r as usize].j, &at(other.a), &at(other.b));
+                put(n + k as usize, v);
             }
         }
     }
@@ -292,10 +323,7 @@ impl LimitRows {
                 } else if lim.push[i] {
                     lim.out_of_bounds(i, tol).is_some()
                 } else {
-                    let w: f64 = (0..na)
-                        .map(|j| lim.border.schur(i, j) * lim.x2[j])
-                        .sum::<f64>()
-                        - lim.y2[i];
+                    let w = lim.border.schur_times(i, &lim.x2[..na]) - lim.y2[i];
                     if lim.at_hi[r] { w > tol } else { w < -tol }
                 };
                 lim.fixed[i] = bad;
@@ -435,10 +463,7 @@ impl LimitRows {
                 if !self.fixed[i] || self.border.dependent(i) {
                     continue;
                 }
-                let w: f64 = (0..na)
-                    .map(|j| self.border.schur(i, j) * self.x2[j])
-                    .sum::<f64>()
-                    - self.y2[i];
+                let w = self.border.schur_times(i, &self.x2[..na]) - self.y2[i];
                 let r = self.active[i] as usize;
                 let pull = if self.at_hi[r] { w } else { -w };
                 if pull > worst.0 {
