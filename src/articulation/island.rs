@@ -160,6 +160,9 @@ reusing_clone! {
         pub fixed: Vec<bool>,
         /// Per row: a released motor row sits at its upper bound (else its lower one).
         pub at_hi: Vec<bool>,
+        /// Per row: it pushed in the last LCP it was a candidate of (this step's or an earlier
+        /// one's): where a joint correction's LCP starts.
+        pub pushed: Vec<bool>,
         /// Scratch: `G^-1 b1` and then the solution the refinement starts from, the small
         /// right-hand side, the LCP's impulses and the small solves' vectors.
         pub b: Vec<f64>,
@@ -206,6 +209,7 @@ impl LimitRows {
             active: Vec::with_capacity(n_lim),
             push: vec![false; n_lim],
             at_hi: vec![false; n_lim],
+            pushed: vec![false; n_lim],
             slack: vec![false; n_lim],
             holdable,
             dt: 0.0,

@@ -82,7 +82,11 @@ impl Island {
             };
             if info.motor || pushing || g < margin {
                 self.lim.rhs[r] = -g / dt;
-                self.lim.push[k] = pushing;
+                // (a row near its bound that pushed in the last LCP starts pushing: a taut rope
+                // under gravity, every row released, was found one row a pivot from the anchor
+                // down, its 320 rows in 320 pivots; the answer is the same, the LCP's being
+                // unique)
+                self.lim.push[k] = pushing || (!info.motor && self.lim.pushed[r]);
                 if self.lim.active.get(k) != Some(&(r as u32)) {
                     changed = true;
                 }
@@ -369,6 +373,9 @@ impl LimitRows {
             }
         } else {
             clamped += lim.bounded_fallback(na, tol);
+        }
+        for i in 0..na {
+            lim.pushed[lim.active[i] as usize] = lim.push[i];
         }
         for i in 0..na {
             let r = lim.active[i] as usize;
