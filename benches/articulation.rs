@@ -51,6 +51,13 @@ fn benches(c: &mut Criterion) {
             scenes::heavy_rope(w, 20, load);
         });
     }
+    // long ropes of 1 kg beads: every taut segment a limit row of the appended block, whose
+    // factors and LCP keep to the rope's band (docs/BENCHMARKS.md, "Long ropes")
+    for n in [40usize, 160, 640] {
+        bench_scene(c, "rope", n.to_string(), h, |w| {
+            scenes::heavy_rope(w, n, 1.0);
+        });
+    }
     // ropes with 1 N m of friction in every ball joint (three box-bounded rows each, solved
     // with the limits in the appended block), and the 1:1000 heavy chain with it
     for n in [10usize, 40] {

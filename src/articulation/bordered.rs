@@ -62,7 +62,8 @@ reusing_clone! {
         span: Vec<(u32, u32)>,
         /// `D22` before its factorization (the Schur complement of the appended rows).
         s: Vec<f64>,
-        /// Scratch of [`Bordered::factor`]: the appended rows whose `U12` column is not zero.
+        /// Scratch of [`Bordered::factor`]: the appended rows whose `U12` column is not zero
+        /// (fixed length, so a cloned world does not allocate here either).
         reach: Vec<usize>,
         /// Per row `i` of `s`, the columns outside which row `i` and column `i` are zero
         /// (`[lo, hi)`, from the entries written: `A22`'s and those `U12^T U12` reaches).
@@ -101,7 +102,7 @@ impl Bordered {
             span: vec![(0, 0); cap],
             s: vec![0.0; cap * cap],
             s_span: vec![(0, 0); cap],
-            reach: Vec::with_capacity(cap),
+            reach: vec![0; cap],
             a22_diag: vec![0.0; cap],
             fixed: vec![false; cap],
             min_pivot: 0.0,
@@ -204,12 +205,16 @@ impl Bordered {
         // G21 is U12 itself when the rows are symmetric
         let g = if self.symmetric { &self.u } else { &self.g };
         // (only the columns with a nonzero stretch take part)
-        self.reach.clear();
-        self.reach
-            .extend((0..na).filter(|&j| self.span[j].0 < self.span[j].1));
-        for &j in &self.reach {
+        let mut nr = 0;
+        for j in 0..na {
+            if self.span[j].0 < self.span[j].1 {
+                self.reach[nr] = j;
+                nr += 1;
+            }
+        }
+        for &j in &self.reach[..nr] {
             let uj = &self.u[j * n..(j + 1) * n];
-            for &i in &self.reach {
+            for &i in &self.reach[..nr] {
                 // symmetric rows: `G21^T U12` is `U12^T U12`, whose (j, i) entry sums the same
                 // products as (i, j) in the same order (the same bits): computed once
                 if self.symmetric && i > j {
@@ -673,9 +678,9 @@ pub(crate) mod tests {
     }
 
     /// The small block's factors kept up to date as rows are fixed and freed (the leading part
-    /// kept, the rows after it appended again, rows freed appended) solve as a dense solve of the free rows does, after
-    /// every change of a random walk of masks; a row that is a copy of another gets no impulse
-    /// of its own, and the free rows' equations still hold.
+    /// kept, the free rows after it appended again in order) solve as a dense solve of the free
+    /// rows does, after every change of a random walk of masks; a row that is a copy of another
+    /// gets no impulse of its own, and the free rows' equations still hold.
     #[test]
     fn small_block_factors_follow_fixed_rows() {
         let mut worst: f64 = 0.0;

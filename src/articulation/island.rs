@@ -172,7 +172,7 @@ reusing_clone! {
         /// Scratch: the rows the small block's factors leave out (the LCP's released rows).
         pub mask: Vec<bool>,
         /// Per limit row `r`, the limit rows that share a dynamic body with it (itself
-        /// included), ascending: `near[near_ptr[r]..near_ptr[r + 1]]`. The only candidates its
+        /// included, as every limit row has a dynamic side), ascending: `near[near_ptr[r]..near_ptr[r + 1]]`. The only candidates its
         /// column of `A22` can reach.
         pub near_ptr: Vec<u32>,
         pub near: Vec<u32>,

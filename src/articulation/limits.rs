@@ -82,10 +82,10 @@ impl Island {
             };
             if info.motor || pushing || g < margin {
                 self.lim.rhs[r] = -g / dt;
-                // (a row near its bound that pushed in the last LCP starts pushing: a taut rope
-                // under gravity, every row released, was found one row a pivot from the anchor
-                // down, its 320 rows in 320 pivots; the answer is the same, the LCP's being
-                // unique)
+                // (a limit near its bound that pushed in its last LCP starts pushing: a taut
+                // rope under gravity, every row released, was found one row a pivot from the
+                // anchor down, its 320 rows in 320 pivots. Where only limits are candidates the
+                // answer is the same, their LCP's being unique; motors start as before)
                 self.lim.push[k] = pushing || (!info.motor && self.lim.pushed[r]);
                 if self.lim.active.get(k) != Some(&(r as u32)) {
                     changed = true;
