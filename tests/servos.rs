@@ -322,3 +322,47 @@ fn a_hard_ball_servo_follows_its_target_exactly() {
         "{p:?}"
     );
 }
+
+/// A ragdoll held stiff by hard servos (every ball joint's servo and every hinge's position
+/// motor hard, holding the pose it was built in) tumbles down the stairs as one body: after
+/// every step each joint is at its target within 1e-8 rad, every row within `eps_p`, and every
+/// contact within the contact tolerance, in one contact round most steps. (Force-limited
+/// servos of 200 N m and more on the same scene leave the contact rounds running out,
+/// docs/BENCHMARKS.md "Ball-joint servos".)
+#[test]
+fn a_ragdoll_stiff_with_hard_servos_tumbles_down_the_stairs_within_its_tolerances() {
+    let mut world = World::default();
+    let s = scenes::ragdoll_on_stairs(&mut world);
+    for &j in &s.joints {
+        let motor = Motor {
+            mode: MotorMode::Position,
+            target_position: 0.0,
+            ..Default::default()
+        };
+        assert!(motor.max_force.is_infinite());
+        world.set_joint_motor(j, motor).unwrap();
+    }
+    let tol = world.contact_settings().tolerance;
+    let pelvis = s.bodies[0];
+    let start = world.body(pelvis).unwrap().position();
+    let (mut rounds, mut worst_pose, mut deepest): (u32, f64, f64) = (0, 0.0, 0.0);
+    for k in 0..240 {
+        let r = world.step(H).unwrap().clone();
+        assert!(r.converged && r.max_violation <= 1e-9, "step {k}: {r:?}");
+        let c = world.contact_report().clone();
+        assert!(
+            c.contacts_converged && c.max_penetration <= tol,
+            "step {k}: {c:?}"
+        );
+        rounds += c.rounds;
+        deepest = deepest.max(c.max_penetration);
+        worst_pose = worst_pose.max(pose_error(&world, &s.joints));
+    }
+    assert!(worst_pose < 1e-8, "off the pose by {worst_pose} rad");
+    // it went down the stairs, not stuck at the top (1.6 m; off the pose by 9.5e-10 rad at
+    // most, 9.8e-6 m deep at most against 1e-5, 249 rounds)
+    let end = world.body(pelvis).unwrap().position();
+    assert!(start.z - end.z > 0.5, "fell {} m", start.z - end.z);
+    assert!(deepest > 0.0, "it touched the stairs");
+    assert!(rounds <= 300, "{rounds} contact rounds in 240 steps");
+}
