@@ -349,7 +349,7 @@ fn a_ragdoll_stiff_with_hard_servos_tumbles_down_the_stairs_within_its_tolerance
     for k in 0..240 {
         let r = world.step(H).unwrap().clone();
         assert!(r.converged && r.max_violation <= 1e-9, "step {k}: {r:?}");
-        let c = world.contact_report().clone();
+        let c = *world.contact_report();
         assert!(
             c.contacts_converged && c.max_penetration <= tol,
             "step {k}: {c:?}"

@@ -509,6 +509,10 @@ pub(crate) struct Contact {
     /// (contact phase, set when a solve starts: shock propagation freezes bodies).
     pub kf: Mat3,
     pub im: f64,
+    /// The tangential block of `kf` across `nl` (set with `kf`; `None`: singular), and
+    /// `nl^T kf nl`.
+    pub tk: Option<super::phases::TangentBlock>,
+    pub kfn: f64,
     /// The step the contact's previewed offset spans (its dynamic bodies' pending step).
     pub dt: f64,
     /// The impulse on B in the frame's earlier substeps (A's frame; zero in a frame's first),
@@ -608,6 +612,8 @@ impl Contact {
             an: 0.0,
             kf: Mat3::zeros(),
             im: 0.0,
+            tk: None,
+            kfn: 0.0,
             dt: 0.0,
         }
     }

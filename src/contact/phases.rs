@@ -401,6 +401,25 @@ fn friction_block(
     free: &Mat3,
     m: &Mat3,
 ) -> Option<(Vec3, f64)> {
+    tangent_block(n, free, m).map(|tb| friction_in_block(&tb, pt, slip, h, lim))
+}
+
+/// The tangential block of a contact's `K` in a basis across its normal: what
+/// [`friction_block`] needs of `n`, `free` and `m`, kept with a point on free bodies for the
+/// sweeps of a solve (its `K` and normal do not change within them).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TangentBlock {
+    t1: Vec3,
+    t2: Vec3,
+    k11: f64,
+    k22: f64,
+    k12: f64,
+    det: f64,
+}
+
+/// The [`TangentBlock`] of normal `n`, `None` when it is singular (a direction the joints
+/// hold).
+pub(crate) fn tangent_block(n: &Vec3, free: &Mat3, m: &Mat3) -> Option<TangentBlock> {
     let (t1, t2) = tangent_basis(n);
     // (each direction the joints leave free, and the pair independent)
     let (k11, k22) = (
@@ -412,6 +431,26 @@ fn friction_block(
     if !(k11 > 0.0 && k22 > 0.0 && det > 1e-8 * k11 * k22) {
         return None;
     }
+    Some(TangentBlock {
+        t1,
+        t2,
+        k11,
+        k22,
+        k12,
+        det,
+    })
+}
+
+/// [`friction_block`] in a block already formed.
+fn friction_in_block(tb: &TangentBlock, pt: &Vec3, slip: &Vec3, h: f64, lim: f64) -> (Vec3, f64) {
+    let TangentBlock {
+        t1,
+        t2,
+        k11,
+        k22,
+        k12,
+        det,
+    } = *tb;
     // the unconstrained impulse: K_t (p* - p) h = -slip
     let (s1, s2) = (slip.dot(&t1), slip.dot(&t2));
     let (x1, x2) = ((k22 * s1 - k12 * s2) / det, (k11 * s2 - k12 * s1) / det);
@@ -473,7 +512,7 @@ fn friction_block(
     };
     // the point's move by the change, K_t (z - p_t) h
     let moved = h * ((k11 * d1 + k12 * d2).powi(2) + (k12 * d1 + k22 * d2).powi(2)).sqrt();
-    Some((new, moved))
+    (new, moved)
 }
 
 /// `t` scaled back to the length `lim` where it is longer: a friction impulse brought to the
@@ -1615,7 +1654,8 @@ impl Contacts {
         let mut changed: f64 = 0.0;
         let band = if c.on_island { 0.5 * tol } else { 0.0 };
         if sep < -band || (c.pn > 0.0 && sep > band) {
-            let kn = kdir(&n, &n);
+            // (on free bodies the value formed when the solve began)
+            let kn = if km.is_some() { kdir(&n, &n) } else { c.kfn };
             // A sliding coupled contact carries its dynamic friction in the normal row: the
             // impulse per unit normal impulse is n - mu_d t (t the slip), so the row's column
             // differs from its row (the asymmetric block of Tomcin Appendix C). Not a point
@@ -1673,8 +1713,15 @@ impl Contacts {
             let lim = c.friction_limit(c.pn);
             // (a point on free bodies: its pair's `K`, every direction free)
             let (free, m) = km.unwrap_or((c.kf, c.kf));
-            let (new, moved) = friction_block(&n, &c.pt, &slip, h, lim, &free, &m)
-                .unwrap_or_else(|| friction_along_slip(&c.pt, &slip, h, lim, c.im, &free, &m));
+            // (on free bodies the block formed when the solve began)
+            let block = match km {
+                Some(_) => tangent_block(&n, &free, &m),
+                None => c.tk,
+            };
+            let (new, moved) = match block {
+                Some(tb) => friction_in_block(&tb, &c.pt, &slip, h, lim),
+                None => friction_along_slip(&c.pt, &slip, h, lim, c.im, &free, &m),
+            };
             let delta = new - c.pt;
             let kept = c.on_island || changed > 0.0 || moved > NEGLIGIBLE * tol;
             if delta != Vec3::zeros() && (kept || new == Vec3::zeros()) {
@@ -1810,6 +1857,8 @@ impl Contacts {
                 || self.separation(k) < near;
             let c = &mut self.contacts[k];
             (c.kf, c.im) = (kf, im);
+            c.tk = tangent_block(&c.nl, &kf, &kf);
+            c.kfn = c.nl.dot(&(kf * c.nl));
             c.active = touching;
             c.seen = [u32::MAX; 2];
             if touching {
