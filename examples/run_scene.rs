@@ -2,7 +2,7 @@
 //! (`perf record`, `valgrind --tool=callgrind`) and quick comparisons.
 //!
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
-//! heavy_chain LOAD, heavy_rope LOAD (`LINKS=` segments of a rope, 20 by default: distance ranges), heavy_chain_on_ground LOAD (`MU=`, `GROUND=` m below the pivot), four_bar,
+//! heavy_chain LOAD, heavy_rope LOAD (`LINKS=` segments of a rope, 20 by default: distance ranges; `GROUND=` a floor below), heavy_chain_on_ground LOAD (`MU=`, `GROUND=` m below the pivot), four_bar,
 //! scissor_lift N, scissor_lift_raising N (`SPEED=` of the carriage, default 0.01 m/s), spider
 //! K, spiders N (N islands), grid N (N x N spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in
@@ -52,11 +52,25 @@ fn main() {
         "heavy_chain" => drop(scenes::heavy_chain(&mut world, 20, size.max(1.0))),
         "heavy_rope" => {
             let links = std::env::var("LINKS").ok().and_then(|s| s.parse().ok());
-            drop(scenes::heavy_rope(
-                &mut world,
-                links.unwrap_or(20),
-                size.max(1.0),
-            ))
+            let s = scenes::heavy_rope(&mut world, links.unwrap_or(20), size.max(1.0));
+            // `GROUND=` a floor that many metres below the anchor, the beads balls of 5 cm
+            // (`MU=` its friction)
+            if let Some(ground) = std::env::var("GROUND")
+                .ok()
+                .and_then(|g| g.parse::<f64>().ok())
+            {
+                let mu = std::env::var("MU")
+                    .ok()
+                    .and_then(|m| m.parse().ok())
+                    .unwrap_or(0.5);
+                let material = tenon::Material::coulomb(mu);
+                scenes::floor(&mut world, 10.0 - ground, material);
+                for &b in &s.bodies {
+                    let mut d = tenon::ShapeDesc::new(tenon::Geometry::Sphere { radius: 0.05 });
+                    d.material = material;
+                    world.create_shape(b, &d).expect("a ball on a bead");
+                }
+            }
         }
         "heavy_chain_on_ground" => {
             // `MU=` friction, `GROUND=` the ground's depth below the pivot (default 8 m)
