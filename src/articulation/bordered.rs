@@ -28,10 +28,10 @@ reusing_clone! {
         u: Vec<f64>,
         /// `G21 = G^-1 A21` (asymmetric only; on entry of `factor`: `A21`).
         g: Vec<f64>,
-        /// `D22`, column-major with leading dimension `cap` (on entry of `factor`: `A22`); then the
-        /// factors of its rows and columns that are not fixed, compacted in the order of `free`:
-        /// symmetric rows `L D L^T` (unit `L` below the diagonal, `D` in `dd`), kept up to date as
-        /// rows are fixed and freed; asymmetric ones LU with partial pivoting (unit lower part).
+        /// The factors of `D22`'s rows and columns that are not fixed, column-major with leading
+        /// dimension `cap`, compacted in the order of `free`: symmetric rows `L D L^T` (unit `L`
+        /// below the diagonal within its envelope, `D` in `dd`), kept up to date as rows are
+        /// fixed and freed; asymmetric ones LU with partial pivoting (unit lower part).
         d: Vec<f64>,
         /// The appended rows not fixed, in the factors' order: row `k` of the compacted block is
         /// `free[k]`; `pos` is the inverse (`usize::MAX`: not in the factors).
@@ -60,7 +60,8 @@ reusing_clone! {
         work: Vec<f64>,
         /// Per appended row, the rows of `U12`'s column outside which it is zero.
         span: Vec<(u32, u32)>,
-        /// `D22` before its factorization (the Schur complement of the appended rows).
+        /// `D22`, the Schur complement of the appended rows, column-major with leading dimension
+        /// `cap` (`A22` until [`Bordered::factor`]); zero outside the rows' spans.
         s: Vec<f64>,
         /// Scratch of [`Bordered::factor`]: the appended rows whose `U12` column is not zero
         /// (fixed length, so a cloned world does not allocate here either).
@@ -138,15 +139,20 @@ impl Bordered {
     pub fn begin(&mut self, na: usize, symmetric: bool) {
         assert!(na <= self.cap, "bordered rows over capacity");
         assert!(symmetric || !self.g.is_empty() || na == 0);
+        // `s` back to zero where the last rows wrote (every entry written lies in its row's
+        // span): the cost of what was written, not of the square of the rows
+        let cap = self.cap;
+        for i in 0..self.na {
+            let (lo, hi) = self.s_span[i];
+            for j in lo as usize..hi as usize {
+                self.s[i + j * cap] = 0.0;
+            }
+        }
         self.na = na;
         self.symmetric = symmetric;
         self.u[..self.n * na].fill(0.0);
         if !symmetric {
             self.g[..self.n * na].fill(0.0);
-        }
-        // (only the leading `na x na` block is read)
-        for j in 0..na {
-            self.d[j * self.cap..j * self.cap + na].fill(0.0);
         }
         self.s_span[..na].fill((u32::MAX, 0));
         self.fixed.fill(false);
@@ -176,7 +182,7 @@ impl Bordered {
     /// Entry `(i, j)` of `A22` (the others stay zero).
     pub fn a22(&mut self, i: usize, j: usize) -> &mut f64 {
         self.widen(i, j);
-        &mut self.d[i + j * self.cap]
+        &mut self.s[i + j * self.cap]
     }
 
     /// Eqs. (18)-(20): forward substitutions of the new columns through `G`, then `D22`, whose
@@ -192,7 +198,7 @@ impl Bordered {
             None => (0, 0),
         };
         for j in 0..na {
-            self.a22_diag[j] = self.d[j + j * cap];
+            self.a22_diag[j] = self.s[j + j * cap];
             l.forward(&mut self.u[j * n..(j + 1) * n]);
             let (a, b) = if self.symmetric {
                 stretch(&self.u[j * n..(j + 1) * n])
@@ -228,9 +234,9 @@ impl Bordered {
                 }
                 let gi = &g[i * n + lo..i * n + hi];
                 let s: f64 = gi.iter().zip(&uj[lo..hi]).map(|(a, b)| a * b).sum();
-                self.d[i + j * cap] -= s;
+                self.s[i + j * cap] -= s;
                 if self.symmetric && i != j {
-                    self.d[j + i * cap] -= s;
+                    self.s[j + i * cap] -= s;
                 }
                 let sp = &mut self.s_span;
                 for (a, b) in [(i, j), (j, i)] {
@@ -238,9 +244,6 @@ impl Bordered {
                     sp[a].1 = sp[a].1.max(b as u32 + 1);
                 }
             }
-        }
-        for j in 0..na {
-            self.s[j * cap..j * cap + na].copy_from_slice(&self.d[j * cap..j * cap + na]);
         }
         for sp in &mut self.s_span[..na] {
             if sp.0 >= sp.1 {
