@@ -613,18 +613,26 @@ impl MotionState {
             return (self.x, self.q);
         }
         let dt = self.dt;
-        let phi = if self.dynamic {
-            let omega = self.w - 0.5 * dt * self.alpha;
-            dt * self.w + 0.5 * dt * dt * gyroscopic(&self.iw, &self.iinv, &omega)
-        } else {
-            dt * self.w
-        };
+        let phi = self.preview_turn();
         let q = if phi.norm_squared() == 0.0 {
             self.q
         } else {
             crate::math::integrate_rotation(&self.q, &phi)
         };
         (self.x + dt * self.v, q)
+    }
+
+    /// The rotation vector of [`MotionState::preview`]'s turn over the (sub)step (rad, world):
+    /// the turn itself, not the one its quaternion gives back (that wraps beyond half a turn).
+    #[inline]
+    pub(crate) fn preview_turn(&self) -> Vec3 {
+        let dt = self.dt;
+        if self.dynamic {
+            let omega = self.w - 0.5 * dt * self.alpha;
+            dt * self.w + 0.5 * dt * dt * gyroscopic(&self.iw, &self.iinv, &omega)
+        } else {
+            dt * self.w
+        }
     }
 
     /// Applies an impulse `p` (N s, world) at the offset `r` from the centre of mass.
