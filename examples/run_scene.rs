@@ -51,41 +51,27 @@ fn main() {
         "chain" => drop(scenes::chain(&mut world, size.max(2.0) as usize)),
         "heavy_chain" => drop(scenes::heavy_chain(&mut world, 20, size.max(1.0))),
         "heavy_rope" => {
-            let links = std::env::var("LINKS").ok().and_then(|s| s.parse().ok());
-            let s = scenes::heavy_rope(&mut world, links.unwrap_or(20), size.max(1.0));
-            // `GROUND=` a floor that many metres below the anchor, the beads balls of 5 cm
-            // (`MU=` its friction)
-            if let Some(ground) = std::env::var("GROUND")
-                .ok()
-                .and_then(|g| g.parse::<f64>().ok())
-            {
-                let mu = std::env::var("MU")
-                    .ok()
-                    .and_then(|m| m.parse().ok())
-                    .unwrap_or(0.5);
-                let material = tenon::Material::coulomb(mu);
-                scenes::floor(&mut world, 10.0 - ground, material);
-                for &b in &s.bodies {
-                    let mut d = tenon::ShapeDesc::new(tenon::Geometry::Sphere { radius: 0.05 });
-                    d.material = material;
-                    world.create_shape(b, &d).expect("a ball on a bead");
-                }
+            // `LINKS=` segments (20); `GROUND=` a floor that many metres below the anchor, a
+            // ball on every bead (`MU=` its friction, 0.5)
+            let links = env("LINKS").unwrap_or(20);
+            match env::<f64>("GROUND") {
+                Some(ground) => drop(scenes::heavy_rope_on_ground(
+                    &mut world,
+                    links,
+                    size.max(1.0),
+                    env("MU").unwrap_or(0.5),
+                    ground,
+                )),
+                None => drop(scenes::heavy_rope(&mut world, links, size.max(1.0))),
             }
         }
         "heavy_chain_on_ground" => {
             // `MU=` friction, `GROUND=` the ground's depth below the pivot (default 8 m)
-            let var = |k: &str, d: f64| {
-                std::env::var(k)
-                    .ok()
-                    .and_then(|s| s.parse().ok())
-                    .unwrap_or(d)
-            };
-            let (mu, ground) = (var("MU", 0.0), var("GROUND", 8.0));
             drop(scenes::heavy_chain_on_ground(
                 &mut world,
                 size.max(1.0),
-                mu,
-                ground,
+                env("MU").unwrap_or(0.0),
+                env("GROUND").unwrap_or(8.0),
             ))
         }
         "four_bar" => drop(scenes::four_bar(&mut world)),
@@ -138,7 +124,6 @@ fn main() {
         "pile" => scenes::pile(&mut world),
         "jointed_heap" => {
             // `SIDE=` stacks a side (default 4), `LEVELS=` cubes a stack (default 4)
-            let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse().ok());
             let (side, levels) = (env("SIDE").unwrap_or(4), env("LEVELS").unwrap_or(4));
             drop(scenes::jointed_heap(
                 &mut world,
@@ -461,4 +446,9 @@ fn main() {
         );
     }
     out!("  state hash {state}");
+}
+
+/// The environment variable `key` parsed, if it is set and parses.
+fn env<T: std::str::FromStr>(key: &str) -> Option<T> {
+    std::env::var(key).ok().and_then(|v| v.parse().ok())
 }

@@ -170,6 +170,27 @@ pub fn heavy_rope(world: &mut World, links: usize, load: f64) -> Scene {
     s
 }
 
+/// [`heavy_rope`] of `links` segments with a ball shape (5 cm) on every bead, swinging down
+/// onto a static ground `ground` m below the anchor, every surface with Coulomb friction `mu`:
+/// its end whips across the ground.
+pub fn heavy_rope_on_ground(
+    world: &mut World,
+    links: usize,
+    load: f64,
+    mu: f64,
+    ground: f64,
+) -> Scene {
+    let s = heavy_rope(world, links, load);
+    let material = Material::coulomb(mu);
+    floor(world, 10.0 - ground, material);
+    for &b in &s.bodies {
+        let mut d = ShapeDesc::new(Geometry::Sphere { radius: 0.05 });
+        d.material = material;
+        world.create_shape(b, &d).expect("a ball on a bead");
+    }
+    s
+}
+
 /// [`heavy_chain`] (20 links, a `load` kg box) with box shapes on its links and load, swinging
 /// down onto a static ground `ground` m below the pivot (8 m: the load's bottom reaches it),
 /// every surface with Coulomb friction `mu`. The last body of the scene is the load.

@@ -1714,6 +1714,43 @@ fn free_balls_capsules_and_wheels_roll_at_their_height_without_slipping() {
     }
 }
 
+/// A flat height field of 10 x 10 cells of 10 m at z = 0, its corners at (+-50, +-50).
+fn flat_height_field() -> Geometry {
+    Geometry::HeightField {
+        rows: 11,
+        cols: 11,
+        heights: vec![0.0; 121],
+        scale: Vec3::new(100.0, 100.0, 1.0),
+    }
+}
+
+/// A world with `terrain` static at the origin (friction 0.5) and a 0.5 m ball on it at `(x, y)`
+/// rolling along +x at 10 m/s (20 rad/s).
+fn ball_rolling_on(terrain: Geometry, x: f64, y: f64) -> (World, BodyHandle) {
+    let mut world = World::default();
+    let rough = Material::coulomb(0.5);
+    scenes::shaped_body(
+        &mut world,
+        BodyKind::Static,
+        Vec3::zeros(),
+        Quat::identity(),
+        terrain,
+        rough,
+    );
+    let ball = Geometry::Sphere { radius: 0.5 };
+    let b = dynamic(
+        &mut world,
+        Vec3::new(x, y, 0.5),
+        Quat::identity(),
+        ball,
+        rough,
+    );
+    world
+        .set_body_velocity(b, Vec3::new(10.0, 0.0, 0.0), Vec3::new(0.0, 20.0, 0.0))
+        .unwrap();
+    (world, b)
+}
+
 /// A ball rolling at 10 m/s across a flat triangle mesh (two triangles) and a flat height
 /// field (10 x 10 cells of 10 m) crosses the inner edges without a bump. The contact with a
 /// triangle beyond an edge took the edge's own normal, slanted toward the ball, and kicked
@@ -1731,30 +1768,9 @@ fn a_ball_rolls_across_the_inner_edges_of_a_flat_mesh_and_height_field() {
         ],
         indices: vec![[0, 1, 2], [0, 2, 3]],
     };
-    let flat_field = Geometry::HeightField {
-        rows: 11,
-        cols: 11,
-        heights: vec![0.0; 121],
-        scale: Vec3::new(100.0, 100.0, 1.0),
-    };
-    for (name, terrain) in [("mesh", flat_mesh), ("height field", flat_field)] {
-        let mut world = World::default();
-        let rough = Material::coulomb(0.5);
-        scenes::shaped_body(
-            &mut world,
-            BodyKind::Static,
-            Vec3::zeros(),
-            Quat::identity(),
-            terrain,
-            rough,
-        );
-        // starting on a cell's edge (x = -20), crossing the diagonal (x = 0.3) and more edges
-        let start = Vec3::new(-20.0, 0.3, 0.5);
-        let ball = Geometry::Sphere { radius: 0.5 };
-        let b = dynamic(&mut world, start, Quat::identity(), ball, rough);
-        world
-            .set_body_velocity(b, Vec3::new(10.0, 0.0, 0.0), Vec3::new(0.0, 20.0, 0.0))
-            .unwrap();
+    for (name, terrain) in [("mesh", flat_mesh), ("height field", flat_height_field())] {
+        // starting on a cell's edge (x = -20), crossing the diagonal (at x = 0.3) and more edges
+        let (mut world, b) = ball_rolling_on(terrain, -20.0, 0.3);
         let (mut height, mut slip) = (0.0f64, 0.0f64);
         for _ in 0..240 {
             world.step(1.0 / 60.0).unwrap();
@@ -1778,12 +1794,6 @@ fn a_ball_rolls_across_the_inner_edges_of_a_flat_mesh_and_height_field() {
 /// triangle's normal is the contact normal is now a face.
 #[test]
 fn a_ball_rolling_off_a_vertex_of_a_flat_terrain_keeps_its_contact() {
-    let field = Geometry::HeightField {
-        rows: 11,
-        cols: 11,
-        heights: vec![0.0; 121],
-        scale: Vec3::new(100.0, 100.0, 1.0),
-    };
     let mesh = Geometry::TriMesh {
         vertices: vec![
             Vec3::new(-50.0, -50.0, 0.0),
@@ -1794,29 +1804,9 @@ fn a_ball_rolling_off_a_vertex_of_a_flat_terrain_keeps_its_contact() {
         ],
         indices: vec![[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]],
     };
-    for (name, terrain) in [("height field", field), ("mesh", mesh)] {
-        let mut world = World::default();
-        let rough = Material::coulomb(0.5);
-        scenes::shaped_body(
-            &mut world,
-            BodyKind::Static,
-            Vec3::zeros(),
-            Quat::identity(),
-            terrain,
-            rough,
-        );
+    for (name, terrain) in [("height field", flat_height_field()), ("mesh", mesh)] {
         // (-20, 20) is a grid vertex of the height field and the mesh's middle vertex
-        let ball = Geometry::Sphere { radius: 0.5 };
-        let b = dynamic(
-            &mut world,
-            Vec3::new(-20.0, 20.0, 0.5),
-            Quat::identity(),
-            ball,
-            rough,
-        );
-        world
-            .set_body_velocity(b, Vec3::new(10.0, 0.0, 0.0), Vec3::new(0.0, 20.0, 0.0))
-            .unwrap();
+        let (mut world, b) = ball_rolling_on(terrain, -20.0, 20.0);
         let mut height: f64 = 0.0;
         for k in 0..30 {
             world.step(1.0 / 60.0).unwrap();

@@ -227,6 +227,21 @@ impl LimitRows {
         }
     }
 
+    /// `slot[r]`: each candidate's place among the candidates (for [`Island::limit_column`]'s
+    /// parts); [`LimitRows::clear_slots`] puts them back.
+    pub fn set_slots(&mut self) {
+        for (k, &r) in self.active.iter().enumerate() {
+            self.slot[r as usize] = k as u32;
+        }
+    }
+
+    /// Every `slot` back to `u32::MAX` (not a candidate).
+    pub fn clear_slots(&mut self) {
+        for &r in &self.active {
+            self.slot[r as usize] = u32::MAX;
+        }
+    }
+
     /// Candidate `i` (appended now) is a force-limited motor's row.
     #[inline]
     pub fn is_motor(&self, i: usize) -> bool {
@@ -257,22 +272,16 @@ fn near_rows(info: &[LimitInfo]) -> (Vec<u32>, Vec<u32>) {
         }
     }
     let mut ptr = Vec::with_capacity(info.len() + 1);
-    let mut near = Vec::new();
+    let (mut near, mut row) = (Vec::new(), Vec::new());
     ptr.push(0);
     for l in info {
-        let start = near.len();
+        row.clear();
         for x in [body(l.a), body(l.b)].into_iter().flatten() {
-            near.extend_from_slice(&on_body[x]);
+            row.extend_from_slice(&on_body[x]);
         }
-        near[start..].sort_unstable();
-        let mut kept = start;
-        for k in start..near.len() {
-            if kept == start || near[k] != near[kept - 1] {
-                near[kept] = near[k];
-                kept += 1;
-            }
-        }
-        near.truncate(kept);
+        row.sort_unstable();
+        row.dedup();
+        near.extend_from_slice(&row);
         ptr.push(near.len() as u32);
     }
     (ptr, near)

@@ -113,9 +113,7 @@ impl Island {
         let na = self.lim.active.len();
         let mut border = std::mem::take(&mut self.lim.border);
         border.begin(na, true);
-        for (k, &r) in self.lim.active.iter().enumerate() {
-            self.lim.slot[r as usize] = k as u32;
-        }
+        self.lim.set_slots();
         let n = self.n_rows;
         for i in 0..na {
             // (`begin` zeroed both: only the entries the candidate reaches are written; the
@@ -140,9 +138,7 @@ impl Island {
                 *border.a22(i, i) += MOTOR_REGULARIZATION * diag;
             }
         }
-        for &r in &self.lim.active {
-            self.lim.slot[r as usize] = u32::MAX;
-        }
+        self.lim.clear_slots();
         self.lim.border = border;
         let min_pivot = if self.pivot_floor > 0.0 {
             1e-3 * self.pivot_floor
@@ -161,17 +157,13 @@ impl Island {
     /// the `+0` it computes.
     pub(super) fn limit_column(&mut self, i: usize, col: &mut [f64]) {
         col.fill(0.0);
-        for (k, &r) in self.lim.active.iter().enumerate() {
-            self.lim.slot[r as usize] = k as u32;
-        }
+        self.lim.set_slots();
         self.limit_column_parts(i, |x, v| col[x] = v);
-        for &r in &self.lim.active {
-            self.lim.slot[r as usize] = u32::MAX;
-        }
+        self.lim.clear_slots();
     }
 
     /// The entries of [`Island::limit_column`] it can reach, as `put(x, v)`: `x < n_rows` a
-    /// joint row, `n_rows + k` candidate `k` (its place in `lim.slot`, set by the caller).
+    /// joint row, `n_rows + k` candidate `k` (its place in `lim.slot`: `LimitRows::set_slots`).
     fn limit_column_parts(&self, i: usize, mut put: impl FnMut(usize, f64)) {
         let n = self.n_rows;
         let r0 = self.lim.active[i] as usize;

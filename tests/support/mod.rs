@@ -16,6 +16,21 @@ pub fn sleeping_world() -> World {
     world
 }
 
+/// Steps `world` by `h` (step `k` of a run) and asserts what a step of a mechanism on contacts
+/// promises: converged, every joint within 1e-9, every contact within the tolerance and the
+/// joints within `eps_p` after the contacts. Returns the step's contact report.
+pub fn step_on_contacts(world: &mut World, h: f64, k: usize) -> ContactStepReport {
+    let r = world.step(h).unwrap().clone();
+    assert!(r.converged && r.max_violation <= 1e-9, "step {k}: {r:?}");
+    let c = *world.contact_report();
+    let tol = world.contact_settings().tolerance;
+    assert!(
+        c.contacts_converged && c.joints_converged && c.max_penetration <= tol,
+        "step {k}: {c:?}"
+    );
+    c
+}
+
 /// A static body at `position` with one shape.
 pub fn fixed(world: &mut World, position: Vec3, geometry: Geometry) -> (BodyHandle, ShapeHandle) {
     let b = world
