@@ -1820,6 +1820,51 @@ fn a_ball_rolling_off_a_vertex_of_a_flat_terrain_keeps_its_contact() {
     }
 }
 
+/// A ball at rest on a flat height field of 10 m cells, its centre a few ulps beside a cell
+/// edge, stays on it. Parry's walk over the cells placed a cell's far corners at `x0 + width`
+/// and its neighbour's near ones at `-0.5 + width (j + 1)`, a few ulps apart: the field had
+/// cracks along its cell edges, and a ball over one (x = 10 + 2e-15 m) touched both triangles
+/// only at their edges, had its normal turned up by the internal-edge fix, found no face
+/// under it and fell through the terrain. The same for a ball that is a compound's part.
+#[test]
+fn a_ball_at_rest_over_a_height_fields_cell_edge_stays_on_it() {
+    let ulps = |x: f64, k: i64| f64::from_bits((x.to_bits() as i64 + k) as u64);
+    let compound = Geometry::Compound {
+        parts: vec![(
+            Vec3::zeros(),
+            Quat::identity(),
+            Geometry::Sphere { radius: 0.5 },
+        )],
+    };
+    let mut cases = 0;
+    for edge in [-30.0, -10.0, 10.0, 20.0, 40.0] {
+        for k in [-2, -1, 1, 2, 3] {
+            let at = ulps(edge, k);
+            for (x, y) in [(at, 3.0), (-3.0, at)] {
+                for ball in [Geometry::Sphere { radius: 0.5 }, compound.clone()] {
+                    let compound = matches!(ball, Geometry::Compound { .. });
+                    let mut world = World::default();
+                    let rough = Material::coulomb(0.5);
+                    let terrain = flat_height_field();
+                    let (fixed, q) = (BodyKind::Static, Quat::identity());
+                    scenes::shaped_body(&mut world, fixed, Vec3::zeros(), q, terrain, rough);
+                    let b = dynamic(&mut world, Vec3::new(x, y, 0.5), q, ball, rough);
+                    for step in 0..20 {
+                        world.step(1.0 / 60.0).unwrap();
+                        let z = world.body(b).unwrap().position().z;
+                        assert!(
+                            (z - 0.5).abs() < 1e-6 && !world.contacts().is_empty(),
+                            "ball at ({x:e}, {y:e}), compound {compound}: at {z} m after step {step}"
+                        );
+                    }
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 100);
+}
+
 /// A ball let go on an incline rolls down it without slipping at `a = 5/7 g sin(theta)` (a
 /// solid ball's rolling acceleration), staying on the slope, at 10, 20 and 30 degrees (mu 0.5
 /// holds it from slipping up to 60 degrees). After 120 steps of 1/60 s it has travelled

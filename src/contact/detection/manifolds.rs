@@ -34,7 +34,7 @@ use parry3d_f64::query::{
 };
 use parry3d_f64::shape::{
     CompositeShape, HalfSpace, HeightField, PackedFeatureId, PolygonalFeature, PolygonalFeatureMap,
-    Shape, ShapeType, TriMesh, TriMeshFlags,
+    Shape, ShapeType, TriMesh, TriMeshFlags, Triangle,
 };
 use parry3d_f64::utils::PoseOpt;
 
@@ -806,6 +806,7 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
         let ls_aabb2 = shape2.compute_aabb(pos12).loosened(prediction);
         let pos = if flipped { pos12.inverse() } else { *pos12 };
         heightfield1.map_elements_in_local_aabb(&ls_aabb2, &mut |i, triangle1| {
+            let triangle1 = &seamless(heightfield1, i, triangle1);
             let (id1, id2) = if flipped { (0, i) } else { (i, 0) };
             let k = parts.manifold(i, manifolds, || ContactManifold::with_data(id1, id2, ()));
             let manifold = &mut manifolds[k];
@@ -842,6 +843,7 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
         let ls_aabb2_1 = bvh2.root_aabb().transform_by(pos12).loosened(prediction);
         let deformable = composite2.is_deformable();
         heightfield1.map_elements_in_local_aabb(&ls_aabb2_1, &mut |leaf1, triangle1| {
+            let triangle1 = &seamless(heightfield1, leaf1, triangle1);
             let ls_aabb1_2 = triangle1.compute_aabb(pos21).loosened(prediction);
             for leaf2 in bvh2.intersect_aabb(&ls_aabb1_2) {
                 composite2.map_part_at(
@@ -882,6 +884,18 @@ impl<D: Default + Copy + Send + Sync + 'static> Manifolds<'_, D> {
         });
         parts.end();
     }
+}
+
+/// Triangle `id` of a height field with the corners its neighbours share. Parry's walk over
+/// the cells (`map_elements_in_local_aabb`) places a cell's far corners at `x0 + width`, its
+/// neighbour's near ones at `-0.5 + width (j + 1)`: where the cells' width is not a power of two
+/// they differ in the last bits, and the field has cracks a few ulps wide along its cell edges.
+/// A ball whose centre was over one (10 x 10 cells of 10 m: x = 10 + 2e-15 m) met both
+/// triangles' edges, had its normal turned up by the internal-edge fix, and its ray down to the
+/// triangle missed both: no contact, and it fell through. `triangle_at_id` computes every
+/// corner from its index, as the neighbour does.
+fn seamless(heightfield: &HeightField, id: u32, walked: &Triangle) -> Triangle {
+    heightfield.triangle_at_id(id).unwrap_or(*walked)
 }
 
 impl<D: Default + Copy + Send + Sync + 'static> PersistentQueryDispatcher<(), D>

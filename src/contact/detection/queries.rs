@@ -9,8 +9,8 @@ use parry3d_f64::math::{Pose, Vector as PVec};
 use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy, BvhLeafCost, BvhNode};
 use parry3d_f64::query::details::NormalConstraints;
 use parry3d_f64::query::{
-    Contact, Ray, RayCast, ShapeCastOptions, ShapeCastStatus, cast_shapes, contact,
-    intersection_test,
+    Contact, Ray, RayCast, RayIntersection, ShapeCastOptions, ShapeCastStatus, cast_shapes,
+    contact, intersection_test,
 };
 use parry3d_f64::shape::{Shape as ParryShape, SharedShape, TrianglePseudoNormals};
 
@@ -143,7 +143,7 @@ impl Detector {
         let ray = Ray::new(pv(origin), pv(direction));
         let toi = |s: &Shape, best: f64| {
             let pose = s.world_pose(bodies.slot(s.body));
-            s.shape.cast_ray(&pose, &ray, best, true)
+            ray_hit(&*s.shape, &pose, &ray, best).map(|hit| hit.time_of_impact)
         };
         let (shapes, slots) = (&self.shapes, &self.query_slots);
         let beyond = beyond(max_distance);
@@ -203,10 +203,7 @@ impl Detector {
                 continue;
             }
             let pose = s.world_pose(bodies.slot(s.body));
-            if let Some(hit) = s
-                .shape
-                .cast_ray_and_get_normal(&pose, &ray, max_distance, true)
-            {
+            if let Some(hit) = ray_hit(&*s.shape, &pose, &ray, max_distance) {
                 let t = hit.time_of_impact;
                 let n = nv(hit.normal);
                 out.push(RayHitAt {
@@ -643,6 +640,42 @@ fn beyond(max_distance: f64) -> f64 {
     max_distance + max_distance * 1e-12 + f64::MIN_POSITIVE
 }
 
+/// Where the ray meets `shape` (solid) at `pose` within `max`, as parry's ray cast finds it,
+/// and on a height field that it misses, on the triangles of the 3 x 3 cells around where the
+/// ray enters the field. Parry's walk over the cells starts from the cell
+/// `floor((x + 0.5) / width)` of the entry point, which within a few ulps of a cell edge is the
+/// neighbour of the cell whose triangles hold the point; a ray straight down there crossed no
+/// other cell and met nothing (10 x 10 cells of 10 m: x = 10 + 2e-15 m).
+fn ray_hit(shape: &dyn ParryShape, pose: &Pose, ray: &Ray, max: f64) -> Option<RayIntersection> {
+    let hit = shape.cast_ray_and_get_normal(pose, ray, max, true);
+    let Some(field) = shape.as_heightfield().filter(|_| hit.is_none()) else {
+        return hit;
+    };
+    let local = ray.inverse_transform_by(pose);
+    let (enter, _) = field.local_aabb().clip_ray_parameters(&local)?;
+    let (i, j) = field.unclamped_cell_at_point(local.point_at(enter));
+    let mut best: Option<RayIntersection> = None;
+    for ci in i - 1..=i + 1 {
+        for cj in j - 1..=j + 1 {
+            let (Ok(ci), Ok(cj)) = (usize::try_from(ci), usize::try_from(cj)) else {
+                continue;
+            };
+            let (left, right) = field.triangles_at(ci, cj);
+            for t in left.iter().chain(&right) {
+                if let Some(h) = t.cast_local_ray_and_get_normal(&local, max, true)
+                    && best.is_none_or(|b| h.time_of_impact < b.time_of_impact)
+                {
+                    best = Some(h);
+                }
+            }
+        }
+    }
+    best.map(|h| RayIntersection {
+        normal: pose.rotation * h.normal,
+        ..h
+    })
+}
+
 /// The outward normal where the ray meets the shape `s` at `distance`; a shape met where the
 /// ray starts (inside it, or on its surface) has the ray's reverse (parry gives a ball's
 /// inward normal).
@@ -651,8 +684,7 @@ fn ray_normal(s: &Shape, bodies: &Arena<Body>, ray: &Ray, distance: f64, directi
         return -direction;
     }
     let pose = s.world_pose(bodies.slot(s.body));
-    s.shape
-        .cast_ray_and_get_normal(&pose, ray, distance * (1.0 + 1e-9) + 1e-12, true)
+    ray_hit(&*s.shape, &pose, ray, distance * (1.0 + 1e-9) + 1e-12)
         .map(|hit| nv(hit.normal))
         .filter(|n| n.norm() > 0.0)
         .unwrap_or(-direction)
