@@ -34,7 +34,7 @@ static_assert(sizeof(tenon_contact_def) == 120, "tenon_contact_def");
 static_assert(sizeof(tenon_contact_settings) == 40, "tenon_contact_settings");
 static_assert(sizeof(tenon_contact_report) == 80, "tenon_contact_report");
 static_assert(sizeof(tenon_ray_hit) == 80, "tenon_ray_hit");
-static_assert(sizeof(tenon_pre_solve) == 144, "tenon_pre_solve");
+static_assert(sizeof(tenon_pre_solve) == 168, "tenon_pre_solve");
 static_assert(sizeof(tenon_joint_break) == 40, "tenon_joint_break");
 
 static int failures = 0;

@@ -1680,8 +1680,9 @@ impl World {
     /// with contact points in a (sub)step (collision filters and joints passed, sensors never),
     /// `hook` sees the pair ([`PreSolve`](crate::PreSolve): shapes, bodies, the deepest point,
     /// its normal, separation and approach speed) and returns whether the pair makes its points
-    /// in this (sub)step; it may change the pair's material for the (sub)step
-    /// ([`PreSolve::material`](crate::PreSolve::material)). A pair it turns down exerts nothing, and starts without a warm start
+    /// in this (sub)step; it may change the pair's material and surface velocity for the
+    /// (sub)step ([`PreSolve::material`](crate::PreSolve::material),
+    /// [`PreSolve::surface_velocity`](crate::PreSolve::surface_velocity)). A pair it turns down exerts nothing, and starts without a warm start
     /// when it is taken up again; its bodies count as touching for the contact events only if
     /// another of their shape pairs does. One-way platforms, a character passing through its own
     /// weapon, contacts switched off for a while: Box2D's `b2PreSolveFcn`, Rapier's

@@ -1103,8 +1103,8 @@ namespace Tenon
         ///  Sets the world's pre-solve hook (`hook` NULL removes it; `context` is passed back to it and
         ///  may be NULL). After detection finds a pair of shapes with contact points in a (sub)step
         ///  (collision filters and joints passed, sensors never), the hook sees the pair and decides
-        ///  whether it makes its points in this (sub)step, and may change its material for the
-        ///  (sub)step (`tenon_pre_solve::material`). A pair turned down exerts nothing, and starts
+        ///  whether it makes its points in this (sub)step, and may change its material and its surface
+        ///  velocity for the (sub)step (`tenon_pre_solve::material`, `surface_velocity`). A pair turned down exerts nothing, and starts
         ///  without a warm start when it is taken up again; its bodies count as touching for the contact
         ///  events only if another of their shape pairs does. Uses: one-way platforms (keep a pair with
         ///  the platform only while its normal points up from the platform and the other shape is not
@@ -2442,6 +2442,15 @@ namespace Tenon
         ///  friction above 1e6 m) is not taken: the pair keeps the combined one.
         /// </summary>
         public tenon_material material;
+        /// <summary>
+        ///  The velocity static friction holds B's surface at relative to A's (m/s, world frame;
+        ///  its part along a contact's normal left out): the shapes' surface velocities
+        ///  (`tenon_shape_set_surface_velocity()`), A's less B's, zero where neither has one. The
+        ///  hook may change it for this (sub)step: a conveyor that carries some bodies and not
+        ///  others, a moving walkway per pair. A velocity a shape could not have (NaN, infinite,
+        ///  1e6 m/s or more) is not taken: the pair keeps the shapes' one.
+        /// </summary>
+        public tenon_vec3 surface_velocity;
     }
 
     /// <summary>

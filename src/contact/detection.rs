@@ -759,7 +759,7 @@ fn pre_solve_view(
     bodies: &Arena<Body>,
     (l1, l2): (&(Vec3, Quat), &(Vec3, Quat)),
     entry: &PairCache,
-    material: super::Material,
+    (material, surface_velocity): (super::Material, Vec3),
 ) -> Option<super::PreSolve> {
     let (b1, b2) = (bodies.slot(slots.0), bodies.slot(slots.1));
     let mut points = 0u32;
@@ -798,6 +798,7 @@ fn pre_solve_view(
         normal_velocity: (velocity(b2, &rb) - velocity(b1, &ra)).dot(&n),
         points,
         material,
+        surface_velocity,
     })
 }
 
@@ -1202,13 +1203,18 @@ impl Detector {
             };
             let (l1, l2) = (s1.local(), s2.local());
             let mut mat = combine(&s1.material, &s2.material);
+            // (the surfaces' velocities, world frame: what friction holds the points at)
+            let mut surface = b1.rotation * (s1.rotation * s1.surface_velocity)
+                - b2.rotation * (s2.rotation * s2.surface_velocity);
             if let Some(hook) = pre_solve.as_mut() {
                 let handle = |index: u32| super::ShapeHandle {
                     index,
                     generation: self.shapes.generation(index),
                 };
                 let (pair, slots) = ((handle(i), handle(j)), (s1.body, s2.body));
-                if let Some(mut seen) = pre_solve_view(pair, slots, bodies, (&l1, &l2), entry, mat)
+                let given = (mat, surface);
+                if let Some(mut seen) =
+                    pre_solve_view(pair, slots, bodies, (&l1, &l2), entry, given)
                 {
                     if !hook(&mut seen) {
                         // no points this (sub)step; taken up again later, they start cold (the
@@ -1225,12 +1231,16 @@ impl Detector {
                     if seen.material.validate().is_ok() {
                         mat = seen.material;
                     }
+                    // and its surface velocity, if one a shape may have
+                    let v = seen.surface_velocity;
+                    if v.iter().all(|x| x.is_finite())
+                        && crate::body::check_speed(&v, &Vec3::zeros()).is_ok()
+                    {
+                        surface = v;
+                    }
                 }
             }
             self.produced.push((i, j));
-            // (the surfaces' velocities, world frame: what friction holds the points at)
-            let surface = b1.rotation * (s1.rotation * s1.surface_velocity)
-                - b2.rotation * (s2.rotation * s2.surface_velocity);
             for m in &entry.manifolds {
                 let n1 = match m.subshape_pos1() {
                     Some(p) => p.rotation * m.local_n1,

@@ -326,6 +326,15 @@ pub struct PreSolve {
     /// [`MAX_FRICTION`], restitution outside [0, 1], a length above 1e6 m) is not taken: the
     /// pair keeps the combined one.
     pub material: Material,
+    /// The velocity static friction holds B's surface at relative to A's (m/s, world frame;
+    /// its part along a contact's normal left out): the shapes' surface velocities
+    /// ([`World::set_shape_surface_velocity`](crate::World::set_shape_surface_velocity)), A's
+    /// less B's, zero where neither has one. The hook may change it for this (sub)step: a
+    /// conveyor that carries some bodies and not others, a moving walkway per pair (Rapier's
+    /// tangent velocity in `modify_solver_contacts`, Jolt's `mRelativeLinearSurfaceVelocity`).
+    /// A velocity a shape could not have (NaN, infinite, 1e6 m/s or more) is not taken: the
+    /// pair keeps the shapes' one.
+    pub surface_velocity: Vec3,
 }
 
 /// The pre-solve hook ([`World::set_pre_solve`](crate::World::set_pre_solve)): whether a pair

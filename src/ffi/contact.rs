@@ -656,13 +656,20 @@ pub struct tenon_pre_solve {
     /// dynamic or above 1e6, restitution outside [0, 1], rolling resistance or spinning
     /// friction above 1e6 m) is not taken: the pair keeps the combined one.
     pub material: tenon_material,
+    /// The velocity static friction holds B's surface at relative to A's (m/s, world frame;
+    /// its part along a contact's normal left out): the shapes' surface velocities
+    /// (`tenon_shape_set_surface_velocity()`), A's less B's, zero where neither has one. The
+    /// hook may change it for this (sub)step: a conveyor that carries some bodies and not
+    /// others, a moving walkway per pair. A velocity a shape could not have (NaN, infinite,
+    /// 1e6 m/s or more) is not taken: the pair keeps the shapes' one.
+    pub surface_velocity: tenon_vec3,
 }
 
-const _: () = assert!(size_of::<tenon_pre_solve>() == 144);
+const _: () = assert!(size_of::<tenon_pre_solve>() == 168);
 
 /// The pre-solve hook: returns nonzero to let the pair `pair` (valid during the call only) make
-/// its contact points in this (sub)step, 0 to turn it down; it may change `pair->material`, the
-/// other fields are read only. `context` is the pointer given to
+/// its contact points in this (sub)step, 0 to turn it down; it may change `pair->material` and
+/// `pair->surface_velocity`, the other fields are read only. `context` is the pointer given to
 /// `tenon_world_set_pre_solve()`. Called on the thread that steps, inside
 /// `tenon_world_step()`: a call on the same world from the hook returns
 /// `TENON_RESULT_WORLD_LOCKED`. It must not unwind (a C++ exception, a longjmp) through the
@@ -693,8 +700,8 @@ impl CHook {
 /// Sets the world's pre-solve hook (`hook` NULL removes it; `context` is passed back to it and
 /// may be NULL). After detection finds a pair of shapes with contact points in a (sub)step
 /// (collision filters and joints passed, sensors never), the hook sees the pair and decides
-/// whether it makes its points in this (sub)step, and may change its material for the
-/// (sub)step (`tenon_pre_solve::material`). A pair turned down exerts nothing, and starts
+/// whether it makes its points in this (sub)step, and may change its material and its surface
+/// velocity for the (sub)step (`tenon_pre_solve::material`, `surface_velocity`). A pair turned down exerts nothing, and starts
 /// without a warm start when it is taken up again; its bodies count as touching for the contact
 /// events only if another of their shape pairs does. Uses: one-way platforms (keep a pair with
 /// the platform only while its normal points up from the platform and the other shape is not
@@ -734,9 +741,11 @@ pub extern "C" fn tenon_world_set_pre_solve(
                     point_count: p.points,
                     reserved: 0,
                     material: super::shape::tenon_material::from_rust(p.material),
+                    surface_velocity: tenon_vec3::from_na(p.surface_velocity),
                 };
                 let keep = c.call(&mut pair);
                 p.material = pair.material.to_rust();
+                p.surface_velocity = pair.surface_velocity.to_na();
                 keep
             }) as crate::PreSolveHook
         });

@@ -1421,8 +1421,8 @@ thread_local! {
 }
 
 /// The sequences' pre-solve hook: checks what it is given (ids of its world, a unit normal,
-/// finite numbers, points, a material a shape may have), changes some pairs' material (some
-/// to one that is not taken) and keeps the pairs whose shape indices sum to an even number.
+/// finite numbers, points, a material a shape may have), changes some pairs' material and
+/// surface velocity (some to ones that are not taken) and keeps the pairs whose shape indices sum to an even number.
 unsafe extern "C" fn sequence_hook(
     pair: *mut tenon_pre_solve,
     context: *mut std::ffi::c_void,
@@ -1436,6 +1436,9 @@ unsafe extern "C" fn sequence_hook(
         p.point.z,
         p.separation,
         p.normal_velocity,
+        p.surface_velocity.x,
+        p.surface_velocity.y,
+        p.surface_velocity.z,
     ]
     .iter()
     .all(|v| v.is_finite());
@@ -1476,6 +1479,18 @@ unsafe extern "C" fn sequence_hook(
         let pair = unsafe { &mut *pair };
         pair.material.restitution = f64::NAN;
         pair.material.dynamic_friction = -1.0;
+    }
+    // some pairs given a surface velocity, some one no shape may have (not taken)
+    if pick % 4 == 1 {
+        let pair = unsafe { &mut *pair };
+        pair.surface_velocity = tenon_vec3 {
+            x: 0.5,
+            y: -1.0,
+            z: 2.0,
+        };
+    } else if pick % 4 == 3 && pick % 7 == 0 {
+        let pair = unsafe { &mut *pair };
+        pair.surface_velocity.y = if pick % 2 == 0 { f64::NAN } else { 1e7 };
     }
     u32::from((p.shape_a.index1 + p.shape_b.index1) % 2 == 0)
 }

@@ -64,7 +64,7 @@ static class BindingsTest
         Expect(sizeof(tenon_ray_hit) == 80, "sizeof tenon_ray_hit");
         Expect(sizeof(tenon_shape_cast_hit) == 80, "sizeof tenon_shape_cast_hit");
         Expect(sizeof(tenon_sleep_settings) == 32, "sizeof tenon_sleep_settings");
-        Expect(sizeof(tenon_pre_solve) == 144, "sizeof tenon_pre_solve");
+        Expect(sizeof(tenon_pre_solve) == 168, "sizeof tenon_pre_solve");
         Expect(sizeof(tenon_joint_break) == 40, "sizeof tenon_joint_break");
     }
 
@@ -360,6 +360,30 @@ static class BindingsTest
             // on the moving ground the tread's box goes at the belt's 1.5 m/s plus the tread's (1.5, -1) m/s
             Expect(Math.Abs(tank.LinearVelocity.x - 3.0) < 1e-4 && Math.Abs(tank.LinearVelocity.y + 1) < 1e-4,
                 "the tread drives its body over the belt");
+        }
+
+        // a conveyor for one body: the hook gives the ground's pairs with one box 2 m/s
+        using (var world = new World())
+        {
+            Shape ground = world.CreateBody(tenon_body_kind.Static, tenon_vec3.Zero).AddShape(ShapeDef.HalfSpace(new tenon_vec3(0, 0, 1)));
+            Body carried = world.CreateBody(tenon_body_kind.Dynamic, new tenon_vec3(0, 0, 0.5));
+            Shape carriedShape = carried.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
+            Body other = world.CreateBody(tenon_body_kind.Dynamic, new tenon_vec3(0, 3, 0.5));
+            other.AddShape(ShapeDef.Box(new tenon_vec3(0.5, 0.5, 0.5)));
+            world.SetPreSolve((ref tenon_pre_solve pair) =>
+            {
+                if (pair.shape_a.Equals(ground.Id) && pair.shape_b.Equals(carriedShape.Id)) pair.surface_velocity = new tenon_vec3(2, 0, 0);
+                else if (pair.shape_a.Equals(carriedShape.Id) && pair.shape_b.Equals(ground.Id)) pair.surface_velocity = new tenon_vec3(-2, 0, 0);
+                return true;
+            });
+            for (int k = 0; k < 60; k++)
+            {
+                world.Step(1.0 / 60.0);
+            }
+            Console.WriteLine("per-pair conveyor: one box rides at {0:F6} m/s, the other at {1:E1} m/s",
+                carried.LinearVelocity.x, other.LinearVelocity.x);
+            Expect(Math.Abs(carried.LinearVelocity.x - 2) < 1e-4, "the hook's surface velocity carries its box at 2 m/s");
+            Expect(Math.Abs(other.LinearVelocity.x) < 1e-4, "and leaves the other at rest");
         }
 
         // debug drawing: a resting box's 12 edges of 1 m and its four contact normals
