@@ -376,7 +376,7 @@ static run tenon_run(const scene *s, int frames) {
     tenon_joint_id id;
     TRY(tenon_joint_create(world, &d, &id));
     if (jd->hold)
-      TRY(tenon_joint_set_motor(id, (tenon_motor){0.0, 0.0, TENON_MOTOR_MODE_POSITION, 0, INFINITY}));
+      TRY(tenon_joint_set_motor(id, (tenon_motor){0.0, 0.0, TENON_MOTOR_MODE_POSITION, 0, INFINITY, 0.0, 0.0}));
   }
   run r = {0.0, 0.0};
   for (int f = 0; f < frames; ++f) {

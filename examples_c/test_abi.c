@@ -17,8 +17,8 @@ static_assert(sizeof(tenon_mass_properties) == 56, "tenon_mass_properties");
 static_assert(sizeof(tenon_world_def) == 56, "tenon_world_def");
 static_assert(sizeof(tenon_body_def) == 200, "tenon_body_def");
 static_assert(sizeof(tenon_joint_frame) == 56, "tenon_joint_frame");
-static_assert(sizeof(tenon_motor) == 32, "tenon_motor");
-static_assert(sizeof(tenon_joint_def) == 224, "tenon_joint_def");
+static_assert(sizeof(tenon_motor) == 48, "tenon_motor");
+static_assert(sizeof(tenon_joint_def) == 240, "tenon_joint_def");
 static_assert(sizeof(tenon_joint_limits) == 32, "tenon_joint_limits");
 static_assert(sizeof(tenon_step_report) == 88, "tenon_step_report");
 static_assert(sizeof(tenon_island_report) == 96, "tenon_island_report");
@@ -164,7 +164,7 @@ int main(void) {
   /* motors: hard by default (INFINITY); a force limit must be > 0, so a motor built field by
    * field without one is rejected, unchanged */
   EXPECT(isinf(jd.motor.max_force) && jd.motor.max_force > 0);
-  tenon_motor motor = {0.0, 1.0, TENON_MOTOR_MODE_VELOCITY, 0, 0.0}, got_motor;
+  tenon_motor motor = {0.0, 1.0, TENON_MOTOR_MODE_VELOCITY, 0, 0.0, 0.0, 0.0}, got_motor;
   EXPECT_CODE(tenon_joint_set_motor(joint, motor), TENON_RESULT_INVALID_ARGUMENT);
   motor.max_force = NAN;
   EXPECT_CODE(tenon_joint_set_motor(joint, motor), TENON_RESULT_NON_FINITE);

@@ -379,6 +379,12 @@ enum tenon_motor_mode
    * (a force-limited motor: from where the joint is at every step, without catching up).
    */
   TENON_MOTOR_MODE_VELOCITY = 2,
+  /**
+   * A spring and damper along the joint coordinate (hinge, slider, cylindrical): the force
+   * `-stiffness (q - target_position) - damping (dq/dt - target_velocity)`, at most
+   * `max_force`. A force on the bodies, not a row: the joint's rows stay exact.
+   */
+  TENON_MOTOR_MODE_SPRING = 3,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1139,6 +1145,19 @@ typedef struct {
  * force-limited servo are three rows about the axes of frame B as it is at the start of each
  * substep, each bounded by `max_force` on its own, so a torque about an oblique axis may reach
  * up to `sqrt(3) max_force`.
+ *
+ * A spring (`TENON_MOTOR_MODE_SPRING`, hinge, slider and cylindrical joints) pulls the
+ * coordinate towards `target_position` with `stiffness` and its rate towards
+ * `target_velocity` with `damping`, within `max_force`: a vehicle's suspension on a slider, a
+ * door closer on a hinge, a soft servo (PhysX's and Unity's joint drive). It is a force, not a
+ * row: each (sub)step `dt` the two bodies take the impulse `P = -dt (k x + c (v - v_target))`
+ * along the coordinate (`x` the coordinate less `target_position`, `v` its rate over the last
+ * substep), bounded by `max_force dt`, so a spring holding a weight rests exactly at
+ * `k x = m g`. The world splits a frame step into the substeps that needs to be stable
+ * (`k dt^2 w + 2 c dt w` within 2 over the springs sharing a body, `w` the inverse effective
+ * mass of a spring's two bodies along the coordinate), up to `max_substeps`; a spring still
+ * too stiff there is integrated implicitly on that mass, stable and a little damped.
+ * `tenon_joint_get_motor_impulse()` reports its impulse, and the joint's reaction includes it.
  */
 typedef struct {
   /**
@@ -1164,6 +1183,15 @@ typedef struct {
    * field by field without it) is rejected.
    */
   double max_force;
+  /**
+   * A spring's stiffness (N/m along a slide, N m/rad about a hinge; finite, `>= 0`); unused
+   * in other modes. Default 0.
+   */
+  double stiffness;
+  /**
+   * A spring's damping (N s/m, N m s/rad; finite, `>= 0`); unused in other modes. Default 0.
+   */
+  double damping;
 } tenon_motor;
 
 /**

@@ -381,8 +381,9 @@ impl World {
         // a joint between a sleeping body and a changed one, an awake dynamic one or a moving
         // kinematic one (whatever made it so: an island is never partly asleep)
         for (_, j) in self.joints.iter() {
-            // (a joint driven by a velocity motor keeps its bodies awake, even put to sleep)
-            if j.motor.mode == crate::MotorMode::Velocity && j.motor.target_velocity != 0.0 {
+            // (a joint driven by a velocity motor or a damper at a speed keeps its bodies awake,
+            // even put to sleep)
+            if j.motor.drives_at_speed() {
                 s.woken.extend(j.body_a.and_then(group));
                 s.woken.extend(group(j.body_b));
             }
@@ -492,8 +493,7 @@ impl World {
             let a = j.body_a.unwrap_or(WORLD);
             let kinematic =
                 (a != WORLD && moving(self.bodies.slot(a))) || moving(self.bodies.slot(j.body_b));
-            let driven =
-                j.motor.mode == crate::MotorMode::Velocity && j.motor.target_velocity != 0.0;
+            let driven = j.motor.drives_at_speed();
             if kinematic || driven {
                 keep_awake(&mut self.bodies, a, j.body_b);
             }

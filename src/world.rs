@@ -175,6 +175,10 @@ pub(crate) struct Joint {
     /// ([`World::set_joint_break_force`]); infinite: unbreakable.
     pub break_force: f64,
     pub break_torque: f64,
+    /// A spring's coordinate at the start of the last substep it acted in, and that substep's
+    /// length: its rate is the coordinate's motion since ([`World::apply_springs`]; `None`:
+    /// from the bodies' velocities).
+    pub spring_last: Option<(f64, f64)>,
 }
 
 /// A body that moved in the last frame step ([`World::body_moves`], Box2D's body move events):
@@ -249,9 +253,9 @@ reusing_clone! {
         calm_frames: u32,
         /// The state at the start of the frame step, to redo it with more substeps: bodies (slot,
         /// position, rotation, linear and angular velocity) and joints (slot, coordinate, motor
-        /// target).
+        /// target, a spring's last coordinate).
         saved_bodies: Vec<(u32, Vec3, Quat, Vec3, Vec3)>,
-        saved_joints: Vec<(u32, f64, f64)>,
+        saved_joints: Vec<SavedJoint>,
         /// Bodies of islands rolled back in a substep, held static for the rest of the frame step.
         frozen: Vec<u32>,
         /// The blow-up [`World::inject_blow_up`] asked for in the next frame step: its substeps,
@@ -281,7 +285,45 @@ reusing_clone! {
         body_moves: Vec<BodyMove>,
         /// Sleeping bodies: settings, the bodies held static in the frame step, scratch.
         pub(crate) sleep: crate::sleep::Sleep,
+        /// The springs' impulses of the current substep ([`World::apply_springs`]): joint slot,
+        /// the impulse along the coordinate, and what it put on body B (linear, N s; angular
+        /// about the joint's anchor on B, N m s).
+        spring_impulses: Vec<(u32, f64, [f64; 6])>,
+        /// Scratch of [`World::load_springs`]: the springs' rows and loads, and per body slot
+        /// the sums of their square roots.
+        springs: Vec<SpringLoad>,
+        spring_sums: Vec<(f64, f64)>,
     }
+}
+
+/// A joint's state at the start of a frame step, to redo it: slot, coordinate, motor target,
+/// a spring's last coordinate ([`Joint::spring_last`]).
+type SavedJoint = (u32, f64, f64, Option<(f64, f64)>);
+
+/// How stiff a spring may be for a substep before the world splits the frame further: its
+/// `k dt^2 w + 2 c dt w` (over the springs sharing a body, see [`World::apply_springs`]).
+/// Explicit steps of a spring and damper on their own are stable up to 4; half of it leaves
+/// room for what the bound does not see.
+const SPRING_STABLE: f64 = 2.0;
+
+/// A spring's row along its joint coordinate at the current poses and its load for a step
+/// ([`World::load_springs`]).
+#[derive(Clone, Debug)]
+struct SpringLoad {
+    slot: u32,
+    row: crate::joint::Row,
+    /// The coordinate's rate from the bodies' velocities, before any spring acted.
+    rate: f64,
+    /// Each side's `M^-1 J^T` (zero for a side that does not move), and `J M^-1 J^T` of it.
+    response: [[f64; 6]; 2],
+    w: [f64; 2],
+    /// Bounds of `k dt^2 w` and `c dt w` over the springs sharing a body with this one.
+    stiff: f64,
+    damped: f64,
+}
+
+fn dot6(x: &[f64; 6], y: &[f64; 6]) -> f64 {
+    x.iter().zip(y).map(|(p, q)| p * q).sum()
 }
 
 /// How far past `max_substeps` a frame step retaken after a rollback may split (a factor;
@@ -334,6 +376,9 @@ impl World {
             joint_breaks: Vec::new(),
             body_moves: Vec::new(),
             sleep: Default::default(),
+            spring_impulses: Vec::new(),
+            springs: Vec::new(),
+            spring_sums: Vec::new(),
         })
     }
 
@@ -519,7 +564,16 @@ impl World {
         b.position = position;
         b.rotation = Quat::new_normalize(rotation.into_inner());
         self.note_change(h.index);
+        self.forget_spring_rates(h.index);
         Ok(())
+    }
+
+    /// The springs on body `slot` take their next rate from the velocities, not from a motion
+    /// the body did not make (it was put somewhere, or turned static or kinematic and back).
+    fn forget_spring_rates(&mut self, slot: u32) {
+        for &j in &self.body_joints[slot as usize] {
+            self.joints.slot_mut(j).spring_last = None;
+        }
     }
 
     /// Sets the linear and angular velocity (world frame). Static bodies cannot move; a speed of
@@ -645,6 +699,7 @@ impl World {
             ));
         }
         self.note_change(h.index);
+        self.forget_spring_rates(h.index);
         let b = self.bodies.slot_mut(h.index);
         b.kind = kind;
         if kind == BodyKind::Static {
@@ -913,6 +968,7 @@ impl World {
             impulse: [0.0; 6],
             break_force: f64::INFINITY,
             break_torque: f64::INFINITY,
+            spring_last: None,
             motor_impulse: 0.0,
             friction_impulse: Vec3::zeros(),
             violation: 0.0,
@@ -1078,6 +1134,7 @@ impl World {
             j.motor_target = coordinate;
         }
         j.motor = motor;
+        j.spring_last = None;
         if was != (j.motor.hard(), j.motor.limited()) {
             self.solver.invalidate();
         }
@@ -1819,6 +1876,10 @@ impl World {
     /// contacts only). The reports then cover the whole frame step (see [`StepReport`],
     /// [`ContactStepReport`], [`ContactReport`]).
     ///
+    /// Springs ([`MotorMode::Spring`]) too stiff for the frame step split it into as many
+    /// substeps of the world as their explicit step needs to be stable (see
+    /// [`Motor::stiffness`]), up to `max_substeps`.
+    ///
     /// An island whose state becomes NaN or infinite, or a body of which passes 1e6 m/s or
     /// rad/s (a blow-up that ended finite), is rolled back to the frame start and
     /// reported (`rolled_back`, not converged, infinite violation). The next frame step starts
@@ -1868,6 +1929,8 @@ impl World {
             _ if may_redo => self.frame_substeps.clamp(1, max),
             _ => 1,
         };
+        // as many as the springs need to be integrated explicitly
+        n = n.max(self.spring_substeps(h, max));
         // after a rollback, more substeps than the frame that failed (RETRY_SUBSTEPS)
         let failed = std::mem::take(&mut self.rolled_back_at);
         let cap = (RETRY_SUBSTEPS * max).min(4096);
@@ -2055,6 +2118,7 @@ impl World {
                 first,
             );
             let left = h - f64::from(k) * dt;
+            self.apply_springs(dt);
             self.solver.begin(
                 &self.settings,
                 &mut self.bodies,
@@ -2092,6 +2156,7 @@ impl World {
             }
             self.solver
                 .finish(&mut self.bodies, &mut self.joints, dt, first);
+            self.report_springs();
             // (a body without joints put back in this substep: its contacts' impulses of the
             // substep, NaN or enormous, were not applied, nor are they the next warm start)
             let back = self.solver.free_rolled_back_now();
@@ -2131,6 +2196,247 @@ impl World {
         }
         self.thaw();
         (need, first_deepened, stuck)
+    }
+
+    /// Every spring's row along its coordinate at the current poses, and how stiff it is for a
+    /// step `dt` ([`SpringLoad`]), into `springs`: `a = k dt^2 w` and `b = c dt w`, `w` the
+    /// inverse effective mass `J M^-1 J^T` of its bodies alone (its share on each side too),
+    /// and the Gershgorin bounds `s`, `d` of `a` and `b` over the springs sharing a body with it
+    /// (the spectral radius of all of them together, as `a` is of one alone). Springs whose
+    /// bodies are static, kinematic or asleep are left out.
+    fn load_springs(&mut self, dt: f64) {
+        self.springs.clear();
+        let bodies = &self.bodies;
+        let moving = |b: Option<u32>| {
+            b.map(|b| bodies.slot(b))
+                .filter(|b| b.kind == BodyKind::Dynamic && !b.asleep)
+        };
+        for (slot, j) in self.joints.iter() {
+            if j.motor.mode != MotorMode::Spring {
+                continue;
+            }
+            let (a, b) = (moving(j.body_a), moving(Some(j.body_b)));
+            if a.is_none() && b.is_none() {
+                continue;
+            }
+            let pose = |b: Option<u32>| {
+                b.map_or(Pose::IDENTITY, |b| {
+                    let b = bodies.slot(b);
+                    Pose {
+                        x: b.position,
+                        q: b.rotation,
+                    }
+                })
+            };
+            let m = &j.motor;
+            let row = (j.model).eval_motor(
+                &pose(j.body_a),
+                &pose(Some(j.body_b)),
+                m.target_position,
+                j.coordinate,
+            );
+            // a side's velocity change per unit impulse along the coordinate (`M^-1 J^T`)
+            let response = |body: Option<&Body>, jr: &[f64; 6]| {
+                body.map_or([0.0; 6], |b| {
+                    let (lin, ang) = (
+                        Vec3::new(jr[0], jr[1], jr[2]),
+                        Vec3::new(jr[3], jr[4], jr[5]),
+                    );
+                    let (dv, dw) = (lin / b.mass, b.world_inv_inertia() * ang);
+                    [dv.x, dv.y, dv.z, dw.x, dw.y, dw.z]
+                })
+            };
+            let (ra, rb) = (response(a, &row.j[0]), response(b, &row.j[1]));
+            let (wa, wb) = (dot6(&row.j[0], &ra), dot6(&row.j[1], &rb));
+            let velocity = |body: Option<&Body>| {
+                body.map_or([0.0; 6], |b| {
+                    let (v, w) = (b.linear_velocity, b.angular_velocity);
+                    [v.x, v.y, v.z, w.x, w.y, w.z]
+                })
+            };
+            let rate = dot6(&row.j[0], &velocity(a)) + dot6(&row.j[1], &velocity(b));
+            self.springs.push(SpringLoad {
+                slot,
+                row,
+                rate,
+                response: [ra, rb],
+                w: [wa, wb],
+                stiff: 0.0,
+                damped: 0.0,
+            });
+        }
+        // per body slot, the sums of sqrt(k dt^2 w) and sqrt(c dt w) over its springs
+        let n = self.bodies.capacity_slots();
+        self.spring_sums.clear();
+        self.spring_sums.resize(n, (0.0, 0.0));
+        let share = |l: &SpringLoad, side: usize, joints: &Arena<Joint>| {
+            let m = joints.slot(l.slot).motor;
+            (
+                (m.stiffness * dt * dt * l.w[side]).sqrt(),
+                (m.damping * dt * l.w[side]).sqrt(),
+            )
+        };
+        for l in &self.springs {
+            let j = self.joints.slot(l.slot);
+            for (side, body) in [(0, j.body_a), (1, Some(j.body_b))] {
+                if let Some(i) = body {
+                    let (sa, sb) = share(l, side, &self.joints);
+                    let t = &mut self.spring_sums[i as usize];
+                    (t.0, t.1) = (t.0 + sa, t.1 + sb);
+                }
+            }
+        }
+        for l in &mut self.springs {
+            let j = self.joints.slot(l.slot);
+            let m = j.motor;
+            let w = l.w[0] + l.w[1];
+            let (mut stiff, mut damped) = (m.stiffness * dt * dt * w, m.damping * dt * w);
+            for (side, body) in [(0, j.body_a), (1, Some(j.body_b))] {
+                if let Some(i) = body {
+                    let (sa, sb) = share(l, side, &self.joints);
+                    let t = self.spring_sums[i as usize];
+                    stiff += sa * (t.0 - sa).max(0.0);
+                    damped += sb * (t.1 - sb).max(0.0);
+                }
+            }
+            (l.stiff, l.damped) = (stiff, damped);
+        }
+    }
+
+    /// The substeps a frame step `h` needs for its springs to be integrated explicitly (see
+    /// [`World::apply_springs`]), at most `max`.
+    fn spring_substeps(&mut self, h: f64, max: u32) -> u32 {
+        if !self
+            .joints
+            .iter()
+            .any(|(_, j)| j.motor.mode == MotorMode::Spring)
+        {
+            return 1;
+        }
+        self.load_springs(h);
+        let mut need: f64 = 1.0;
+        for l in &self.springs {
+            // `s / n^2 + 2 d / n <= SPRING_STABLE` in `n` substeps
+            let (s, d) = (l.stiff, l.damped);
+            let n = (d + (d * d + 2.0 * SPRING_STABLE * s).sqrt()) / SPRING_STABLE;
+            need = need.max(n);
+        }
+        if need.is_finite() {
+            (need.ceil() as u32).clamp(1, max)
+        } else {
+            max
+        }
+    }
+
+    /// Gives the bodies of every joint driven by a spring ([`MotorMode::Spring`]) the spring's
+    /// and damper's impulse over the (sub)step `dt`, before the solve, as an external impulse
+    /// is: the force at the (sub)step's start, `P = -dt (k x + c (v - v_target))` (`x` the
+    /// coordinate less its target, `v` its rate), bounded by `max_force dt`. Explicit, so a
+    /// spring holding a weight rests exactly where `k x = m g` and the damper takes exactly `c`,
+    /// however joints and contacts hold the bodies; stable while `k dt^2 w + 2 c dt w` stays
+    /// within [`SPRING_STABLE`] over the springs sharing a body (`w` their bodies' own inverse
+    /// effective mass along the coordinate; joints and contacts only make it smaller), which the
+    /// world's substeps see to ([`World::spring_substeps`]). A spring still stiffer than its
+    /// substep at `max_substeps` is integrated implicitly on that mass, stable at any stiffness:
+    /// `P = -dt (k x + (c + k dt) v' - c v_target) / (1 + dt (c + k dt) w)` with `v'` the rate
+    /// with gravity's and the caller's forces of the step in it. Joints whose bodies sleep or
+    /// are held static take none.
+    fn apply_springs(&mut self, dt: f64) {
+        self.spring_impulses.clear();
+        if self.joints.len() == 0 {
+            return;
+        }
+        self.load_springs(dt);
+        let gravity = self.settings.gravity;
+        for l in &self.springs {
+            let j = self.joints.slot(l.slot);
+            let m = &j.motor;
+            let (k, c) = (m.stiffness, m.damping);
+            let velocity = |body: Option<u32>, free: bool| {
+                body.map_or([0.0; 6], |b| {
+                    let b = self.bodies.slot(b);
+                    if b.kind != BodyKind::Dynamic || b.asleep {
+                        return [0.0; 6];
+                    }
+                    let (mut v, mut w) = (b.linear_velocity, b.angular_velocity);
+                    if free {
+                        v += dt * (b.gravity_scale * gravity + b.force / b.mass);
+                        w += dt * (b.world_inv_inertia() * b.torque);
+                    }
+                    [v.x, v.y, v.z, w.x, w.y, w.z]
+                })
+            };
+            let explicit = l.stiff + 2.0 * l.damped <= SPRING_STABLE;
+            let rate = |free: bool| {
+                dot6(&l.row.j[0], &velocity(j.body_a, free))
+                    + dot6(&l.row.j[1], &velocity(Some(j.body_b), free))
+            };
+            let x = l.row.c;
+            // The rate is the coordinate's motion over the last substep: the velocities a
+            // contact leaves on a body it holds at rest are not its motion (a car's chassis on
+            // four sprung wheels kept 8 mm/s and 0.08 rad/s while it stood, and its dampers,
+            // reading them, held it tilted with springs 1.4 mm apart).
+            // An implicit step also takes what the springs before it gave the bodies in this
+            // substep (stiff springs on one light body then reach their targets together as
+            // one would; taken from the same rate, `n` in parallel would give the body `n`
+            // times the impulse that stops it, and from three on flip and grow). Explicit
+            // springs are stable together (`stiff`, `damped` count their neighbours) and take
+            // none: the dampers would answer each other's pushes and hold a car's chassis
+            // tilted, its springs 1.4 mm apart.
+            let moved = match j.spring_last {
+                Some((q0, dt0)) => {
+                    let gs = if explicit { 0.0 } else { rate(false) - l.rate };
+                    (x + m.target_position - q0) / dt0 + gs
+                }
+                None if explicit => l.rate,
+                None => rate(false),
+            };
+            let p = if explicit {
+                -dt * (k * x + c * (moved - m.target_velocity))
+            } else {
+                // (and for the implicit step, what gravity and the forces add to it)
+                let free = moved + rate(true) - rate(false);
+                let soft = c + k * dt;
+                let w = l.w[0] + l.w[1];
+                -dt * (k * x + soft * free - c * m.target_velocity) / (1.0 + dt * soft * w)
+            };
+            let bound = m.max_force * dt;
+            let p = p.clamp(-bound, bound);
+            if !p.is_finite() || p == 0.0 {
+                continue;
+            }
+            for (body, r) in [(j.body_a, l.response[0]), (Some(j.body_b), l.response[1])] {
+                if let Some(i) = body {
+                    let b = self.bodies.slot_mut(i);
+                    if b.kind == BodyKind::Dynamic && !b.asleep {
+                        b.linear_velocity += p * Vec3::new(r[0], r[1], r[2]);
+                        b.angular_velocity += p * Vec3::new(r[3], r[4], r[5]);
+                    }
+                }
+            }
+            let jb = l.row.j[1];
+            let anchor = self.bodies.slot(j.body_b).rotation * j.model.frame_b.anchor;
+            let lin = p * Vec3::new(jb[0], jb[1], jb[2]);
+            let ang = p * Vec3::new(jb[3], jb[4], jb[5]) - anchor.cross(&lin);
+            let on_b = [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
+            self.spring_impulses.push((l.slot, p, on_b));
+        }
+        for l in &self.springs {
+            let j = self.joints.slot_mut(l.slot);
+            j.spring_last = Some((l.row.c + j.motor.target_position, dt));
+        }
+    }
+
+    /// Adds the springs' impulses of the substep just solved to their joints' motor and
+    /// reaction impulses (which the islands' solve has just set, or added to, for the substep).
+    fn report_springs(&mut self) {
+        for &(slot, p, on_b) in &self.spring_impulses {
+            let j = self.joints.slot_mut(slot);
+            j.motor_impulse += p;
+            for (r, s) in j.impulse.iter_mut().zip(on_b) {
+                *r += s;
+            }
+        }
     }
 
     /// Sets aside, for the rest of the frame step, the islands the substep just taken rolled
@@ -2217,7 +2523,8 @@ impl World {
         }
         self.saved_joints.clear();
         for (slot, j) in self.joints.iter() {
-            self.saved_joints.push((slot, j.coordinate, j.motor_target));
+            self.saved_joints
+                .push((slot, j.coordinate, j.motor_target, j.spring_last));
         }
         self.contacts.save_frame();
     }
@@ -2316,7 +2623,7 @@ fn restore_saved(
     bodies: &mut Arena<Body>,
     joints: &mut Arena<Joint>,
     saved_bodies: &[(u32, Vec3, Quat, Vec3, Vec3)],
-    saved_joints: &[(u32, f64, f64)],
+    saved_joints: &[SavedJoint],
     back: impl Fn(u32) -> bool,
 ) {
     for &(slot, x, q, v, w) in saved_bodies {
@@ -2328,11 +2635,12 @@ fn restore_saved(
             b.angular_velocity = w;
         }
     }
-    for &(slot, c, m) in saved_joints {
+    for &(slot, c, m, spring) in saved_joints {
         let j = joints.slot_mut(slot);
         if back(j.body_b) || j.body_a.is_some_and(&back) {
             j.coordinate = c;
             j.motor_target = m;
+            j.spring_last = spring;
         }
     }
 }

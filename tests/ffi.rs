@@ -94,8 +94,8 @@ fn struct_sizes_are_pinned() {
     assert_eq!(size_of::<tenon_body_id>(), 8);
     assert_eq!(size_of::<tenon_joint_id>(), 8);
     assert_eq!(size_of::<tenon_body_def>(), 200);
-    assert_eq!(size_of::<tenon_motor>(), 32);
-    assert_eq!(size_of::<tenon_joint_def>(), 224);
+    assert_eq!(size_of::<tenon_motor>(), 48);
+    assert_eq!(size_of::<tenon_joint_def>(), 240);
     assert_eq!(size_of::<tenon_step_report>(), 88);
     assert_eq!(size_of::<tenon_island_report>(), 96);
 }
@@ -733,8 +733,20 @@ fn bad_joints_are_rejected_with_precise_codes() {
         mode: tenon_motor_mode::Velocity as u32,
         reserved: 0,
         max_force: f64::INFINITY,
+        stiffness: 0.0,
+        damping: 0.0,
     };
     assert_eq!(tenon_joint_set_motor(ball, m), tenon_result::WrongJointType);
+    // a ball joint has no coordinate for a spring
+    let spring = tenon_motor {
+        mode: tenon_motor_mode::Spring as u32,
+        stiffness: 100.0,
+        ..m
+    };
+    assert_eq!(
+        tenon_joint_set_motor(ball, spring),
+        tenon_result::WrongJointType
+    );
     assert_eq!(
         tenon_joint_set_motor(
             ball,
@@ -783,6 +795,28 @@ fn bad_joints_are_rejected_with_precise_codes() {
             tenon_motor { reserved: 1, ..m },
             tenon_result::InvalidArgument,
         ),
+        (
+            tenon_motor {
+                stiffness: -1.0,
+                ..spring
+            },
+            tenon_result::InvalidArgument,
+        ),
+        (
+            tenon_motor {
+                damping: f64::NAN,
+                ..spring
+            },
+            tenon_result::NonFinite,
+        ),
+        (
+            tenon_motor {
+                stiffness: f64::INFINITY,
+                ..spring
+            },
+            tenon_result::InvalidArgument,
+        ),
+        (tenon_motor { mode: 4, ..m }, tenon_result::InvalidArgument),
     ] {
         assert_eq!(tenon_joint_set_motor(hinge, bad), code, "{bad:?}");
         assert_eq!(unsafe { tenon_joint_get_motor(hinge, &mut got) }, R_OK);
@@ -796,6 +830,10 @@ fn bad_joints_are_rejected_with_precise_codes() {
     assert_eq!(tenon_joint_set_motor(hinge, limited), R_OK);
     assert_eq!(unsafe { tenon_joint_get_motor(hinge, &mut got) }, R_OK);
     assert_eq!(got, limited);
+    // a spring reads back as set
+    assert_eq!(tenon_joint_set_motor(hinge, spring), R_OK);
+    assert_eq!(unsafe { tenon_joint_get_motor(hinge, &mut got) }, R_OK);
+    assert_eq!(got, spring);
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
 
@@ -958,6 +996,8 @@ fn hinge_velocity_motor_drives_the_coordinate() {
         mode: tenon_motor_mode::Velocity as u32,
         reserved: 0,
         max_force: f64::INFINITY,
+        stiffness: 0.0,
+        damping: 0.0,
     };
     assert_eq!(tenon_joint_set_motor(j, m), R_OK);
     let mut got = tenon_motor {
@@ -966,6 +1006,8 @@ fn hinge_velocity_motor_drives_the_coordinate() {
         mode: 0,
         reserved: 0,
         max_force: 1.0,
+        stiffness: 3.0,
+        damping: 4.0,
     };
     assert_eq!(unsafe { tenon_joint_get_motor(j, &mut got) }, R_OK);
     assert_eq!(got, m);

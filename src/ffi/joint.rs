@@ -46,6 +46,10 @@ pub enum tenon_motor_mode {
     /// The joint coordinate advances at exactly `target_velocity` from where the motor started
     /// (a force-limited motor: from where the joint is at every step, without catching up).
     Velocity = 2,
+    /// A spring and damper along the joint coordinate (hinge, slider, cylindrical): the force
+    /// `-stiffness (q - target_position) - damping (dq/dt - target_velocity)`, at most
+    /// `max_force`. A force on the bodies, not a row: the joint's rows stay exact.
+    Spring = 3,
 }
 
 /// A joint id: an opaque generational id passed by value. All-zero is the null id. Valid until
@@ -93,6 +97,19 @@ pub struct tenon_joint_frame {
 /// force-limited servo are three rows about the axes of frame B as it is at the start of each
 /// substep, each bounded by `max_force` on its own, so a torque about an oblique axis may reach
 /// up to `sqrt(3) max_force`.
+///
+/// A spring (`TENON_MOTOR_MODE_SPRING`, hinge, slider and cylindrical joints) pulls the
+/// coordinate towards `target_position` with `stiffness` and its rate towards
+/// `target_velocity` with `damping`, within `max_force`: a vehicle's suspension on a slider, a
+/// door closer on a hinge, a soft servo (PhysX's and Unity's joint drive). It is a force, not a
+/// row: each (sub)step `dt` the two bodies take the impulse `P = -dt (k x + c (v - v_target))`
+/// along the coordinate (`x` the coordinate less `target_position`, `v` its rate over the last
+/// substep), bounded by `max_force dt`, so a spring holding a weight rests exactly at
+/// `k x = m g`. The world splits a frame step into the substeps that needs to be stable
+/// (`k dt^2 w + 2 c dt w` within 2 over the springs sharing a body, `w` the inverse effective
+/// mass of a spring's two bodies along the coordinate), up to `max_substeps`; a spring still
+/// too stiff there is integrated implicitly on that mass, stable and a little damped.
+/// `tenon_joint_get_motor_impulse()` reports its impulse, and the joint's reaction includes it.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_motor {
@@ -109,6 +126,11 @@ pub struct tenon_motor {
     /// `INFINITY` (from `<math.h>`) for a hard motor. Default `INFINITY`; 0 (a motor built
     /// field by field without it) is rejected.
     pub max_force: f64,
+    /// A spring's stiffness (N/m along a slide, N m/rad about a hinge; finite, `>= 0`); unused
+    /// in other modes. Default 0.
+    pub stiffness: f64,
+    /// A spring's damping (N s/m, N m s/rad; finite, `>= 0`); unused in other modes. Default 0.
+    pub damping: f64,
 }
 
 /// Joint limits: unilateral rows, as hard as the joint while active. Infinite bounds (the
@@ -193,9 +215,9 @@ pub struct tenon_joint_def {
 
 const _: () = assert!(size_of::<tenon_joint_id>() == 8);
 const _: () = assert!(size_of::<tenon_joint_frame>() == 56);
-const _: () = assert!(size_of::<tenon_motor>() == 32);
+const _: () = assert!(size_of::<tenon_motor>() == 48);
 const _: () = assert!(size_of::<tenon_joint_limits>() == 32);
-const _: () = assert!(size_of::<tenon_joint_def>() == 224);
+const _: () = assert!(size_of::<tenon_joint_def>() == 240);
 
 impl tenon_joint_id {
     pub(crate) fn new(world_index1: u16, h: JointHandle) -> Self {
@@ -256,6 +278,7 @@ impl tenon_motor {
             0 => MotorMode::Off,
             1 => MotorMode::Position,
             2 => MotorMode::Velocity,
+            3 => MotorMode::Spring,
             m => {
                 return Err(FfiError::new(
                     tenon_result::InvalidArgument,
@@ -279,6 +302,8 @@ impl tenon_motor {
             } else {
                 self.max_force
             },
+            stiffness: self.stiffness,
+            damping: self.damping,
         })
     }
 
@@ -292,7 +317,10 @@ impl tenon_motor {
                 MotorMode::Off => tenon_motor_mode::Off,
                 MotorMode::Position => tenon_motor_mode::Position,
                 MotorMode::Velocity => tenon_motor_mode::Velocity,
+                MotorMode::Spring => tenon_motor_mode::Spring,
             }) as u32,
+            stiffness: m.stiffness,
+            damping: m.damping,
         }
     }
 }

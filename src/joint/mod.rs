@@ -126,10 +126,18 @@ pub enum MotorMode {
     /// motor was switched on: a position-level row, so the speed never drifts (a force-limited
     /// motor: from where the joint is at every step, without catching up on a lag).
     Velocity,
+    /// A spring and damper along the joint coordinate (hinge, slider, cylindrical): the force
+    /// `-stiffness (q - target_position) - damping (dq/dt - target_velocity)`, at most
+    /// `max_force` (a suspension's spring, a door closer, a soft servo, PhysX's and Unity's
+    /// joint drive). A force on the two bodies, not a row: the joint's own rows stay exact, and
+    /// the spring is integrated implicitly (see [`Motor::stiffness`]).
+    Spring,
 }
 
 /// A motor on a hinge, slider or cylindrical joint (along its slide; it turns freely), or
-/// joint friction or a servo on a ball joint.
+/// joint friction or a servo on a ball joint. A [`MotorMode::Spring`] is a spring and damper
+/// instead, a force and no row (see [`Motor::stiffness`]); the rest of this describes the
+/// position and velocity modes.
 ///
 /// With `max_force` infinite (the default) it is a **hard motor**: an extra bilateral row, as
 /// hard as the joint itself. A target the mechanism cannot reach shows up as a joint
@@ -180,6 +188,19 @@ pub struct Motor {
     /// friction) the motor applies: `> 0`, or
     /// `f64::INFINITY` (the default) for a hard motor.
     pub max_force: f64,
+    /// A [`MotorMode::Spring`]'s stiffness (N/m along a slide, N m/rad about a hinge; `>= 0`,
+    /// finite). Each (sub)step `dt` the two bodies take the spring's and damper's impulse at
+    /// its start, `P = -dt (k x + c (v - v_target))` along the coordinate's Jacobian (`x` the
+    /// coordinate less `target_position`, `v` its rate over the last substep), bounded by
+    /// `max_force dt`: exact statics and damping. The world splits a frame step into the
+    /// substeps this needs to be stable (`k dt^2 w + 2 c dt w` within 2 over the springs
+    /// sharing a body, `w` the inverse effective mass `J M^-1 J^T` of a spring's bodies alone),
+    /// up to `max_substeps`; a spring still too stiff there takes an implicit Euler step on
+    /// that mass instead, stable at any stiffness and damped by the step
+    /// ([`crate::World::step`]). Ignored in other modes. Default 0.
+    pub stiffness: f64,
+    /// A [`MotorMode::Spring`]'s damping (N s/m, N m s/rad; `>= 0`, finite). Default 0.
+    pub damping: f64,
 }
 
 impl Default for Motor {
@@ -189,6 +210,8 @@ impl Default for Motor {
             target_position: 0.0,
             target_velocity: 0.0,
             max_force: f64::INFINITY,
+            stiffness: 0.0,
+            damping: 0.0,
         }
     }
 }
@@ -205,7 +228,34 @@ impl Motor {
         }
     }
 
+    /// A spring and damper (see [`MotorMode::Spring`]) at `target_position` and
+    /// `target_velocity`, unbounded.
+    pub fn spring(stiffness: f64, damping: f64) -> Motor {
+        Motor {
+            mode: MotorMode::Spring,
+            stiffness,
+            damping,
+            ..Motor::default()
+        }
+    }
+
     pub(crate) fn validate(&self) -> Result<()> {
+        if !(self.stiffness.is_finite() && self.damping.is_finite())
+            || self.stiffness < 0.0
+            || self.damping < 0.0
+        {
+            return Err(Error::new(
+                if self.stiffness.is_nan() || self.damping.is_nan() {
+                    ErrorKind::NonFinite
+                } else {
+                    ErrorKind::InvalidArgument
+                },
+                format!(
+                    "motor stiffness and damping must be finite and >= 0, got {} and {}",
+                    self.stiffness, self.damping
+                ),
+            ));
+        }
         if !self.target_position.is_finite() || !self.target_velocity.is_finite() {
             return Err(Error::new(
                 ErrorKind::NonFinite,
@@ -255,6 +305,13 @@ impl Motor {
                 "only hinge, slider, cylindrical and ball joints carry a motor",
             ));
         }
+        if self.mode == MotorMode::Spring {
+            return Err(Error::new(
+                ErrorKind::WrongJointType,
+                "a spring drives a hinge's, slider's or cylindrical joint's coordinate; a ball \
+                 joint has none",
+            ));
+        }
         let friction = self.mode == MotorMode::Velocity
             && self.target_velocity == 0.0
             && self.max_force < f64::INFINITY;
@@ -283,13 +340,26 @@ impl Motor {
 
     /// A hard motor: on, with no force limit; its row is one of the joint's rows.
     pub(crate) fn hard(&self) -> bool {
-        self.mode != MotorMode::Off && self.max_force == f64::INFINITY
+        self.rows() && self.max_force == f64::INFINITY
+    }
+
+    /// A motor with a row (position or velocity mode): not off, not a spring.
+    fn rows(&self) -> bool {
+        matches!(self.mode, MotorMode::Position | MotorMode::Velocity)
+    }
+
+    /// Drives its joint at a speed: a velocity motor with a target speed, or a spring whose
+    /// damper has one (the joint's bodies are kept awake).
+    pub(crate) fn drives_at_speed(&self) -> bool {
+        self.target_velocity != 0.0
+            && (self.mode == MotorMode::Velocity
+                || (self.mode == MotorMode::Spring && self.damping > 0.0))
     }
 
     /// A force-limited motor: on, with a finite force; its row is appended after the joint's
     /// limit rows, its impulses bounded.
     pub(crate) fn limited(&self) -> bool {
-        self.mode != MotorMode::Off && self.max_force < f64::INFINITY
+        self.rows() && self.max_force < f64::INFINITY
     }
 }
 

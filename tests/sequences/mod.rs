@@ -1499,13 +1499,15 @@ fn motor(input: &mut Input) -> tenon_motor {
     tenon_motor {
         target_position: input.num(-3.0, 3.0),
         target_velocity: input.num(-5.0, 5.0),
-        mode: input.enum_value(3),
+        mode: input.enum_value(4),
         reserved: 0,
         max_force: if input.one_in(2) {
             f64::INFINITY
         } else {
             input.num(0.0, 1e4)
         },
+        stiffness: input.num(-10.0, 1e5),
+        damping: input.num(-1.0, 1e3),
     }
 }
 

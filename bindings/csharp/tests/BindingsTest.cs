@@ -47,8 +47,8 @@ static class BindingsTest
         Expect(sizeof(tenon_world_def) == 56, "sizeof tenon_world_def");
         Expect(sizeof(tenon_body_def) == 200, "sizeof tenon_body_def");
         Expect(sizeof(tenon_joint_frame) == 56, "sizeof tenon_joint_frame");
-        Expect(sizeof(tenon_motor) == 32, "sizeof tenon_motor");
-        Expect(sizeof(tenon_joint_def) == 224, "sizeof tenon_joint_def");
+        Expect(sizeof(tenon_motor) == 48, "sizeof tenon_motor");
+        Expect(sizeof(tenon_joint_def) == 240, "sizeof tenon_joint_def");
         Expect(sizeof(tenon_joint_limits) == 32, "sizeof tenon_joint_limits");
         Expect(sizeof(tenon_step_report) == 88, "sizeof tenon_step_report");
         Expect(sizeof(tenon_island_report) == 96, "sizeof tenon_island_report");
@@ -568,6 +568,29 @@ static class BindingsTest
             double expected = 2.0 * 9.81 * Math.Abs(lastDz);
             Console.WriteLine("hinge motor impulse {0:E6} N m s, gravity's {1:E6}", crank.MotorImpulse, expected);
             Expect(Math.Abs(Math.Abs(crank.MotorImpulse) / expected - 1) < 0.03, "the motor holds the bar against gravity");
+        }
+        // a spring drive: a 2 kg body on a vertical slider with a 400 N/m spring and a damper
+        // rests m g / k below the spring's rest, the spring's impulse m g dt a step
+        using (var world = new World())
+        {
+            var def = Native.tenon_body_def_default();
+            def.mass_properties = Mass.SolidSphere(2.0, 0.1);
+            Body bob = world.CreateBody(def);
+            Joint slide = world.CreateJoint(tenon_joint_type.Slider, Body.None, bob, tenon_vec3.Zero, new tenon_vec3(0, 0, 1));
+            var spring = slide.Motor;
+            spring.mode = (uint)tenon_motor_mode.Spring;
+            spring.stiffness = 400;
+            spring.damping = 40;
+            slide.Motor = spring;
+            Expect(slide.Motor.stiffness == 400 && slide.Motor.damping == 40, "the spring reads back");
+            for (int k = 0; k < 300; k++)
+            {
+                world.Step(1.0 / 60.0);
+            }
+            double sag = 2.0 * 9.81 / 400;
+            Console.WriteLine("spring drive: rests at {0:F9} m (m g / k = {1:F9}), {2:F6} N s a step", bob.Position.z, -sag, slide.MotorImpulse);
+            Expect(Math.Abs(bob.Position.z + sag) < 1e-9, "the spring holds the weight at m g / k");
+            Expect(Math.Abs(slide.MotorImpulse - 2.0 * 9.81 / 60.0) < 1e-9, "its impulse is m g dt");
         }
         using (var world = new World())
         {
