@@ -1161,11 +1161,13 @@ typedef struct {
  */
 typedef struct {
   /**
-   * Target coordinate for `TENON_MOTOR_MODE_POSITION` (rad or m, within 1e9). Default 0.
+   * Target coordinate for `TENON_MOTOR_MODE_POSITION`, a spring's rest (rad or m, within
+   * 1e9). Default 0.
    */
   double target_position;
   /**
-   * Target speed for `TENON_MOTOR_MODE_VELOCITY` (rad/s or m/s, below 1e6). Default 0.
+   * Target speed for `TENON_MOTOR_MODE_VELOCITY`, a spring's damper's (rad/s or m/s, below
+   * 1e6). Default 0.
    */
   double target_velocity;
   /**
@@ -1184,12 +1186,13 @@ typedef struct {
    */
   double max_force;
   /**
-   * A spring's stiffness (N/m along a slide, N m/rad about a hinge; finite, `>= 0`); unused
-   * in other modes. Default 0.
+   * A spring's stiffness (N/m along a slide, N m/rad about a hinge; finite, `>= 0`, checked
+   * in every mode, used by a spring only). Default 0.
    */
   double stiffness;
   /**
-   * A spring's damping (N s/m, N m s/rad; finite, `>= 0`); unused in other modes. Default 0.
+   * A spring's damping (N s/m, N m s/rad; finite, `>= 0`, checked in every mode, used by a
+   * spring only). Default 0.
    */
   double damping;
 } tenon_motor;
@@ -2189,8 +2192,9 @@ tenon_result tenon_joint_get_bodies(tenon_joint_id joint, tenon_body_id *out_a, 
  * Switching between hard (`max_force = INFINITY`) and force-limited rebuilds the solver's
  * topology on the next step. Errors: unknown mode; a NaN or infinite target
  * (`TENON_RESULT_NON_FINITE`); `max_force` NaN (`TENON_RESULT_NON_FINITE`) or < 0, or 0 with a
- * mode other than off (an uninitialized one), checked in every mode; nonzero `reserved`;
- * `TENON_RESULT_WRONG_JOINT_TYPE`.
+ * mode other than off (an uninitialized one), checked in every mode; `stiffness` or `damping`
+ * NaN (`TENON_RESULT_NON_FINITE`), infinite or < 0, checked in every mode; nonzero `reserved`;
+ * `TENON_RESULT_WRONG_JOINT_TYPE` (a spring on a ball joint too).
  */
 tenon_result tenon_joint_set_motor(tenon_joint_id joint, tenon_motor motor);
 

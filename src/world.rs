@@ -293,6 +293,8 @@ reusing_clone! {
         /// the sums of their square roots.
         springs: Vec<SpringLoad>,
         spring_sums: Vec<(f64, f64)>,
+        /// Some joint is driven by a spring (taken at the frame step's start).
+        has_springs: bool,
     }
 }
 
@@ -379,6 +381,7 @@ impl World {
             spring_impulses: Vec::new(),
             springs: Vec::new(),
             spring_sums: Vec::new(),
+            has_springs: false,
         })
     }
 
@@ -2248,13 +2251,17 @@ impl World {
             };
             let (ra, rb) = (response(a, &row.j[0]), response(b, &row.j[1]));
             let (wa, wb) = (dot6(&row.j[0], &ra), dot6(&row.j[1], &rb));
-            let velocity = |body: Option<&Body>| {
-                body.map_or([0.0; 6], |b| {
-                    let (v, w) = (b.linear_velocity, b.angular_velocity);
-                    [v.x, v.y, v.z, w.x, w.y, w.z]
-                })
+            // (a kinematic body's velocity too)
+            let velocity = |body: Option<u32>| {
+                (body.map(|b| bodies.slot(b)))
+                    .filter(|b| b.kind != BodyKind::Static && !b.asleep)
+                    .map_or([0.0; 6], |b| {
+                        let (v, w) = (b.linear_velocity, b.angular_velocity);
+                        [v.x, v.y, v.z, w.x, w.y, w.z]
+                    })
             };
-            let rate = dot6(&row.j[0], &velocity(a)) + dot6(&row.j[1], &velocity(b));
+            let rate =
+                dot6(&row.j[0], &velocity(j.body_a)) + dot6(&row.j[1], &velocity(Some(j.body_b)));
             self.springs.push(SpringLoad {
                 slot,
                 row,
@@ -2306,11 +2313,8 @@ impl World {
     /// The substeps a frame step `h` needs for its springs to be integrated explicitly (see
     /// [`World::apply_springs`]), at most `max`.
     fn spring_substeps(&mut self, h: f64, max: u32) -> u32 {
-        if !self
-            .joints
-            .iter()
-            .any(|(_, j)| j.motor.mode == MotorMode::Spring)
-        {
+        self.has_springs = (self.joints.iter()).any(|(_, j)| j.motor.mode == MotorMode::Spring);
+        if !self.has_springs {
             return 1;
         }
         self.load_springs(h);
@@ -2318,11 +2322,12 @@ impl World {
         for l in &self.springs {
             // `s / n^2 + 2 d / n <= SPRING_STABLE` in `n` substeps
             let (s, d) = (l.stiff, l.damped);
-            let n = (d + (d * d + 2.0 * SPRING_STABLE * s).sqrt()) / SPRING_STABLE;
+            let n = (d + (d * d + SPRING_STABLE * s).sqrt()) / SPRING_STABLE;
             need = need.max(n);
         }
-        if need.is_finite() {
-            (need.ceil() as u32).clamp(1, max)
+        // (a power of two, as the frame's retakes double it: they may not pass `max`)
+        if need.is_finite() && need < f64::from(max) {
+            (need.ceil() as u32).next_power_of_two().min(max)
         } else {
             max
         }
@@ -2343,7 +2348,7 @@ impl World {
     /// are held static take none.
     fn apply_springs(&mut self, dt: f64) {
         self.spring_impulses.clear();
-        if self.joints.len() == 0 {
+        if !self.has_springs {
             return;
         }
         self.load_springs(dt);
@@ -2352,14 +2357,15 @@ impl World {
             let j = self.joints.slot(l.slot);
             let m = &j.motor;
             let (k, c) = (m.stiffness, m.damping);
+            // (a kinematic body's velocity too: a damper on a moving platform)
             let velocity = |body: Option<u32>, free: bool| {
                 body.map_or([0.0; 6], |b| {
                     let b = self.bodies.slot(b);
-                    if b.kind != BodyKind::Dynamic || b.asleep {
+                    if b.kind == BodyKind::Static || b.asleep {
                         return [0.0; 6];
                     }
                     let (mut v, mut w) = (b.linear_velocity, b.angular_velocity);
-                    if free {
+                    if free && b.kind == BodyKind::Dynamic {
                         v += dt * (b.gravity_scale * gravity + b.force / b.mass);
                         w += dt * (b.world_inv_inertia() * b.torque);
                     }
@@ -2425,12 +2431,26 @@ impl World {
             let j = self.joints.slot_mut(l.slot);
             j.spring_last = Some((l.row.c + j.motor.target_position, dt));
         }
+        // (a spring whose bodies sleep, put at rest, takes its next rate from the velocities
+        // when they wake)
+        let bodies = &self.bodies;
+        let still = |b: Option<u32>| b.is_none_or(|b| bodies.slot(b).asleep);
+        for (_, j) in self.joints.iter_mut() {
+            if j.motor.mode == MotorMode::Spring && still(j.body_a) && still(Some(j.body_b)) {
+                j.spring_last = None;
+            }
+        }
     }
 
     /// Adds the springs' impulses of the substep just solved to their joints' motor and
     /// reaction impulses (which the islands' solve has just set, or added to, for the substep).
     fn report_springs(&mut self) {
         for &(slot, p, on_b) in &self.spring_impulses {
+            // (an island rolled back in the substep applied none of its impulses)
+            let b = self.joints.slot(slot).body_b;
+            if rolled_back(&self.solver, &self.solver.report, b) {
+                continue;
+            }
             let j = self.joints.slot_mut(slot);
             j.motor_impulse += p;
             for (r, s) in j.impulse.iter_mut().zip(on_b) {

@@ -354,8 +354,8 @@ fn stiff_springs_sharing_a_body_stay_stable() {
 }
 
 /// A spring too stiff for the frame step splits it into substeps, as many as its explicit
-/// step needs to stay stable (`k dt^2 / m` = 0.69 in 2 substeps of 1/120 s for 10^4 N/m on
-/// 1 kg), and keeps its energy; with `max_substeps` 1 it cannot, and is integrated implicitly:
+/// step needs to stay stable, rounded up to a power of two (`k dt^2 / m` = 0.69 in 2 substeps
+/// of 1/120 s for 10^4 N/m on 1 kg), and keeps its energy; with `max_substeps` 1 it cannot, and is integrated implicitly:
 /// stable, its energy only falling.
 #[test]
 fn a_spring_too_stiff_for_the_step_takes_substeps() {
@@ -377,6 +377,13 @@ fn a_spring_too_stiff_for_the_step_takes_substeps() {
             "step {step}: energy {e} against {start}"
         );
     }
+    // 5 * 10^4 N/m asks for 2.6 substeps: 4, a power of two, as retakes double them
+    let (mut stiffer, _, j2) = on_slider(1.0, Vec3::x(), Vec3::zeros());
+    stiffer
+        .set_joint_motor(j2, spring(5e4, 0.0, -0.01))
+        .unwrap();
+    stiffer.step(H).unwrap();
+    assert_eq!(stiffer.last_report().substeps, 4);
     // one substep at most: implicit, stable, the energy falling
     let (mut world, b, j) = on_slider(1.0, Vec3::x(), Vec3::zeros());
     let mut settings = *world.settings();

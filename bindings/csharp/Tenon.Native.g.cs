@@ -754,8 +754,9 @@ namespace Tenon
         ///  Switching between hard (`max_force = INFINITY`) and force-limited rebuilds the solver's
         ///  topology on the next step. Errors: unknown mode; a NaN or infinite target
         ///  (`TENON_RESULT_NON_FINITE`); `max_force` NaN (`TENON_RESULT_NON_FINITE`) or &lt; 0, or 0 with a
-        ///  mode other than off (an uninitialized one), checked in every mode; nonzero `reserved`;
-        ///  `TENON_RESULT_WRONG_JOINT_TYPE`.
+        ///  mode other than off (an uninitialized one), checked in every mode; `stiffness` or `damping`
+        ///  NaN (`TENON_RESULT_NON_FINITE`), infinite or &lt; 0, checked in every mode; nonzero `reserved`;
+        ///  `TENON_RESULT_WRONG_JOINT_TYPE` (a spring on a ball joint too).
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_joint_set_motor", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern tenon_result tenon_joint_set_motor(tenon_joint_id joint, tenon_motor motor);
@@ -1744,11 +1745,13 @@ namespace Tenon
     public unsafe partial struct tenon_motor
     {
         /// <summary>
-        ///  Target coordinate for `TENON_MOTOR_MODE_POSITION` (rad or m, within 1e9). Default 0.
+        ///  Target coordinate for `TENON_MOTOR_MODE_POSITION`, a spring's rest (rad or m, within
+        ///  1e9). Default 0.
         /// </summary>
         public double target_position;
         /// <summary>
-        ///  Target speed for `TENON_MOTOR_MODE_VELOCITY` (rad/s or m/s, below 1e6). Default 0.
+        ///  Target speed for `TENON_MOTOR_MODE_VELOCITY`, a spring's damper's (rad/s or m/s, below
+        ///  1e6). Default 0.
         /// </summary>
         public double target_velocity;
         /// <summary>
@@ -1767,12 +1770,13 @@ namespace Tenon
         /// </summary>
         public double max_force;
         /// <summary>
-        ///  A spring's stiffness (N/m along a slide, N m/rad about a hinge; finite, `&gt;= 0`); unused
-        ///  in other modes. Default 0.
+        ///  A spring's stiffness (N/m along a slide, N m/rad about a hinge; finite, `&gt;= 0`, checked
+        ///  in every mode, used by a spring only). Default 0.
         /// </summary>
         public double stiffness;
         /// <summary>
-        ///  A spring's damping (N s/m, N m s/rad; finite, `&gt;= 0`); unused in other modes. Default 0.
+        ///  A spring's damping (N s/m, N m s/rad; finite, `&gt;= 0`, checked in every mode, used by a
+        ///  spring only). Default 0.
         /// </summary>
         public double damping;
     }

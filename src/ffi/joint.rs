@@ -113,9 +113,11 @@ pub struct tenon_joint_frame {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_motor {
-    /// Target coordinate for `TENON_MOTOR_MODE_POSITION` (rad or m, within 1e9). Default 0.
+    /// Target coordinate for `TENON_MOTOR_MODE_POSITION`, a spring's rest (rad or m, within
+    /// 1e9). Default 0.
     pub target_position: f64,
-    /// Target speed for `TENON_MOTOR_MODE_VELOCITY` (rad/s or m/s, below 1e6). Default 0.
+    /// Target speed for `TENON_MOTOR_MODE_VELOCITY`, a spring's damper's (rad/s or m/s, below
+    /// 1e6). Default 0.
     pub target_velocity: f64,
     /// A `tenon_motor_mode`. Default `TENON_MOTOR_MODE_OFF`.
     pub mode: u32,
@@ -126,10 +128,11 @@ pub struct tenon_motor {
     /// `INFINITY` (from `<math.h>`) for a hard motor. Default `INFINITY`; 0 (a motor built
     /// field by field without it) is rejected.
     pub max_force: f64,
-    /// A spring's stiffness (N/m along a slide, N m/rad about a hinge; finite, `>= 0`); unused
-    /// in other modes. Default 0.
+    /// A spring's stiffness (N/m along a slide, N m/rad about a hinge; finite, `>= 0`, checked
+    /// in every mode, used by a spring only). Default 0.
     pub stiffness: f64,
-    /// A spring's damping (N s/m, N m s/rad; finite, `>= 0`); unused in other modes. Default 0.
+    /// A spring's damping (N s/m, N m s/rad; finite, `>= 0`, checked in every mode, used by a
+    /// spring only). Default 0.
     pub damping: f64,
 }
 
@@ -619,8 +622,9 @@ pub unsafe extern "C" fn tenon_joint_get_bodies(
 /// Switching between hard (`max_force = INFINITY`) and force-limited rebuilds the solver's
 /// topology on the next step. Errors: unknown mode; a NaN or infinite target
 /// (`TENON_RESULT_NON_FINITE`); `max_force` NaN (`TENON_RESULT_NON_FINITE`) or < 0, or 0 with a
-/// mode other than off (an uninitialized one), checked in every mode; nonzero `reserved`;
-/// `TENON_RESULT_WRONG_JOINT_TYPE`.
+/// mode other than off (an uninitialized one), checked in every mode; `stiffness` or `damping`
+/// NaN (`TENON_RESULT_NON_FINITE`), infinite or < 0, checked in every mode; nonzero `reserved`;
+/// `TENON_RESULT_WRONG_JOINT_TYPE` (a spring on a ball joint too).
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_joint_set_motor(joint: tenon_joint_id, motor: tenon_motor) -> tenon_result {
     boundary(|| {

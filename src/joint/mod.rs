@@ -129,8 +129,8 @@ pub enum MotorMode {
     /// A spring and damper along the joint coordinate (hinge, slider, cylindrical): the force
     /// `-stiffness (q - target_position) - damping (dq/dt - target_velocity)`, at most
     /// `max_force` (a suspension's spring, a door closer, a soft servo, PhysX's and Unity's
-    /// joint drive). A force on the two bodies, not a row: the joint's own rows stay exact, and
-    /// the spring is integrated implicitly (see [`Motor::stiffness`]).
+    /// joint drive). A force on the two bodies, not a row: the joint's own rows stay exact. It
+    /// acts explicitly, the world taking the substeps that needs (see [`Motor::stiffness`]).
     Spring,
 }
 
@@ -179,10 +179,10 @@ pub enum MotorMode {
 pub struct Motor {
     /// Off, position or velocity.
     pub mode: MotorMode,
-    /// Target coordinate for [`MotorMode::Position`] (rad or m, within 1e9).
+    /// Target coordinate for [`MotorMode::Position`], a spring's rest (rad or m, within 1e9).
     pub target_position: f64,
-    /// Target speed for [`MotorMode::Velocity`] (rad/s or m/s, below 1e6: what a step takes for
-    /// a blow-up).
+    /// Target speed for [`MotorMode::Velocity`], a spring's damper's (rad/s or m/s, below 1e6:
+    /// what a step takes for a blow-up).
     pub target_velocity: f64,
     /// Largest force (N, slider) or torque (N m, hinge, and about each axis of a ball joint's
     /// friction) the motor applies: `> 0`, or
@@ -197,9 +197,10 @@ pub struct Motor {
     /// sharing a body, `w` the inverse effective mass `J M^-1 J^T` of a spring's bodies alone),
     /// up to `max_substeps`; a spring still too stiff there takes an implicit Euler step on
     /// that mass instead, stable at any stiffness and damped by the step
-    /// ([`crate::World::step`]). Ignored in other modes. Default 0.
+    /// ([`crate::World::step`]). Checked in every mode, used by a spring only. Default 0.
     pub stiffness: f64,
-    /// A [`MotorMode::Spring`]'s damping (N s/m, N m s/rad; `>= 0`, finite). Default 0.
+    /// A [`MotorMode::Spring`]'s damping (N s/m, N m s/rad; `>= 0`, finite). Checked in every
+    /// mode, used by a spring only. Default 0.
     pub damping: f64,
 }
 
