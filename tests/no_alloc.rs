@@ -728,3 +728,90 @@ fn shapes_moving_over_a_mesh_allocate_nothing() {
     assert!(xb > 15.0 && xs > 20.0, "{xb} {xs}");
     assert_eq!(n, 0, "{n} allocations in 120 steps");
 }
+
+/// Spring drives allocate nothing once their lists have grown: a block sprung over a foot that
+/// rests on the ground, a spring stiff enough to take 2 substeps a frame, and a door on a hinge
+/// spring.
+#[test]
+fn springs_allocate_nothing() {
+    let mut world = World::default();
+    fixed(
+        &mut world,
+        Vec3::zeros(),
+        Geometry::HalfSpace { normal: Vec3::z() },
+    );
+    let (foot, _) = shaped(
+        &mut world,
+        Vec3::new(0.0, 0.0, 0.2),
+        Geometry::Sphere { radius: 0.2 },
+    );
+    let block = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(0.0, 0.0, 1.0),
+            mass_properties: MassProperties::solid_sphere(100.0, 0.3),
+            ..Default::default()
+        })
+        .unwrap();
+    let sprung = |world: &mut World, kind, a, b, at: Vec3, axis: Vec3, k: f64, c: f64| {
+        let mut d = JointDesc::new(kind, a, b);
+        world.set_joint_frames_world(&mut d, at, axis).unwrap();
+        d.motor = Motor::spring(k, c);
+        world.create_joint(&d).unwrap()
+    };
+    let z = Vec3::z();
+    sprung(
+        &mut world,
+        JointKind::Slider,
+        Some(block),
+        foot,
+        Vec3::new(0.0, 0.0, 0.2),
+        z,
+        1e4,
+        400.0,
+    );
+    let stiff = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(5.0, 0.0, 3.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let x = Vec3::x();
+    let j = sprung(
+        &mut world,
+        JointKind::Slider,
+        None,
+        stiff,
+        Vec3::new(5.0, 0.0, 3.0),
+        x,
+        1e4,
+        0.0,
+    );
+    let door = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(10.5, 0.0, 3.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let hinge = sprung(
+        &mut world,
+        JointKind::Hinge,
+        None,
+        door,
+        Vec3::new(10.0, 0.0, 3.0),
+        z,
+        30.0,
+        1.0,
+    );
+    let mut m = world.joint_motor(hinge).unwrap();
+    m.target_position = 0.5;
+    world.set_joint_motor(hinge, m).unwrap();
+    let mut m = world.joint_motor(j).unwrap();
+    m.target_position = 0.05;
+    world.set_joint_motor(j, m).unwrap();
+    let n = allocations_once_steady(&mut world, |world| {
+        world.step(1.0 / 60.0).unwrap();
+    });
+    assert_eq!(world.last_report().substeps, 2);
+    assert!(world.joint_motor_impulse(hinge).unwrap() != 0.0);
+    assert_eq!(n, 0, "{n} allocations in 120 steps");
+}
