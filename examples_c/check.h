@@ -1,6 +1,6 @@
 /* check.h - the examples' error handling: CHECK(call) prints the result code, its name and the
  * last error message, then returns 1 from main; EXPECT(cond, format, ...) prints FAILED and the
- * message when a condition does not hold, then returns 1 from main. */
+ * message when a condition does not hold, then returns 1 from main. And same_shape(a, b). */
 #ifndef TENON_EXAMPLE_CHECK_H
 #define TENON_EXAMPLE_CHECK_H
 
@@ -28,5 +28,10 @@
       return 1;                                \
     }                                          \
   } while (0)
+
+/* Whether two shape ids name the same shape. */
+static inline int same_shape(tenon_shape_id a, tenon_shape_id b) {
+  return a.index1 == b.index1 && a.world == b.world && a.generation == b.generation;
+}
 
 #endif

@@ -42,14 +42,12 @@ typedef struct {
   int asked;
 } carrier;
 
-static int same(tenon_shape_id a, tenon_shape_id b) { return a.index1 == b.index1 && a.generation == b.generation; }
-
 static uint32_t carry(tenon_pre_solve *pair, void *context) {
   carrier *c = context;
   c->asked++;
-  if (same(pair->shape_a, c->floor) && same(pair->shape_b, c->carried)) {
+  if (same_shape(pair->shape_a, c->floor) && same_shape(pair->shape_b, c->carried)) {
     pair->surface_velocity = (tenon_vec3){2, 0, 0};
-  } else if (same(pair->shape_a, c->carried) && same(pair->shape_b, c->floor)) {
+  } else if (same_shape(pair->shape_a, c->carried) && same_shape(pair->shape_b, c->floor)) {
     pair->surface_velocity = (tenon_vec3){-2, 0, 0};
   }
   return 1;

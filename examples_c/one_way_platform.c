@@ -25,10 +25,6 @@ typedef struct {
   int asked, kept, locked;
 } platform_context;
 
-static int same_shape(tenon_shape_id a, tenon_shape_id b) {
-  return a.index1 == b.index1 && a.world == b.world && a.generation == b.generation;
-}
-
 static uint32_t one_way(tenon_pre_solve *pair, void *context) {
   platform_context *c = (platform_context *)context;
   c->asked++;

@@ -31,10 +31,6 @@ static tenon_result make_body(tenon_world_id world, uint32_t kind, tenon_vec3 p,
   return tenon_body_set_mass_from_shapes(b, NULL);
 }
 
-static int same_shape(tenon_shape_id a, tenon_shape_id b) {
-  return a.index1 == b.index1 && a.world == b.world && a.generation == b.generation;
-}
-
 int main(void) {
   tenon_world_def wd = tenon_world_def_default();
   tenon_world_id world;

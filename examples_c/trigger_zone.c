@@ -19,10 +19,6 @@
 #include "check.h"
 #include "tenon.h"
 
-static int same_shape(tenon_shape_id a, tenon_shape_id b) {
-  return a.index1 == b.index1 && a.world == b.world && a.generation == b.generation;
-}
-
 static tenon_result make_body(tenon_world_id world, uint32_t kind, tenon_vec3 p,
                               tenon_vec3 v, const tenon_shape_def *s, tenon_shape_id *shape) {
   tenon_body_def d = tenon_body_def_default();

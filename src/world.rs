@@ -308,7 +308,7 @@ type SavedJoint = (u32, f64, f64, Option<(f64, f64)>);
 /// room for what the bound does not see.
 const SPRING_STABLE: f64 = 2.0;
 
-/// A spring's row along its joint coordinate at the current poses and its load for a step
+/// A spring's row along its joint coordinate at the current poses and its load
 /// ([`World::load_springs`]).
 #[derive(Clone, Debug)]
 struct SpringLoad {
@@ -319,13 +319,40 @@ struct SpringLoad {
     /// Each side's `M^-1 J^T` (zero for a side that does not move), and `J M^-1 J^T` of it.
     response: [[f64; 6]; 2],
     w: [f64; 2],
-    /// Bounds of `k dt^2 w` and `c dt w` over the springs sharing a body with this one.
+    /// Bounds of `k w` and `c w` over the springs sharing a body with this one: a step `dt`
+    /// loads it with `stiff dt^2 + 2 damped dt` ([`SpringLoad::load`]).
     stiff: f64,
     damped: f64,
 }
 
+impl SpringLoad {
+    /// `k dt^2 w + 2 c dt w` for a step `dt`, over the springs sharing a body with this one:
+    /// within [`SPRING_STABLE`], its explicit step is stable.
+    fn load(&self, dt: f64) -> f64 {
+        self.stiff * dt * dt + 2.0 * self.damped * dt
+    }
+}
+
 fn dot6(x: &[f64; 6], y: &[f64; 6]) -> f64 {
     x.iter().zip(y).map(|(p, q)| p * q).sum()
+}
+
+/// A body's linear and angular velocity (zero for none, a static or a sleeping body), and with
+/// `pushed` (gravity, a step) what gravity and the caller's forces add to a dynamic one's over
+/// the step.
+fn velocity6(bodies: &Arena<Body>, body: Option<u32>, pushed: Option<(Vec3, f64)>) -> [f64; 6] {
+    let Some(b) = body.map(|b| bodies.slot(b)) else {
+        return [0.0; 6];
+    };
+    if b.kind == BodyKind::Static || b.asleep {
+        return [0.0; 6];
+    }
+    let (mut v, mut w) = (b.linear_velocity, b.angular_velocity);
+    if let Some((gravity, dt)) = pushed.filter(|_| b.kind == BodyKind::Dynamic) {
+        v += dt * (b.gravity_scale * gravity + b.force / b.mass);
+        w += dt * (b.world_inv_inertia() * b.torque);
+    }
+    [v.x, v.y, v.z, w.x, w.y, w.z]
 }
 
 /// How far past `max_substeps` a frame step retaken after a rollback may split (a factor;
@@ -2201,13 +2228,13 @@ impl World {
         (need, first_deepened, stuck)
     }
 
-    /// Every spring's row along its coordinate at the current poses, and how stiff it is for a
-    /// step `dt` ([`SpringLoad`]), into `springs`: `a = k dt^2 w` and `b = c dt w`, `w` the
-    /// inverse effective mass `J M^-1 J^T` of its bodies alone (its share on each side too),
-    /// and the Gershgorin bounds `s`, `d` of `a` and `b` over the springs sharing a body with it
-    /// (the spectral radius of all of them together, as `a` is of one alone). Springs whose
-    /// bodies are static, kinematic or asleep are left out.
-    fn load_springs(&mut self, dt: f64) {
+    /// Every spring's row along its coordinate at the current poses and its load
+    /// ([`SpringLoad`]) into `springs`: `w` the inverse effective mass `J M^-1 J^T` of its
+    /// bodies alone (its share on each side too), and the Gershgorin bounds of `k w` and `c w`
+    /// over the springs sharing a body with it (the spectral radius of all of them together,
+    /// as `k w` is of one alone). Springs whose bodies are static, kinematic or asleep are left
+    /// out.
+    fn load_springs(&mut self) {
         self.springs.clear();
         let bodies = &self.bodies;
         let moving = |b: Option<u32>| {
@@ -2222,91 +2249,63 @@ impl World {
             if a.is_none() && b.is_none() {
                 continue;
             }
-            let pose = |b: Option<u32>| {
-                b.map_or(Pose::IDENTITY, |b| {
-                    let b = bodies.slot(b);
-                    Pose {
-                        x: b.position,
-                        q: b.rotation,
-                    }
-                })
-            };
+            let (pa, pb) = self.joint_poses(j);
             let m = &j.motor;
-            let row = (j.model).eval_motor(
-                &pose(j.body_a),
-                &pose(Some(j.body_b)),
-                m.target_position,
-                j.coordinate,
-            );
+            let row = j
+                .model
+                .eval_motor(&pa, &pb, m.target_position, j.coordinate);
             // a side's velocity change per unit impulse along the coordinate (`M^-1 J^T`)
             let response = |body: Option<&Body>, jr: &[f64; 6]| {
                 body.map_or([0.0; 6], |b| {
-                    let (lin, ang) = (
-                        Vec3::new(jr[0], jr[1], jr[2]),
-                        Vec3::new(jr[3], jr[4], jr[5]),
-                    );
-                    let (dv, dw) = (lin / b.mass, b.world_inv_inertia() * ang);
-                    [dv.x, dv.y, dv.z, dw.x, dw.y, dw.z]
+                    let lin = Vec3::new(jr[0], jr[1], jr[2]) / b.mass;
+                    let ang = b.world_inv_inertia() * Vec3::new(jr[3], jr[4], jr[5]);
+                    [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z]
                 })
             };
             let (ra, rb) = (response(a, &row.j[0]), response(b, &row.j[1]));
-            let (wa, wb) = (dot6(&row.j[0], &ra), dot6(&row.j[1], &rb));
+            let w = [dot6(&row.j[0], &ra), dot6(&row.j[1], &rb)];
             // (a kinematic body's velocity too)
-            let velocity = |body: Option<u32>| {
-                (body.map(|b| bodies.slot(b)))
-                    .filter(|b| b.kind != BodyKind::Static && !b.asleep)
-                    .map_or([0.0; 6], |b| {
-                        let (v, w) = (b.linear_velocity, b.angular_velocity);
-                        [v.x, v.y, v.z, w.x, w.y, w.z]
-                    })
-            };
-            let rate =
-                dot6(&row.j[0], &velocity(j.body_a)) + dot6(&row.j[1], &velocity(Some(j.body_b)));
+            let rate = dot6(&row.j[0], &velocity6(bodies, j.body_a, None))
+                + dot6(&row.j[1], &velocity6(bodies, Some(j.body_b), None));
+            let total = w[0] + w[1];
             self.springs.push(SpringLoad {
                 slot,
                 row,
                 rate,
                 response: [ra, rb],
-                w: [wa, wb],
-                stiff: 0.0,
-                damped: 0.0,
+                w,
+                stiff: m.stiffness * total,
+                damped: m.damping * total,
             });
         }
-        // per body slot, the sums of sqrt(k dt^2 w) and sqrt(c dt w) over its springs
-        let n = self.bodies.capacity_slots();
+        // per body slot, the sums of sqrt(k w) and sqrt(c w) over its springs' shares on it
         self.spring_sums.clear();
-        self.spring_sums.resize(n, (0.0, 0.0));
-        let share = |l: &SpringLoad, side: usize, joints: &Arena<Joint>| {
-            let m = joints.slot(l.slot).motor;
-            (
-                (m.stiffness * dt * dt * l.w[side]).sqrt(),
-                (m.damping * dt * l.w[side]).sqrt(),
-            )
+        (self.spring_sums).resize(self.bodies.capacity_slots(), (0.0, 0.0));
+        let (joints, sums) = (&self.joints, &mut self.spring_sums);
+        let sides = |l: &SpringLoad| {
+            let j = joints.slot(l.slot);
+            let root = |side: usize| {
+                let w = l.w[side];
+                ((j.motor.stiffness * w).sqrt(), (j.motor.damping * w).sqrt())
+            };
+            [(j.body_a, root(0)), (Some(j.body_b), root(1))]
         };
         for l in &self.springs {
-            let j = self.joints.slot(l.slot);
-            for (side, body) in [(0, j.body_a), (1, Some(j.body_b))] {
+            for (body, (sk, sc)) in sides(l) {
                 if let Some(i) = body {
-                    let (sa, sb) = share(l, side, &self.joints);
-                    let t = &mut self.spring_sums[i as usize];
-                    (t.0, t.1) = (t.0 + sa, t.1 + sb);
+                    let t = &mut sums[i as usize];
+                    (t.0, t.1) = (t.0 + sk, t.1 + sc);
                 }
             }
         }
         for l in &mut self.springs {
-            let j = self.joints.slot(l.slot);
-            let m = j.motor;
-            let w = l.w[0] + l.w[1];
-            let (mut stiff, mut damped) = (m.stiffness * dt * dt * w, m.damping * dt * w);
-            for (side, body) in [(0, j.body_a), (1, Some(j.body_b))] {
+            for (body, (sk, sc)) in sides(l) {
                 if let Some(i) = body {
-                    let (sa, sb) = share(l, side, &self.joints);
-                    let t = self.spring_sums[i as usize];
-                    stiff += sa * (t.0 - sa).max(0.0);
-                    damped += sb * (t.1 - sb).max(0.0);
+                    let t = sums[i as usize];
+                    l.stiff += sk * (t.0 - sk).max(0.0);
+                    l.damped += sc * (t.1 - sc).max(0.0);
                 }
             }
-            (l.stiff, l.damped) = (stiff, damped);
         }
     }
 
@@ -2317,11 +2316,11 @@ impl World {
         if !self.has_springs {
             return 1;
         }
-        self.load_springs(h);
+        self.load_springs();
         let mut need: f64 = 1.0;
         for l in &self.springs {
-            // `s / n^2 + 2 d / n <= SPRING_STABLE` in `n` substeps
-            let (s, d) = (l.stiff, l.damped);
+            // `s / n^2 + 2 d / n <= SPRING_STABLE` in `n` substeps, `s`, `d` those of `h`
+            let (s, d) = (l.stiff * h * h, l.damped * h);
             let n = (d + (d * d + SPRING_STABLE * s).sqrt()) / SPRING_STABLE;
             need = need.max(n);
         }
@@ -2351,31 +2350,18 @@ impl World {
         if !self.has_springs {
             return;
         }
-        self.load_springs(dt);
-        let gravity = self.settings.gravity;
+        self.load_springs();
+        let pushed = Some((self.settings.gravity, dt));
         for l in &self.springs {
             let j = self.joints.slot(l.slot);
             let m = &j.motor;
             let (k, c) = (m.stiffness, m.damping);
-            // (a kinematic body's velocity too: a damper on a moving platform)
-            let velocity = |body: Option<u32>, free: bool| {
-                body.map_or([0.0; 6], |b| {
-                    let b = self.bodies.slot(b);
-                    if b.kind == BodyKind::Static || b.asleep {
-                        return [0.0; 6];
-                    }
-                    let (mut v, mut w) = (b.linear_velocity, b.angular_velocity);
-                    if free && b.kind == BodyKind::Dynamic {
-                        v += dt * (b.gravity_scale * gravity + b.force / b.mass);
-                        w += dt * (b.world_inv_inertia() * b.torque);
-                    }
-                    [v.x, v.y, v.z, w.x, w.y, w.z]
-                })
-            };
-            let explicit = l.stiff + 2.0 * l.damped <= SPRING_STABLE;
-            let rate = |free: bool| {
-                dot6(&l.row.j[0], &velocity(j.body_a, free))
-                    + dot6(&l.row.j[1], &velocity(Some(j.body_b), free))
+            let explicit = l.load(dt) <= SPRING_STABLE;
+            // the coordinate's rate from the velocities now (with `push`, and what gravity
+            // and the forces add over the step)
+            let rate = |push| {
+                dot6(&l.row.j[0], &velocity6(&self.bodies, j.body_a, push))
+                    + dot6(&l.row.j[1], &velocity6(&self.bodies, Some(j.body_b), push))
             };
             let x = l.row.c;
             // The rate is the coordinate's motion over the last substep: the velocities a
@@ -2391,17 +2377,17 @@ impl World {
             // tilted, its springs 1.4 mm apart.
             let moved = match j.spring_last {
                 Some((q0, dt0)) => {
-                    let gs = if explicit { 0.0 } else { rate(false) - l.rate };
+                    let gs = if explicit { 0.0 } else { rate(None) - l.rate };
                     (x + m.target_position - q0) / dt0 + gs
                 }
                 None if explicit => l.rate,
-                None => rate(false),
+                None => rate(None),
             };
             let p = if explicit {
                 -dt * (k * x + c * (moved - m.target_velocity))
             } else {
                 // (and for the implicit step, what gravity and the forces add to it)
-                let free = moved + rate(true) - rate(false);
+                let free = moved + rate(pushed) - rate(None);
                 let soft = c + k * dt;
                 let w = l.w[0] + l.w[1];
                 -dt * (k * x + soft * free - c * m.target_velocity) / (1.0 + dt * soft * w)
@@ -2427,18 +2413,12 @@ impl World {
             let on_b = [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
             self.spring_impulses.push((l.slot, p, on_b));
         }
+        // (a spring whose bodies sleep keeps its last coordinate: they wake where they fell
+        // asleep, and its first rate is then their motion over the substep before, below the
+        // sleep thresholds)
         for l in &self.springs {
             let j = self.joints.slot_mut(l.slot);
             j.spring_last = Some((l.row.c + j.motor.target_position, dt));
-        }
-        // (a spring whose bodies sleep, put at rest, takes its next rate from the velocities
-        // when they wake)
-        let bodies = &self.bodies;
-        let still = |b: Option<u32>| b.is_none_or(|b| bodies.slot(b).asleep);
-        for (_, j) in self.joints.iter_mut() {
-            if j.motor.mode == MotorMode::Spring && still(j.body_a) && still(Some(j.body_b)) {
-                j.spring_last = None;
-            }
         }
     }
 

@@ -745,69 +745,59 @@ fn springs_allocate_nothing() {
         Vec3::new(0.0, 0.0, 0.2),
         Geometry::Sphere { radius: 0.2 },
     );
-    let block = world
-        .create_body(&BodyDesc {
-            position: Vec3::new(0.0, 0.0, 1.0),
-            mass_properties: MassProperties::solid_sphere(100.0, 0.3),
+    let body = |world: &mut World, position: Vec3, mass_properties: MassProperties| {
+        let d = BodyDesc {
+            position,
+            mass_properties,
             ..Default::default()
-        })
-        .unwrap();
-    let sprung = |world: &mut World, kind, a, b, at: Vec3, axis: Vec3, k: f64, c: f64| {
+        };
+        world.create_body(&d).unwrap()
+    };
+    // a joint to `b` at `at` along `axis`, its motor a spring to `target` (k, c)
+    let sprung = |world: &mut World, kind, a, b, (at, axis): (Vec3, Vec3), (target, k, c)| {
         let mut d = JointDesc::new(kind, a, b);
         world.set_joint_frames_world(&mut d, at, axis).unwrap();
-        d.motor = Motor::spring(k, c);
+        d.motor = Motor {
+            target_position: target,
+            ..Motor::spring(k, c)
+        };
         world.create_joint(&d).unwrap()
     };
-    let z = Vec3::z();
+    let unit = MassProperties::default();
+    let block = body(
+        &mut world,
+        Vec3::new(0.0, 0.0, 1.0),
+        MassProperties::solid_sphere(100.0, 0.3),
+    );
+    let foot_frame = (Vec3::new(0.0, 0.0, 0.2), Vec3::z());
     sprung(
         &mut world,
         JointKind::Slider,
         Some(block),
         foot,
-        Vec3::new(0.0, 0.0, 0.2),
-        z,
-        1e4,
-        400.0,
+        foot_frame,
+        (0.0, 1e4, 400.0),
     );
-    let stiff = world
-        .create_body(&BodyDesc {
-            position: Vec3::new(5.0, 0.0, 3.0),
-            ..Default::default()
-        })
-        .unwrap();
-    let x = Vec3::x();
-    let j = sprung(
+    let stiff = body(&mut world, Vec3::new(5.0, 0.0, 3.0), unit);
+    let slide = (Vec3::new(5.0, 0.0, 3.0), Vec3::x());
+    sprung(
         &mut world,
         JointKind::Slider,
         None,
         stiff,
-        Vec3::new(5.0, 0.0, 3.0),
-        x,
-        1e4,
-        0.0,
+        slide,
+        (0.05, 1e4, 0.0),
     );
-    let door = world
-        .create_body(&BodyDesc {
-            position: Vec3::new(10.5, 0.0, 3.0),
-            ..Default::default()
-        })
-        .unwrap();
+    let door = body(&mut world, Vec3::new(10.5, 0.0, 3.0), unit);
+    let hinge_frame = (Vec3::new(10.0, 0.0, 3.0), Vec3::z());
     let hinge = sprung(
         &mut world,
         JointKind::Hinge,
         None,
         door,
-        Vec3::new(10.0, 0.0, 3.0),
-        z,
-        30.0,
-        1.0,
+        hinge_frame,
+        (0.5, 30.0, 1.0),
     );
-    let mut m = world.joint_motor(hinge).unwrap();
-    m.target_position = 0.5;
-    world.set_joint_motor(hinge, m).unwrap();
-    let mut m = world.joint_motor(j).unwrap();
-    m.target_position = 0.05;
-    world.set_joint_motor(j, m).unwrap();
     let n = allocations_once_steady(&mut world, |world| {
         world.step(1.0 / 60.0).unwrap();
     });

@@ -4,6 +4,9 @@
 
 use tenon::*;
 
+mod support;
+use support::{beside_cell_edges, flat_height_field};
+
 const ALL: CollisionFilter = CollisionFilter {
     group: 1,
     mask: u32::MAX,
@@ -1216,46 +1219,36 @@ fn rays_straight_down_beside_a_height_fields_cell_edges_meet_it() {
         &mut world,
         Vec3::zeros(),
         Quat::identity(),
-        Geometry::HeightField {
-            rows: 11,
-            cols: 11,
-            heights: vec![0.0; 121],
-            scale: Vec3::new(100.0, 100.0, 1.0),
-        },
+        flat_height_field(),
     );
-    let ulps = |x: f64, k: i64| f64::from_bits((x.to_bits() as i64 + k) as u64);
     let mut hits = Vec::new();
     let mut cases = 0;
-    for edge in [-30.0, -10.0, 10.0, 20.0, 40.0] {
-        for k in -3..=3 {
-            let at = ulps(edge, k);
-            for (x, y) in [(at, 3.0), (-3.0, at), (at, at)] {
-                let from = Vec3::new(x, y, 2.0);
-                let hit = world.cast_ray(from, -Vec3::z(), 5.0, ALL).unwrap();
-                let hit = hit.unwrap_or_else(|| panic!("the ray down from {from:?} met nothing"));
-                let exact =
-                    |d: f64, n: Vec3| (d - 2.0).abs() < 1e-12 && (n - Vec3::z()).norm() < 1e-12;
-                assert!(exact(hit.distance, hit.normal), "from {from:?}: {hit:?}");
-                world
-                    .cast_ray_all(from, -Vec3::z(), 5.0, ALL, &mut hits)
-                    .unwrap();
-                assert_eq!(hits.len(), 1, "from {from:?}");
-                assert!(exact(hits[0].distance, hits[0].normal), "{:?}", hits[0]);
-                let swept = sweep(
-                    &mut world,
-                    &ball(0.5),
-                    from,
-                    Quat::identity(),
-                    -Vec3::z(),
-                    5.0,
-                );
-                let swept = swept.unwrap_or_else(|| panic!("the ball from {from:?} met nothing"));
-                assert!(
-                    (swept.distance - 1.5).abs() < 1e-9,
-                    "from {from:?}: {swept:?}"
-                );
-                cases += 1;
-            }
+    for at in beside_cell_edges() {
+        for (x, y) in [(at, 3.0), (-3.0, at), (at, at)] {
+            let from = Vec3::new(x, y, 2.0);
+            let hit = world.cast_ray(from, -Vec3::z(), 5.0, ALL).unwrap();
+            let hit = hit.unwrap_or_else(|| panic!("the ray down from {from:?} met nothing"));
+            let exact = |d: f64, n: Vec3| (d - 2.0).abs() < 1e-12 && (n - Vec3::z()).norm() < 1e-12;
+            assert!(exact(hit.distance, hit.normal), "from {from:?}: {hit:?}");
+            world
+                .cast_ray_all(from, -Vec3::z(), 5.0, ALL, &mut hits)
+                .unwrap();
+            assert_eq!(hits.len(), 1, "from {from:?}");
+            assert!(exact(hits[0].distance, hits[0].normal), "{:?}", hits[0]);
+            let swept = sweep(
+                &mut world,
+                &ball(0.5),
+                from,
+                Quat::identity(),
+                -Vec3::z(),
+                5.0,
+            );
+            let swept = swept.unwrap_or_else(|| panic!("the ball from {from:?} met nothing"));
+            assert!(
+                (swept.distance - 1.5).abs() < 1e-9,
+                "from {from:?}: {swept:?}"
+            );
+            cases += 1;
         }
     }
     assert_eq!(cases, 105);

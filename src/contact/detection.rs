@@ -619,7 +619,6 @@ impl Contact {
     }
 }
 
-/// The part of a compound a manifold's subshape index names (the shape itself otherwise).
 /// True if feature `f` of triangle `id` of the mesh or height field `s` (not in a compound) is
 /// a vertex or an edge and `n` (the contact normal out of `s`, in its frame) is the triangle's
 /// own normal, either way, to 1e-9: the point lies on the triangle's flat.
@@ -637,6 +636,7 @@ fn on_flat(s: &SharedShape, id: u32, f: PackedFeatureId, n: PVec) -> bool {
         .is_some_and(|tn| tn.dot(n).abs() > 1.0 - 1e-9)
 }
 
+/// The part of a compound a manifold's subshape index names (the shape itself otherwise).
 fn part(s: &SharedShape, index: u32) -> &dyn parry3d_f64::shape::Shape {
     match s.as_compound() {
         Some(c) => c.shapes().get(index as usize).map_or(&**s, |p| &*p.1),
@@ -1231,11 +1231,10 @@ impl Detector {
                     if seen.material.validate().is_ok() {
                         mat = seen.material;
                     }
-                    // and its surface velocity, if one a shape may have
+                    // and its surface velocity, if one a shape may have (below the speed a
+                    // step takes for a blow-up; NaN is not)
                     let v = seen.surface_velocity;
-                    if v.iter().all(|x| x.is_finite())
-                        && crate::body::check_speed(&v, &Vec3::zeros()).is_ok()
-                    {
+                    if v.norm() < crate::body::BLOWN_UP_SPEED {
                         surface = v;
                     }
                 }

@@ -97,3 +97,25 @@ pub fn grid_mesh(n: usize, cell: f64, height: impl Fn(usize, usize) -> f64) -> G
     }
     Geometry::TriMesh { vertices, indices }
 }
+
+/// A flat height field of 10 x 10 cells of 10 m at z = 0, its corners at (+-50, +-50).
+pub fn flat_height_field() -> Geometry {
+    Geometry::HeightField {
+        rows: 11,
+        cols: 11,
+        heights: vec![0.0; 121],
+        scale: Vec3::new(100.0, 100.0, 1.0),
+    }
+}
+
+/// Coordinates 3 ulps or fewer beside the cell edges of [`flat_height_field`] at -30, -10,
+/// 10, 20 and 40 m (and on them), where its cells' corners, computed as `x0 + width` by parry's
+/// walk, left cracks.
+pub fn beside_cell_edges() -> Vec<f64> {
+    let ulps = |x: f64, k: i64| f64::from_bits((x.to_bits() as i64 + k) as u64);
+    let edges = [-30.0, -10.0, 10.0, 20.0, 40.0];
+    edges
+        .iter()
+        .flat_map(|&e| (-3..=3).map(move |k| ulps(e, k)))
+        .collect()
+}
