@@ -3,7 +3,8 @@
 //!
 //! A group of dynamic bodies (those its joints and touching contacts join) falls asleep when
 //! every body in it has moved slower than the thresholds of [`SleepSettings`] for
-//! [`SleepSettings::time`]. Its velocities are zeroed and, frame after frame, its bodies are
+//! [`SleepSettings::time`], none of them driven by a velocity motor or a spring still on its
+//! way (see [`crate::Motor::damping`]). Its velocities are zeroed and, frame after frame, its bodies are
 //! held static: the solver leaves its islands out and the contacts see immovable bodies, whose
 //! pairs with each other are not detected (they stay touching for the contact events).
 //!
@@ -20,6 +21,7 @@ use crate::articulation::find;
 use crate::body::BodyKind;
 use crate::contact::impulse::WORLD;
 use crate::error::{Error, ErrorKind, Result};
+use crate::joint::JointKind;
 use crate::world::{BodyHandle, World};
 
 /// When bodies fall asleep ([`World::set_sleep_settings`]).
@@ -477,7 +479,7 @@ impl World {
             return;
         }
         // what a moving kinematic body touches or is jointed to, what a registered contact
-        // holds, and a joint driven by a velocity motor stay awake
+        // holds, and a joint driven by a velocity motor or a creeping spring stay awake
         let moving = |b: &crate::Body| b.kind == BodyKind::Kinematic && kinematic_moving(b);
         for &(a, b) in self.contacts.touching_pairs() {
             if (a != WORLD && moving(self.bodies.slot(a))) || moving(self.bodies.slot(b)) {
@@ -487,13 +489,20 @@ impl World {
         for (a, b) in self.contacts.registered_pairs() {
             keep_awake(&mut self.bodies, a, b);
         }
-        // a joint to a moving kinematic body, or driven by a velocity motor (however slowly:
-        // the coordinate must advance at its speed)
+        // a joint to a moving kinematic body, driven by a velocity motor (however slowly:
+        // the coordinate must advance at its speed), or a spring still creeping to its rest
+        let creep = |j: &crate::world::Joint| {
+            let v = match j.model.kind {
+                JointKind::Hinge => st.angular_velocity,
+                _ => st.linear_velocity,
+            };
+            j.spring_creep() > v * st.time
+        };
         for (_, j) in self.joints.iter() {
             let a = j.body_a.unwrap_or(WORLD);
             let kinematic =
                 (a != WORLD && moving(self.bodies.slot(a))) || moving(self.bodies.slot(j.body_b));
-            let driven = j.motor.drives_at_speed();
+            let driven = j.motor.drives_at_speed() || creep(j);
             if kinematic || driven {
                 keep_awake(&mut self.bodies, a, j.body_b);
             }

@@ -223,6 +223,24 @@ impl Joint {
     pub fn breakable(&self) -> bool {
         self.break_force.is_finite() || self.break_torque.is_finite()
     }
+
+    /// How far (m or rad) a spring's damper still holds its coordinate from where it goes:
+    /// `c |v - v_target| / k`, `v` the coordinate's rate over the last substep. Creeping to its
+    /// rest, an overdamped spring's damper balances the spring, and this is the travel left
+    /// (a door closer of `k = 10`, `c = 500` creeps at 0.02 rad/s, below the sleep velocity, a
+    /// radian from its rest). 0 for a joint without a spring or a damper, before the spring's
+    /// first substep, and for a spring without stiffness.
+    pub fn spring_creep(&self) -> f64 {
+        let m = &self.motor;
+        match self.spring_last {
+            Some((q0, dt)) if m.mode == MotorMode::Spring && m.stiffness > 0.0 => {
+                let v = (self.coordinate - q0) / dt - m.target_velocity;
+                let creep = m.damping * v.abs() / m.stiffness;
+                if creep.is_finite() { creep } else { 0.0 }
+            }
+            _ => 0.0,
+        }
+    }
 }
 
 reusing_clone! {
@@ -1968,8 +1986,10 @@ impl World {
             n = n.max((2 * failed).min(cap));
         }
         self.contacts.uncoupled = self.uncoupled_frames > 0;
-        // (rolling an island back from a later substep needs the frame start too)
-        if may_redo || n > 1 {
+        // (rolling an island back from a later substep needs the frame start too, and so does
+        // one whose springs pushed it before the substep's solver gathered its start state)
+        let saved = may_redo || n > 1 || self.has_springs;
+        if saved {
             self.save_frame();
         }
         let mut rebuilt = false;
@@ -2002,7 +2022,7 @@ impl World {
         // substeps of the frame may already have driven far off: its bodies go back to the
         // frame start, as the report says.
         if self.report.islands.iter().any(|r| r.rolled_back) {
-            if n > 1 {
+            if n > 1 || (saved && self.has_springs) {
                 self.restore_rolled_back_islands();
             }
             // (the forces its failed substeps kept for the warm start, NaN or enormous)

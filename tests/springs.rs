@@ -454,3 +454,82 @@ fn a_sprung_block_on_a_foot_on_the_ground_settles_at_m_g_over_k() {
     let p = world.joint_motor_impulse(j).unwrap();
     assert!((-p / (m * G * H) - 1.0).abs() < 1e-4, "{p}");
 }
+
+/// A frame whose island blows up is rolled back to its start, springs and all: the body is
+/// back where the frame began with the velocity it began with (not with the spring's push of
+/// the failed substep in it), and the spring reports no impulse for the frame. In frames of one
+/// substep and of several.
+#[test]
+fn a_rolled_back_frame_takes_its_springs_push_back() {
+    for substeps in [1, 2, 4] {
+        let (mut world, b, j) = on_slider(1.0, Vec3::x(), Vec3::zeros());
+        world.set_joint_motor(j, spring(100.0, 2.0, -0.1)).unwrap();
+        for _ in 0..5 {
+            world.step(H).unwrap();
+        }
+        let before = world.body(b).unwrap().clone();
+        assert!(before.linear_velocity().x.abs() > 0.1);
+        world.inject_blow_up(substeps, 0).unwrap();
+        world.step(H).unwrap();
+        assert!(world.last_report().islands.iter().any(|r| r.rolled_back));
+        let after = world.body(b).unwrap();
+        assert_eq!(after.position(), before.position(), "{substeps} substeps");
+        assert_eq!(
+            after.linear_velocity(),
+            before.linear_velocity(),
+            "{substeps} substeps"
+        );
+        assert_eq!(world.joint_motor_impulse(j).unwrap(), 0.0);
+        // and the next frame goes on from there
+        world.step(H).unwrap();
+        assert!(world.last_report().converged);
+        assert!(world.joint_motor_impulse(j).unwrap() != 0.0);
+    }
+}
+
+/// An overdamped door closer (`k = 10`, `c = 500`: it creeps at 0.02 rad/s, below the sleep
+/// velocity) does not fall asleep on its way: it stays awake while its damper holds it more
+/// than the sleep velocity times the sleep time (1 degree) from its rest, then sleeps there.
+/// Its twin without a damper on the way, a spring at rest, sleeps as any body does.
+#[test]
+fn an_overdamped_spring_does_not_fall_asleep_short_of_its_rest() {
+    let mut world = world(Vec3::new(0.0, 0.0, -G));
+    world
+        .set_sleep_settings(SleepSettings {
+            enabled: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let slab = MassProperties::solid_box(10.0, Vec3::new(0.5, 0.02, 1.0));
+    let door = body(&mut world, Vec3::new(0.5, 0.0, 1.0), slab);
+    let j = joint(
+        &mut world,
+        JointKind::Hinge,
+        None,
+        door,
+        Vec3::new(0.0, 0.0, 1.0),
+        Vec3::z(),
+    );
+    // (its rest 1 rad behind the door: it starts 1 rad open)
+    world.set_joint_motor(j, spring(10.0, 500.0, -1.0)).unwrap();
+    let st = SleepSettings::default();
+    let (mut slept, mut slowest) = (None, f64::INFINITY);
+    for step in 1..=30_000 {
+        world.step(H).unwrap();
+        if !world.body(door).unwrap().is_awake() {
+            slept = Some(step);
+            break;
+        }
+        slowest = slowest.min(world.body(door).unwrap().angular_velocity().norm());
+    }
+    let open = world.joint_coordinate(j).unwrap() + 1.0;
+    println!("asleep after {slept:?} steps, {open} rad from its rest, slowest {slowest} rad/s");
+    // (it crept below the sleep velocity a radian away)
+    assert!(slowest < st.angular_velocity);
+    assert!(slept.is_some(), "never fell asleep");
+    assert!(
+        open.abs() <= st.angular_velocity * st.time,
+        "{open} rad short"
+    );
+    assert!(open.abs() > 0.1 * st.angular_velocity * st.time);
+}

@@ -854,7 +854,10 @@ pub unsafe extern "C" fn tenon_world_get_body_poses(
 /// contact events and are not in `tenon_world_get_contact_view()`). It wakes whole when a
 /// moving body (dynamic and faster than the thresholds or pushed by a force, or kinematic with a
 /// velocity) or a body the caller changed can reach one of its shapes within a step, or when the
-/// caller changes it (see `tenon_body_set_awake()`).
+/// caller changes it (see `tenon_body_set_awake()`). A joint keeps its bodies awake while a
+/// velocity motor drives it, and while a spring's damper drives it at a speed or holds it more
+/// than the sleep velocity times `time` from where the spring goes (an overdamped spring
+/// creeping to its rest).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct tenon_sleep_settings {

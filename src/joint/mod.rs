@@ -200,7 +200,10 @@ pub struct Motor {
     /// ([`crate::World::step`]). Checked in every mode, used by a spring only. Default 0.
     pub stiffness: f64,
     /// A [`MotorMode::Spring`]'s damping (N s/m, N m s/rad; `>= 0`, finite). Checked in every
-    /// mode, used by a spring only. Default 0.
+    /// mode, used by a spring only. Default 0. With sleep on, a damper keeps the joint's bodies
+    /// awake while it drives at a `target_velocity`, and while it holds the spring more than
+    /// the sleep velocity times the sleep time from where it goes (`c |v - v_target| / k`: an
+    /// overdamped spring creeping to its rest, slower than the sleep velocity).
     pub damping: f64,
 }
 
