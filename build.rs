@@ -17,8 +17,15 @@ fn main() {
     let minor = env::var("CARGO_PKG_VERSION_MINOR").expect("minor");
     let patch = env::var("CARGO_PKG_VERSION_PATCH").expect("patch");
 
+    // The ABI's line: the major version, or while it is 0 the minor one (before 1.0 a minor
+    // version may change structs, as Cargo's and libgit2's 0.x versions do).
+    let line = if major == "0" {
+        format!("0.{minor}")
+    } else {
+        major.clone()
+    };
     if env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
-        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libtenon.so.{major}");
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libtenon.so.{line}");
     }
 
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
@@ -34,19 +41,28 @@ fn main() {
         "\n/** Version of this header: major (incompatible ABI changes). */\n\
          #define TENON_VERSION_MAJOR {major}\n\
          /**\n * Version of this header: minor (compatible additions: new functions, new enum values).\n \
-         * No struct changes its size or layout within a major version: a change that needs one\n \
-         * is a new major version, and a new SONAME (libtenon.so.MAJOR).\n */\n\
+         * From 1.0 on no struct changes its size or layout within a major version: a change that\n \
+         * needs one is a new major version, and a new SONAME (libtenon.so.MAJOR). Before 1.0\n \
+         * the minor version is the ABI's: a new one may change structs, and the SONAME is\n \
+         * libtenon.so.0.MINOR.\n */\n\
          #define TENON_VERSION_MINOR {minor}\n\
          /** Version of this header: patch (fixes). */\n\
          #define TENON_VERSION_PATCH {patch}\n\
          /** Version of this header as a string; compare with tenon_version(). */\n\
          #define TENON_VERSION_STRING \"{version}\"\n\
          /**\n * Version of this header as one number, major * 10000 + minor * 100 + patch. A plugin\n \
-         * that loads the library at run time checks it against tenon_version_number() before any\n \
-         * other call: the same major version, and a minor version at least its own\n \
-         * (tenon_version_number() / 10000 == TENON_VERSION_NUMBER / 10000 and\n \
-         * tenon_version_number() >= TENON_VERSION_NUMBER).\n */\n\
-         #define TENON_VERSION_NUMBER {number}\n"
+         * that loads the library at run time checks it with\n \
+         * TENON_VERSION_COMPATIBLE(tenon_version_number()) before any other call.\n */\n\
+         #define TENON_VERSION_NUMBER {number}\n\
+         /** The shared library's SONAME: libtenon.so.MAJOR, before 1.0 libtenon.so.0.MINOR. */\n\
+         #define TENON_SONAME \"libtenon.so.{line}\"\n\
+         /**\n * Nonzero if a library whose tenon_version_number() is `v` serves code compiled with\n \
+         * this header: the same ABI (the same major version, and before 1.0 the same minor one)\n \
+         * and a version at least this header's (its functions and fixes).\n */\n\
+         #define TENON_VERSION_COMPATIBLE(v) \\\n  \
+         ((v) / 10000 == TENON_VERSION_NUMBER / 10000 && \\\n   \
+         (TENON_VERSION_MAJOR > 0 || (v) / 100 == TENON_VERSION_NUMBER / 100) && \\\n   \
+         (v) >= TENON_VERSION_NUMBER)\n"
     ));
     let bindings = cbindgen::Builder::new()
         .with_config(config)

@@ -21,10 +21,9 @@ static double total_energy(tenon_world_id world) {
 
 int main(void) {
   printf("Tenon %s: hello pendulum\n", tenon_version());
-  /* A program that may meet another build of the library checks it first: the same major
-     version (the structs' layouts) and a minor one at least the header's (its functions). */
-  if (tenon_version_number() / 10000 != TENON_VERSION_NUMBER / 10000 ||
-      tenon_version_number() < TENON_VERSION_NUMBER) {
+  /* A program that may meet another build of the library checks it first: the same ABI (the
+     structs' layouts) and a version at least the header's (its functions). */
+  if (!TENON_VERSION_COMPATIBLE(tenon_version_number())) {
     fprintf(stderr, "library %s does not serve header %s\n", tenon_version(), TENON_VERSION_STRING);
     return 1;
   }

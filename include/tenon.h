@@ -76,22 +76,33 @@
 #define TENON_VERSION_MAJOR 0
 /**
  * Version of this header: minor (compatible additions: new functions, new enum values).
- * No struct changes its size or layout within a major version: a change that needs one
- * is a new major version, and a new SONAME (libtenon.so.MAJOR).
+ * From 1.0 on no struct changes its size or layout within a major version: a change that
+ * needs one is a new major version, and a new SONAME (libtenon.so.MAJOR). Before 1.0
+ * the minor version is the ABI's: a new one may change structs, and the SONAME is
+ * libtenon.so.0.MINOR.
  */
-#define TENON_VERSION_MINOR 1
+#define TENON_VERSION_MINOR 2
 /** Version of this header: patch (fixes). */
 #define TENON_VERSION_PATCH 0
 /** Version of this header as a string; compare with tenon_version(). */
-#define TENON_VERSION_STRING "0.1.0"
+#define TENON_VERSION_STRING "0.2.0"
 /**
  * Version of this header as one number, major * 10000 + minor * 100 + patch. A plugin
- * that loads the library at run time checks it against tenon_version_number() before any
- * other call: the same major version, and a minor version at least its own
- * (tenon_version_number() / 10000 == TENON_VERSION_NUMBER / 10000 and
- * tenon_version_number() >= TENON_VERSION_NUMBER).
+ * that loads the library at run time checks it with
+ * TENON_VERSION_COMPATIBLE(tenon_version_number()) before any other call.
  */
-#define TENON_VERSION_NUMBER 100
+#define TENON_VERSION_NUMBER 200
+/** The shared library's SONAME: libtenon.so.MAJOR, before 1.0 libtenon.so.0.MINOR. */
+#define TENON_SONAME "libtenon.so.0.2"
+/**
+ * Nonzero if a library whose tenon_version_number() is `v` serves code compiled with
+ * this header: the same ABI (the same major version, and before 1.0 the same minor one)
+ * and a version at least this header's (its functions and fixes).
+ */
+#define TENON_VERSION_COMPATIBLE(v) \
+  ((v) / 10000 == TENON_VERSION_NUMBER / 10000 && \
+   (TENON_VERSION_MAJOR > 0 || (v) / 100 == TENON_VERSION_NUMBER / 100) && \
+   (v) >= TENON_VERSION_NUMBER)
 
 
 /**
@@ -2536,9 +2547,10 @@ tenon_result tenon_mass_solid_sphere(double mass, double radius, tenon_mass_prop
 /**
  * The library's version as one number, major * 10000 + minor * 100 + patch, equal to
  * `TENON_VERSION_NUMBER` of the header it was built with. A plugin that loads the library at
- * run time compares it with the `TENON_VERSION_NUMBER` it was compiled with before any other
- * call: the same major version (the structs' layouts) and a minor version at least its own
- * (the functions it calls). Thread-safe.
+ * run time checks it with `TENON_VERSION_COMPATIBLE()` of the header it was compiled with
+ * before any other call: the same ABI (the structs' layouts: the same major version, and
+ * before 1.0 the same minor one) and a version at least its own (the functions it calls).
+ * Thread-safe.
  */
 uint32_t tenon_version_number(void);
 

@@ -33,8 +33,9 @@ if ! diff -u "$tmp/declared" "$tmp/csharp" > "$tmp/diff"; then
   status=1
 fi
 soname="$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')"
-if [ "$soname" != "libtenon.so.0" ]; then
-  echo "check_symbols: SONAME is '$soname', expected libtenon.so.0" >&2
+expected="$(sed -n 's/^#define TENON_SONAME "\(.*\)"/\1/p' "$root/include/tenon.h")"
+if [ -z "$expected" ] || [ "$soname" != "$expected" ]; then
+  echo "check_symbols: SONAME is '$soname', the header names '$expected'" >&2
   status=1
 fi
 [ $status -eq 0 ] && echo "check_symbols: $(wc -l < "$tmp/declared") functions, header, library and C# declarations agree; SONAME $soname"

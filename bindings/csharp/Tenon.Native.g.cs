@@ -100,9 +100,10 @@ namespace Tenon
         /// <summary>
         ///  The library's version as one number, major * 10000 + minor * 100 + patch, equal to
         ///  `TENON_VERSION_NUMBER` of the header it was built with. A plugin that loads the library at
-        ///  run time compares it with the `TENON_VERSION_NUMBER` it was compiled with before any other
-        ///  call: the same major version (the structs' layouts) and a minor version at least its own
-        ///  (the functions it calls). Thread-safe.
+        ///  run time checks it with `TENON_VERSION_COMPATIBLE()` of the header it was compiled with
+        ///  before any other call: the same ABI (the structs' layouts: the same major version, and
+        ///  before 1.0 the same minor one) and a version at least its own (the functions it calls).
+        ///  Thread-safe.
         /// </summary>
         [DllImport(__DllName, EntryPoint = "tenon_version_number", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint tenon_version_number();
@@ -2847,9 +2848,9 @@ namespace Tenon
     public static partial class Library
     {
         /// <summary>The version of the library these declarations were generated from, major * 10000 + minor * 100 + patch.</summary>
-        public const uint BindingsVersionNumber = 100;
+        public const uint BindingsVersionNumber = 200;
 
         /// <summary>The same as MAJOR.MINOR.PATCH.</summary>
-        public const string BindingsVersion = "0.1.0";
+        public const string BindingsVersion = "0.2.0";
     }
 }

@@ -129,16 +129,24 @@ namespace Tenon
         }
 
         /// <summary>
-        /// Whether the loaded library can serve these bindings: the same major version (the
-        /// structs' layouts) and a minor version at least theirs. Check it once before any other call.
+        /// Whether the loaded library can serve these bindings: the same ABI (the structs'
+        /// layouts: the same major version, and before 1.0 the same minor one) and a version at
+        /// least theirs. Check it once before any other call.
         /// </summary>
         public static bool IsCompatible
         {
-            get
-            {
-                uint v = VersionNumber;
-                return v / 10000 == BindingsVersionNumber / 10000 && v >= BindingsVersionNumber;
-            }
+            get { return Compatible(VersionNumber); }
+        }
+
+        /// <summary>
+        /// Whether a library of version number <paramref name="v"/> can serve these bindings
+        /// (the rule of <see cref="IsCompatible"/>, TENON_VERSION_COMPATIBLE in C).
+        /// </summary>
+        public static bool Compatible(uint v)
+        {
+            bool sameAbi = v / 10000 == BindingsVersionNumber / 10000
+                && (BindingsVersionNumber >= 10000 || v / 100 == BindingsVersionNumber / 100);
+            return sameAbi && v >= BindingsVersionNumber;
         }
     }
 

@@ -25,9 +25,10 @@ const VERSION_NUMBER: u32 = 10_000 * number(env!("CARGO_PKG_VERSION_MAJOR"))
 
 /// The library's version as one number, major * 10000 + minor * 100 + patch, equal to
 /// `TENON_VERSION_NUMBER` of the header it was built with. A plugin that loads the library at
-/// run time compares it with the `TENON_VERSION_NUMBER` it was compiled with before any other
-/// call: the same major version (the structs' layouts) and a minor version at least its own
-/// (the functions it calls). Thread-safe.
+/// run time checks it with `TENON_VERSION_COMPATIBLE()` of the header it was compiled with
+/// before any other call: the same ABI (the structs' layouts: the same major version, and
+/// before 1.0 the same minor one) and a version at least its own (the functions it calls).
+/// Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_version_number() -> u32 {
     VERSION_NUMBER

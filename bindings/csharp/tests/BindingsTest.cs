@@ -773,6 +773,9 @@ static class BindingsTest
     {
         Console.WriteLine("Tenon " + Library.Version + " from C# (bindings " + Library.BindingsVersion + ")");
         Expect(Library.IsCompatible, "the library serves these bindings");
+        uint n = Library.BindingsVersionNumber;
+        Expect(Library.Compatible(n + 1) && !Library.Compatible(n + 10000), "a newer patch serves, a newer major not");
+        Expect(Library.Compatible(n + 100) == (n >= 10000), "a newer minor serves from 1.0 on only");
         Expect(Library.Version == Library.BindingsVersion, "the library is the one the bindings were generated from");
         Layouts();
         Pendulum();
