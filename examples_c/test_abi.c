@@ -18,7 +18,7 @@ static_assert(sizeof(tenon_world_def) == 56, "tenon_world_def");
 static_assert(sizeof(tenon_body_def) == 200, "tenon_body_def");
 static_assert(sizeof(tenon_joint_frame) == 56, "tenon_joint_frame");
 static_assert(sizeof(tenon_motor) == 48, "tenon_motor");
-static_assert(sizeof(tenon_joint_def) == 240, "tenon_joint_def");
+static_assert(sizeof(tenon_joint_def) == 272, "tenon_joint_def");
 static_assert(sizeof(tenon_joint_limits) == 32, "tenon_joint_limits");
 static_assert(sizeof(tenon_step_report) == 88, "tenon_step_report");
 static_assert(sizeof(tenon_island_report) == 96, "tenon_island_report");

@@ -1146,7 +1146,8 @@ typedef struct {
  *
  * A ball joint takes one of two motors. Friction: velocity mode, `target_velocity = 0` and a
  * finite `max_force` (N m). A servo: position mode, which turns frame B relative to frame A to
- * the target rotation set by `tenon_joint_set_motor_rotation()` (`target_position` unused), an
+ * the target rotation of the def's `motor_rotation`, then of `tenon_joint_set_motor_rotation()`
+ * (`target_position` unused), an
  * active ragdoll's muscles or a robot's spherical wrist. A hard servo (`max_force = INFINITY`)
  * reaches the target at the end of every step, as exactly as the joint. A force-limited one
  * turns its reference towards the target, to reach it by the end of the step but no faster
@@ -1268,11 +1269,16 @@ typedef struct {
   double distance;
   /**
    * Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a
-   * ball joint friction or a servo (see `tenon_motor`; a servo's target rotation is set after
-   * creation, `tenon_joint_set_motor_rotation()`, and is the frames aligned until then).
-   * Default off.
+   * ball joint friction or a servo (see `tenon_motor`). Default off.
    */
   tenon_motor motor;
+  /**
+   * A ball joint's servo target: the rotation of frame B relative to frame A it drives the
+   * joint to (later `tenon_joint_set_motor_rotation()`). A unit quaternion (norm within
+   * 1e-6, normalized); the identity on other joints. Default the identity (the frames
+   * aligned).
+   */
+  tenon_quat motor_rotation;
   /**
    * Limits (hinge, slider, cylindrical, ball, distance). Default none.
    */

@@ -1012,7 +1012,7 @@ impl World {
             user_data: desc.user_data,
             motor_target: 0.0,
             coordinate: 0.0,
-            motor_rotation: Quat::identity(),
+            motor_rotation: Quat::new_normalize(desc.motor_rotation.into_inner()),
             impulse: [0.0; 6],
             break_force: f64::INFINITY,
             break_torque: f64::INFINITY,
@@ -1146,6 +1146,7 @@ impl World {
             frame_b: j.model.frame_b,
             distance: j.model.distance,
             motor: j.motor,
+            motor_rotation: j.motor_rotation,
             user_data: j.user_data,
             collide_connected: j.collide_connected,
             limits: j.model.limits,
@@ -2610,7 +2611,7 @@ impl Joint {
 }
 
 /// `InvalidRotation` unless `q`'s norm is within 1e-6 of 1 (`what` names it in the message).
-fn check_unit_rotation(q: &Quat, what: &str) -> Result<()> {
+pub(crate) fn check_unit_rotation(q: &Quat, what: &str) -> Result<()> {
     let n = q.coords.norm();
     if (n - 1.0).abs() > 1e-6 {
         return Err(Error::new(

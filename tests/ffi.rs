@@ -95,7 +95,7 @@ fn struct_sizes_are_pinned() {
     assert_eq!(size_of::<tenon_joint_id>(), 8);
     assert_eq!(size_of::<tenon_body_def>(), 200);
     assert_eq!(size_of::<tenon_motor>(), 48);
-    assert_eq!(size_of::<tenon_joint_def>(), 240);
+    assert_eq!(size_of::<tenon_joint_def>(), 272);
     assert_eq!(size_of::<tenon_step_report>(), 88);
     assert_eq!(size_of::<tenon_island_report>(), 96);
 }
@@ -1560,11 +1560,52 @@ fn a_ball_servo_through_the_c_abi() {
         unsafe { tenon_joint_get_motor_rotation(ball, null_mut()) },
         tenon_result::NullPointer
     );
+    // the target in the def: taken on a ball joint, refused bad or on a hinge (no joint made)
+    let other = body_at(w, v(0.5, 2.0, 0.0));
+    let mut d = tenon_joint_def_default();
+    d.body_b = other;
+    assert_eq!(d.motor_rotation, tenon_quat::default());
+    let framed =
+        unsafe { tenon_joint_def_set_world_frame(w, &mut d, v(0.0, 2.0, 0.0), v(1.0, 0.0, 0.0)) };
+    assert_eq!(framed, R_OK);
+    let mut id = tenon_joint_id::default();
+    for (bad, code) in [
+        (
+            tenon_quat {
+                w: f64::NAN,
+                ..quarter
+            },
+            tenon_result::NonFinite,
+        ),
+        (
+            tenon_quat { w: 2.0, ..quarter },
+            tenon_result::InvalidRotation,
+        ),
+    ] {
+        d.motor_rotation = bad;
+        assert_eq!(unsafe { tenon_joint_create(w, &d, &mut id) }, code);
+    }
+    d.motor_rotation = quarter;
+    d.r#type = tenon_joint_type::Hinge as u32;
+    let e = unsafe { tenon_joint_create(w, &d, &mut id) };
+    assert_eq!(e, tenon_result::WrongJointType);
+    assert_eq!(id, tenon_joint_id::default());
+    d.r#type = tenon_joint_type::Ball as u32;
+    d.motor = m;
+    assert_eq!(unsafe { tenon_joint_create(w, &d, &mut id) }, R_OK);
+    assert_eq!(
+        unsafe { tenon_joint_get_motor_rotation(id, &mut got) },
+        R_OK
+    );
+    assert!((got.z - s).abs() < 1e-15 && (got.w - s).abs() < 1e-15);
     for _ in 0..120 {
         assert_eq!(unsafe { tenon_world_step(w, 1.0 / 60.0, null_mut()) }, R_OK);
     }
     let p = position(bar);
     assert!(p.x.abs() < 1e-9 && (p.y - 0.5).abs() < 1e-9, "{p:?}");
+    // (the second bar, its target from its def, turned alike)
+    let p = position(other);
+    assert!(p.x.abs() < 1e-9 && (p.y - 2.5).abs() < 1e-9, "{p:?}");
     assert_eq!(tenon_world_destroy(w), R_OK);
 }
 

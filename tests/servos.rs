@@ -361,3 +361,67 @@ fn a_ragdoll_stiff_with_hard_servos_tumbles_down_the_stairs_within_its_tolerance
     assert_eq!(touching, 240, "on the stairs in {touching} of 240 steps");
     assert!(rounds <= 260, "{rounds} contact rounds in 240 steps");
 }
+
+/// A servo's target given in its joint's description (`JointDesc::motor_rotation`) is the
+/// target from the first step: the bar turns as its twin whose target was set after creation,
+/// bit for bit, and `joint_desc` gives the target back. A NaN, a non-unit quaternion, or a
+/// rotation on a hinge are refused and create nothing.
+#[test]
+fn a_servo_target_in_the_joint_description_drives_from_the_first_step() {
+    let target = about(Vec3::new(0.0, 1.0, 1.0), 0.8);
+    let mut twin = world_with_gravity(9.81);
+    let (twin_bar, tj) = servo_bar(&mut twin, 5.0, JointLimits::NONE);
+    twin.set_joint_motor_rotation(tj, target).unwrap();
+    let mut world = world_with_gravity(9.81);
+    let bar = scenes::bar(&mut world, Vec3::zeros(), Vec3::x(), 1.0);
+    let mut d = JointDesc::new(JointKind::Ball, None, bar);
+    world
+        .set_joint_frames_world(&mut d, Vec3::zeros(), Vec3::x())
+        .unwrap();
+    d.motor = twin.joint_motor(tj).unwrap();
+    d.motor_rotation = target;
+    let j = world.create_joint(&d).unwrap();
+    assert_eq!(world.joint_motor_rotation(j).unwrap(), target);
+    assert_eq!(world.joint_desc(j).unwrap().motor_rotation, target);
+    let start = off_target(&world, bar, &target);
+    for _ in 0..90 {
+        world.step(H).unwrap();
+        twin.step(H).unwrap();
+        let (b, t) = (world.body(bar).unwrap(), twin.body(twin_bar).unwrap());
+        assert_eq!(b.rotation(), t.rotation());
+        assert_eq!(b.angular_velocity(), t.angular_velocity());
+    }
+    let end = off_target(&world, bar, &target);
+    println!("{start} rad off the target at the start, {end} after 1.5 s");
+    assert!(start > 0.7 && end < 0.1 * start);
+    // bad targets
+    let joints = world.joint_handles().count();
+    let nan = Quat::new_unchecked(nalgebra::Quaternion::new(f64::NAN, 0.0, 0.0, 0.0));
+    let long = Quat::new_unchecked(nalgebra::Quaternion::new(1.1, 0.0, 0.0, 0.0));
+    let mut hinge = d;
+    hinge.kind = JointKind::Hinge;
+    hinge.motor = Motor::default();
+    for (bad, kind) in [
+        (
+            JointDesc {
+                motor_rotation: nan,
+                ..d
+            },
+            ErrorKind::NonFinite,
+        ),
+        (
+            JointDesc {
+                motor_rotation: long,
+                ..d
+            },
+            ErrorKind::InvalidRotation,
+        ),
+        (hinge, ErrorKind::WrongJointType),
+    ] {
+        let e = world.create_joint(&bad).unwrap_err();
+        assert_eq!(e.kind, kind, "{e}");
+        assert_eq!(world.joint_handles().count(), joints);
+    }
+    hinge.motor_rotation = Quat::identity();
+    world.create_joint(&hinge).unwrap();
+}

@@ -87,7 +87,8 @@ pub struct tenon_joint_frame {
 ///
 /// A ball joint takes one of two motors. Friction: velocity mode, `target_velocity = 0` and a
 /// finite `max_force` (N m). A servo: position mode, which turns frame B relative to frame A to
-/// the target rotation set by `tenon_joint_set_motor_rotation()` (`target_position` unused), an
+/// the target rotation of the def's `motor_rotation`, then of `tenon_joint_set_motor_rotation()`
+/// (`target_position` unused), an
 /// active ragdoll's muscles or a robot's spherical wrist. A hard servo (`max_force = INFINITY`)
 /// reaches the target at the end of every step, as exactly as the joint. A force-limited one
 /// turns its reference towards the target, to reach it by the end of the step but no faster
@@ -197,10 +198,13 @@ pub struct tenon_joint_def {
     /// Default 1.
     pub distance: f64,
     /// Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a
-    /// ball joint friction or a servo (see `tenon_motor`; a servo's target rotation is set after
-    /// creation, `tenon_joint_set_motor_rotation()`, and is the frames aligned until then).
-    /// Default off.
+    /// ball joint friction or a servo (see `tenon_motor`). Default off.
     pub motor: tenon_motor,
+    /// A ball joint's servo target: the rotation of frame B relative to frame A it drives the
+    /// joint to (later `tenon_joint_set_motor_rotation()`). A unit quaternion (norm within
+    /// 1e-6, normalized); the identity on other joints. Default the identity (the frames
+    /// aligned).
+    pub motor_rotation: tenon_quat,
     /// Limits (hinge, slider, cylindrical, ball, distance). Default none.
     pub limits: tenon_joint_limits,
     /// Opaque value for the caller, returned by `tenon_joint_get_user_data()`. Default 0.
@@ -220,7 +224,7 @@ const _: () = assert!(size_of::<tenon_joint_id>() == 8);
 const _: () = assert!(size_of::<tenon_joint_frame>() == 56);
 const _: () = assert!(size_of::<tenon_motor>() == 48);
 const _: () = assert!(size_of::<tenon_joint_limits>() == 32);
-const _: () = assert!(size_of::<tenon_joint_def>() == 240);
+const _: () = assert!(size_of::<tenon_joint_def>() == 272);
 
 impl tenon_joint_id {
     pub(crate) fn new(world_index1: u16, h: JointHandle) -> Self {
@@ -376,6 +380,7 @@ fn desc_from_def(d: &tenon_joint_def, world_index1: u16) -> Result<JointDesc, Ff
     desc.frame_b = d.frame_b.to_rust("frame_b")?;
     desc.distance = d.distance;
     desc.motor = d.motor.to_rust()?;
+    desc.motor_rotation = d.motor_rotation.to_na("motor_rotation")?;
     desc.limits = d.limits.to_rust();
     desc.user_data = d.user_data;
     desc.collide_connected = match (d.collide_connected, d.reserved) {
@@ -406,6 +411,7 @@ pub extern "C" fn tenon_joint_def_default() -> tenon_joint_def {
         frame_b: frame,
         distance: 1.0,
         motor: tenon_motor::from_rust(Motor::default()),
+        motor_rotation: tenon_quat::default(),
         limits: tenon_joint_limits::from_rust(JointLimits::NONE),
         user_data: 0,
         r#type: tenon_joint_type::Ball as u32,

@@ -159,8 +159,9 @@ pub enum MotorMode {
 ///   while every component of the torque it needs stays within `max_force`, and a torque about
 ///   an oblique axis may reach up to `sqrt(3) max_force` before it slides.
 /// - **a servo**: [`MotorMode::Position`] turns frame B relative to frame A to the joint's
-///   target rotation ([`crate::World::set_joint_motor_rotation`]; the frames aligned by
-///   default; `target_position` is not used), an active ragdoll's muscles or a robot's
+///   target rotation ([`JointDesc::motor_rotation`], then
+///   [`crate::World::set_joint_motor_rotation`]; the frames aligned by default;
+///   `target_position` is not used), an active ragdoll's muscles or a robot's
 ///   spherical wrist. Three rows hold the relative rotation at a reference that turns about a
 ///   fixed axis from where the joint is towards the target. A hard servo (infinite
 ///   `max_force`) reaches the target at the end of every step, as exactly as the joint: three
@@ -386,6 +387,10 @@ pub struct JointDesc {
     /// Motor (hinge, slider, cylindrical): hard, or force-limited with a finite `max_force`; on a
     /// ball joint, friction or a servo (see [`Motor`]).
     pub motor: Motor,
+    /// A ball joint's servo target: the rotation of frame B relative to frame A it drives the
+    /// joint to (later [`crate::World::set_joint_motor_rotation`]). A unit quaternion (within
+    /// 1e-6, normalized); the identity (the frames aligned, the default) on other joints.
+    pub motor_rotation: Quat,
     /// Opaque value for the user.
     pub user_data: u64,
     /// True: the two bodies' shapes still collide with each other. Default false: bodies joined
@@ -407,6 +412,7 @@ impl JointDesc {
             frame_b: JointFrame::default(),
             distance: 1.0,
             motor: Motor::default(),
+            motor_rotation: Quat::identity(),
             user_data: 0,
             collide_connected: false,
             limits: JointLimits::NONE,
@@ -451,6 +457,20 @@ impl JointDesc {
             ));
         }
         self.motor.validate_for(self.kind)?;
+        let q = &self.motor_rotation;
+        if q.coords.iter().any(|v| !v.is_finite()) {
+            return Err(Error::new(
+                ErrorKind::NonFinite,
+                "a servo's target rotation is NaN or infinite",
+            ));
+        }
+        crate::world::check_unit_rotation(q, "a servo's target rotation")?;
+        if self.kind != JointKind::Ball && *q != Quat::identity() {
+            return Err(Error::new(
+                ErrorKind::WrongJointType,
+                "only a ball joint's servo has a target rotation",
+            ));
+        }
         self.limits.validate(self.kind)
     }
 }

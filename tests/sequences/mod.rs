@@ -605,6 +605,10 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                 if input.one_in(6) {
                     d.motor = motor(input);
                 }
+                // (a servo's target: refused on joints other than ball joints)
+                if input.one_in(8) {
+                    d.motor_rotation = input.quat();
+                }
                 if input.one_in(6) {
                     d.limits = limits(input);
                 }

@@ -48,7 +48,7 @@ static class BindingsTest
         Expect(sizeof(tenon_body_def) == 200, "sizeof tenon_body_def");
         Expect(sizeof(tenon_joint_frame) == 56, "sizeof tenon_joint_frame");
         Expect(sizeof(tenon_motor) == 48, "sizeof tenon_motor");
-        Expect(sizeof(tenon_joint_def) == 240, "sizeof tenon_joint_def");
+        Expect(sizeof(tenon_joint_def) == 272, "sizeof tenon_joint_def");
         Expect(sizeof(tenon_joint_limits) == 32, "sizeof tenon_joint_limits");
         Expect(sizeof(tenon_step_report) == 88, "sizeof tenon_step_report");
         Expect(sizeof(tenon_island_report) == 96, "sizeof tenon_island_report");
@@ -626,6 +626,7 @@ static class BindingsTest
             servo.max_force = 5.0;
             shoulder.Motor = servo;
             var quarter = new tenon_quat(0, 0, Math.Sqrt(0.5), Math.Sqrt(0.5));
+            Expect(Native.tenon_joint_def_default().motor_rotation.w == 1.0, "a def's servo target is the identity");
             shoulder.MotorRotation = quarter;
             Expect(Math.Abs(shoulder.MotorRotation.z - Math.Sqrt(0.5)) < 1e-15, "the servo's target set");
             Expect(Throws(() => shoulder.MotorRotation = new tenon_quat(0, 0, 0, 2)) == tenon_result.InvalidRotation,
