@@ -56,6 +56,60 @@ macro_rules! reusing_clone {
     };
 }
 
+/// A buffer no result depends on between two steps: each step writes what it reads of it
+/// before reading it (a factorization's values, a substep's linearization set aside, the
+/// iterations' scratch). A copy takes its length, not its contents: a clone starts zeroed, and
+/// a copy into a world keeps that world's own values, so a snapshot saved every frame copies
+/// none of it. [`Poison`] fills it with NaN, for the tests that check a copy still steps alike.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch<T>(pub Vec<T>);
+
+impl<T: Clone + Default> Clone for Scratch<T> {
+    fn clone(&self) -> Self {
+        Scratch(vec![T::default(); self.0.len()])
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.0.resize(source.0.len(), T::default());
+    }
+}
+
+impl<T> std::ops::Deref for Scratch<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for Scratch<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+/// Values that turn NaN (test hook: a step that reads scratch it did not write shows).
+pub(crate) trait Poison {
+    fn poison(&mut self);
+}
+
+impl Poison for f64 {
+    fn poison(&mut self) {
+        *self = f64::NAN;
+    }
+}
+
+impl<T: Poison, const N: usize> Poison for [T; N] {
+    fn poison(&mut self) {
+        self.iter_mut().for_each(Poison::poison);
+    }
+}
+
+impl<T: Poison> Poison for Scratch<T> {
+    fn poison(&mut self) {
+        self.0.iter_mut().for_each(Poison::poison);
+    }
+}
+
 mod arena;
 mod articulation;
 mod body;

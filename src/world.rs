@@ -2110,6 +2110,15 @@ impl World {
         Ok(&self.report)
     }
 
+    /// Test hook, not part of the API: fills the buffers a copy does not copy (the solver's
+    /// scratch: factorizations' values, a substep's linearization set aside, the iterations'
+    /// work vectors) with NaN. A world whose next steps read any of it before writing it would
+    /// then step differently from its twin: the snapshot tests poison their copies.
+    #[doc(hidden)]
+    pub fn poison_scratch(&mut self) {
+        self.solver.poison_scratch();
+    }
+
     /// Test hook, not part of the API: the next frame step runs as `substeps` substeps of the
     /// world (a power of two up to `max_substeps`, as if the contacts had asked for them), and
     /// before the position update of substep `at` (from 0) the velocities of every island turn

@@ -433,7 +433,7 @@ impl Island {
         {
             // the rows at these poses were evaluated already (the last joint correction ended
             // at them): the same rows, bit for bit
-            std::mem::swap(&mut self.rows, &mut self.trial);
+            std::mem::swap(&mut *self.rows, &mut self.trial);
             self.trial_fresh = false;
         } else {
             self.eval_rows(bodies, joints, tau0, false, false);
@@ -864,7 +864,7 @@ impl Island {
     /// Makes the rows evaluated at the previews (`trial`, limit rows too) the linearization:
     /// pulled back to the velocities, they are the derivative of the previewed violations.
     pub(super) fn linearize_at_previews(&mut self, dt: f64) {
-        std::mem::swap(&mut self.rows, &mut self.trial);
+        std::mem::swap(&mut *self.rows, &mut self.trial);
         (self.trial_fresh, self.trial_at_previews) = (false, false);
         std::mem::swap(&mut self.lim.rows, &mut self.lim.trial);
         self.pull_back_rows(dt);
@@ -1128,7 +1128,7 @@ mod tests {
         let dt = 0.1;
         island.preview(dt);
         island.eval_rows(&world.bodies, &world.joints, dt, true, true);
-        std::mem::swap(&mut island.rows, &mut island.trial);
+        std::mem::swap(&mut *island.rows, &mut island.trial);
         island.pull_back_rows(dt);
         let base: Vec<f64> = island.rows.iter().map(|r| r.c).collect();
         let eps = 1e-7;

@@ -78,7 +78,7 @@ reusing_clone! {
         u_map: Vec<u32>,
         /// Panels of `L` (lower triangle of the diagonal blocks plus the off-diagonal blocks). After
         /// `factor` the diagonal entries hold the reciprocals of `L`'s diagonal.
-        pub values: Vec<f64>,
+        pub values: crate::Scratch<f64>,
         nnz_l: u64,
         nnz_a: u64,
         /// Multiply-adds of one numeric factorization (the panels' Cholesky and Schur updates).
@@ -232,7 +232,7 @@ impl BlockCholesky {
             let m = ld - r;
             f.madds += (0..r).map(|c| c * (ld - c)).sum::<u64>() + r * m * (m + 1) / 2;
         }
-        f.values = vec![0.0; total];
+        f.values = crate::Scratch(vec![0.0; total]);
         f.parent = (0..n)
             .map(|k| {
                 let (s0, s1) = (f.s_ptr[k] as usize, f.s_ptr[k + 1] as usize);
@@ -459,7 +459,7 @@ impl BlockCholesky {
     /// the result is bit-identical to it whatever the thread count.
     fn factor_parallel(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
         use rayon::prelude::*;
-        let mut values = std::mem::take(&mut self.values);
+        let mut values = std::mem::take(&mut self.values.0);
         let shared = SharedValues(values.as_mut_ptr());
         let this = &*self;
         let mut counts = (0, 0);
@@ -490,7 +490,7 @@ impl BlockCholesky {
                 (q0..q1).for_each(update);
             }
         }
-        self.values = values;
+        self.values.0 = values;
         counts
     }
 
@@ -1551,7 +1551,7 @@ pub(crate) mod tests {
             // differently)
             let mut f = f;
             let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-            for v in &mut f.values {
+            for v in f.values.iter_mut() {
                 seed = seed
                     .wrapping_mul(6_364_136_223_846_793_005)
                     .wrapping_add(1_442_695_040_888_963_407);

@@ -11,6 +11,7 @@ use crate::body::{Body, BodyKind, world_inertias};
 use crate::joint::{JointFrame, JointKind, JointLimits, JointModel, Pose, Row};
 use crate::math::{Mat3, Quat, Vec3, quat_from_rotation_vector, rotation_vector, same_bits};
 use crate::world::{Joint, WorldSettings};
+use crate::{Poison, Scratch};
 
 /// What a joint's side is attached to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -422,7 +423,7 @@ reusing_clone! {
         pub start: Saved,
         // rows
         /// Rows of the current linearization (Jacobian used for `A` and for the impulses).
-        pub rows: Vec<Row>,
+        pub rows: Scratch<Row>,
         /// Rows evaluated at the previewed poses.
         pub trial: Vec<Row>,
         /// Whether the rows depend on the bodies' poses alone (no motor, whose target moves with
@@ -438,15 +439,15 @@ reusing_clone! {
         pub trial_x: Vec<Vec3>,
         pub trial_q: Vec<Quat>,
         /// `M^-1 J^T` per row and side.
-        pub wrows: Vec<[[f64; 6]; 2]>,
+        pub wrows: Scratch<[[f64; 6]; 2]>,
         pub rhs: Vec<f64>,
         /// Anderson acceleration of the joint correction (correction.rs, `anderson_step`): the
         /// last Newton step as solved, the right-hand sides of this and of the last iteration, and
         /// the last step as applied.
-        pub aa: [Vec<f64>; 4],
+        pub aa: [Scratch<f64>; 4],
         /// Its history: per entry the differences of steps, of right-hand sides and the applied
         /// step (a ring of `AA_DEPTH` entries from `aa_head` back).
-        pub aa_hist: Vec<[Vec<f64>; 3]>,
+        pub aa_hist: Vec<[Scratch<f64>; 3]>,
         pub aa_head: usize,
         /// Steps mixed since the history last restarted (0: `aa` holds nothing of the current
         /// linearization; the ring holds `min(aa_steps, AA_DEPTH)` differences).
@@ -459,11 +460,11 @@ reusing_clone! {
         /// velocity level puts it back instead of factoring again (`restore_start`): the factor's
         /// values, the joint and limit rows with their `M^-1 J^T`, and the factor's scalars.
         /// Allocated once, when the island first has shapes.
-        pub start_values: Vec<f64>,
-        pub start_rows: Vec<Row>,
-        pub start_wrows: Vec<[[f64; 6]; 2]>,
-        pub start_lim_rows: Vec<Row>,
-        pub start_lim_wrows: Vec<[[f64; 6]; 2]>,
+        pub start_values: Scratch<f64>,
+        pub start_rows: Scratch<Row>,
+        pub start_wrows: Scratch<[[f64; 6]; 2]>,
+        pub start_lim_rows: Scratch<Row>,
+        pub start_lim_wrows: Scratch<[[f64; 6]; 2]>,
         pub start_scalars: FactorScalars,
         pub start_saved: bool,
         /// After `restore_start`, the buffers above hold the linearization it replaced (the last
@@ -478,7 +479,7 @@ reusing_clone! {
         pub refine_futile: bool,
         /// Scratch of the refinement (`solve_refined`): residual, preconditioned residual,
         /// direction, `A p`, and per body `M^-1 J^T p`.
-        pub cg: [Vec<f64>; 4],
+        pub cg: [Scratch<f64>; 4],
         pub body_dv: Vec<[f64; 6]>,
         // per joint
         /// Unwrapped coordinate at the start of the current substep, and at the frame start.
@@ -604,6 +605,21 @@ reusing_clone! {
 }
 
 impl Island {
+    /// Fills the island's scratch ([`Scratch`]) with NaN (test hook, [`crate::World::poison_scratch`]).
+    pub fn poison_scratch(&mut self) {
+        self.factor.values.poison();
+        self.start_values.poison();
+        self.start_rows.poison();
+        self.start_wrows.poison();
+        self.start_lim_rows.poison();
+        self.start_lim_wrows.poison();
+        self.aa.poison();
+        self.aa_hist.iter_mut().for_each(Poison::poison);
+        self.cg.poison();
+        self.rows.poison();
+        self.wrows.poison();
+    }
+
     /// The settings the island's joints are solved with: `eps_p` raised to the rounding of its
     /// coordinates ([`ROUNDING`] times [`Island::coord_scale`]) where that is larger.
     pub(crate) fn held_to(&self, s: &WorldSettings) -> WorldSettings {
@@ -710,35 +726,35 @@ impl Island {
                 v: vec![Vec3::zeros(); nb],
                 w: vec![Vec3::zeros(); nb],
             },
-            rows: vec![Row::default(); n_rows],
+            rows: Scratch(vec![Row::default(); n_rows]),
             trial: vec![Row::default(); n_rows],
             pose_rows,
             trial_at_previews: false,
             trial_fresh: false,
             trial_x: vec![Vec3::zeros(); if pose_rows { nb } else { 0 }],
             trial_q: vec![Quat::identity(); if pose_rows { nb } else { 0 }],
-            wrows: vec![[[0.0; 6]; 2]; n_rows],
+            wrows: Scratch(vec![[[0.0; 6]; 2]; n_rows]),
             rhs: vec![0.0; n_rows + n_lim],
-            aa: std::array::from_fn(|_| vec![0.0; n_rows]),
+            aa: std::array::from_fn(|_| Scratch(vec![0.0; n_rows])),
             aa_hist: (0..super::correction::AA_DEPTH)
-                .map(|_| std::array::from_fn(|_| vec![0.0; n_rows]))
+                .map(|_| std::array::from_fn(|_| Scratch(vec![0.0; n_rows])))
                 .collect(),
             aa_head: 0,
             aa_steps: 0,
             colsum: vec![0.0; n_rows],
             factor_clamped: false,
             refine_futile: false,
-            start_values: Vec::new(),
-            start_rows: Vec::new(),
-            start_wrows: Vec::new(),
-            start_lim_rows: Vec::new(),
-            start_lim_wrows: Vec::new(),
+            start_values: Scratch::default(),
+            start_rows: Scratch::default(),
+            start_wrows: Scratch::default(),
+            start_lim_rows: Scratch::default(),
+            start_lim_wrows: Scratch::default(),
             start_scalars: FactorScalars::default(),
             start_saved: false,
             last_scalars: FactorScalars::default(),
             last_saved: false,
             version_counter: 0,
-            cg: std::array::from_fn(|_| vec![0.0; n_rows + n_lim]),
+            cg: std::array::from_fn(|_| Scratch(vec![0.0; n_rows + n_lim])),
             body_dv: vec![[0.0; 6]; nb],
             coord: vec![0.0; nj],
             coord_start: vec![0.0; nj],
@@ -887,11 +903,11 @@ impl Island {
             && (self.start_values.len() != self.factor.values.len()
                 || self.start_lim_rows.len() != self.lim.rows.len())
         {
-            self.start_values = vec![0.0; self.factor.values.len()];
-            self.start_rows = vec![Row::default(); self.rows.len()];
-            self.start_wrows = vec![[[0.0; 6]; 2]; self.wrows.len()];
-            self.start_lim_rows = vec![Row::default(); self.lim.rows.len()];
-            self.start_lim_wrows = vec![[[0.0; 6]; 2]; self.lim.wrows.len()];
+            *self.start_values = vec![0.0; self.factor.values.len()];
+            *self.start_rows = vec![Row::default(); self.rows.len()];
+            *self.start_wrows = vec![[[0.0; 6]; 2]; self.wrows.len()];
+            *self.start_lim_rows = vec![Row::default(); self.lim.rows.len()];
+            *self.start_lim_wrows = vec![[[0.0; 6]; 2]; self.lim.wrows.len()];
         }
         for info in &mut self.lim.info {
             let j = joints.slot(self.joints[info.joint as usize].slot);
@@ -1906,8 +1922,8 @@ impl Island {
         std::mem::swap(&mut self.factor.values, &mut self.start_values);
         std::mem::swap(&mut self.rows, &mut self.start_rows);
         std::mem::swap(&mut self.wrows, &mut self.start_wrows);
-        std::mem::swap(&mut self.lim.rows, &mut self.start_lim_rows);
-        std::mem::swap(&mut self.lim.wrows, &mut self.start_lim_wrows);
+        std::mem::swap(&mut self.lim.rows, &mut *self.start_lim_rows);
+        std::mem::swap(&mut self.lim.wrows, &mut *self.start_lim_wrows);
     }
 
     /// World inertias at the current orientations.

@@ -323,6 +323,11 @@ fn for_each_island<F>(
 }
 
 impl Solver {
+    /// Fills every island's scratch with NaN (test hook, [`crate::World::poison_scratch`]).
+    pub fn poison_scratch(&mut self) {
+        self.islands.iter_mut().for_each(Island::poison_scratch);
+    }
+
     /// Solves the islands on `threads` threads (1: the calling thread alone, the default; 0: one
     /// per core). The results do not depend on it.
     pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {

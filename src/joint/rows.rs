@@ -13,6 +13,13 @@ pub struct Row {
     pub j: [[f64; 6]; 2],
 }
 
+impl crate::Poison for Row {
+    fn poison(&mut self) {
+        self.c = f64::NAN;
+        self.j.poison();
+    }
+}
+
 #[inline]
 pub(super) fn pack(lin: Vec3, ang: Vec3) -> [f64; 6] {
     [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z]
