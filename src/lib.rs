@@ -87,6 +87,63 @@ impl<T> std::ops::DerefMut for Scratch<T> {
     }
 }
 
+/// A list each step rebuilds from empty before reading it (the contact points of a (sub)step,
+/// detected anew). A copy leaves it empty (a copy into a world keeps that world's memory), and
+/// [`Poison`] empties it.
+#[derive(Debug)]
+pub(crate) struct Rebuilt<T>(pub Vec<T>);
+
+impl<T> Default for Rebuilt<T> {
+    fn default() -> Self {
+        Rebuilt(Vec::new())
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Rebuilt<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a mut Rebuilt<T> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter_mut()
+    }
+}
+
+impl<T> Clone for Rebuilt<T> {
+    fn clone(&self) -> Self {
+        Rebuilt(Vec::new())
+    }
+
+    fn clone_from(&mut self, _: &Self) {
+        self.0.clear();
+    }
+}
+
+impl<T> std::ops::Deref for Rebuilt<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for Rebuilt<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+impl<T> Poison for Rebuilt<T> {
+    fn poison(&mut self) {
+        self.0.clear();
+    }
+}
+
 /// Values that turn NaN (test hook: a step that reads scratch it did not write shows).
 pub(crate) trait Poison {
     fn poison(&mut self);

@@ -2112,11 +2112,13 @@ impl World {
 
     /// Test hook, not part of the API: fills the buffers a copy does not copy (the solver's
     /// scratch: factorizations' values, a substep's linearization set aside, the iterations'
-    /// work vectors) with NaN. A world whose next steps read any of it before writing it would
+    /// work vectors; the contacts' border columns) with NaN, and empties the lists a step
+    /// rebuilds (the contact points). A world whose next steps read any of it before writing it would
     /// then step differently from its twin: the snapshot tests poison their copies.
     #[doc(hidden)]
     pub fn poison_scratch(&mut self) {
         self.solver.poison_scratch();
+        self.contacts.poison_scratch();
     }
 
     /// Test hook, not part of the API: the next frame step runs as `substeps` substeps of the

@@ -32,6 +32,7 @@ use crate::articulation::{ContactSide, Solver};
 use crate::body::{Body, BodyKind, MotionState};
 use crate::math::{Mat3, Quat, Vec3};
 use crate::world::{BodyHandle, Joint, WorldSettings};
+use crate::{Poison, Rebuilt, Scratch};
 
 reusing_clone! {
     /// Everything about contacts the world keeps between and during steps.
@@ -45,7 +46,7 @@ reusing_clone! {
         pub registered: Vec<ContactDesc>,
         /// The caller's pre-solve hook ([`crate::World::set_pre_solve`]).
         pub pre_solve: super::HookCell,
-        contacts: Vec<Contact>,
+        contacts: Rebuilt<Contact>,
         states: Vec<MotionState>,
         involved: Vec<u32>,
         /// Per body slot: its state's velocities lag behind its island's pending joint impulses
@@ -91,7 +92,7 @@ reusing_clone! {
         /// Per contact, its coupling to the islands it touches (contact phase), and the border
         /// columns of all of them.
         borders: Vec<Border>,
-        border_buf: Vec<f64>,
+        border_buf: Scratch<f64>,
         /// The step being taken (s).
         h: f64,
         /// The frame step the current (sub)step belongs to (numbered from 1).
@@ -118,7 +119,7 @@ reusing_clone! {
         kept: Vec<Kept>,
         /// Each contact's impulses (normal, total, friction, rolling) at the end of the first pass,
         /// and its previewed separation there.
-        first_pass: Vec<(f64, Vec3, Vec3, Vec3, f64)>,
+        first_pass: Rebuilt<(f64, Vec3, Vec3, Vec3, f64)>,
         /// Scratch of [`Contacts::set_aside_deeper_groups`]: a union-find over the body slots and
         /// one node per island, per root the deepest point after the first pass and at the end,
         /// and the islands whose second pass is set aside.
@@ -2461,6 +2462,14 @@ impl Contacts {
             b.angular_velocity -= k.w;
         }
         self.kept.clear();
+    }
+
+    /// Empties the (sub)step's contact points and first-pass impulses and turns the border
+    /// columns NaN: what a copy leaves out (test hook, [`crate::World::poison_scratch`]).
+    pub fn poison_scratch(&mut self) {
+        self.contacts.poison();
+        self.first_pass.poison();
+        self.border_buf.poison();
     }
 
     /// The bodies the contacts found by `before` touch (world slots; the static world left
