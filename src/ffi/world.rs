@@ -471,7 +471,10 @@ pub extern "C" fn tenon_world_set_threads(world: tenon_world_id, threads: u32) -
 /// Makes `dst` a copy of `src`: its bodies, joints, shapes, settings and threads, the contact
 /// manifolds and warm starts, the solver's caches, sleep timers, and the last step's results
 /// (report, contacts, events and their views). Stepping `dst` then gives, bit for bit, what
-/// stepping `src` gives. `dst` keeps its own pre-solve hook; `src` is not changed.
+/// stepping `src` gives. `dst` keeps its own pre-solve hook; `src` is not changed. A copy into
+/// a world that held one before reuses its memory, and what every step computes afresh before
+/// reading it (factorizations, the step's contact points) is not copied: saving every frame
+/// costs a small part of a step (a 50-leg Strandbeest: about 90 us against 4.4 ms).
 ///
 /// Save and restore: create a world to hold the snapshot, `tenon_world_copy(snapshot, world)`
 /// to save, `tenon_world_copy(world, snapshot)` to restore (rollback, a reset). After a
