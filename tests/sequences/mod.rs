@@ -155,6 +155,9 @@ struct Held {
     bodies: Vec<tenon_body_id>,
     shapes: Vec<tenon_shape_id>,
     joints: Vec<tenon_joint_id>,
+    /// A pre-solve hook is set (a copy keeps its own: a copy and its source with hooks may
+    /// step apart).
+    hooked: bool,
 }
 
 /// Most objects of each kind a sequence creates in one world, and most steps in all: every
@@ -1083,17 +1086,19 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
             33 if input.one_in(4) => {
                 // a pre-solve hook that turns down about half the pairs, or none
                 if input.one_in(3) {
-                    (
-                        "world_set_pre_solve",
-                        tenon_world_set_pre_solve(w, None, std::ptr::null_mut()),
-                    )
+                    let r = tenon_world_set_pre_solve(w, None, std::ptr::null_mut());
+                    if r == tenon_result::Ok {
+                        worlds[wi].hooked = false;
+                    }
+                    ("world_set_pre_solve", r)
                 } else {
                     // (the context: the world's index, to check the pairs' ids against)
                     let context = w.index1 as usize as *mut std::ffi::c_void;
-                    (
-                        "world_set_pre_solve",
-                        tenon_world_set_pre_solve(w, Some(sequence_hook), context),
-                    )
+                    let r = tenon_world_set_pre_solve(w, Some(sequence_hook), context);
+                    if r == tenon_result::Ok {
+                        worlds[wi].hooked = true;
+                    }
+                    ("world_set_pre_solve", r)
                 }
             }
             33 => {
@@ -1284,6 +1289,26 @@ fn one_call(input: &mut Input, worlds: &mut Vec<Held>, steps: &mut usize) -> Res
                 if r == tenon_result::Ok {
                     if fingerprint(w) != fingerprint(src) {
                         return Err("a copy reads differently from its source".into());
+                    }
+                    // a copy steps as its source does (neither with a hook of its own; what a
+                    // copy leaves out, each step writes before reading it)
+                    if !worlds[wi].hooked
+                        && !worlds[si].hooked
+                        && *steps + 2 <= MOST_STEPS
+                        && input.one_in(2)
+                    {
+                        *steps += 2;
+                        note("step the copy and its source 1/60 s".into());
+                        let h = 1.0 / 60.0;
+                        let (rc, rs) = (
+                            tenon_world_step(w, h, null_mut()),
+                            tenon_world_step(src, h, null_mut()),
+                        );
+                        if rc != rs || fingerprint(w) != fingerprint(src) {
+                            return Err(format!(
+                                "a copy stepped apart from its source ({rc:?}, {rs:?})"
+                            ));
+                        }
                     }
                     let b = body_of(input, worlds, si);
                     let mut there = tenon_body_id::default();
