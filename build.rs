@@ -38,15 +38,15 @@ fn main() {
     );
     let number = 10_000 * field(&major) + 100 * field(&minor) + field(&patch);
     config.after_includes = Some(format!(
-        "\n/** Version of this header: major (incompatible ABI changes). */\n\
+        "\n/** Version of this header: major (from 1.0 on, incompatible ABI changes). */\n\
          #define TENON_VERSION_MAJOR {major}\n\
-         /**\n * Version of this header: minor (compatible additions: new functions, new enum values).\n \
-         * From 1.0 on no struct changes its size or layout within a major version: a change that\n \
-         * needs one is a new major version, and a new SONAME (libtenon.so.MAJOR). Before 1.0\n \
-         * the minor version is the ABI's: a new one may change structs, and the SONAME is\n \
+         /**\n * Version of this header: minor. From 1.0 on, compatible additions (new functions, new\n \
+         * enum values): no struct changes its size or layout within a major version, a change\n \
+         * that needs one is a new major version and a new SONAME (libtenon.so.MAJOR). Before\n \
+         * 1.0 the minor version is the ABI's: a new one may change structs, and the SONAME is\n \
          * libtenon.so.0.MINOR.\n */\n\
          #define TENON_VERSION_MINOR {minor}\n\
-         /** Version of this header: patch (fixes). */\n\
+         /**\n * Version of this header: patch (fixes; before 1.0 also compatible additions).\n */\n\
          #define TENON_VERSION_PATCH {patch}\n\
          /** Version of this header as a string; compare with tenon_version(). */\n\
          #define TENON_VERSION_STRING \"{version}\"\n\

@@ -23,8 +23,9 @@
 //! every dynamic body that angular damping (1/s), `BALL=1` adds a free body falling
 //! far from the scene, `SLEEP=1` lets bodies at rest fall asleep, `PRE_SOLVE=1` sets a
 //! pre-solve hook that keeps every pair (and prints how many it was asked), `COPY=1` times
-//! copies of the world at the end (`World::clone`, `World::copy_from`), `POISON=1` turns the
-//! solver's scratch (what a copy leaves out) NaN before every step (the hash must not change),
+//! copies of the world at the end (`World::clone`, `World::copy_from`), `POISON=1` fills what a
+//! copy leaves out (the solver's scratch, the contacts' per-step lists) with NaN or, every other
+//! step, a finite value no step computes, before every step (the hash must not change),
 //! `TRACE=1` prints the heaviest body every step, the total energy
 //! (kinetic and potential), and `uncoupled` when the contacts were. The last line is a hash of
 //! every body's final pose and velocity, to check that two builds (or thread counts) step the
@@ -306,9 +307,9 @@ fn main() {
     let (mut t_factor, mut t_vel, mut t_joint) = (0u64, 0u64, 0u64);
     let start = Instant::now();
     let poison = std::env::var("POISON").is_ok();
-    for _ in 0..steps {
+    for k in 0..steps {
         if poison {
-            world.poison_scratch();
+            world.poison_scratch(if k % 2 == 0 { f64::NAN } else { -7.25e7 });
         }
         let r = world.step(h).expect("valid step");
         let (iterations, refactorizations, violation) =

@@ -72,17 +72,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** Version of this header: major (incompatible ABI changes). */
+/** Version of this header: major (from 1.0 on, incompatible ABI changes). */
 #define TENON_VERSION_MAJOR 0
 /**
- * Version of this header: minor (compatible additions: new functions, new enum values).
- * From 1.0 on no struct changes its size or layout within a major version: a change that
- * needs one is a new major version, and a new SONAME (libtenon.so.MAJOR). Before 1.0
- * the minor version is the ABI's: a new one may change structs, and the SONAME is
+ * Version of this header: minor. From 1.0 on, compatible additions (new functions, new
+ * enum values): no struct changes its size or layout within a major version, a change
+ * that needs one is a new major version and a new SONAME (libtenon.so.MAJOR). Before
+ * 1.0 the minor version is the ABI's: a new one may change structs, and the SONAME is
  * libtenon.so.0.MINOR.
  */
 #define TENON_VERSION_MINOR 2
-/** Version of this header: patch (fixes). */
+/**
+ * Version of this header: patch (fixes; before 1.0 also compatible additions).
+ */
 #define TENON_VERSION_PATCH 0
 /** Version of this header as a string; compare with tenon_version(). */
 #define TENON_VERSION_STRING "0.2.0"

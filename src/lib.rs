@@ -139,31 +139,32 @@ impl<T> std::ops::DerefMut for Rebuilt<T> {
 }
 
 impl<T> Poison for Rebuilt<T> {
-    fn poison(&mut self) {
+    fn poison(&mut self, _: f64) {
         self.0.clear();
     }
 }
 
-/// Values that turn NaN (test hook: a step that reads scratch it did not write shows).
+/// Values overwritten with `v`, NaN or a finite value no step computes (test hook: a step that
+/// reads scratch it did not write shows).
 pub(crate) trait Poison {
-    fn poison(&mut self);
+    fn poison(&mut self, v: f64);
 }
 
 impl Poison for f64 {
-    fn poison(&mut self) {
-        *self = f64::NAN;
+    fn poison(&mut self, v: f64) {
+        *self = v;
     }
 }
 
 impl<T: Poison, const N: usize> Poison for [T; N] {
-    fn poison(&mut self) {
-        self.iter_mut().for_each(Poison::poison);
+    fn poison(&mut self, v: f64) {
+        self.iter_mut().for_each(|x| x.poison(v));
     }
 }
 
 impl<T: Poison> Poison for Scratch<T> {
-    fn poison(&mut self) {
-        self.0.iter_mut().for_each(Poison::poison);
+    fn poison(&mut self, v: f64) {
+        self.0.iter_mut().for_each(|x| x.poison(v));
     }
 }
 

@@ -229,14 +229,15 @@ impl Joint {
     /// rest, an overdamped spring's damper balances the spring, and this is the travel left
     /// (a door closer of `k = 10`, `c = 500` creeps at 0.02 rad/s, below the sleep velocity, a
     /// radian from its rest). 0 for a joint without a spring or a damper, before the spring's
-    /// first substep, and for a spring without stiffness.
+    /// first substep, and for a spring without stiffness; infinite where it overflows.
     pub fn spring_creep(&self) -> f64 {
         let m = &self.motor;
         match self.spring_last {
             Some((q0, dt)) if m.mode == MotorMode::Spring && m.stiffness > 0.0 => {
                 let v = (self.coordinate - q0) / dt - m.target_velocity;
                 let creep = m.damping * v.abs() / m.stiffness;
-                if creep.is_finite() { creep } else { 0.0 }
+                // (a stiffness so small that this overflows: a damper still moving)
+                if creep.is_nan() { 0.0 } else { creep }
             }
             _ => 0.0,
         }
@@ -1988,7 +1989,8 @@ impl World {
         }
         self.contacts.uncoupled = self.uncoupled_frames > 0;
         // (rolling an island back from a later substep needs the frame start too, and so does
-        // one whose springs pushed it before the substep's solver gathered its start state)
+        // one that springs or the contacts' collision pass pushed before the substep's solver
+        // gathered its start state; a frame of one substep without either rolls back to that)
         let saved = may_redo || n > 1 || self.has_springs;
         if saved {
             self.save_frame();
@@ -2023,7 +2025,7 @@ impl World {
         // substeps of the frame may already have driven far off: its bodies go back to the
         // frame start, as the report says.
         if self.report.islands.iter().any(|r| r.rolled_back) {
-            if n > 1 || (saved && self.has_springs) {
+            if saved {
                 self.restore_rolled_back_islands();
             }
             // (the forces its failed substeps kept for the warm start, NaN or enormous)
@@ -2111,14 +2113,16 @@ impl World {
     }
 
     /// Test hook, not part of the API: fills the buffers a copy does not copy (the solver's
-    /// scratch: factorizations' values, a substep's linearization set aside, the iterations'
-    /// work vectors; the contacts' border columns) with NaN, and empties the lists a step
-    /// rebuilds (the contact points). A world whose next steps read any of it before writing it would
-    /// then step differently from its twin: the snapshot tests poison their copies.
+    /// scratch: factorizations' values, the current and the set-aside linearizations, the
+    /// iterations' work vectors; the contacts' border columns) with `value` (NaN, or a finite
+    /// value no step computes: NaN can hide in a maximum or a comparison), and empties the
+    /// lists a step rebuilds (the contact points). A world whose next steps read any of it
+    /// before writing it would then step differently from its twin: the snapshot tests poison
+    /// their copies.
     #[doc(hidden)]
-    pub fn poison_scratch(&mut self) {
-        self.solver.poison_scratch();
-        self.contacts.poison_scratch();
+    pub fn poison_scratch(&mut self, value: f64) {
+        self.solver.poison_scratch(value);
+        self.contacts.poison_scratch(value);
     }
 
     /// Test hook, not part of the API: the next frame step runs as `substeps` substeps of the

@@ -605,19 +605,20 @@ reusing_clone! {
 }
 
 impl Island {
-    /// Fills the island's scratch ([`Scratch`]) with NaN (test hook, [`crate::World::poison_scratch`]).
-    pub fn poison_scratch(&mut self) {
-        self.factor.values.poison();
-        self.start_values.poison();
-        self.start_rows.poison();
-        self.start_wrows.poison();
-        self.start_lim_rows.poison();
-        self.start_lim_wrows.poison();
-        self.aa.poison();
-        self.aa_hist.iter_mut().for_each(Poison::poison);
-        self.cg.poison();
-        self.rows.poison();
-        self.wrows.poison();
+    /// Fills the island's scratch ([`Scratch`]) with `v` (test hook,
+    /// [`crate::World::poison_scratch`]).
+    pub fn poison_scratch(&mut self, v: f64) {
+        self.factor.values.poison(v);
+        self.start_values.poison(v);
+        self.start_rows.poison(v);
+        self.start_wrows.poison(v);
+        self.start_lim_rows.poison(v);
+        self.start_lim_wrows.poison(v);
+        self.aa.poison(v);
+        self.aa_hist.iter_mut().for_each(|h| h.poison(v));
+        self.cg.poison(v);
+        self.rows.poison(v);
+        self.wrows.poison(v);
     }
 
     /// The settings the island's joints are solved with: `eps_p` raised to the rounding of its

@@ -323,9 +323,9 @@ fn for_each_island<F>(
 }
 
 impl Solver {
-    /// Fills every island's scratch with NaN (test hook, [`crate::World::poison_scratch`]).
-    pub fn poison_scratch(&mut self) {
-        self.islands.iter_mut().for_each(Island::poison_scratch);
+    /// Fills every island's scratch with `v` (test hook, [`crate::World::poison_scratch`]).
+    pub fn poison_scratch(&mut self, v: f64) {
+        self.islands.iter_mut().for_each(|i| i.poison_scratch(v));
     }
 
     /// Solves the islands on `threads` threads (1: the calling thread alone, the default; 0: one

@@ -2464,12 +2464,12 @@ impl Contacts {
         self.kept.clear();
     }
 
-    /// Empties the (sub)step's contact points and first-pass impulses and turns the border
-    /// columns NaN: what a copy leaves out (test hook, [`crate::World::poison_scratch`]).
-    pub fn poison_scratch(&mut self) {
-        self.contacts.poison();
-        self.first_pass.poison();
-        self.border_buf.poison();
+    /// Empties the (sub)step's contact points and first-pass impulses and fills the border
+    /// columns with `v`: what a copy leaves out (test hook, [`crate::World::poison_scratch`]).
+    pub fn poison_scratch(&mut self, v: f64) {
+        self.contacts.poison(v);
+        self.first_pass.poison(v);
+        self.border_buf.poison(v);
     }
 
     /// The bodies the contacts found by `before` touch (world slots; the static world left

@@ -14,9 +14,9 @@ pub struct Row {
 }
 
 impl crate::Poison for Row {
-    fn poison(&mut self) {
-        self.c = f64::NAN;
-        self.j.poison();
+    fn poison(&mut self, v: f64) {
+        self.c = v;
+        self.j.poison(v);
     }
 }
 
