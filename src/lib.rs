@@ -87,19 +87,35 @@ impl<T> std::ops::DerefMut for Scratch<T> {
     }
 }
 
-/// A list each step rebuilds from empty before reading it (the contact points of a (sub)step,
-/// detected anew). A copy leaves it empty (a copy into a world keeps that world's memory), and
-/// [`Poison`] empties it.
-#[derive(Debug)]
-pub(crate) struct Rebuilt<T>(pub Vec<T>);
+/// Scratch that no result depends on between two calls (the trees' workspaces: parry keeps a
+/// tree's incremental optimization state in the tree, for determinism; the narrow phase's
+/// buffers and a (sub)step's contact points, cleared before each use): a copy starts with an
+/// empty one and a copy into a world keeps the world's own. [`Poison`] empties a list.
+#[derive(Default)]
+pub(crate) struct Fresh<T>(pub T);
 
-impl<T> Default for Rebuilt<T> {
-    fn default() -> Self {
-        Rebuilt(Vec::new())
+impl<T: Default> Clone for Fresh<T> {
+    fn clone(&self) -> Self {
+        Fresh(T::default())
+    }
+
+    fn clone_from(&mut self, _: &Self) {}
+}
+
+impl<T> std::ops::Deref for Fresh<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
     }
 }
 
-impl<'a, T> IntoIterator for &'a Rebuilt<T> {
+impl<T> std::ops::DerefMut for Fresh<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Fresh<Vec<T>> {
     type Item = &'a T;
     type IntoIter = std::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
@@ -107,7 +123,7 @@ impl<'a, T> IntoIterator for &'a Rebuilt<T> {
     }
 }
 
-impl<'a, T> IntoIterator for &'a mut Rebuilt<T> {
+impl<'a, T> IntoIterator for &'a mut Fresh<Vec<T>> {
     type Item = &'a mut T;
     type IntoIter = std::slice::IterMut<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
@@ -115,30 +131,7 @@ impl<'a, T> IntoIterator for &'a mut Rebuilt<T> {
     }
 }
 
-impl<T> Clone for Rebuilt<T> {
-    fn clone(&self) -> Self {
-        Rebuilt(Vec::new())
-    }
-
-    fn clone_from(&mut self, _: &Self) {
-        self.0.clear();
-    }
-}
-
-impl<T> std::ops::Deref for Rebuilt<T> {
-    type Target = Vec<T>;
-    fn deref(&self) -> &Vec<T> {
-        &self.0
-    }
-}
-
-impl<T> std::ops::DerefMut for Rebuilt<T> {
-    fn deref_mut(&mut self) -> &mut Vec<T> {
-        &mut self.0
-    }
-}
-
-impl<T> Poison for Rebuilt<T> {
+impl<T> Poison for Fresh<Vec<T>> {
     fn poison(&mut self, _: f64) {
         self.0.clear();
     }

@@ -1535,7 +1535,7 @@ fn a_ball_servo_through_the_c_abi() {
         w: s,
     };
     assert_eq!(tenon_joint_set_motor_rotation(ball, quarter), R_OK);
-    for (bad, code) in [
+    let bad_targets = [
         (
             tenon_quat {
                 w: f64::NAN,
@@ -1547,7 +1547,8 @@ fn a_ball_servo_through_the_c_abi() {
             tenon_quat { w: 2.0, ..quarter },
             tenon_result::InvalidRotation,
         ),
-    ] {
+    ];
+    for (bad, code) in bad_targets {
         assert_eq!(tenon_joint_set_motor_rotation(ball, bad), code);
     }
     let mut got = tenon_quat::default();
@@ -1569,19 +1570,7 @@ fn a_ball_servo_through_the_c_abi() {
         unsafe { tenon_joint_def_set_world_frame(w, &mut d, v(0.0, 2.0, 0.0), v(1.0, 0.0, 0.0)) };
     assert_eq!(framed, R_OK);
     let mut id = tenon_joint_id::default();
-    for (bad, code) in [
-        (
-            tenon_quat {
-                w: f64::NAN,
-                ..quarter
-            },
-            tenon_result::NonFinite,
-        ),
-        (
-            tenon_quat { w: 2.0, ..quarter },
-            tenon_result::InvalidRotation,
-        ),
-    ] {
+    for (bad, code) in bad_targets {
         d.motor_rotation = bad;
         assert_eq!(unsafe { tenon_joint_create(w, &d, &mut id) }, code);
     }

@@ -4,6 +4,7 @@
 
 use std::f64::consts::PI;
 
+use tenon::scenes::joint_at as joint;
 use tenon::*;
 
 mod support;
@@ -43,20 +44,6 @@ fn body(world: &mut World, position: Vec3, mass_properties: MassProperties) -> B
             ..Default::default()
         })
         .unwrap()
-}
-
-/// A joint of `kind` from `a` (the world if `None`) to `b` at the world `anchor`, along `axis`.
-fn joint(
-    world: &mut World,
-    kind: JointKind,
-    a: Option<BodyHandle>,
-    b: BodyHandle,
-    anchor: Vec3,
-    axis: Vec3,
-) -> JointHandle {
-    let mut d = JointDesc::new(kind, a, b);
-    world.set_joint_frames_world(&mut d, anchor, axis).unwrap();
-    world.create_joint(&d).unwrap()
 }
 
 fn spring(stiffness: f64, damping: f64, target: f64) -> Motor {

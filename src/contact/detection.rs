@@ -25,6 +25,7 @@ mod queries;
 pub(crate) use queries::{QueryShape, RayHitAt};
 
 use super::{CollisionFilter, Geometry, Material};
+use crate::Fresh;
 use crate::arena::Arena;
 use crate::body::{Body, BodyKind};
 use crate::error::{Error, ErrorKind, Result};
@@ -896,34 +897,6 @@ impl Clone for PairCache {
         manifolds::manifolds_clone_from(&mut self.manifolds, &source.manifolds);
         manifolds::workspace_clone_from::<Warm>(&mut self.workspace, &source.workspace);
         self.stamp = source.stamp;
-    }
-}
-
-/// Scratch that no result depends on between two calls (the trees' workspaces: parry keeps a
-/// tree's incremental optimization state in the tree, for determinism; the narrow phase's
-/// buffers, cleared before each use): a copy starts with an empty one and a copy into a world
-/// keeps the world's own.
-#[derive(Default)]
-struct Fresh<T>(T);
-
-impl<T: Default> Clone for Fresh<T> {
-    fn clone(&self) -> Self {
-        Fresh(T::default())
-    }
-
-    fn clone_from(&mut self, _: &Self) {}
-}
-
-impl<T> std::ops::Deref for Fresh<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> std::ops::DerefMut for Fresh<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
     }
 }
 

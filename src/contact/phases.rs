@@ -32,7 +32,7 @@ use crate::articulation::{ContactSide, Solver};
 use crate::body::{Body, BodyKind, MotionState};
 use crate::math::{Mat3, Quat, Vec3};
 use crate::world::{BodyHandle, Joint, WorldSettings};
-use crate::{Poison, Rebuilt, Scratch};
+use crate::{Fresh, Poison, Scratch};
 
 reusing_clone! {
     /// Everything about contacts the world keeps between and during steps.
@@ -46,7 +46,7 @@ reusing_clone! {
         pub registered: Vec<ContactDesc>,
         /// The caller's pre-solve hook ([`crate::World::set_pre_solve`]).
         pub pre_solve: super::HookCell,
-        contacts: Rebuilt<Contact>,
+        contacts: Fresh<Vec<Contact>>,
         states: Vec<MotionState>,
         involved: Vec<u32>,
         /// Per body slot: its state's velocities lag behind its island's pending joint impulses
@@ -119,7 +119,7 @@ reusing_clone! {
         kept: Vec<Kept>,
         /// Each contact's impulses (normal, total, friction, rolling) at the end of the first pass,
         /// and its previewed separation there.
-        first_pass: Rebuilt<(f64, Vec3, Vec3, Vec3, f64)>,
+        first_pass: Fresh<Vec<(f64, Vec3, Vec3, Vec3, f64)>>,
         /// Scratch of [`Contacts::set_aside_deeper_groups`]: a union-find over the body slots and
         /// one node per island, per root the deepest point after the first pass and at the end,
         /// and the islands whose second pass is set aside.
