@@ -475,6 +475,8 @@ impl Island {
             return false;
         }
         self.apply_limit_impulse(r, dq);
+        // (`carried + dq` may round past the bound it was clamped to)
+        self.lim.lam_pos[r] = self.lim.lam_pos[r].clamp(lo, hi);
         let (n, nl) = (self.n_rows, self.lim.info.len());
         let off = r * (n + nl);
         let gw = &self.swept_gw[off..off + n + nl];
@@ -656,24 +658,28 @@ mod tests {
     /// of every joint row and of every limit row the contacts hold do not change.
     #[test]
     fn a_swept_limit_row_reaches_its_target_and_moves_no_held_row() {
-        let (mut motors, mut limits, mut reached) = (0, 0, 0);
+        let (mut motors, mut limits, mut reached, mut rounded) = (0, 0, 0, 0);
         // (the ragdoll at several moments of its tumble: which rows are swept changes)
         for steps in [30, 60, 90, 120, 240] {
-            let (m, l, t) = visit_swept_rows_after(steps);
+            let (m, l, t, b) = visit_swept_rows_after(steps);
             (motors, limits, reached) = (motors + m, limits + l, reached + t);
+            rounded += b;
         }
-        println!("{motors} friction rows, {limits} limits visited, {reached} reached their target");
+        println!(
+            "{motors} friction rows, {limits} limits visited, {reached} reached their target, \
+             {rounded} clamped where the sum rounds past the bound"
+        );
         assert!(
-            motors > 0 && limits > 0 && reached > 0,
+            motors > 0 && limits > 0 && reached > 0 && rounded > 0,
             "{motors} friction rows, {limits} limits, {reached} at their target: the test checks \
              little"
         );
     }
 
     /// The checks of `a_swept_limit_row_reaches_its_target_and_moves_no_held_row` on the
-    /// ragdoll after `steps` steps: returns the friction rows and limits visited and how many
-    /// reached their target.
-    fn visit_swept_rows_after(steps: usize) -> (usize, usize, usize) {
+    /// ragdoll after `steps` steps: returns the friction rows and limits visited, how many
+    /// reached their target, and how many were clamped where the sum rounds past the bound.
+    fn visit_swept_rows_after(steps: usize) -> (usize, usize, usize, usize) {
         let mut world = World::default();
         let s = scenes::ragdoll_on_stairs(&mut world);
         scenes::joint_friction(&mut world, &s.joints, 0.1);
@@ -687,7 +693,7 @@ mod tests {
         isl.flush_contact_impulses();
         let mut rows = Vec::new();
         isl.swept_rows(0, false, &world.bodies, &mut rows);
-        let (mut motors, mut limits, mut reached) = (0, 0, 0);
+        let (mut motors, mut limits, mut reached, mut rounded) = (0, 0, 0, 0);
         for &(_, c, r) in &rows {
             let (c, r) = (c as usize, r as usize);
             let before = row_velocities(isl);
@@ -728,8 +734,20 @@ mod tests {
             } else {
                 limits += 1;
             }
+            // A visit clamped at its bound leaves the row's impulse on it, wherever the
+            // impulse it carried makes `carried + dq` round: with the friction's bound
+            // `0.1 N m / 60`, `-0.0016596464888296312 + (hi - it)` rounds 1 ulp past it.
+            let carried = -0.0016596464888296312;
+            if carried + (hi - carried) > hi && carried > lo {
+                isl.lim.lam_pos[r] = carried;
+                isl.swept_y0[r] = row_velocities(isl)[n + r] + 1e3;
+                isl.visit_limit_row(c, r);
+                let total = isl.lim.lam_pos[r];
+                assert!(total == hi, "row {r}: {total} against the bound {hi}");
+                rounded += 1;
+            }
         }
-        (motors, limits, reached)
+        (motors, limits, reached, rounded)
     }
 
     /// A coupled contact holds the limit rows that push as it holds the joints (Appendix C with
