@@ -309,7 +309,7 @@ fn main() {
     let poison = std::env::var("POISON").is_ok();
     for k in 0..steps {
         if poison {
-            world.poison_scratch(if k % 2 == 0 { f64::NAN } else { -7.25e7 });
+            world.poison_scratch(World::scratch_poison(k));
         }
         let r = world.step(h).expect("valid step");
         let (iterations, refactorizations, violation) =

@@ -2112,6 +2112,13 @@ impl World {
         Ok(&self.report)
     }
 
+    /// Test hook, not part of the API: the value [`World::poison_scratch`] is given before step
+    /// `k` of a run, NaN and a finite value no step computes (-7.25e7) in turn.
+    #[doc(hidden)]
+    pub fn scratch_poison(k: usize) -> f64 {
+        if k % 2 == 0 { f64::NAN } else { -7.25e7 }
+    }
+
     /// Test hook, not part of the API: fills the buffers a copy does not copy (the solver's
     /// scratch: factorizations' values, the current and the set-aside linearizations, the
     /// iterations' work vectors; the contacts' border columns) with `value` (NaN, or a finite

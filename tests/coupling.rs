@@ -803,6 +803,13 @@ fn a_struck_ball_passes_its_impulse_on_to_a_pendulum_bob() {
     assert!((b - v).abs() < 0.02 * v, "bob leaves at {b}");
 }
 
+/// A dynamic ball of `radius` at `at`, of the rough material (mu 0.5) most tests here use.
+fn rough_ball(world: &mut World, at: Vec3, radius: f64) -> BodyHandle {
+    let ball = Geometry::Sphere { radius };
+    let rough = Material::coulomb(0.5);
+    scenes::shaped_body(world, BodyKind::Dynamic, at, Quat::identity(), ball, rough)
+}
+
 /// Position, orientation and velocities of `bodies`, to compare states bit for bit.
 fn bodies_state(world: &World, bodies: &[BodyHandle]) -> Vec<(Vec3, Quat, Vec3, Vec3)> {
     bodies
@@ -833,14 +840,7 @@ fn a_rolled_back_frame_of_one_substep_goes_back_to_its_start_through_a_collision
         world.set_contact_settings(cs).unwrap();
         scenes::floor(&mut world, 0.0, Material::coulomb(0.5));
         // a 0.3 m ball on a 1 m ball joint 1 m above the floor, thrown down from the horizontal
-        let bob = scenes::shaped_body(
-            &mut world,
-            BodyKind::Dynamic,
-            Vec3::new(1.0, 0.0, 1.0),
-            Quat::identity(),
-            Geometry::Sphere { radius: 0.3 },
-            Material::coulomb(0.5),
-        );
+        let bob = rough_ball(&mut world, Vec3::new(1.0, 0.0, 1.0), 0.3);
         let pivot = Vec3::new(0.0, 0.0, 1.0);
         scenes::joint_at(&mut world, JointKind::Ball, None, bob, pivot, Vec3::x());
         let down = Vec3::new(0.0, 0.0, -6.0);
@@ -877,15 +877,12 @@ fn a_rolled_back_frame_of_one_substep_goes_back_to_its_start_through_a_collision
 fn a_blow_up_rolls_its_island_back_to_the_frame_start() {
     let mut world = World::default();
     let s = scenes::heavy_chain_on_ground(&mut world, 1e3, 0.5, 7.978);
-    let ball = scenes::shaped_body(
+    let ball = rough_ball(
         &mut world,
-        BodyKind::Dynamic,
         // (high enough to be still falling at the third blow-up: at rest on the floor it
         // would not move at all)
         Vec3::new(-20.0, 0.0, 15.0),
-        Quat::identity(),
-        Geometry::Sphere { radius: 0.5 },
-        Material::coulomb(0.5),
+        0.5,
     );
     // and a free box resting on the floor (10 - 7.978 m up) through the blow-ups
     let floor = 10.0 - 7.978;
@@ -1111,14 +1108,7 @@ fn a_rolled_back_island_is_held_static_for_the_rest_of_its_frame() {
         Vec3::zeros(),
         Vec3::x(),
     );
-    let ball = scenes::shaped_body(
-        &mut world,
-        BodyKind::Dynamic,
-        Vec3::new(0.2, 0.1, 0.6),
-        Quat::identity(),
-        Geometry::Sphere { radius: 0.1 },
-        Material::coulomb(0.5),
-    );
+    let ball = rough_ball(&mut world, Vec3::new(0.2, 0.1, 0.6), 0.1);
     let floor = scenes::floor(&mut world, -0.5, Material::coulomb(0.5));
     let on_floor = |world: &World| {
         world.contacts().iter().any(|c| {
@@ -1292,14 +1282,7 @@ fn a_frame_failing_at_the_retake_limit_leaves_the_contacts_uncoupled_for_a_secon
     let mut world = World::default();
     let chain = scenes::chain(&mut world, 5);
     scenes::floor(&mut world, -1.0, Material::coulomb(0.5));
-    scenes::shaped_body(
-        &mut world,
-        BodyKind::Dynamic,
-        Vec3::new(0.0, 10.0, -0.9),
-        Quat::identity(),
-        Geometry::Sphere { radius: 0.1 },
-        Material::coulomb(0.5),
-    );
+    rough_ball(&mut world, Vec3::new(0.0, 10.0, -0.9), 0.1);
     let mut settings = *world.settings();
     settings.max_substeps = 2;
     world.set_settings(settings).unwrap();

@@ -60,7 +60,7 @@ fn fingerprint(world: &World) -> Vec<u64> {
 fn step_alike(a: &mut World, b: &mut World, steps: usize, what: &str) -> (f64, u32) {
     let (mut worst, mut substeps) = (0.0f64, 1);
     for k in 0..steps {
-        b.poison_scratch(if k % 2 == 0 { f64::NAN } else { -7.25e7 });
+        b.poison_scratch(World::scratch_poison(k));
         let ra = a.step(H).unwrap().clone();
         let rb = b.step(H).unwrap().clone();
         assert_eq!(
@@ -254,7 +254,7 @@ fn a_restored_world_replays_its_steps() {
             world.destroy_body(gone).unwrap();
             assert_eq!(add_ball(&mut world), created);
         }
-        world.poison_scratch(if k % 2 == 0 { f64::NAN } else { -7.25e7 });
+        world.poison_scratch(World::scratch_poison(k));
         world.step(H).unwrap();
         assert_eq!(&fingerprint(&world), expected, "step {k} after the restore");
     }
