@@ -2002,7 +2002,7 @@ impl World {
         let mut deepened = None;
         loop {
             let at = blow_up.map(|(_, at)| at);
-            let (need, first_deepened, stuck) = self.substeps(h, n, max, at, deepened);
+            let (need, asked_deepened, stuck) = self.substeps(h, n, max, at, deepened);
             rebuilt |= self.report.topology_rebuilt;
             if !stuck {
                 remembered = n;
@@ -2017,7 +2017,7 @@ impl World {
             self.solver.begin_frame();
             let grow = need.next_power_of_two().min(max / n).max(2);
             self.solver.scale_substep_hints(grow);
-            deepened = first_deepened;
+            deepened = asked_deepened;
             n *= grow;
         }
         // An island whose state became NaN or infinite (or blew up past BLOWN_UP_SPEED) in one
@@ -2160,14 +2160,15 @@ impl World {
     /// substeps an island the contacts touched needed within a substep (1: none needed more),
     /// stopping at the first such substep if the frame may still be redone with more (`n`
     /// below `max`). `blow_up`: the substep whose islands turn NaN ([`World::inject_blow_up`]).
-    /// `deepened_before`: how much deeper than they began the first substep of the frame's
-    /// last try left its points on mechanisms, if that was more than `DEEP` tolerances (a
-    /// retake for depth; [`Contacts::deepened`]). Returns the most substeps needed, that depth
-    /// for this try's first substep if depth alone asked for the retake, and whether this try
-    /// is stuck: its shorter first substep did not leave its points at least twice as
-    /// shallow, so more substeps would not either (points held into each other by joints), and
-    /// points that end deeper no longer ask for a retake (islands that need substeps of their
-    /// own still do).
+    /// `deepened_before`: how much deeper than they began the substep of the frame's last try
+    /// that asked for this one left its points on mechanisms, if that was more than `DEEP`
+    /// tolerances and depth alone asked (a retake for depth; [`Contacts::deepened`]). Returns
+    /// the most substeps needed, that depth for this try's substep that asked for a retake for
+    /// depth alone, and whether this try is stuck: its shorter first substep did not leave its
+    /// points at least twice as shallow, or a later one asked for depth alone with points not
+    /// twice as shallow, so more substeps would not help (points held into each other by
+    /// joints); points that end deeper then no longer ask for a retake (islands that need
+    /// substeps of their own still do).
     fn substeps(
         &mut self,
         h: f64,
@@ -2179,7 +2180,7 @@ impl World {
         let dt = h / f64::from(n);
         let mut need = 1;
         let mut unresolved = false;
-        let (mut first_deepened, mut stuck) = (None, false);
+        let (mut asked_deepened, mut stuck) = (None, false);
         for k in 0..n {
             let (first, last) = (k == 0, k + 1 == n);
             self.contacts.before(
@@ -2253,12 +2254,21 @@ impl World {
                     need = need.max(r.substeps);
                 }
             }
-            // (a stuck try's depth asks for nothing; a first substep that asks for a retake
-            // for its depth alone is what the next try's first substep is compared with)
+            // (a stuck try's depth asks for nothing; a substep that asks for a retake for its
+            // depth alone is what the next try is compared with. A later substep that asks so,
+            // no more than twice as shallow as the last try's, makes the try stuck too: in a
+            // heap whose joints hold cubes into each other, frames whose later substeps asked
+            // for depth were retaken 2, 4, ... 64 times over, the next frames starting there)
             let (depth, joints) = self.contacts.retake_reasons(joints_held);
             let depth = depth && !stuck;
-            if first && depth && !joints && need == 1 {
-                first_deepened = Some(self.contacts.deepened);
+            let alone = depth && !joints && need == 1;
+            if alone && !first && deepened_before.is_some_and(|d| self.contacts.deepened > 0.5 * d)
+            {
+                stuck = true;
+            }
+            let depth = depth && !stuck;
+            if alone && depth {
+                asked_deepened = Some(self.contacts.deepened);
             }
             if depth || joints {
                 need = need.max(2);
@@ -2268,7 +2278,7 @@ impl World {
             }
         }
         self.thaw();
-        (need, first_deepened, stuck)
+        (need, asked_deepened, stuck)
     }
 
     /// Every spring's row along its coordinate at the current poses and its load

@@ -466,70 +466,77 @@ fn heavy_chain_falling_on_the_ground_keeps_joints_and_contacts_in_every_substep(
 /// within the frame begins and ends. Before, the events added up over the substeps: links of
 /// the 1:10^3 chain lying on the ground stopped touching in one substep and touched again in a
 /// later one, an end and a begin within one frame (83 events in 300 frames, 19 frames with
-/// such pairs; after, 41 events, 1 frame with a pair touching only within it). The trees'
-/// re-linearization after contact impulses changed the landing since: 92 events, 3 frames
-/// with pairs touching only within them.
+/// such pairs; after, 41 events, 1 frame with a pair touching only within it). Whether a
+/// landing has such frames depends on its trajectory (with the pushes against joints left out
+/// of the warm starts, 5 of 22 ground heights from 7.9 to 8.2 m had one or two): three
+/// heights, which had 0, 2 and 1.
 #[test]
 fn a_frame_split_into_substeps_reports_the_frames_contact_events() {
-    let mut world = World::default();
-    scenes::heavy_chain_on_ground(&mut world, 1000.0, 0.5, 8.0);
-    // the pairs of bodies, and of shapes (the lower slot first), touching at the end of a step
-    let pairs = |world: &World| {
-        let mut p: Vec<_> = (world.contacts().iter())
-            .map(|c| (c.body_a, c.body_b))
-            .collect();
-        p.sort_unstable();
-        p.dedup();
-        p
-    };
-    let shape_pairs = |world: &World| {
-        let mut p: Vec<_> = (world.contacts().iter())
-            .filter_map(|c| {
-                let (a, b) = (c.shape_a?, c.shape_b?);
-                Some(if a.index < b.index { (a, b) } else { (b, a) })
-            })
-            .collect();
-        p.sort_unstable();
-        p.dedup();
-        p
-    };
-    let (mut before, mut shapes_before) = (pairs(&world), shape_pairs(&world));
-    let (mut split, mut events, mut transients) = (0, 0, 0);
-    for _ in 0..300 {
-        let r = world.step(1.0 / 60.0).unwrap();
-        assert!(r.converged, "{r:?}");
-        split += u32::from(r.substeps > 1 && !world.contacts().is_empty());
-        let (now, shapes_now) = (pairs(&world), shape_pairs(&world));
-        let ev: Vec<_> = (world.contact_events().iter())
-            .map(|e| ((e.body_a, e.body_b), e.begin))
-            .collect();
-        let shape_ev: Vec<_> = (world.shape_contact_events().iter())
-            .map(|e| ((e.shape_a, e.shape_b), e.begin))
-            .collect();
-        // (one link's shape each: the shapes' pairs are the bodies')
-        for e in world.shape_contact_events() {
-            assert!(ev.contains(&((Some(e.body_a), e.body_b), e.begin)), "{e:?}");
+    let mut transients = 0;
+    for ground in [8.0, 7.92, 8.2] {
+        let mut world = World::default();
+        scenes::heavy_chain_on_ground(&mut world, 1000.0, 0.5, ground);
+        // the pairs of bodies, and of shapes (the lower slot first), touching at the end of a step
+        let pairs = |world: &World| {
+            let mut p: Vec<_> = (world.contacts().iter())
+                .map(|c| (c.body_a, c.body_b))
+                .collect();
+            p.sort_unstable();
+            p.dedup();
+            p
+        };
+        let shape_pairs = |world: &World| {
+            let mut p: Vec<_> = (world.contacts().iter())
+                .filter_map(|c| {
+                    let (a, b) = (c.shape_a?, c.shape_b?);
+                    Some(if a.index < b.index { (a, b) } else { (b, a) })
+                })
+                .collect();
+            p.sort_unstable();
+            p.dedup();
+            p
+        };
+        let (mut before, mut shapes_before) = (pairs(&world), shape_pairs(&world));
+        let (mut split, mut events) = (0, 0);
+        for _ in 0..300 {
+            let r = world.step(1.0 / 60.0).unwrap();
+            assert!(r.converged, "{r:?}");
+            split += u32::from(r.substeps > 1 && !world.contacts().is_empty());
+            let (now, shapes_now) = (pairs(&world), shape_pairs(&world));
+            let ev: Vec<_> = (world.contact_events().iter())
+                .map(|e| ((e.body_a, e.body_b), e.begin))
+                .collect();
+            let shape_ev: Vec<_> = (world.shape_contact_events().iter())
+                .map(|e| ((e.shape_a, e.shape_b), e.begin))
+                .collect();
+            // (one link's shape each: the shapes' pairs are the bodies')
+            for e in world.shape_contact_events() {
+                assert!(ev.contains(&((Some(e.body_a), e.body_b), e.begin)), "{e:?}");
+            }
+            assert_eq!(shape_ev.len(), ev.len());
+            events += ev.len();
+            let t = world.time();
+            let a = frame_events_match(&before, &now, &ev, t);
+            let b = frame_events_match(&shapes_before, &shapes_now, &shape_ev, t);
+            assert_eq!(a, b);
+            transients += u32::from(a);
+            (before, shapes_before) = (now, shapes_now);
         }
-        assert_eq!(shape_ev.len(), ev.len());
-        events += ev.len();
-        let t = world.time();
-        let a = frame_events_match(&before, &now, &ev, t);
-        let b = frame_events_match(&shapes_before, &shapes_now, &shape_ev, t);
-        assert_eq!(a, b);
-        transients += u32::from(a);
-        (before, shapes_before) = (now, shapes_now);
+        println!(
+            "ground {ground}: {split} frames split into substeps with contacts, {events} events; \
+             {transients} frames so far with pairs touching only within them"
+        );
+        // (measured 176-185)
+        assert!(
+            split >= 150,
+            "ground {ground}: {split} frames split into substeps with contacts"
+        );
+        // (a smoke check: the per-pair checks above are the test; measured 29-45 events)
+        assert!(
+            (20..=150).contains(&events),
+            "ground {ground}: {events} events"
+        );
     }
-    println!(
-        "{split} frames split into substeps with contacts, {events} events, {transients} frames \
-         with pairs touching only within them"
-    );
-    // (measured 200)
-    assert!(
-        split >= 150,
-        "{split} frames split into substeps with contacts"
-    );
-    // (a smoke check: the per-pair checks above are the test; measured 92 events and 3 frames)
-    assert!((20..=150).contains(&events), "{events} events");
     assert!(transients >= 1, "no pair touched only within a frame");
 }
 
@@ -1415,32 +1422,42 @@ fn a_jointed_heap_of_overlapping_cubes_is_moved_apart_without_popping() {
 /// that fail to move them out kept the velocity of their push, up to depth / h in every
 /// substep: the first frame went to 64 substeps and 2.2e7 J, cubes at 3584 m/s. Now such a
 /// push keeps at most 3 m/s of a body, frames that left the overlaps where they were take their
-/// later substeps as the first, and a frame whose substeps do not make its first one shallower
-/// is not redone with more of them; the overlap is reported, not hidden.
+/// later substeps as the first, a frame whose substeps do not make the points shallower is not
+/// redone with more of them (its first substep, or a later one, asking for a retake for depth
+/// with points not twice as shallow as the last try's), and what a second pass added to the
+/// contacts of bodies it could not move out is not the next step's warm start; the overlap is
+/// reported, not hidden. Whether a jammed heap stayed calm depended on the trajectory's
+/// rounding: over 8 step sizes `1/60 (1 + 3e-15 k)` s, 5 went to 32-64 substeps and one to
+/// 32 m/s and 2076 J (k = 5). Now over 16 of them: at most 1.45 m/s and 186 J, 2 substeps in 13,
+/// 16 in two (k = 1 and 14: retakes for depth that did make the points shallower). Here four.
 #[test]
 fn a_heap_whose_joints_hold_cubes_into_each_other_stays_calm_and_reports_the_overlap() {
-    let mut world = World::default();
-    let cubes = scenes::jointed_heap(&mut world, 2, 3, 2);
-    let energy0 = world.kinetic_energy() + world.potential_energy();
-    let (mut fastest, mut most_energy, mut most_substeps) = (0.0f64, energy0, 0);
-    let mut unconverged = 0;
-    for _ in 0..30 {
-        let r = world.step(1.0 / 60.0).unwrap();
-        assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
-        most_substeps = most_substeps.max(r.substeps);
-        let c = world.contact_report();
-        unconverged += u32::from(!c.contacts_converged && c.max_penetration > 0.01);
-        for &b in &cubes {
-            fastest = fastest.max(world.body(b).unwrap().linear_velocity().norm());
+    for k in [0.0, 1.0, 4.0, 5.0] {
+        let h = 1.0 / 60.0 * (1.0 + 3e-15 * k);
+        let mut world = World::default();
+        let cubes = scenes::jointed_heap(&mut world, 2, 3, 2);
+        let energy0 = world.kinetic_energy() + world.potential_energy();
+        let (mut fastest, mut most_energy, mut most_substeps) = (0.0f64, energy0, 0);
+        let mut unconverged = 0;
+        for _ in 0..30 {
+            let r = world.step(h).unwrap();
+            assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
+            most_substeps = most_substeps.max(r.substeps);
+            let c = world.contact_report();
+            unconverged += u32::from(!c.contacts_converged && c.max_penetration > 0.01);
+            for &b in &cubes {
+                fastest = fastest.max(world.body(b).unwrap().linear_velocity().norm());
+            }
+            most_energy = most_energy.max(world.kinetic_energy() + world.potential_energy());
         }
-        most_energy = most_energy.max(world.kinetic_energy() + world.potential_energy());
+        // (measured: 1.18-1.45 m/s, 184-186 J from 179 J, 2 substeps, 16 at k = 1, every
+        // frame reporting 3.3-3.7 cm)
+        assert!(fastest < 2.0, "k = {k}: {fastest} m/s");
+        assert!(
+            most_energy < 1.1 * energy0,
+            "k = {k}: {most_energy} J from {energy0} J"
+        );
+        assert!(most_substeps <= 16, "k = {k}: {most_substeps} substeps");
+        assert_eq!(unconverged, 30, "k = {k}: frames reporting the overlap");
     }
-    // (measured: 4.0 m/s, 238 J from 179 J, 2 substeps, every frame reporting 3.3-3.7 cm)
-    assert!(fastest < 6.0, "{fastest} m/s");
-    assert!(
-        most_energy < 1.5 * energy0,
-        "{most_energy} J from {energy0} J"
-    );
-    assert!(most_substeps <= 2, "{most_substeps} substeps");
-    assert_eq!(unconverged, 30, "frames reporting the overlap");
 }

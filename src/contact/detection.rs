@@ -454,6 +454,9 @@ pub(crate) struct Contact {
     /// split from this sum along the end normal.
     pub p: Vec3,
     pub p_total: Vec3,
+    /// The part of `p` left out of the next step's warm start: what a position-level second
+    /// pass added pushing against joints that hold points in (see `Contacts::during`).
+    pub moved_out: Vec3,
     /// Collision target of the normal velocity (NaN: not colliding).
     pub target: f64,
     pub sliding: bool,
@@ -588,6 +591,7 @@ impl Contact {
             u0: Vec3::zeros(),
             vs: Vec3::zeros(),
             pn_total: 0.0,
+            moved_out: Vec3::zeros(),
             p: Vec3::zeros(),
             p_total: Vec3::zeros(),
             target: f64::NAN,
