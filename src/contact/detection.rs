@@ -454,8 +454,9 @@ pub(crate) struct Contact {
     /// split from this sum along the end normal.
     pub p: Vec3,
     pub p_total: Vec3,
-    /// The part of `p` left out of the next step's warm start: what a position-level second
-    /// pass added pushing against joints that hold points in (see `Contacts::during`).
+    /// The part of `p` left out of the next step's warm start: what shock propagation's levels
+    /// above the first added, and what a position-level second pass added pushing against
+    /// joints that hold points in (see `Contacts::during`).
     pub moved_out: Vec3,
     /// Collision target of the normal velocity (NaN: not colliding).
     pub target: f64,
@@ -499,6 +500,13 @@ pub(crate) struct Contact {
     pub warm_force: Vec3,
     /// The same for the angular impulse of the rolling resistance and spinning friction (N m).
     pub warm_torque: Vec3,
+    /// Where the point was on A and on B (body frames) in the step that found `warm_force`.
+    pub warm_ra: Vec3,
+    pub warm_rb: Vec3,
+    /// The resultant and moment about A's centre of mass (A's frame) of the warm forces of
+    /// all the points the pair had in that step.
+    pub warm_pair_force: Vec3,
+    pub warm_pair_moment: Vec3,
     /// The world offsets of the points from the centres of mass and the world normal at the
     /// start poses (fixed within a phase or round).
     pub wa: Vec3,
@@ -606,6 +614,10 @@ impl Contact {
             floor: 0.0,
             active: false,
             warm_force: Vec3::zeros(),
+            warm_ra: Vec3::zeros(),
+            warm_rb: Vec3::zeros(),
+            warm_pair_force: Vec3::zeros(),
+            warm_pair_moment: Vec3::zeros(),
             warm_torque: Vec3::zeros(),
             seen: [u32::MAX; 2],
             frame_impulse: Vec3::zeros(),
@@ -750,6 +762,12 @@ pub(crate) fn combine(a: &Material, b: &Material) -> Material {
 struct Warm {
     force: [f64; 3],
     torque: [f64; 3],
+    /// The point on A and on B (body frames) where `force` acted.
+    ra: [f64; 3],
+    rb: [f64; 3],
+    /// The resultant and moment (A's frame) of the pair's forces in that step.
+    pair_force: [f64; 3],
+    pair_moment: [f64; 3],
     frame_impulse: [f64; 3],
     frame_torque: [f64; 3],
     frame: u64,
@@ -1280,6 +1298,9 @@ impl Detector {
                     // the force is kept in A's body frame, as the point and normal
                     c.warm_force = Vec3::from(pt.data.force);
                     c.warm_torque = Vec3::from(pt.data.torque);
+                    (c.warm_ra, c.warm_rb) = (Vec3::from(pt.data.ra), Vec3::from(pt.data.rb));
+                    c.warm_pair_force = Vec3::from(pt.data.pair_force);
+                    c.warm_pair_moment = Vec3::from(pt.data.pair_moment);
                     if pt.data.frame == frame {
                         c.frame_impulse = Vec3::from(pt.data.frame_impulse);
                         c.frame_torque = Vec3::from(pt.data.frame_torque);
@@ -1318,6 +1339,9 @@ impl Detector {
                     if let Some(c) = contacts.get(k) {
                         pt.data.force = c.warm_force.into();
                         pt.data.torque = c.warm_torque.into();
+                        (pt.data.ra, pt.data.rb) = (c.ra.into(), c.rb.into());
+                        pt.data.pair_force = c.warm_pair_force.into();
+                        pt.data.pair_moment = c.warm_pair_moment.into();
                         pt.data.frame_impulse = c.frame_impulse.into();
                         pt.data.frame_torque = c.frame_torque.into();
                         pt.data.frame = frame;
