@@ -1446,7 +1446,8 @@ fn warm_started_contacts_converge_in_fewer_sweeps_on_a_stack() {
         "sweeps per step cold {cold:.1} warm {warm:.1}; depth {cold_depth:.1e} {warm_depth:.1e}; \
          ground impulse over 1 s / weight {cold_ratio:.4} {warm_ratio:.4}"
     );
-    assert!(warm < 0.6 * cold, "sweeps per step cold {cold} warm {warm}");
+    // (measured: 103.0 cold, 26.1 warm; 33.4 warm before each pair's moment was kept)
+    assert!(warm < 0.3 * cold, "sweeps per step cold {cold} warm {warm}");
     assert!(warm_depth <= 1e-5 && cold_depth <= 1e-5);
     assert!((warm_ratio - 1.0).abs() < 1e-3, "ground load {warm_ratio}");
     assert!((cold_ratio - 1.0).abs() < 0.02, "ground load {cold_ratio}");
@@ -1459,7 +1460,9 @@ fn warm_started_contacts_converge_in_fewer_sweeps_on_a_stack() {
 /// step, the collision phase strikes none of its points, and it stands where it was built.
 /// Before, resting points that left the contact phase at a speed below its tolerance were
 /// struck again every step (9.5 points per step), and the sweeps stalled in the dead band of
-/// half the tolerance around each loaded point (83 sweeps per step, against 14 now).
+/// half the tolerance around each loaded point (83 sweeps per step, against 14). Each pair's
+/// warm forces now keep their resultant and moment as parry's points move over the faces
+/// (8.7 sweeps per step; 14.3 before).
 #[test]
 fn a_resting_stack_of_boxes_is_held_in_few_sweeps_without_impacts() {
     let mut world = World::default();
@@ -1482,7 +1485,7 @@ fn a_resting_stack_of_boxes_is_held_in_few_sweeps_without_impacts() {
     println!(
         "{per_step} sweeps per step, {collisions} collisions, deepest {deepest:.2e}, top {top:?}"
     );
-    assert!(per_step < 20.0, "{per_step} sweeps per step");
+    assert!(per_step < 11.0, "{per_step} sweeps per step");
     assert_eq!(collisions, 0);
     assert!(deepest <= tol, "deepest point {deepest}");
     assert!(
