@@ -2164,11 +2164,11 @@ impl World {
     /// that asked for this one left its points on mechanisms, if that was more than `DEEP`
     /// tolerances and depth alone asked (a retake for depth; [`Contacts::deepened`]). Returns
     /// the most substeps needed, that depth for this try's substep that asked for a retake for
-    /// depth alone, and whether this try is stuck: its shorter first substep did not leave its
-    /// points at least twice as shallow, or a later one asked for depth alone with points not
-    /// twice as shallow, so more substeps would not help (points held into each other by
-    /// joints); points that end deeper then no longer ask for a retake (islands that need
-    /// substeps of their own still do).
+    /// depth alone, and whether this try is stuck: its first substep did not leave its points
+    /// at least twice as shallow as the last try's substep that asked, or a later one asked
+    /// for depth alone with points not twice as shallow, so more substeps would not help
+    /// (points held into each other by joints); points that end deeper then no longer ask for
+    /// a retake (islands that need substeps of their own still do).
     fn substeps(
         &mut self,
         h: f64,

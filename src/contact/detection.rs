@@ -455,8 +455,8 @@ pub(crate) struct Contact {
     pub p: Vec3,
     pub p_total: Vec3,
     /// The part of `p` left out of the next step's warm start: what shock propagation's levels
-    /// above the first added, and what a position-level second pass added pushing against
-    /// joints that hold points in (see `Contacts::during`).
+    /// above the first added, and what a position-level second pass added pushing bodies it
+    /// could not move out (held in by joints, or jammed; see `Contacts::during`).
     pub moved_out: Vec3,
     /// Collision target of the normal velocity (NaN: not colliding).
     pub target: f64,
@@ -756,7 +756,9 @@ pub(crate) fn combine(a: &Material, b: &Material) -> Material {
 
 /// What a contact point carries from one step to the next (parry keeps it with the point while
 /// the same features touch): the contact phase's impulse per unit time (N), in A's frame, to
-/// warm-start the next step's contact phase; and, within a frame step split into substeps, the
+/// warm-start the next step's contact phase, with where it acted on both bodies and its pair's
+/// resultant and moment (to give the pair its moment back when the points have moved over
+/// its faces; `Contacts::balance_warm_moments`); and, within a frame step split into substeps, the
 /// impulse the point took in the frame's earlier substeps (A's frame) and that frame's number.
 #[derive(Clone, Copy, Debug, Default)]
 struct Warm {

@@ -2203,7 +2203,7 @@ impl Contacts {
 
     /// [`Self::balance_warm_moments`] for the points `run` of one pair of bodies.
     fn balance_pair(&mut self, run: std::ops::Range<usize>) {
-        // how far the pair may have slid since its forces were found (m)
+        // how far the pair may have slid or closed in since its forces were found (m)
         const SLID: f64 = 1e-4;
         // the least spread of the points in a direction that takes a moment about it: relative
         // to the largest, and absolute (m^2 per point: points within a millimetre of each
@@ -2236,9 +2236,13 @@ impl Contacts {
             if c.warm_pair_force != pair_force || c.warm_pair_moment != pair_moment {
                 return;
             }
-            // the point where its force was found, where the bodies are now: on A and on B
+            // the point where its force was found, where the bodies are now: on A and on B.
+            // Found `-d n` apart (`d` its separation then), at rest they still are, `d` the
+            // separation `s0` now: a pair that slid or closed in since (a heap landing) is left
+            // as it is.
             let gap = (sa.x + sa.q * c.warm_ra) - (sb.x + sb.q * c.warm_rb);
-            if (gap - gap.dot(&c.nl) * c.nl).norm() > SLID {
+            let along = gap.dot(&c.nl);
+            if (gap - along * c.nl).norm() > SLID || (along + c.s0).abs() > SLID {
                 return;
             }
             now_force += force(c);
@@ -2563,6 +2567,8 @@ impl Contacts {
                 (c.pn, c.pn_total) = (0.0, 0.0);
                 (c.p, c.pt, c.pr) = (Vec3::zeros(), Vec3::zeros(), Vec3::zeros());
                 (c.p_total, c.pr_total) = (Vec3::zeros(), Vec3::zeros());
+                // (what the warm start would leave out of the dropped impulse, NaN or enormous)
+                c.moved_out = Vec3::zeros();
             }
         }
     }
@@ -2834,7 +2840,8 @@ impl Contacts {
         // at their depth / h in every step, pumped a jointed heap to 2e7 J)
         self.measure_pops(solver, bodies, h, gave_up.then_some(MAX_PUSH_SPEED));
         // Points a second pass could not move out (they began deeper than the tolerance and
-        // end more than half as deep: held in by joints): what that pass added to the impulses
+        // end more than half as deep: held in by joints, or jammed against walls): what that
+        // pass added to the impulses
         // of the contacts on their bodies pushed against the joints. It is not a force for
         // the next step's first pass to start from: warm-started with it, a heap whose joints
         // hold cubes into each other, pushed apart by every second pass, went from 179 J to
@@ -2846,8 +2853,13 @@ impl Contacts {
             let stamp = self.stamp;
             for c in &self.contacts {
                 if c.floor < 0.0 && -c.sep > -0.5 * c.s0 {
+                    // (dynamic bodies only: a cube held deep in the ground does not take the
+                    // ground's other contacts with it)
                     for i in [c.a, c.b] {
-                        if i != WORLD && (i as usize) < self.mark.len() {
+                        if i != WORLD
+                            && state(&self.states, i).dynamic
+                            && (i as usize) < self.mark.len()
+                        {
                             self.mark[i as usize] = stamp;
                         }
                     }
@@ -3191,8 +3203,16 @@ impl Contacts {
                 e += 1;
             }
             let run = &mut self.contacts[s..e];
-            let force = run.iter().map(|c| c.warm_force).sum::<Vec3>();
-            let moment = run.iter().map(|c| c.ra.cross(&c.warm_force)).sum::<Vec3>();
+            // (the points whose force the warm start applies: pressing, along A's normal)
+            let pressing = |c: &&mut Contact| c.warm_force.dot(&c.n) > 0.0;
+            let force = run
+                .iter_mut()
+                .filter(pressing)
+                .map(|c| c.warm_force)
+                .sum::<Vec3>();
+            let moment = (run.iter_mut().filter(pressing))
+                .map(|c| c.ra.cross(&c.warm_force))
+                .sum::<Vec3>();
             for c in run {
                 (c.warm_pair_force, c.warm_pair_moment) = (force, moment);
             }
