@@ -2260,8 +2260,7 @@ impl World {
             // heap whose joints hold cubes into each other, frames whose later substeps asked
             // for depth were retaken 2, 4, ... 64 times over, the next frames starting there)
             let (depth, joints) = self.contacts.retake_reasons(joints_held);
-            let depth = depth && !stuck;
-            let alone = depth && !joints && need == 1;
+            let alone = depth && !stuck && !joints && need == 1;
             if alone && !first && deepened_before.is_some_and(|d| self.contacts.deepened > 0.5 * d)
             {
                 stuck = true;

@@ -367,6 +367,110 @@ fn impact_target(c: &Contact, un: f64, h: f64) -> f64 {
     }
 }
 
+/// [`Contacts::balance_warm_moments`] for the points `pts` of one pair of bodies.
+fn balance_pair(states: &[MotionState], pts: &mut [Contact]) {
+    // how far the pair may have slid or closed in since its forces were found (m)
+    const SLID: f64 = 1e-4;
+    // the least spread of the points in a direction that takes a moment about it: relative
+    // to the largest, and absolute (m^2 per point: points within a millimetre of each
+    // other are one point)
+    const FLAT: f64 = 1e-2;
+    const SPREAD: f64 = 1e-6;
+    // the least cosine between a point's normal and the face's (8 degrees)
+    const FACE: f64 = 0.99;
+    let c0 = &pts[0];
+    let (sa, sb) = (*state(states, c0.a), *state(states, c0.b));
+    if !(sa.dynamic || sb.dynamic) || c0.on_island {
+        return;
+    }
+    let force = |c: &Contact| sa.q * c.warm_force;
+    let warm = |c: &Contact| force(c).dot(&c.nl) > 0.0;
+    let Some(first) = pts.iter().find(|c| warm(c)) else {
+        return;
+    };
+    let (pair_force, pair_moment) = (first.warm_pair_force, first.warm_pair_moment);
+    let (mut normal, mut centroid) = (Vec3::zeros(), Vec3::zeros());
+    let (mut now_force, mut now_moment) = (Vec3::zeros(), Vec3::zeros());
+    for c in pts.iter() {
+        normal += c.nl;
+        centroid += c.wa;
+        if !warm(c) {
+            continue;
+        }
+        // (the points' forces come from one step's pair)
+        if c.warm_pair_force != pair_force || c.warm_pair_moment != pair_moment {
+            return;
+        }
+        // the point where its force was found, where the bodies are now: on A and on B.
+        // Found `-d n` apart (`d` its separation then), at rest they still are, `d` the
+        // separation `s0` now: a pair that slid or closed in since (a heap landing) is left
+        // as it is.
+        let gap = (sa.x + sa.q * c.warm_ra) - (sb.x + sb.q * c.warm_rb);
+        let along = gap.dot(&c.nl);
+        if (gap - along * c.nl).norm() > SLID || (along + c.s0).abs() > SLID {
+            return;
+        }
+        now_force += force(c);
+        now_moment += c.wa.cross(&force(c));
+    }
+    let count = pts.len() as f64;
+    let n = normal.normalize();
+    if !pts.iter().all(|c| c.nl.dot(&n) > FACE) {
+        return;
+    }
+    centroid /= count;
+    // the resultant along the normal spread evenly, and what moment is left across it
+    let alpha = (sa.q * pair_force - now_force).dot(&n) / count;
+    let m = sa.q * pair_moment - now_moment - count * alpha * centroid.cross(&n);
+    let m = m - m.dot(&n) * n;
+    // least squares over the tangent plane: (sum d d^T) beta = n x m
+    let (t1, t2) = tangent_basis(&n);
+    let (mut s11, mut s12, mut s22) = (0.0, 0.0, 0.0);
+    for c in pts.iter() {
+        let d = c.wa - centroid;
+        let (d1, d2) = (d.dot(&t1), d.dot(&t2));
+        (s11, s12, s22) = (s11 + d1 * d1, s12 + d1 * d2, s22 + d2 * d2);
+    }
+    let v = n.cross(&m);
+    let v = nalgebra::Vector2::new(v.dot(&t1), v.dot(&t2));
+    // (the pseudo-inverse of the 2 x 2 spread: points in a line take no moment about it)
+    let eig = nalgebra::Matrix2::new(s11, s12, s12, s22).symmetric_eigen();
+    let top = eig.eigenvalues.max();
+    let mut beta = nalgebra::Vector2::zeros();
+    for (i, &l) in eig.eigenvalues.iter().enumerate() {
+        if l > FLAT * top && l > count * SPREAD {
+            let e = eig.eigenvectors.column(i);
+            beta += e * (e.dot(&v) / l);
+        }
+    }
+    let beta = beta.x * t1 + beta.y * t2;
+    let change = |c: &Contact| alpha + beta.dot(&(c.wa - centroid));
+    // shortened so that every normal force keeps at least half of itself (a point without
+    // a warm force gains one or nothing) and the change in all is at most the pair's force
+    let mut scale: f64 = 1.0;
+    for c in pts.iter() {
+        let dl = change(c);
+        if dl < 0.0 {
+            scale = scale.min(0.5 * force(c).dot(&c.nl).max(0.0) / -dl);
+        }
+    }
+    let total: f64 = pts.iter().map(|c| change(c).abs()).sum();
+    let pair_n = (sa.q * pair_force).dot(&n).max(now_force.dot(&n));
+    if total > 0.0 {
+        scale = scale.min(pair_n.max(0.0) / total);
+    }
+    let back = sa.q.inverse();
+    for c in pts.iter_mut() {
+        let dl = scale * change(c);
+        c.warm_force += back * (dl * n);
+    }
+}
+
+/// Two contacts of the same pair of bodies (the narrow phase lists a pair's points together).
+fn same_pair(x: &Contact, y: &Contact) -> bool {
+    (x.a, x.b) == (y.a, y.b)
+}
+
 /// An orthonormal pair of directions perpendicular to the unit vector `n`.
 fn tangent_basis(n: &Vec3) -> (Vec3, Vec3) {
     let a = if n.x.abs() < 0.6 {
@@ -2187,117 +2291,11 @@ impl Contacts {
     /// warm starts go with their joints').
     fn balance_warm_moments(&mut self) {
         let detected = self.contacts.len() - self.frame_registered.len();
-        let mut s = 0;
-        while s < detected {
-            let (a, b) = (self.contacts[s].a, self.contacts[s].b);
-            let mut e = s + 1;
-            while e < detected && self.contacts[e].a == a && self.contacts[e].b == b {
-                e += 1;
+        let states = &self.states;
+        for run in self.contacts[..detected].chunk_by_mut(same_pair) {
+            if run.len() >= 2 {
+                balance_pair(states, run);
             }
-            if e - s >= 2 {
-                self.balance_pair(s..e);
-            }
-            s = e;
-        }
-    }
-
-    /// [`Self::balance_warm_moments`] for the points `run` of one pair of bodies.
-    fn balance_pair(&mut self, run: std::ops::Range<usize>) {
-        // how far the pair may have slid or closed in since its forces were found (m)
-        const SLID: f64 = 1e-4;
-        // the least spread of the points in a direction that takes a moment about it: relative
-        // to the largest, and absolute (m^2 per point: points within a millimetre of each
-        // other are one point)
-        const FLAT: f64 = 1e-2;
-        const SPREAD: f64 = 1e-6;
-        // the least cosine between a point's normal and the face's (8 degrees)
-        const FACE: f64 = 0.99;
-        let c0 = &self.contacts[run.start];
-        let (sa, sb) = (*state(&self.states, c0.a), *state(&self.states, c0.b));
-        if !(sa.dynamic || sb.dynamic) || c0.on_island {
-            return;
-        }
-        let pts = &self.contacts[run.clone()];
-        let force = |c: &Contact| sa.q * c.warm_force;
-        let warm = |c: &Contact| force(c).dot(&c.nl) > 0.0;
-        let Some(first) = pts.iter().find(|c| warm(c)) else {
-            return;
-        };
-        let (pair_force, pair_moment) = (first.warm_pair_force, first.warm_pair_moment);
-        let (mut normal, mut centroid) = (Vec3::zeros(), Vec3::zeros());
-        let (mut now_force, mut now_moment) = (Vec3::zeros(), Vec3::zeros());
-        for c in pts {
-            normal += c.nl;
-            centroid += c.wa;
-            if !warm(c) {
-                continue;
-            }
-            // (the points' forces come from one step's pair)
-            if c.warm_pair_force != pair_force || c.warm_pair_moment != pair_moment {
-                return;
-            }
-            // the point where its force was found, where the bodies are now: on A and on B.
-            // Found `-d n` apart (`d` its separation then), at rest they still are, `d` the
-            // separation `s0` now: a pair that slid or closed in since (a heap landing) is left
-            // as it is.
-            let gap = (sa.x + sa.q * c.warm_ra) - (sb.x + sb.q * c.warm_rb);
-            let along = gap.dot(&c.nl);
-            if (gap - along * c.nl).norm() > SLID || (along + c.s0).abs() > SLID {
-                return;
-            }
-            now_force += force(c);
-            now_moment += c.wa.cross(&force(c));
-        }
-        let count = pts.len() as f64;
-        let n = normal.normalize();
-        if !pts.iter().all(|c| c.nl.dot(&n) > FACE) {
-            return;
-        }
-        centroid /= count;
-        // the resultant along the normal spread evenly, and what moment is left across it
-        let alpha = (sa.q * pair_force - now_force).dot(&n) / count;
-        let m = sa.q * pair_moment - now_moment - count * alpha * centroid.cross(&n);
-        let m = m - m.dot(&n) * n;
-        // least squares over the tangent plane: (sum d d^T) beta = n x m
-        let (t1, t2) = tangent_basis(&n);
-        let (mut s11, mut s12, mut s22) = (0.0, 0.0, 0.0);
-        for c in pts {
-            let d = c.wa - centroid;
-            let (d1, d2) = (d.dot(&t1), d.dot(&t2));
-            (s11, s12, s22) = (s11 + d1 * d1, s12 + d1 * d2, s22 + d2 * d2);
-        }
-        let v = n.cross(&m);
-        let v = nalgebra::Vector2::new(v.dot(&t1), v.dot(&t2));
-        // (the pseudo-inverse of the 2 x 2 spread: points in a line take no moment about it)
-        let eig = nalgebra::Matrix2::new(s11, s12, s12, s22).symmetric_eigen();
-        let top = eig.eigenvalues.max();
-        let mut beta = nalgebra::Vector2::zeros();
-        for (i, &l) in eig.eigenvalues.iter().enumerate() {
-            if l > FLAT * top && l > count * SPREAD {
-                let e = eig.eigenvectors.column(i);
-                beta += e * (e.dot(&v) / l);
-            }
-        }
-        let beta = beta.x * t1 + beta.y * t2;
-        let change = |c: &Contact| alpha + beta.dot(&(c.wa - centroid));
-        // shortened so that every normal force keeps at least half of itself (a point without
-        // a warm force gains one or nothing) and the change in all is at most the pair's force
-        let mut scale: f64 = 1.0;
-        for c in pts {
-            let dl = change(c);
-            if dl < 0.0 {
-                scale = scale.min(0.5 * force(c).dot(&c.nl).max(0.0) / -dl);
-            }
-        }
-        let total: f64 = pts.iter().map(|c| change(c).abs()).sum();
-        let pair_n = (sa.q * pair_force).dot(&n).max(now_force.dot(&n));
-        if total > 0.0 {
-            scale = scale.min(pair_n.max(0.0) / total);
-        }
-        let back = sa.q.inverse();
-        for k in run {
-            let dl = scale * change(&self.contacts[k]);
-            self.contacts[k].warm_force += back * (dl * n);
         }
     }
 
@@ -3195,28 +3193,20 @@ impl Contacts {
         // each pair's resultant and moment about A's centre of mass (A's frame), kept with its
         // points for the next warm start (`balance_warm_moments`)
         let detected = self.contacts.len() - self.frame_registered.len();
-        let mut s = 0;
-        while s < detected {
-            let (a, b) = (self.contacts[s].a, self.contacts[s].b);
-            let mut e = s + 1;
-            while e < detected && self.contacts[e].a == a && self.contacts[e].b == b {
-                e += 1;
-            }
-            let run = &mut self.contacts[s..e];
+        for run in self.contacts[..detected].chunk_by_mut(same_pair) {
             // (the points whose force the warm start applies: pressing, along A's normal)
-            let pressing = |c: &&mut Contact| c.warm_force.dot(&c.n) > 0.0;
+            let pressing = |c: &&Contact| c.warm_force.dot(&c.n) > 0.0;
             let force = run
-                .iter_mut()
+                .iter()
                 .filter(pressing)
                 .map(|c| c.warm_force)
                 .sum::<Vec3>();
-            let moment = (run.iter_mut().filter(pressing))
+            let moment = (run.iter().filter(pressing))
                 .map(|c| c.ra.cross(&c.warm_force))
                 .sum::<Vec3>();
             for c in run {
                 (c.warm_pair_force, c.warm_pair_moment) = (force, moment);
             }
-            s = e;
         }
         self.detector.keep_forces(&self.contacts, self.frame);
         self.touching.sort_unstable();
