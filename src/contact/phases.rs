@@ -2839,13 +2839,13 @@ impl Contacts {
         self.measure_pops(solver, bodies, h, gave_up.then_some(MAX_PUSH_SPEED));
         // Points a second pass could not move out (they began deeper than the tolerance and
         // end more than half as deep: held in by joints, or jammed against walls): what that
-        // pass added to the impulses
-        // of the contacts on their bodies pushed against the joints. It is not a force for
-        // the next step's first pass to start from: warm-started with it, a heap whose joints
-        // hold cubes into each other, pushed apart by every second pass, went from 179 J to
-        // 2.2e7 J in 30 frames at one of 8 step sizes, and to 2076 J at another (taken out of
-        // every contact's warm start after a second pass instead, the tumbling ragdoll took
-        // 81 sweeps per step instead of 42: points moved out keep theirs).
+        // pass added to the impulses of the contacts on their bodies pushed against what holds
+        // them. It is not a force for the next step's first pass to start from: warm-started
+        // with it, a heap whose joints hold cubes into each other, pushed apart by every
+        // second pass, went from 179 J to 2.2e7 J in 30 frames at one of 8 step sizes, and to
+        // 2076 J at another (taken out of every contact's warm start after a second pass
+        // instead, the tumbling ragdoll took 81 sweeps per step instead of 42: points moved
+        // out keep theirs).
         if position_pass {
             self.stamp += 1;
             let stamp = self.stamp;
