@@ -417,7 +417,9 @@ enum tenon_ordering
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
   /**
-   * Approximate minimum degree (the default; the least fill on every mechanism measured).
+   * Approximate minimum degree (the default; the least fill on every mechanism measured). A
+   * joint graph without cycles (a chain, a rope) is eliminated from its ends toward its
+   * centre instead, as fill-free.
    */
   TENON_ORDERING_AMD = 0,
   /**

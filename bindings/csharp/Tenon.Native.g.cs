@@ -2659,7 +2659,9 @@ namespace Tenon
     public enum tenon_ordering : uint
     {
         /// <summary>
-        ///  Approximate minimum degree (the default; the least fill on every mechanism measured).
+        ///  Approximate minimum degree (the default; the least fill on every mechanism measured). A
+        ///  joint graph without cycles (a chain, a rope) is eliminated from its ends toward its
+        ///  centre instead, as fill-free.
         /// </summary>
         Amd = 0,
         /// <summary>
