@@ -2660,8 +2660,8 @@ namespace Tenon
     {
         /// <summary>
         ///  Approximate minimum degree (the default; the least fill on every mechanism measured). A
-        ///  joint graph without cycles (a chain, a rope) is eliminated from its ends toward its
-        ///  centre instead, as fill-free.
+        ///  chain whose bodies each carry at most two joints (no branch, no loop) is eliminated
+        ///  from its ends toward its centre instead, as fill-free.
         /// </summary>
         Amd = 0,
         /// <summary>

@@ -1,7 +1,8 @@
 //! Block-sparse Cholesky `A = L L^T` over joint blocks (Tomcin sections 5-6).
 //!
 //! Each joint is a block of 1-6 rows; an off-diagonal block is nonzero iff two joints share a
-//! dynamic body. The fill-reducing ordering (AMD, from faer) and the block structure of `L` are
+//! dynamic body. The fill-reducing ordering (AMD, from faer, or for a chain `forest_order`) and
+//! the block structure of `L` are
 //! computed once per topology (`BlockCholesky::new`); every step only refills the values and
 //! refactors them (`factor`), with no allocation. Each block column of `L` is stored as one dense
 //! column-major panel (the diagonal block on top, then the off-diagonal blocks in elimination
@@ -17,9 +18,9 @@ use faer::sparse::linalg::{amd, colamd};
 #[repr(u32)]
 pub enum Ordering {
     /// Approximate minimum degree on the block graph (faer's AMD). The default: fill-free on
-    /// trees and chains, the least fill on every mechanism measured. A block graph without
-    /// cycles (a chain, a rope) is instead eliminated from its ends toward its centre, as
-    /// fill-free, with the two halves' pivots independent of each other.
+    /// trees and chains, the least fill on every mechanism measured. A chain whose bodies each
+    /// carry at most two joints (no branch, no loop) is instead eliminated from its ends toward
+    /// its centre, as fill-free, with the two halves' pivots independent of each other.
     #[default]
     Amd = 0,
     /// Column approximate minimum degree (faer's COLAMD) on the body-by-joint incidence, whose
@@ -1137,17 +1138,17 @@ fn backward3(r: usize, p: &[f64], idx: &[u32], x: [&mut [f64]; 3]) {
     }
 }
 
-/// Approximate minimum degree ordering of the block graph (faer's AMD). Returns
-/// elimination position -> block.
 /// The `Amd` ordering: [`forest_order`] where the block graph has no cycle, AMD elsewhere.
 fn default_order(adj: &[Vec<u32>]) -> Vec<u32> {
     forest_order(adj).unwrap_or_else(|| amd_order(adj))
 }
 
-/// A fill-free order of a block graph without cycles (chains and ropes, whose joints share one
-/// body with each neighbour), or `None` where it has a cycle. The leaves are peeled layer by
-/// layer, each layer by index, toward each tree's centre: every block, when eliminated, has at
-/// most one neighbour left, so `L` has the pattern of `A`, as with AMD. AMD eliminates a chain
+/// A fill-free order of a block graph without cycles, or `None` where it has a cycle. Two
+/// joints on one body are neighbours in it, so three on one body make a cycle: in practice a
+/// chain whose bodies each carry at most two joints with rows (no branch, no loop). The leaves
+/// are peeled layer by layer, each layer by index, toward each tree's centre: every block, when
+/// eliminated, has at most one neighbour left, so `L` has the pattern of `A`, as with AMD.
+/// AMD eliminates a chain
 /// from one end, and each pivot (a square root and a division) waits for the one before: the
 /// factorization and the substitutions are bound by that latency (10-12 % and 7-12 % of the
 /// chains' steps in `perf`). From both ends the two halves' pivots interleave: heavy chain
@@ -1189,6 +1190,8 @@ fn forest_order(adj: &[Vec<u32>]) -> Option<Vec<u32>> {
     (order.len() == n).then_some(order)
 }
 
+/// Approximate minimum degree ordering of the block graph (faer's AMD). Returns
+/// elimination position -> block.
 fn amd_order(adj: &[Vec<u32>]) -> Vec<u32> {
     let n = adj.len();
     if n <= 2 {
@@ -1737,7 +1740,9 @@ pub(crate) mod tests {
             .collect();
         let f = BlockCholesky::new(&vec![3; n], &adj, &[], Ordering::Amd);
         let (nnz_a, nnz_l) = f.nnz();
-        assert_eq!(nnz_a, nnz_l, "AMD must find the fill-free order of a chain");
+        assert_eq!(nnz_a, nnz_l, "the chain's order must be fill-free");
+        // (AMD alone finds a fill-free order too, from one end)
+        assert!(fill_free(&adj, &amd_order(&adj)));
         // eliminated from both ends toward the middle: two independent halves
         let (first, last) = (&f.order[..4], f.order[n - 1]);
         assert_eq!(first, &[0, 49, 1, 48]);
@@ -1747,6 +1752,19 @@ pub(crate) mod tests {
             f.parent[0], 1,
             "the two ends' first pivots depend on each other"
         );
+    }
+
+    /// Whether every block of `order` has at most one neighbour left when it is eliminated.
+    fn fill_free(adj: &[Vec<u32>], order: &[u32]) -> bool {
+        let mut done = vec![false; adj.len()];
+        order.iter().all(|&b| {
+            done[b as usize] = true;
+            adj[b as usize]
+                .iter()
+                .filter(|&&o| !done[o as usize])
+                .count()
+                <= 1
+        })
     }
 
     #[test]
@@ -1765,6 +1783,9 @@ pub(crate) mod tests {
         }
         let order = forest_order(&adj).expect("a forest");
         assert_eq!(order, [0, 6, 7, 9, 10, 11, 1, 5, 8, 2, 4, 3]);
+        assert!(fill_free(&adj, &order));
+        assert_eq!(forest_order(&[vec![1], vec![0]]), Some(vec![0, 1]));
+        assert_eq!(forest_order(&[]), Some(vec![]));
         // each block has at most one neighbour left when eliminated: no fill
         let f = BlockCholesky::new(&[3; 12], &adj, &[], Ordering::Amd);
         let (nnz_a, nnz_l) = f.nnz();

@@ -591,8 +591,8 @@ pub unsafe extern "C" fn tenon_shape_id_in_world(
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum tenon_ordering {
     /// Approximate minimum degree (the default; the least fill on every mechanism measured). A
-    /// joint graph without cycles (a chain, a rope) is eliminated from its ends toward its
-    /// centre instead, as fill-free.
+    /// chain whose bodies each carry at most two joints (no branch, no loop) is eliminated
+    /// from its ends toward its centre instead, as fill-free.
     Amd = 0,
     /// Column approximate minimum degree on the body-by-joint incidence.
     Colamd = 1,
