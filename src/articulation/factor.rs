@@ -1453,6 +1453,17 @@ pub(crate) mod tests {
             vec![2, 0],
             vec![1, 2],
         ];
+        random_system_on(seed, ordering, &sizes, &adj)
+    }
+
+    /// A random diagonally dominant block matrix on the block graph `adj` (blocks of `sizes`
+    /// rows), stored in a new factor's panels, and the dense matrix.
+    fn random_system_on(
+        seed: u64,
+        ordering: Ordering,
+        sizes: &[usize],
+        adj: &[Vec<u32>],
+    ) -> (BlockCholesky, Vec<f64>, usize) {
         let off: Vec<usize> = sizes
             .iter()
             .scan(0, |a, &s| {
@@ -1490,7 +1501,7 @@ pub(crate) mod tests {
         for i in 0..n {
             a[i * n + i] += 2.0 * n as f64; // diagonally dominant
         }
-        let mut f = BlockCholesky::new(&sizes, &adj, &edge_incidence(&adj), ordering);
+        let mut f = BlockCholesky::new(sizes, adj, &edge_incidence(adj), ordering);
         for i in 0..sizes.len() {
             for j in 0..sizes.len() {
                 if let Some(loc) = f.locate(i, j) {
@@ -1574,7 +1585,36 @@ pub(crate) mod tests {
     }
 
     fn solves_like_dense(ordering: Ordering) {
-        let (mut f, a, n) = random_system_with(12345, ordering);
+        let (f, a, n) = random_system_with(12345, ordering);
+        solves_system_like_dense(f, &a, n);
+    }
+
+    /// The forest order (a branched tree of blocks of mixed sizes, a second chain and a lone
+    /// block: several roots) factors and solves like a dense solve, in the one-block kernels
+    /// and the general ones.
+    #[test]
+    fn a_forest_of_blocks_in_its_order_solves_like_dense() {
+        // 0-1-2-3-4 with 5 and 6 on 2 (a branch), 7-8, and 9 alone
+        let sizes = [3usize, 5, 1, 6, 2, 3, 4, 3, 5, 2];
+        let edges = [(0, 1), (1, 2), (2, 3), (3, 4), (2, 5), (5, 6), (7, 8)];
+        let mut adj: Vec<Vec<u32>> = vec![Vec::new(); sizes.len()];
+        for (a, b) in edges {
+            adj[a].push(b as u32);
+            adj[b].push(a as u32);
+        }
+        for v in &mut adj {
+            v.sort_unstable();
+        }
+        let order = forest_order(&adj).expect("a forest");
+        assert!(fill_free(&adj, &order));
+        let (f, a, n) = random_system_on(4242, Ordering::Amd, &sizes, &adj);
+        assert_eq!(f.order, order);
+        let (nnz_a, nnz_l) = f.nnz();
+        assert_eq!(nnz_a, nnz_l);
+        solves_system_like_dense(f, &a, n);
+    }
+
+    fn solves_system_like_dense(mut f: BlockCholesky, a: &[f64], n: usize) {
         f.factor(1e-300, 0.0);
         let b: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
         let mut x = b.clone();
