@@ -2222,8 +2222,6 @@ impl World {
             );
             if first {
                 unresolved = self.contacts.left_overlaps();
-                let deepened = self.contacts.deepened;
-                stuck = deepened_before.is_some_and(|d| deepened > 0.5 * d);
             }
             if blow_up == Some(k) {
                 self.solver.poison_islands();
@@ -2255,16 +2253,15 @@ impl World {
                 }
             }
             // (a stuck try's depth asks for nothing; a substep that asks for a retake for its
-            // depth alone is what the next try is compared with. A later substep that asks so,
-            // no more than twice as shallow as the last try's, makes the try stuck too: in a
-            // heap whose joints hold cubes into each other, frames whose later substeps asked
-            // for depth were retaken 2, 4, ... 64 times over, the next frames starting there)
+            // depth alone is what the next try is compared with. The try is stuck when its
+            // first substep, or a later one that asks for depth alone, leaves its points no
+            // more than twice as shallow as the last try's: in a heap whose joints hold cubes
+            // into each other, frames whose later substeps asked for depth were retaken 2, 4,
+            // ... 64 times over, the next frames starting there)
             let (depth, joints) = self.contacts.retake_reasons(joints_held);
-            let alone = depth && !stuck && !joints && need == 1;
-            if alone && !first && deepened_before.is_some_and(|d| self.contacts.deepened > 0.5 * d)
-            {
-                stuck = true;
-            }
+            let alone = depth && !joints && need == 1;
+            let not_halved = deepened_before.is_some_and(|d| self.contacts.deepened > 0.5 * d);
+            stuck |= not_halved && (first || alone);
             let depth = depth && !stuck;
             if alone && depth {
                 asked_deepened = Some(self.contacts.deepened);

@@ -488,30 +488,30 @@ fn heavy_chain_falling_on_the_ground_keeps_joints_and_contacts_in_every_substep(
 /// heights, which had 0, 2 and 1.
 #[test]
 fn a_frame_split_into_substeps_reports_the_frames_contact_events() {
+    // the pairs of bodies, and of shapes (the lower slot first), touching at the end of a step
+    let pairs = |world: &World| {
+        let mut p: Vec<_> = (world.contacts().iter())
+            .map(|c| (c.body_a, c.body_b))
+            .collect();
+        p.sort_unstable();
+        p.dedup();
+        p
+    };
+    let shape_pairs = |world: &World| {
+        let mut p: Vec<_> = (world.contacts().iter())
+            .filter_map(|c| {
+                let (a, b) = (c.shape_a?, c.shape_b?);
+                Some(if a.index < b.index { (a, b) } else { (b, a) })
+            })
+            .collect();
+        p.sort_unstable();
+        p.dedup();
+        p
+    };
     let mut transients = 0;
     for ground in [8.0, 7.92, 8.2] {
         let mut world = World::default();
         scenes::heavy_chain_on_ground(&mut world, 1000.0, 0.5, ground);
-        // the pairs of bodies, and of shapes (the lower slot first), touching at the end of a step
-        let pairs = |world: &World| {
-            let mut p: Vec<_> = (world.contacts().iter())
-                .map(|c| (c.body_a, c.body_b))
-                .collect();
-            p.sort_unstable();
-            p.dedup();
-            p
-        };
-        let shape_pairs = |world: &World| {
-            let mut p: Vec<_> = (world.contacts().iter())
-                .filter_map(|c| {
-                    let (a, b) = (c.shape_a?, c.shape_b?);
-                    Some(if a.index < b.index { (a, b) } else { (b, a) })
-                })
-                .collect();
-            p.sort_unstable();
-            p.dedup();
-            p
-        };
         let (mut before, mut shapes_before) = (pairs(&world), shape_pairs(&world));
         let (mut split, mut events) = (0, 0);
         for _ in 0..300 {

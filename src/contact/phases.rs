@@ -2277,6 +2277,12 @@ impl Contacts {
         self.refresh_all(solver.as_deref());
     }
 
+    /// How many of the contacts the narrow phase found (the caller's registered ones follow
+    /// them in `contacts`).
+    fn detected(&self) -> usize {
+        self.contacts.len() - self.frame_registered.len()
+    }
+
     /// Gives each pair of bodies that kept its relative pose the resultant normal force and
     /// the moment its warm-start forces had at the end of the last step. Parry's points on two
     /// aligned faces move over the faces from one step to the next (the ends of the segments
@@ -2290,7 +2296,7 @@ impl Contacts {
     /// normals within 8 degrees); points of free bodies the narrow phase found (the islands'
     /// warm starts go with their joints').
     fn balance_warm_moments(&mut self) {
-        let detected = self.contacts.len() - self.frame_registered.len();
+        let detected = self.detected();
         let states = &self.states;
         for run in self.contacts[..detected].chunk_by_mut(same_pair) {
             if run.len() >= 2 {
@@ -3146,7 +3152,7 @@ impl Contacts {
                 generation: shapes.generation(i),
             })
         };
-        let registered = self.contacts.len() - self.frame_registered.len();
+        let registered = self.detected();
         for (k, c) in self.contacts.iter_mut().enumerate() {
             let ((xa, qa), (xb, qb)) = (pose(bodies, c.a), pose(bodies, c.b));
             // kept in A's frame: the warm start's force and the frame's impulse so far
@@ -3192,7 +3198,7 @@ impl Contacts {
         }
         // each pair's resultant and moment about A's centre of mass (A's frame), kept with its
         // points for the next warm start (`balance_warm_moments`)
-        let detected = self.contacts.len() - self.frame_registered.len();
+        let detected = self.detected();
         for run in self.contacts[..detected].chunk_by_mut(same_pair) {
             // (the points whose force the warm start applies: pressing, along A's normal)
             let pressing = |c: &&Contact| c.warm_force.dot(&c.n) > 0.0;
