@@ -541,6 +541,24 @@ reusing_clone! {
         /// Limit-row impulses of coupled contacts not yet applied, per limit row (as
         /// `contact_scratch`).
         pub contact_lim_scratch: Vec<f64>,
+        /// The coupled contacts' borders ([`Island::contact_border`]): `border_len()` per slot,
+        /// slots reserved by the contact phase ([`Island::reserve_border`]), and per slot the
+        /// sum of its impulses whose joint impulses are still to be added to `contact_scratch`
+        /// outside the read rows (whether it has one, and the list of the slots that do).
+        pub borders: Scratch<f64>,
+        pub border_slots: usize,
+        pub border_total: Scratch<Vec3>,
+        pub border_is_dirty: Vec<bool>,
+        pub border_dirty: Vec<u32>,
+        /// The read rows: the rows of the joints of the bodies whose velocities the coupled
+        /// contacts read (their own). A visit updates their `contact_scratch` alone; the other
+        /// rows take the slots' totals when flushed (`Island::settle_borders`). Per row whether
+        /// it is one, the list, and scratch for their values while the others are settled;
+        /// `read_all`: so many are read that every row is updated at every visit.
+        pub read_row: Vec<bool>,
+        pub read_rows: Vec<u32>,
+        pub read_keep: Vec<f64>,
+        pub read_all: bool,
         /// The pushing limit rows coupled contacts see as held (index into `lim.active` when
         /// prepared, limit row), the
         /// columns `H = L^-T L^-1 B` of their couplings `B = J M^-1 J_lim^T` (`n_rows` each), and
@@ -619,6 +637,7 @@ impl Island {
         self.cg.poison(v);
         self.rows.poison(v);
         self.wrows.poison(v);
+        self.borders.poison(v);
     }
 
     /// The settings the island's joints are solved with: `eps_p` raised to the rounding of its
@@ -787,6 +806,15 @@ impl Island {
             contact_scratch: vec![0.0; n_rows],
             contact_pending: false,
             contact_lim_scratch: vec![0.0; n_lim],
+            borders: Scratch::default(),
+            border_slots: 0,
+            border_total: Scratch::default(),
+            border_is_dirty: Vec::new(),
+            border_dirty: Vec::new(),
+            read_row: vec![false; n_rows],
+            read_rows: Vec::new(),
+            read_keep: Vec::new(),
+            read_all: false,
             lim_coupled: Vec::with_capacity(n_lim),
             lim_held: vec![super::coupling::NOT_HELD; n_lim],
             lim_zw: vec![0.0; 3 * n_lim],
@@ -1440,6 +1468,7 @@ impl Island {
         if !self.contact_pending {
             return;
         }
+        self.settle_borders();
         let mut y = std::mem::take(&mut self.contact_scratch);
         let n = self.n_rows;
         self.apply_row_impulses(&y[..n], 1.0);
@@ -1465,7 +1494,7 @@ impl Island {
             for &(k, s) in &self.body_joints[a..b] {
                 let ij = &self.joints[k as usize];
                 for r in ij.off as usize..(ij.off + ij.n) as usize {
-                    let (c, p) = (&self.wrows[r][s as usize], self.contact_scratch[r]);
+                    let (c, p) = (&self.wrows[r][s as usize], self.pending_row(r));
                     v += Vec3::new(c[0], c[1], c[2]) * p;
                     w += Vec3::new(c[3], c[4], c[5]) * p;
                 }

@@ -542,20 +542,28 @@ impl Solver {
         self.islands[i].coupling_version()
     }
 
-    /// Length of a coupled contact's border buffer on island `i` ([`Solver::contact_border`]).
-    pub fn island_border_len(&self, i: usize) -> usize {
-        self.islands[i].border_len()
+    /// Frees the coupled contacts' border slots of every island (the contact phase reserves
+    /// them again for its contacts, [`Solver::reserve_border`]).
+    pub fn reset_borders(&mut self) {
+        self.islands.iter_mut().for_each(|i| i.reset_borders());
     }
 
-    /// The border of a contact on island `i` (Tomcin Appendix C): `U = L^-1 A12` and
-    /// `G = L^-T U` into `u` (6 columns of the island's rows), returns `U^T U`. See [`coupling`].
+    /// Reserves a slot for a coupled contact's border on island `i`
+    /// ([`Solver::contact_border`]).
+    pub fn reserve_border(&mut self, i: usize) -> usize {
+        self.islands[i].reserve_border()
+    }
+
+    /// The border of a contact on island `i` (Tomcin Appendix C) into its `slot`:
+    /// `U = L^-1 A12` and `G = L^-T U` (3 columns of the island's rows each), returns `U^T U`.
+    /// See [`coupling`].
     pub fn contact_border(
         &mut self,
         i: usize,
         sides: &[ContactSide],
-        u: &mut [f64],
+        slot: usize,
     ) -> crate::math::Mat3 {
-        self.islands[i].contact_border(sides, u)
+        self.islands[i].contact_border(sides, slot)
     }
 
     /// Appends island `i`'s limit rows the sweeps of coupled contacts visit (joint friction that
@@ -599,15 +607,16 @@ impl Solver {
         self.islands[i].release_pulling_limits(i as u32, velocity_level, out)
     }
 
-    /// Applies a coupled contact's world impulse `p` and the joint impulses that come with it.
+    /// Applies a coupled contact's world impulse `p` and the joint impulses that come with it
+    /// (its border in `slot`).
     pub fn apply_contact_impulse(
         &mut self,
         i: usize,
         sides: &[ContactSide],
-        u: &[f64],
+        slot: usize,
         p: &crate::math::Vec3,
     ) {
-        self.islands[i].apply_contact_impulse(sides, u, p);
+        self.islands[i].apply_contact_impulse(sides, slot, p);
     }
 
     /// Island `i`'s pending substep back to the end of its velocity correction (velocities,

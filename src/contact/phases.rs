@@ -32,7 +32,7 @@ use crate::articulation::{ContactSide, Solver};
 use crate::body::{Body, BodyKind, MotionState};
 use crate::math::{Mat3, Quat, Vec3};
 use crate::world::{BodyHandle, Joint, WorldSettings};
-use crate::{Fresh, Poison, Scratch};
+use crate::{Fresh, Poison};
 
 reusing_clone! {
     /// Everything about contacts the world keeps between and during steps.
@@ -89,10 +89,9 @@ reusing_clone! {
         shapes_ended_by_caller: Vec<ShapeContactEvent>,
         shapes_ended_now: Vec<ShapeContactEvent>,
         pub report: ContactStepReport,
-        /// Per contact, its coupling to the islands it touches (contact phase), and the border
-        /// columns of all of them.
+        /// Per contact, its coupling to the islands it touches (contact phase; the border
+        /// columns themselves are kept by the islands).
         borders: Vec<Border>,
-        border_buf: Scratch<f64>,
         /// The step being taken (s).
         h: f64,
         /// The frame step the current (sub)step belongs to (numbered from 1).
@@ -163,9 +162,9 @@ struct Border {
     ang: Option<Columns>,
 }
 
-/// One kind of a contact's border columns, per island it touches: the offset of `U` and
-/// `G = L^-T U` in `border_buf`, the island's coupling version they were computed for (factor
-/// and pushing limit rows), and `U^T U`.
+/// One kind of a contact's border columns, per island it touches: the island's slot of `U` and
+/// `G = L^-T U` (`Solver::reserve_border`), the island's coupling version they were computed
+/// for (factor and pushing limit rows), and `U^T U`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Columns {
     off: [usize; 2],
@@ -1409,9 +1408,9 @@ impl Contacts {
 
     /// Finds, for each contact, the islands its bodies belong to and reserves their border
     /// columns (computed on a contact's first coupled visit and after each refactorization).
-    fn prepare_borders(&mut self, solver: &Solver) {
+    fn prepare_borders(&mut self, solver: &mut Solver) {
         self.borders.clear();
-        let mut len = 0;
+        solver.reset_borders();
         for c in &self.contacts {
             let mut bd = Border::default();
             for (side, body) in [c.a, c.b].into_iter().enumerate() {
@@ -1429,8 +1428,7 @@ impl Contacts {
                     None => {
                         let j = bd.n as usize;
                         bd.island[j] = i as u32;
-                        bd.lin.off[j] = len;
-                        len += solver.island_border_len(i);
+                        bd.lin.off[j] = solver.reserve_border(i);
                         bd.n += 1;
                         j
                     }
@@ -1440,14 +1438,12 @@ impl Contacts {
             if bd.n > 0 && (c.roll > 0.0 || c.spin > 0.0) {
                 let mut ang = Columns::default();
                 for j in 0..bd.n as usize {
-                    ang.off[j] = len;
-                    len += solver.island_border_len(bd.island[j] as usize);
+                    ang.off[j] = solver.reserve_border(bd.island[j] as usize);
                 }
                 bd.ang = Some(ang);
             }
             self.borders.push(bd);
         }
-        self.border_buf.resize(len, 0.0);
     }
 
     /// The sides of contact `k` on the `j`-th island it touches (world offsets `ra`, `rb`;
@@ -1522,9 +1518,7 @@ impl Contacts {
             let cols = *self.borders[k].columns(angular);
             if cols.version[j] != version {
                 let (sides, ns) = self.sides(k, j, offsets, angular);
-                let n = sv.island_border_len(i);
-                let u = &mut self.border_buf[cols.off[j]..cols.off[j] + n];
-                let s = sv.contact_border(i, &sides[..ns], u);
+                let s = sv.contact_border(i, &sides[..ns], cols.off[j]);
                 let cols = self.borders[k].columns(angular);
                 (cols.s[j], cols.version[j]) = (s, version);
             }
@@ -1578,9 +1572,7 @@ impl Contacts {
             for j in 0..nb {
                 let i = island[j] as usize;
                 let (sides, ns) = self.sides(k, j, (ra, rb), angular);
-                let n = sv.island_border_len(i);
-                let u = &self.border_buf[off[j]..off[j] + n];
-                sv.apply_contact_impulse(i, &sides[..ns], u, p);
+                sv.apply_contact_impulse(i, &sides[..ns], off[j], p);
             }
         }
         // sides outside an island (uncoupled, every side) take the impulse themselves
@@ -2604,7 +2596,6 @@ impl Contacts {
     pub fn poison_scratch(&mut self, v: f64) {
         self.contacts.poison(v);
         self.first_pass.poison(v);
-        self.border_buf.poison(v);
     }
 
     /// The bodies the contacts found by `before` touch (world slots; the static world left
