@@ -42,7 +42,7 @@ pub(crate) struct ContactSide {
 pub(super) const NOT_HELD: u32 = u32::MAX;
 
 impl Island {
-    /// Computes `U = L^-1 A12` into `u[..3 n]` of the border slot `u` (three columns of
+    /// Computes `U = L^-1 A12` into `u[..3 n]` of border slot `slot`, `u` (three columns of
     /// `n_rows`, one per world axis) for a contact whose sides on this island are `sides`, and
     /// `G = L^-T U` into `u[3 n..6 n]`, and returns `U^T U` (less the extra `K` of a split body's part). With `G`
     /// the joint impulses of a contact impulse `p` are `x = -G p`: the three back substitutions
@@ -270,7 +270,7 @@ impl Island {
         self.lim_coupled_version = self.coupling_version();
     }
 
-    /// Applies the world impulse `p` at the contact's `sides` (the border `u` from
+    /// Applies the world impulse `p` at the contact's `sides` (its border in `slot`, from
     /// [`Island::contact_border`]) and the joint impulses `x = -L^-T (U p) = -G p` with it, so
     /// that `J u` of the joint rows does not change (up to the Tikhonov term).
     /// The joint impulses are only accumulated: the Gauss-Seidel visits read the velocities of
@@ -351,6 +351,8 @@ impl Island {
         }
         if self.border_total.len() < self.border_slots {
             self.border_total.resize(self.border_slots, Vec3::zeros());
+        }
+        if self.border_is_dirty.len() < self.border_slots {
             self.border_is_dirty.resize(self.border_slots, false);
         }
         self.border_total[slot] = Vec3::zeros();

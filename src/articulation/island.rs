@@ -533,10 +533,12 @@ reusing_clone! {
         /// Joint corrections left in which a tree re-linearizes before its first step (set to
         /// `GS_RECENT` when the island is built and whenever geometric stiffness was taken).
         pub gs_recent: u32,
-        /// Scratch of a coupled contact's joint impulses (`n_rows`).
+        /// The joint impulses of coupled contacts not yet applied to the bodies (`n_rows`): of
+        /// a row other than a read one, less the slots' pending totals (read it through
+        /// `Island::pending_row`; `Island::settle_borders` adds them).
         pub contact_scratch: Vec<f64>,
-        /// `contact_scratch` holds joint impulses of coupled contacts not yet applied to the
-        /// bodies (see [`Island::flush_contact_impulses`]).
+        /// Coupled contacts left joint impulses not yet applied to the bodies (see
+        /// [`Island::flush_contact_impulses`]).
         pub contact_pending: bool,
         /// Limit-row impulses of coupled contacts not yet applied, per limit row (as
         /// `contact_scratch`).
@@ -552,7 +554,9 @@ reusing_clone! {
         pub border_dirty: Vec<u32>,
         /// The read rows: the rows of the joints of the bodies whose velocities the coupled
         /// contacts read (their own). A visit updates their `contact_scratch` alone; the other
-        /// rows take the slots' totals when flushed (`Island::settle_borders`). Per row whether
+        /// rows take the slots' totals when settled (`Island::settle_borders`: at the flush, at
+        /// a new border of a slot with a pending total, when the borders are reset, and when
+        /// every row becomes read). Per row whether
         /// it is one, the list, and scratch for their values while the others are settled;
         /// `read_all`: so many are read that every row is updated at every visit.
         pub read_row: Vec<bool>,
@@ -812,8 +816,8 @@ impl Island {
             border_is_dirty: Vec::new(),
             border_dirty: Vec::new(),
             read_row: vec![false; n_rows],
-            read_rows: Vec::new(),
-            read_keep: Vec::new(),
+            read_rows: Vec::with_capacity(n_rows),
+            read_keep: Vec::with_capacity(n_rows),
             read_all: false,
             lim_coupled: Vec::with_capacity(n_lim),
             lim_held: vec![super::coupling::NOT_HELD; n_lim],

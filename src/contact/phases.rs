@@ -167,7 +167,7 @@ struct Border {
 /// for (factor and pushing limit rows), and `U^T U`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Columns {
-    off: [usize; 2],
+    slot: [usize; 2],
     version: [(u64, u64); 2],
     s: [Mat3; 2],
 }
@@ -1428,7 +1428,7 @@ impl Contacts {
                     None => {
                         let j = bd.n as usize;
                         bd.island[j] = i as u32;
-                        bd.lin.off[j] = solver.reserve_border(i);
+                        bd.lin.slot[j] = solver.reserve_border(i);
                         bd.n += 1;
                         j
                     }
@@ -1438,7 +1438,7 @@ impl Contacts {
             if bd.n > 0 && (c.roll > 0.0 || c.spin > 0.0) {
                 let mut ang = Columns::default();
                 for j in 0..bd.n as usize {
-                    ang.off[j] = solver.reserve_border(bd.island[j] as usize);
+                    ang.slot[j] = solver.reserve_border(bd.island[j] as usize);
                 }
                 bd.ang = Some(ang);
             }
@@ -1518,7 +1518,7 @@ impl Contacts {
             let cols = *self.borders[k].columns(angular);
             if cols.version[j] != version {
                 let (sides, ns) = self.sides(k, j, offsets, angular);
-                let s = sv.contact_border(i, &sides[..ns], cols.off[j]);
+                let s = sv.contact_border(i, &sides[..ns], cols.slot[j]);
                 let cols = self.borders[k].columns(angular);
                 (cols.s[j], cols.version[j]) = (s, version);
             }
@@ -1566,13 +1566,13 @@ impl Contacts {
             } else {
                 Some(&bd.lin)
             };
-            let off = cols
+            let slot = cols
                 .expect("an angular border for a contact with rolling resistance")
-                .off;
+                .slot;
             for j in 0..nb {
                 let i = island[j] as usize;
                 let (sides, ns) = self.sides(k, j, (ra, rb), angular);
-                sv.apply_contact_impulse(i, &sides[..ns], off[j], p);
+                sv.apply_contact_impulse(i, &sides[..ns], slot[j], p);
             }
         }
         // sides outside an island (uncoupled, every side) take the impulse themselves
@@ -2591,8 +2591,8 @@ impl Contacts {
         self.kept.clear();
     }
 
-    /// Empties the (sub)step's contact points and first-pass impulses and fills the border
-    /// columns with `v`: what a copy leaves out (test hook, [`crate::World::poison_scratch`]).
+    /// Empties the (sub)step's contact points and first-pass impulses: what a copy leaves out
+    /// (test hook, [`crate::World::poison_scratch`]; the border columns are the islands').
     pub fn poison_scratch(&mut self, v: f64) {
         self.contacts.poison(v);
         self.first_pass.poison(v);
