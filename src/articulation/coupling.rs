@@ -44,7 +44,9 @@ pub(super) const NOT_HELD: u32 = u32::MAX;
 impl Island {
     /// Computes `U = L^-1 A12` into `u[..3 n]` of border slot `slot`, `u` (three columns of
     /// `n_rows`, one per world axis) for a contact whose sides on this island are `sides`, and
-    /// `G = L^-T U` into `u[3 n..6 n]`, and returns `U^T U` (less the extra `K` of a split body's part). With `G`
+    /// `G = L^-T U` into `u[3 n..7 n]` (the three columns interleaved, row `i` at
+    /// `4 i..4 i + 3`, the fourth entry padding), and returns `U^T U` (less the extra `K` of a
+    /// split body's part). With `G`
     /// the joint impulses of a contact impulse `p` are `x = -G p`: the three back substitutions
     /// are done once per factorization instead of one per Gauss-Seidel visit (on the walking
     /// Strandbeest, a contact is visited about 50 times per factorization).
@@ -87,7 +89,7 @@ impl Island {
         let n = self.n_rows;
         let np = self.lim_coupled.len();
         let (u, rest) = u.split_at_mut(3 * n);
-        let (g, rest) = rest.split_at_mut(3 * n);
+        let (g, rest) = rest.split_at_mut(4 * n);
         // A12 of the joint rows into `u`, and A_lc of the held limit rows into `wl`
         let wl = &mut rest[..3 * np];
         u.fill(0.0);
@@ -148,8 +150,12 @@ impl Island {
             (&mut self.reach_mark, self.reach_stamp),
             &mut self.reach,
         );
-        g.copy_from_slice(u);
-        self.factor.backward3(g, n);
+        // `G = L^-T U`, its rows' three entries side by side (one back substitution of four
+        // lanes)
+        for (i, gi) in g.chunks_exact_mut(4).enumerate() {
+            gi.copy_from_slice(&[u[i], u[n + i], u[2 * n + i], 0.0]);
+        }
+        self.factor.backward3x4(g);
         let mut s = Mat3::zeros();
         // The contact's own `K` counts a split body whole (the contacts see bodies), but its
         // rows act on the first part alone: `A22` has that part's `K`, `n_P` times the whole's.
@@ -181,10 +187,12 @@ impl Island {
             s += self.held_limits_border(u, wl);
             // the joint impulses of the held rows' impulses go into G: -G p - H (-W p)
             // = -(G - H W) p
-            for k in 0..3 {
-                let gk = &mut g[k * n..(k + 1) * n];
-                for h in 0..np {
-                    sub_scaled(gk, &self.lim_h[h * n..(h + 1) * n], wl[k * np + h]);
+            for h in 0..np {
+                let w = [0, 1, 2].map(|k| wl[k * np + h]);
+                for (gi, hh) in g.chunks_exact_mut(4).zip(&self.lim_h[h * n..(h + 1) * n]) {
+                    for k in 0..3 {
+                        gi[k] -= hh * w[k];
+                    }
                 }
             }
         }
@@ -287,7 +295,7 @@ impl Island {
         self.mark_read(sides);
         let base = slot * self.border_len();
         let u = &self.borders[base..base + self.border_len()];
-        let g = &u[3 * n..6 * n];
+        let g = &u[3 * n..7 * n];
         if self.read_all {
             sub_border_times(&mut self.contact_scratch[..n], g, p);
         } else if n > 0 {
@@ -297,17 +305,16 @@ impl Island {
                 self.border_dirty.push(slot as u32);
             }
             self.border_total[slot] += p;
-            let (gx, rest) = g.split_at(n);
-            let (gy, gz) = rest.split_at(n);
             for &r in &self.read_rows {
                 let r = r as usize;
                 // (as `sub_border_times` does it)
-                self.contact_scratch[r] -= gx[r] * p.x + gy[r] * p.y + gz[r] * p.z;
+                let gr = &g[4 * r..4 * r + 3];
+                self.contact_scratch[r] -= gr[0] * p.x + gr[1] * p.y + gr[2] * p.z;
             }
         }
         // the held limit rows' impulses -W p (their joint impulses are in G)
         let np = self.lim_coupled.len();
-        let w = &u[6 * n..6 * n + 3 * np];
+        let w = &u[7 * n..7 * n + 3 * np];
         for (h, &(_, r)) in self.lim_coupled.iter().enumerate() {
             self.contact_lim_scratch[r as usize] -=
                 w[h] * p.x + w[np + h] * p.y + w[2 * np + h] * p.z;
@@ -396,10 +403,10 @@ impl Island {
         let (n, bl) = (self.n_rows, self.border_len());
         for &s in &self.border_dirty {
             let (g, p) = (
-                &self.borders[s as usize * bl + 3 * n..],
+                &self.borders[s as usize * bl + 3 * n + 4 * r..],
                 &self.border_total[s as usize],
             );
-            y -= g[r] * p.x + g[n + r] * p.y + g[2 * n + r] * p.z;
+            y -= g[0] * p.x + g[1] * p.y + g[2] * p.z;
         }
         y
     }
@@ -419,7 +426,7 @@ impl Island {
         self.read_keep.extend(keep);
         for &s in &self.border_dirty {
             let s = s as usize;
-            let g = &self.borders[s * bl + 3 * n..s * bl + 6 * n];
+            let g = &self.borders[s * bl + 3 * n..s * bl + 7 * n];
             sub_border_times(&mut self.contact_scratch[..n], g, &self.border_total[s]);
             self.border_total[s] = Vec3::zeros();
             self.border_is_dirty[s] = false;
@@ -685,8 +692,9 @@ fn sub_scaled(y: &mut [f64], x: &[f64], s: f64) {
     }
 }
 
-/// `y -= G p` for the border columns `g = [G_x | G_y | G_z]` of `y.len()` rows each, in the AVX2
-/// build when the CPU has it (the rows are independent: the same sums, 4 rows at a time).
+/// `y -= G p` for the border columns `G_x, G_y, G_z` interleaved in `g` (row `i` at
+/// `g[4 i..4 i + 3]`), `y.len()` rows, in the AVX2 build when the CPU has it (the rows are
+/// independent: the same sums, 4 rows at a time).
 fn sub_border_times(y: &mut [f64], g: &[f64], p: &Vec3) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
@@ -706,11 +714,8 @@ unsafe fn sub_border_times_avx2(y: &mut [f64], g: &[f64], p: &Vec3) {
 
 #[inline(always)]
 fn sub_border_times_all(y: &mut [f64], g: &[f64], p: &Vec3) {
-    let n = y.len();
-    let (gx, rest) = g.split_at(n);
-    let (gy, gz) = rest.split_at(n);
-    for (((yr, a), b), c) in y.iter_mut().zip(gx).zip(gy).zip(&gz[..n]) {
-        *yr -= a * p.x + b * p.y + c * p.z;
+    for (yr, gr) in y.iter_mut().zip(g.chunks_exact(4)) {
+        *yr -= gr[0] * p.x + gr[1] * p.y + gr[2] * p.z;
     }
 }
 

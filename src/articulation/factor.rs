@@ -646,43 +646,46 @@ impl BlockCholesky {
         }
     }
 
-    /// Back substitution of three right-hand sides at once, `x = [x0 | x1 | x2]` with columns
-    /// of `n` (one pass over `L` instead of three).
-    pub fn backward3(&self, x: &mut [f64], n: usize) {
+    /// Back substitution of three right-hand sides interleaved: row `i` of column `k` at
+    /// `x[4 i + k]` (`k` < 3; the fourth entry of each row is padding, substituted alike). The
+    /// same numbers as [`BlockCholesky::backward`] of each column, with each row's entries
+    /// taken by one load and one product (four lanes of AVX2).
+    pub fn backward3x4(&self, x: &mut [f64]) {
         assert!(
-            n >= self.dim && x.len() >= 3 * n,
-            "columns of {n} rows for {}",
+            x.len() >= 4 * self.dim,
+            "{} entries for {} rows",
+            x.len(),
             self.dim
         );
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2
-            return unsafe { self.backward3_avx2(x, n) };
+            return unsafe { self.backward3x4_avx2(x) };
         }
-        self.backward3_all(x, n);
+        self.backward3x4_all(x);
     }
 
-    /// [`BlockCholesky::backward3`] compiled for AVX2 (as `factor_avx2`). Safety: the CPU must
-    /// have AVX2.
+    /// [`BlockCholesky::backward3x4`] compiled for AVX2 (no fused multiply-add: the same
+    /// roundings). Safety: the CPU must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn backward3_avx2(&self, x: &mut [f64], n: usize) {
-        self.backward3_all(x, n);
+    unsafe fn backward3x4_avx2(&self, x: &mut [f64]) {
+        for k in (0..self.order.len()).rev() {
+            let (r, p, idx) = self.panel(k);
+            if r <= 8 {
+                // SAFETY: the CPU has AVX2 (this function's feature)
+                unsafe { by_size!(r, backward3x4_lanes, p, idx, x) };
+            } else {
+                backward3x4(r, p, idx, x);
+            }
+        }
     }
 
     #[inline(always)]
-    fn backward3_all(&self, x: &mut [f64], n: usize) {
-        let (x0, rest) = x.split_at_mut(n);
-        let (x1, x2) = rest.split_at_mut(n);
+    fn backward3x4_all(&self, x: &mut [f64]) {
         for k in (0..self.order.len()).rev() {
             let (r, p, idx) = self.panel(k);
-            by_size!(
-                r,
-                backward3,
-                p,
-                idx,
-                [&mut x0[..], &mut x1[..], &mut x2[..n]]
-            );
+            by_size!(r, backward3x4, p, idx, x);
         }
     }
 
@@ -1085,56 +1088,91 @@ fn backward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     diagonal_backward(r, p, ld, y);
 }
 
-/// [`backward`] of three columns in one pass over the panel.
+/// [`backward`] of three columns interleaved (`x[4 i + k]`, see
+/// [`BlockCholesky::backward3x4`]): each lane's sums in the order of [`backward`]'s.
 #[inline(always)]
-fn backward3(r: usize, p: &[f64], idx: &[u32], x: [&mut [f64]; 3]) {
+fn backward3x4(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     let ld = idx.len();
     let o = idx[0] as usize;
-    let [x0, x1, x2] = x;
-    if r <= 8 {
-        assert!(p.len() >= r * ld);
-        let mut s = [[0.0; 3]; 8];
+    assert!(p.len() >= r * ld && 4 * (o + r) <= x.len());
+    let row = |x: &[f64], i: usize| -> [f64; 4] {
+        // SAFETY: indices below the system's rows, `x` has 4 entries per row (asserted by
+        // `BlockCholesky::backward3x4`)
+        unsafe { [0, 1, 2, 3].map(|k| *x.get_unchecked(4 * i + k)) }
+    };
+    let mut s = [[0.0; 4]; 8];
+    for c0 in (0..r).step_by(8) {
+        let c1 = (c0 + 8).min(r);
+        s[..c1 - c0].fill([0.0; 4]);
         for (i, &xi) in idx.iter().enumerate().skip(r) {
-            let xi = xi as usize;
-            // SAFETY: indices below the system's rows, each column long enough (asserted by
-            // `BlockCholesky::backward3`); i + c ld < r ld <= p.len()
-            let v = unsafe {
-                [
-                    *x0.get_unchecked(xi),
-                    *x1.get_unchecked(xi),
-                    *x2.get_unchecked(xi),
-                ]
-            };
-            for c in 0..r {
+            let v = row(x, xi as usize);
+            for c in c0..c1 {
+                // SAFETY: i + c ld < r ld <= p.len()
                 let l = unsafe { *p.get_unchecked(i + c * ld) };
-                s[c][0] += l * v[0];
-                s[c][1] += l * v[1];
-                s[c][2] += l * v[2];
+                for k in 0..4 {
+                    s[c - c0][k] += l * v[k];
+                }
             }
         }
-        for c in 0..r {
-            x0[o + c] -= s[c][0];
-            x1[o + c] -= s[c][1];
-            x2[o + c] -= s[c][2];
-        }
-    } else {
-        for c in 0..r {
-            let col = &p[c * ld + r..(c + 1) * ld];
-            let (mut s0, mut s1, mut s2) = (0.0, 0.0, 0.0);
-            for (v, &i) in col.iter().zip(&idx[r..]) {
-                let i = i as usize;
-                s0 += v * x0[i];
-                s1 += v * x1[i];
-                s2 += v * x2[i];
+        for c in c0..c1 {
+            for k in 0..4 {
+                x[4 * (o + c) + k] -= s[c - c0][k];
             }
-            x0[o + c] -= s0;
-            x1[o + c] -= s1;
-            x2[o + c] -= s2;
         }
     }
-    for y in [x0, x1, x2] {
-        let y = &mut y[o..o + r];
-        diagonal_backward(r, p, ld, y);
+    // the diagonal block, as `diagonal_backward` lane by lane
+    for c in (0..r).rev() {
+        let mut s = row(x, o + c);
+        for t in c + 1..r {
+            let (l, y) = (p[t + c * ld], row(x, o + t));
+            for k in 0..4 {
+                s[k] -= l * y[k];
+            }
+        }
+        let d = p[c + c * ld];
+        for k in 0..4 {
+            x[4 * (o + c) + k] = s[k] * d;
+        }
+    }
+}
+
+/// [`backward3x4`] of a panel of at most 8 rows with a row's four entries in one AVX2 register
+/// (products and sums lane by lane, no fused multiply-add: the same numbers). Safety: the CPU
+/// must have AVX2 (inlined into `BlockCholesky::backward3x4_avx2`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn backward3x4_lanes(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
+    use std::arch::x86_64::*;
+    let ld = idx.len();
+    let o = idx[0] as usize;
+    assert!(r <= 8 && p.len() >= r * ld && 4 * (o + r) <= x.len());
+    let xp = x.as_mut_ptr();
+    // SAFETY: the rows' indices are below the system's rows and `x` has 4 entries per row
+    // (asserted by `BlockCholesky::backward3x4`); i + c ld < r ld <= p.len()
+    unsafe {
+        let mut s = [_mm256_setzero_pd(); 8];
+        for i in r..ld {
+            let v = _mm256_loadu_pd(xp.add(4 * *idx.get_unchecked(i) as usize));
+            for (c, sc) in s.iter_mut().enumerate().take(r) {
+                let l = _mm256_set1_pd(*p.get_unchecked(i + c * ld));
+                *sc = _mm256_add_pd(*sc, _mm256_mul_pd(l, v));
+            }
+        }
+        for (c, sc) in s.iter().enumerate().take(r) {
+            let a = xp.add(4 * (o + c));
+            _mm256_storeu_pd(a, _mm256_sub_pd(_mm256_loadu_pd(a), *sc));
+        }
+        // the diagonal block, as `diagonal_backward` lane by lane
+        for c in (0..r).rev() {
+            let a = xp.add(4 * (o + c));
+            let mut sv = _mm256_loadu_pd(a);
+            for t in c + 1..r {
+                let l = _mm256_set1_pd(*p.get_unchecked(t + c * ld));
+                sv = _mm256_sub_pd(sv, _mm256_mul_pd(l, _mm256_loadu_pd(xp.add(4 * (o + t)))));
+            }
+            let d = _mm256_set1_pd(*p.get_unchecked(c + c * ld));
+            _mm256_storeu_pd(a, _mm256_mul_pd(sv, d));
+        }
     }
 }
 
@@ -1611,6 +1649,46 @@ pub(crate) mod tests {
         let (nnz_a, nnz_l) = f.nnz();
         assert_eq!(nnz_a, nnz_l);
         solves_system_like_dense(f, &a, n);
+    }
+
+    /// The back substitution of three interleaved columns gives the numbers of the three
+    /// columns' own back substitutions, bit for bit: blocks of 1 to 6 rows (and one of 10, past the
+    /// kernels' eight sums at a time), loops and a forest, every ordering.
+    #[test]
+    fn interleaved_back_substitution_matches_the_three_columns_bit_for_bit() {
+        let mut systems: Vec<_> = [Ordering::Amd, Ordering::Colamd, Ordering::NestedDissection]
+            .into_iter()
+            .map(|o| random_system_with(99, o))
+            .collect();
+        let sizes = [3usize, 10, 1, 6, 2, 4];
+        let adj: Vec<Vec<u32>> = vec![
+            vec![1, 3],
+            vec![0, 2, 4],
+            vec![1, 3, 4, 5],
+            vec![0, 2],
+            vec![1, 2],
+            vec![2],
+        ];
+        systems.push(random_system_on(7, Ordering::Amd, &sizes, &adj));
+        for (mut f, _, n) in systems {
+            f.factor(1e-300, 0.0);
+            let cols: Vec<f64> = (0..3 * n).map(|i| (0.7 * i as f64).cos()).collect();
+            let mut three = cols.clone();
+            three.chunks_exact_mut(n).for_each(|c| f.backward(c));
+            let mut four = vec![0.0; 4 * n];
+            for i in 0..n {
+                for k in 0..3 {
+                    four[4 * i + k] = cols[k * n + i];
+                }
+            }
+            f.backward3x4(&mut four);
+            for i in 0..n {
+                for k in 0..3 {
+                    let (a, b) = (three[k * n + i], four[4 * i + k]);
+                    assert_eq!(a.to_bits(), b.to_bits(), "row {i}, column {k}: {a} vs {b}");
+                }
+            }
+        }
     }
 
     fn solves_system_like_dense(mut f: BlockCholesky, a: &[f64], n: usize) {

@@ -1865,9 +1865,10 @@ impl Island {
     }
 
     /// Length of a coupled contact's border buffer (`contact_border`): `U` and `G` of the joint
-    /// rows (three columns each), and `W` of the limit rows it may hold.
+    /// rows (three columns each, `G`'s interleaved in four), and `W` of the limit rows it may
+    /// hold.
     pub fn border_len(&self) -> usize {
-        6 * self.n_rows + 3 * self.lim.info.len()
+        7 * self.n_rows + 3 * self.lim.info.len()
     }
 
     /// Sets the start linearization aside (see `start_values`) before the first
