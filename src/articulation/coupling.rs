@@ -46,10 +46,11 @@ impl Island {
     /// `n_rows`, one per world axis) for a contact whose sides on this island are `sides`, and
     /// `G = L^-T U` into `u[3 n..7 n]` (the three columns interleaved, row `i` at
     /// `4 i..4 i + 3`, the fourth entry padding), and returns `U^T U` (less the extra `K` of a
-    /// split body's part). With `G`
-    /// the joint impulses of a contact impulse `p` are `x = -G p`: the three back substitutions
-    /// are done once per factorization instead of one per Gauss-Seidel visit (on the walking
-    /// Strandbeest, a contact is visited about 50 times per factorization).
+    /// split body's part). With `G` the joint impulses of a contact impulse `p` are
+    /// `x = -G p`: the back substitution (of the three columns at once,
+    /// `BlockCholesky::backward3x4`) is done once per factorization instead of one per
+    /// Gauss-Seidel visit (on the walking Strandbeest, a contact is visited about 50 times per
+    /// factorization).
     ///
     /// Limit rows that push are held as well (they are appended to the system as the joint
     /// correction appends them, Appendix C): with `V = L^-1 B` their border on `A`, `S` their
