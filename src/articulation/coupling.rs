@@ -173,11 +173,20 @@ impl Island {
                 s -= k_part * (1.0 - 1.0 / np);
             }
         }
+        // `U` is zero off the rows of the panels on the paths: the products over those rows
+        // alone, in row order, are the same sums (the terms left out are zeros)
+        self.reach_rows.clear();
+        for &k in &self.reach {
+            self.reach_rows.extend(self.factor.panel_rows(k as usize));
+        }
+        self.reach_rows.sort_unstable();
         for i in 0..3 {
             for j in 0..=i {
                 let ui = &u[i * n..(i + 1) * n];
                 let uj = &u[j * n..(j + 1) * n];
-                let v: f64 = ui.iter().zip(uj).map(|(a, b)| a * b).sum();
+                let v: f64 = (self.reach_rows.iter())
+                    .map(|&r| ui[r as usize] * uj[r as usize])
+                    .sum();
                 s[(i, j)] += v;
                 if i != j {
                     s[(j, i)] += v;

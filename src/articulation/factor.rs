@@ -689,6 +689,12 @@ impl BlockCholesky {
         }
     }
 
+    /// The rows of `A` of panel `k` (the joint eliminated `k`-th; consecutive rows).
+    pub fn panel_rows(&self, k: usize) -> std::ops::Range<u32> {
+        let (r, _, idx) = self.panel(k);
+        idx[0]..idx[0] + r as u32
+    }
+
     /// Rows of the diagonal block, the panel and its rows' vector indices.
     #[inline(always)]
     fn panel(&self, k: usize) -> (usize, &[f64], &[u32]) {

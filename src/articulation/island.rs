@@ -614,6 +614,8 @@ reusing_clone! {
         pub reach_mark: Vec<u32>,
         pub reach_stamp: u32,
         pub reach: Vec<u32>,
+        /// The rows of the panels in `reach`, ascending.
+        pub reach_rows: Vec<u32>,
         /// Contacts touch the island in this (world) substep: a joint correction follows the
         /// contact phase, so the one before it may end early (`LOOSE_FIRST`).
         pub contacts_follow: bool,
@@ -847,6 +849,7 @@ impl Island {
             reach_mark: vec![0; n_blocks],
             reach_stamp: 0,
             reach: Vec::with_capacity(n_blocks),
+            reach_rows: Vec::with_capacity(n_rows),
             norm1: 0.0,
             norm1_fresh: false,
             mass_ratio: 1.0,
