@@ -151,10 +151,18 @@ impl Island {
             (&mut self.reach_mark, self.reach_stamp),
             &mut self.reach,
         );
+        // `U` is zero off the rows of the panels on the paths (ascending here)
+        self.reach_rows.clear();
+        for &k in &self.reach {
+            self.reach_rows.extend(self.factor.panel_rows(k as usize));
+        }
+        self.reach_rows.sort_unstable();
         // `G = L^-T U`, its rows' three entries side by side (one back substitution of four
         // lanes)
-        for (i, gi) in g.chunks_exact_mut(4).enumerate() {
-            gi.copy_from_slice(&[u[i], u[n + i], u[2 * n + i], 0.0]);
+        g.fill(0.0);
+        for &i in &self.reach_rows {
+            let i = i as usize;
+            g[4 * i..4 * i + 3].copy_from_slice(&[u[i], u[n + i], u[2 * n + i]]);
         }
         self.factor.backward3x4(g);
         let mut s = Mat3::zeros();
@@ -173,13 +181,8 @@ impl Island {
                 s -= k_part * (1.0 - 1.0 / np);
             }
         }
-        // `U` is zero off the rows of the panels on the paths: the products over those rows
-        // alone, in row order, are the same sums (the terms left out are zeros)
-        self.reach_rows.clear();
-        for &k in &self.reach {
-            self.reach_rows.extend(self.factor.panel_rows(k as usize));
-        }
-        self.reach_rows.sort_unstable();
+        // the products over the rows of the paths alone, in row order, are the same sums (the
+        // terms left out are zeros)
         for i in 0..3 {
             for j in 0..=i {
                 let ui = &u[i * n..(i + 1) * n];
