@@ -71,7 +71,7 @@ impl Island {
         if self.n_rows == 0 && self.lim.info.is_empty() {
             return Mat3::zeros();
         }
-        if self.border_is_dirty[slot] {
+        if self.border_total[slot].is_some() {
             self.settle_borders();
         }
         if self.lim_coupled_version != self.coupling_version() {
@@ -304,25 +304,21 @@ impl Island {
     /// ([`Island::settle_borders`]): one pass over `G` per contact and flush instead of one per
     /// visit (a contact on the walking Strandbeest is visited about 10 times between flushes).
     pub fn apply_contact_impulse(&mut self, sides: &[ContactSide], slot: usize, p: &Vec3) {
-        let n = self.n_rows;
-        self.mark_read(sides);
-        let base = slot * self.border_len();
-        let u = &self.borders[base..base + self.border_len()];
+        // (the sides' bodies were made read rows when the slot's border was computed)
+        let (n, bl) = (self.n_rows, self.border_len());
+        let u = &self.borders[slot * bl..(slot + 1) * bl];
         let g = &u[3 * n..7 * n];
         if self.read_all {
             sub_border_times(&mut self.contact_scratch[..n], g, p);
         } else if n > 0 {
-            // (a total may come back to exactly zero: a point let go)
-            if !self.border_is_dirty[slot] {
-                self.border_is_dirty[slot] = true;
-                self.border_dirty.push(slot as u32);
-            }
-            self.border_total[slot] += p;
+            let dirty = &mut self.border_dirty;
+            *self.border_total[slot].get_or_insert_with(|| {
+                dirty.push(slot as u32);
+                Vec3::zeros()
+            }) += p;
             for &r in &self.read_rows {
                 let r = r as usize;
-                // (as `sub_border_times` does it)
-                let gr = &g[4 * r..4 * r + 3];
-                self.contact_scratch[r] -= gr[0] * p.x + gr[1] * p.y + gr[2] * p.z;
+                self.contact_scratch[r] -= g_times(&g[4 * r..], p);
             }
         }
         // the held limit rows' impulses -W p (their joint impulses are in G)
@@ -370,12 +366,9 @@ impl Island {
             self.borders.resize(need, 0.0);
         }
         if self.border_total.len() < self.border_slots {
-            self.border_total.resize(self.border_slots, Vec3::zeros());
+            self.border_total.resize(self.border_slots, None);
         }
-        if self.border_is_dirty.len() < self.border_slots {
-            self.border_is_dirty.resize(self.border_slots, false);
-        }
-        self.border_total[slot] = Vec3::zeros();
+        self.border_total[slot] = None;
         slot
     }
 
@@ -415,11 +408,10 @@ impl Island {
         }
         let (n, bl) = (self.n_rows, self.border_len());
         for &s in &self.border_dirty {
-            let (g, p) = (
-                &self.borders[s as usize * bl + 3 * n + 4 * r..],
-                &self.border_total[s as usize],
-            );
-            y -= g[0] * p.x + g[1] * p.y + g[2] * p.z;
+            let s = s as usize;
+            if let Some(p) = &self.border_total[s] {
+                y -= g_times(&self.borders[s * bl + 3 * n + 4 * r..], p);
+            }
         }
         y
     }
@@ -431,21 +423,18 @@ impl Island {
             return;
         }
         let (n, bl) = (self.n_rows, self.border_len());
-        self.read_keep.clear();
-        let keep = self
-            .read_rows
-            .iter()
-            .map(|&r| self.contact_scratch[r as usize]);
-        self.read_keep.extend(keep);
         for &s in &self.border_dirty {
             let s = s as usize;
+            let Some(p) = self.border_total[s].take() else {
+                continue;
+            };
             let g = &self.borders[s * bl + 3 * n..s * bl + 7 * n];
-            sub_border_times(&mut self.contact_scratch[..n], g, &self.border_total[s]);
-            self.border_total[s] = Vec3::zeros();
-            self.border_is_dirty[s] = false;
-        }
-        for (&r, &y) in self.read_rows.iter().zip(&self.read_keep) {
-            self.contact_scratch[r as usize] = y;
+            let rows = self.contact_scratch.iter_mut().zip(&self.read_row);
+            for ((y, &read), gr) in rows.zip(g.chunks_exact(4)) {
+                if !read {
+                    *y -= g_times(gr, &p);
+                }
+            }
         }
         self.border_dirty.clear();
     }
@@ -728,8 +717,15 @@ unsafe fn sub_border_times_avx2(y: &mut [f64], g: &[f64], p: &Vec3) {
 #[inline(always)]
 fn sub_border_times_all(y: &mut [f64], g: &[f64], p: &Vec3) {
     for (yr, gr) in y.iter_mut().zip(g.chunks_exact(4)) {
-        *yr -= gr[0] * p.x + gr[1] * p.y + gr[2] * p.z;
+        *yr -= g_times(gr, p);
     }
+}
+
+/// A row of `G p`, the row's three entries `g[..3]` of the interleaved border: every update of
+/// a row's pending joint impulse sums them so, the same number wherever it is taken.
+#[inline(always)]
+fn g_times(g: &[f64], p: &Vec3) -> f64 {
+    g[0] * p.x + g[1] * p.y + g[2] * p.z
 }
 
 #[cfg(test)]
@@ -1097,8 +1093,7 @@ mod tests {
             compare(&lazy, &dense);
             if k == 2 {
                 // (the first slot's total is back to exactly zero, still pending)
-                assert_eq!(lazy.border_total[0], Vec3::zeros());
-                assert!(lazy.border_is_dirty[0]);
+                assert_eq!(lazy.border_total[0], Some(Vec3::zeros()));
                 // its border again (as after a new factorization) settles what is pending
                 lazy.contact_border(&[a], 0);
                 dense.contact_border(&[a], 0);

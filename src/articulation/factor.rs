@@ -2,11 +2,11 @@
 //!
 //! Each joint is a block of 1-6 rows; an off-diagonal block is nonzero iff two joints share a
 //! dynamic body. The fill-reducing ordering (AMD, from faer, or for a chain `forest_order`) and
-//! the block structure of `L` are
-//! computed once per topology (`BlockCholesky::new`); every step only refills the values and
-//! refactors them (`factor`), with no allocation. Each block column of `L` is stored as one dense
-//! column-major panel (the diagonal block on top, then the off-diagonal blocks in elimination
-//! order), so the inner loops run over small dense blocks instead of scalar sparse indices.
+//! the block structure of `L` are computed once per topology (`BlockCholesky::new`); every step
+//! only refills the values and refactors them (`factor`), with no allocation. Each block column
+//! of `L` is stored as one dense column-major panel (the diagonal block on top, then the
+//! off-diagonal blocks in elimination order), so the inner loops run over small dense blocks
+//! instead of scalar sparse indices.
 
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::sparse::SymbolicSparseColMatRef;
@@ -1095,7 +1095,8 @@ fn backward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
 }
 
 /// [`backward`] of three columns interleaved (`x[4 i + k]`, see
-/// [`BlockCholesky::backward3x4`]): each lane's sums in the order of [`backward`]'s.
+/// [`BlockCholesky::backward3x4`]): each lane's sums in the order of [`backward`]'s (the
+/// portable kernel, and the AVX2 build's for blocks of more than 8 rows).
 #[inline(always)]
 fn backward3x4(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     let ld = idx.len();
@@ -1106,24 +1107,18 @@ fn backward3x4(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
         // `BlockCholesky::backward3x4`)
         unsafe { [0, 1, 2, 3].map(|k| *x.get_unchecked(4 * i + k)) }
     };
-    let mut s = [[0.0; 4]; 8];
-    for c0 in (0..r).step_by(8) {
-        let c1 = (c0 + 8).min(r);
-        s[..c1 - c0].fill([0.0; 4]);
+    for c in 0..r {
+        let mut s = [0.0; 4];
         for (i, &xi) in idx.iter().enumerate().skip(r) {
             let v = row(x, xi as usize);
-            for c in c0..c1 {
-                // SAFETY: i + c ld < r ld <= p.len()
-                let l = unsafe { *p.get_unchecked(i + c * ld) };
-                for k in 0..4 {
-                    s[c - c0][k] += l * v[k];
-                }
+            // SAFETY: i + c ld < r ld <= p.len()
+            let l = unsafe { *p.get_unchecked(i + c * ld) };
+            for k in 0..4 {
+                s[k] += l * v[k];
             }
         }
-        for c in c0..c1 {
-            for k in 0..4 {
-                x[4 * (o + c) + k] -= s[c - c0][k];
-            }
+        for k in 0..4 {
+            x[4 * (o + c) + k] -= s[k];
         }
     }
     // the diagonal block, as `diagonal_backward` lane by lane
@@ -1194,9 +1189,9 @@ fn default_order(adj: &[Vec<u32>]) -> Vec<u32> {
 /// eliminated, has at most one neighbour left, so `L` has the pattern of `A`, as with AMD.
 /// AMD eliminates a chain from one end, and each pivot (a square root and a division) waits
 /// for the one before: the factorization and the substitutions are bound by that latency
-/// (10-12 % and 7-12 % of the chains' steps in `perf`). From both ends the two halves' pivots interleave: heavy chain
-/// 1:10^3 44.5-45.3 -> 41.8-42.4 us per step, 1000 links 1773-1904 -> 1658-1690 us
-/// (docs/BENCHMARKS.md).
+/// (10-12 % and 7-12 % of the chains' steps in `perf`). From both ends the two halves' pivots
+/// interleave: heavy chain 1:10^3 44.5-45.3 -> 41.8-42.4 us per step, 1000 links 1773-1904 ->
+/// 1658-1690 us (docs/BENCHMARKS.md).
 fn forest_order(adj: &[Vec<u32>]) -> Option<Vec<u32>> {
     let n = adj.len();
     // (a forest has fewer edges than blocks, each listed at both ends)
@@ -1658,7 +1653,7 @@ pub(crate) mod tests {
     }
 
     /// The back substitution of three interleaved columns gives the numbers of the three
-    /// columns' own back substitutions, bit for bit: blocks of 1 to 6 rows (and one of 10, past the
+    /// columns' own back substitutions, bit for bit, in the AVX2 and the portable kernels: blocks of 1 to 6 rows (and one of 10, past the
     /// kernels' eight sums at a time), loops and a forest, every ordering.
     #[test]
     fn interleaved_back_substitution_matches_the_three_columns_bit_for_bit() {
@@ -1687,11 +1682,16 @@ pub(crate) mod tests {
                     four[4 * i + k] = cols[k * n + i];
                 }
             }
+            // the dispatched kernels (AVX2 where the CPU has it) and the portable ones
+            let mut portable = four.clone();
             f.backward3x4(&mut four);
+            f.backward3x4_all(&mut portable);
             for i in 0..n {
                 for k in 0..3 {
-                    let (a, b) = (three[k * n + i], four[4 * i + k]);
-                    assert_eq!(a.to_bits(), b.to_bits(), "row {i}, column {k}: {a} vs {b}");
+                    let a = three[k * n + i];
+                    for b in [four[4 * i + k], portable[4 * i + k]] {
+                        assert_eq!(a.to_bits(), b.to_bits(), "row {i}, column {k}: {a} vs {b}");
+                    }
                 }
             }
         }

@@ -546,22 +546,20 @@ reusing_clone! {
         /// The coupled contacts' borders ([`Island::contact_border`]): `border_len()` per slot,
         /// slots reserved by the contact phase ([`Island::reserve_border`]), and per slot the
         /// sum of its impulses whose joint impulses are still to be added to `contact_scratch`
-        /// outside the read rows (whether it has one, and the list of the slots that do).
+        /// outside the read rows (`None` when there is none), with the list of the slots that
+        /// have one, in the order their sums are settled.
         pub borders: Scratch<f64>,
         pub border_slots: usize,
-        pub border_total: Scratch<Vec3>,
-        pub border_is_dirty: Vec<bool>,
+        pub border_total: Scratch<Option<Vec3>>,
         pub border_dirty: Vec<u32>,
         /// The read rows: the rows of the joints of the bodies whose velocities the coupled
         /// contacts read (their own). A visit updates their `contact_scratch` alone; the other
         /// rows take the slots' totals when settled (`Island::settle_borders`: at the flush, at
         /// a new border of a slot with a pending total, when the borders are reset, and when
-        /// every row becomes read). Per row whether
-        /// it is one, the list, and scratch for their values while the others are settled;
-        /// `read_all`: so many are read that every row is updated at every visit.
+        /// every row becomes read). Per row whether it is one, and the list; `read_all`: so
+        /// many are read that every row is updated at every visit.
         pub read_row: Vec<bool>,
         pub read_rows: Vec<u32>,
-        pub read_keep: Vec<f64>,
         pub read_all: bool,
         /// The pushing limit rows coupled contacts see as held (index into `lim.active` when
         /// prepared, limit row), the
@@ -815,11 +813,9 @@ impl Island {
             borders: Scratch::default(),
             border_slots: 0,
             border_total: Scratch::default(),
-            border_is_dirty: Vec::new(),
             border_dirty: Vec::new(),
             read_row: vec![false; n_rows],
             read_rows: Vec::with_capacity(n_rows),
-            read_keep: Vec::with_capacity(n_rows),
             read_all: false,
             lim_coupled: Vec::with_capacity(n_lim),
             lim_held: vec![super::coupling::NOT_HELD; n_lim],
