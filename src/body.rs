@@ -456,6 +456,7 @@ pub(crate) fn world_inertias(q: &Quat, inertia: &Mat3, inv_inertia: &Mat3) -> (M
 /// The end-of-step angular velocity of Tomcin Appendix A step 3:
 /// `w_-(l+1) = w_+(l) + h/2 (sigma*(l) + sigma*(l+1))`, `sigma*(l+1)` found by fixed-point
 /// iteration at the new orientation, whose world inertia and inverse are `iw1`, `iinv1`.
+#[inline]
 pub(crate) fn end_of_step_angular_velocity(
     w_plus: &Vec3,
     alpha_ext: &Vec3,

@@ -327,6 +327,11 @@ impl Island {
     /// Previews the poses at the end of a substep of length `dt` from the current velocities
     /// (Tomcin Appendix A eq. 13: torque-free gyroscopic term only).
     pub(crate) fn preview(&mut self, dt: f64) {
+        with_avx2!(self: &mut Island => preview_body(dt: f64) -> ())
+    }
+
+    #[inline(always)]
+    fn preview_body(&mut self, dt: f64) {
         self.preview_v.copy_from_slice(&self.v);
         self.preview_w.copy_from_slice(&self.w);
         self.preview_dt = dt;
@@ -595,6 +600,32 @@ impl Island {
     /// `after` says, timed from `t2` (the caller's last clock read).
     #[allow(clippy::too_many_arguments)]
     fn joint_correction(
+        &mut self,
+        s: &WorldSettings,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        step: (f64, f64),
+        after: Corrects,
+        rep: &mut IslandReport,
+        t2: Instant,
+    ) -> SubstepResult {
+        with_avx2!(
+            self: &mut Island =>
+            joint_correction_body(
+                s: &WorldSettings,
+                bodies: &Arena<Body>,
+                joints: &Arena<Joint>,
+                step: (f64, f64),
+                after: Corrects,
+                rep: &mut IslandReport,
+                t2: Instant,
+            ) -> SubstepResult
+        )
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn joint_correction_body(
         &mut self,
         s: &WorldSettings,
         bodies: &Arena<Body>,
@@ -1050,6 +1081,17 @@ impl Island {
     /// Ends the pending substep: position update (eq. 13) to the poses previewed from the final
     /// velocities, then the end-of-step angular velocity update (Appendix A step 3).
     pub fn finish_substep(&mut self, joints: &Arena<Joint>, bodies: &Arena<Body>) {
+        with_avx2!(
+            self: &mut Island =>
+            finish_substep_body(
+                joints: &Arena<Joint>,
+                bodies: &Arena<Body>,
+            ) -> ()
+        )
+    }
+
+    #[inline(always)]
+    fn finish_substep_body(&mut self, joints: &Arena<Joint>, bodies: &Arena<Body>) {
         if self.contact_pending {
             // (the joint correction after the contacts flushes them; this is a safeguard)
             self.flush_contact_impulses();

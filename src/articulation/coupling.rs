@@ -699,7 +699,7 @@ fn sub_scaled(y: &mut [f64], x: &[f64], s: f64) {
 /// independent: the same sums, 4 rows at a time).
 fn sub_border_times(y: &mut [f64], g: &[f64], p: &Vec3) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::wide_cpu() {
         // SAFETY: the CPU has AVX2
         return unsafe { sub_border_times_avx2(y, g, p) };
     }

@@ -361,6 +361,11 @@ impl BlockCholesky {
     /// The 1-norm (largest column sum of |A|) of the assembled, not yet factored matrix;
     /// `colsum` is scratch of one entry per row.
     pub fn norm1(&self, colsum: &mut [f64]) -> f64 {
+        with_avx2!(self: &BlockCholesky => norm1_body(colsum: &mut [f64]) -> f64)
+    }
+
+    #[inline(always)]
+    fn norm1_body(&self, colsum: &mut [f64]) -> f64 {
         colsum.fill(0.0);
         // every panel index is below `dim` (asserted at construction)
         assert!(colsum.len() >= self.dim);
@@ -393,7 +398,7 @@ impl BlockCholesky {
             return self.factor_parallel(min_pivot, small);
         }
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if crate::wide_cpu() {
             // SAFETY: the CPU has AVX2
             return unsafe { self.factor_avx2(min_pivot, small) };
         }
@@ -545,7 +550,7 @@ impl BlockCholesky {
         reach.sort_unstable();
         for col in x.chunks_exact_mut(n).take(cols) {
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if crate::wide_cpu() {
                 // SAFETY: the CPU has AVX2
                 unsafe { self.forward_panels_avx2(col, reach) };
                 continue;
@@ -615,7 +620,7 @@ impl BlockCholesky {
             self.dim
         );
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if crate::wide_cpu() {
             // SAFETY: the CPU has AVX2
             return unsafe { self.substitute_avx2(x, pass) };
         }
@@ -658,7 +663,7 @@ impl BlockCholesky {
             self.dim
         );
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if crate::wide_cpu() {
             // SAFETY: the CPU has AVX2
             return unsafe { self.backward3x4_avx2(x) };
         }

@@ -864,6 +864,27 @@ impl Island {
         h: f64,
         left: f64,
     ) {
+        with_avx2!(
+            self: &mut Island =>
+            gather_body(
+                bodies: &Arena<Body>,
+                joints: &Arena<Joint>,
+                gravity: &Vec3,
+                h: f64,
+                left: f64,
+            ) -> ()
+        )
+    }
+
+    #[inline(always)]
+    fn gather_body(
+        &mut self,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        gravity: &Vec3,
+        h: f64,
+        left: f64,
+    ) {
         // a force-limited motor's load over the last step (of `frame_h`, its motor impulse
         // still in `impulse`): before anything of this step is written
         let last_h = self.frame_h;
@@ -1119,6 +1140,18 @@ impl Island {
     /// within `eps_p`) and its first part's orientation. With `add` (a later substep of a frame
     /// step) the joints' impulses are added to what the frame's earlier substeps wrote.
     pub fn scatter(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>, add: bool) {
+        with_avx2!(
+            self: &mut Island =>
+            scatter_body(
+                bodies: &mut Arena<Body>,
+                joints: &mut Arena<Joint>,
+                add: bool,
+            ) -> ()
+        )
+    }
+
+    #[inline(always)]
+    fn scatter_body(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>, add: bool) {
         let mut l = 0;
         while l < self.body_slots.len() {
             let b = bodies.slot_mut(self.body_slots[l]);
@@ -1231,6 +1264,27 @@ impl Island {
         preview: bool,
         into_trial: bool,
     ) -> f64 {
+        with_avx2!(
+            self: &mut Island =>
+            eval_rows_body(
+                bodies: &Arena<Body>,
+                joints: &Arena<Joint>,
+                tau: f64,
+                preview: bool,
+                into_trial: bool,
+            ) -> f64
+        )
+    }
+
+    #[inline(always)]
+    fn eval_rows_body(
+        &mut self,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        tau: f64,
+        preview: bool,
+        into_trial: bool,
+    ) -> f64 {
         let mut worst: f64 = 0.0;
         if into_trial {
             self.trial_fresh = false;
@@ -1303,6 +1357,11 @@ impl Island {
     /// derivative of the previewed violations with respect to the velocities (divided by `dt`).
     /// `dt` is the preview's step.
     pub fn pull_back_rows(&mut self, dt: f64) {
+        with_avx2!(self: &mut Island => pull_back_rows_body(dt: f64) -> ())
+    }
+
+    #[inline(always)]
+    fn pull_back_rows_body(&mut self, dt: f64) {
         for l in 0..self.x.len() {
             let wm = self.w[l] - 0.5 * dt * self.alpha[l];
             let g = Mat3::identity()
@@ -1334,6 +1393,11 @@ impl Island {
     /// `W = M^-1 J^T` for every row of the current linearization (world inertia of the
     /// substep start).
     pub fn compute_wrows(&mut self) {
+        with_avx2!(self: &mut Island => compute_wrows_body() -> ())
+    }
+
+    #[inline(always)]
+    fn compute_wrows_body(&mut self) {
         let w = |side: Side, j: &[f64; 6]| match side {
             Side::Dyn(l) => {
                 let l = l as usize;
@@ -1410,6 +1474,11 @@ impl Island {
 
     /// The lower triangle of `A = J M^-1 J^T` into the factor's storage (Tomcin eq. 3).
     fn assemble(&mut self) {
+        with_avx2!(self: &mut Island => assemble_body() -> ())
+    }
+
+    #[inline(always)]
+    fn assemble_body(&mut self) {
         self.factor.values.fill(0.0);
         let values = &mut self.factor.values[..];
         for c in &self.couplings {
@@ -1517,6 +1586,11 @@ impl Island {
     }
 
     fn apply_row_impulses(&mut self, x: &[f64], scale: f64) {
+        with_avx2!(self: &mut Island => apply_row_impulses_body(x: &[f64], scale: f64) -> ())
+    }
+
+    #[inline(always)]
+    fn apply_row_impulses_body(&mut self, x: &[f64], scale: f64) {
         self.lambda_pending = true;
         for ij in &self.joints {
             let range = ij.off as usize..(ij.off + ij.n) as usize;
@@ -1577,6 +1651,11 @@ impl Island {
     /// Adds the accumulated row impulses, along the current linearization, to the joints'
     /// impulses on body B. Called before the rows change and at the end of a substep.
     pub fn flush_impulses(&mut self) {
+        with_avx2!(self: &mut Island => flush_impulses_body() -> ())
+    }
+
+    #[inline(always)]
+    fn flush_impulses_body(&mut self) {
         if !std::mem::take(&mut self.lambda_pending) {
             return;
         }
@@ -1623,6 +1702,11 @@ impl Island {
 
     /// `out = A p = J M^-1 J^T p` for the current linearization, without the Tikhonov term.
     pub(super) fn multiply_a(&mut self, p: &[f64], out: &mut [f64]) {
+        with_avx2!(self: &mut Island => multiply_a_body(p: &[f64], out: &mut [f64]) -> ())
+    }
+
+    #[inline(always)]
+    fn multiply_a_body(&mut self, p: &[f64], out: &mut [f64]) {
         self.body_velocity_change(p);
         let n = self.n_rows;
         joint_rows_times(&self.joints, &self.rows, &self.body_dv, out);
@@ -1636,6 +1720,11 @@ impl Island {
     /// `body_dv = M^-1 J^T p` per body for the current linearization and the appended limit
     /// rows (`wrows`, so with the masses `A` was assembled with).
     pub(super) fn body_velocity_change(&mut self, p: &[f64]) {
+        with_avx2!(self: &mut Island => body_velocity_change_body(p: &[f64]) -> ())
+    }
+
+    #[inline(always)]
+    fn body_velocity_change_body(&mut self, p: &[f64]) {
         for d in &mut self.body_dv {
             *d = [0.0; 6];
         }
@@ -1704,6 +1793,27 @@ impl Island {
     /// The refinement stops at a residual of `rel |b|` or `floor`, whichever is larger (the
     /// joint correction's inexact Newton steps, `correction.rs`, `SOLVE_FLOOR`).
     pub(super) fn solve_refined_from(
+        &mut self,
+        x: &mut [f64],
+        initial: Option<&[f64]>,
+        max_steps: u32,
+        rel: f64,
+        floor: f64,
+    ) {
+        with_avx2!(
+            self: &mut Island =>
+            solve_refined_from_body(
+                x: &mut [f64],
+                initial: Option<&[f64]>,
+                max_steps: u32,
+                rel: f64,
+                floor: f64,
+            ) -> ()
+        )
+    }
+
+    #[inline(always)]
+    fn solve_refined_from_body(
         &mut self,
         x: &mut [f64],
         initial: Option<&[f64]>,
@@ -1822,6 +1932,11 @@ impl Island {
 
     /// Sum of squared violations of the rows at the previews (the line-search merit).
     pub fn trial_merit(&self) -> f64 {
+        with_avx2!(self: &Island => trial_merit_body() -> f64)
+    }
+
+    #[inline(always)]
+    fn trial_merit_body(&self) -> f64 {
         let mut m: f64 = self.trial.iter().map(|r| r.c * r.c).sum();
         for ((r, info), &slack) in self
             .lim
@@ -1962,6 +2077,11 @@ impl Island {
 
     /// World inertias at the current orientations.
     pub fn update_inertias(&mut self) {
+        with_avx2!(self: &mut Island => update_inertias_body() -> ())
+    }
+
+    #[inline(always)]
+    fn update_inertias_body(&mut self) {
         self.preview_fresh = false;
         for l in 0..self.x.len() {
             let (q, qe) = (&self.q[l].as_ref().coords, &self.q_end[l].as_ref().coords);
@@ -2089,6 +2209,18 @@ pub(super) fn joint_rows_times(
     u: &[[f64; 6]],
     out: &mut [f64],
 ) {
+    with_avx2!(
+        fn joint_rows_times_body(
+            joints: &[IslandJoint],
+            rows: &[Row],
+            u: &[[f64; 6]],
+            out: &mut [f64],
+        ) -> ()
+    )
+}
+
+#[inline(always)]
+fn joint_rows_times_body(joints: &[IslandJoint], rows: &[Row], u: &[[f64; 6]], out: &mut [f64]) {
     for ij in joints {
         let (ua, ub) = (side_vec(ij.a, u), side_vec(ij.b, u));
         for r in ij.off as usize..(ij.off + ij.n) as usize {

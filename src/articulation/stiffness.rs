@@ -303,6 +303,11 @@ impl Island {
     /// (`trial`); returns the largest position error it would cause over `dt` (`dt |M^-1 g|`, m
     /// and rad).
     fn momentum_residual(&mut self, dt: f64) -> f64 {
+        with_avx2!(self: &mut Island => momentum_residual_body(dt: f64) -> f64)
+    }
+
+    #[inline(always)]
+    fn momentum_residual_body(&mut self, dt: f64) -> f64 {
         for l in 0..self.v.len() {
             let (dv, dw) = (self.v[l] - self.gs_v0[l], self.w[l] - self.gs_w0[l]);
             let m = if self.inv_mass[l] > 0.0 {
@@ -345,6 +350,18 @@ impl Island {
     /// torque that is not `r x F` (angular rows: `d^2 (a . b) / d theta^2` is of the order of
     /// the row itself).
     fn factor_with_stiffness(&mut self, s: &WorldSettings, joints: &Arena<Joint>, dt: f64) {
+        with_avx2!(
+            self: &mut Island =>
+            factor_with_stiffness_body(
+                s: &WorldSettings,
+                joints: &Arena<Joint>,
+                dt: f64,
+            ) -> ()
+        )
+    }
+
+    #[inline(always)]
+    fn factor_with_stiffness_body(&mut self, s: &WorldSettings, joints: &Arena<Joint>, dt: f64) {
         for k in self.gs_k.iter_mut() {
             *k = Mat3::zeros();
         }

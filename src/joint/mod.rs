@@ -559,6 +559,7 @@ impl JointModel {
     /// Evaluates the rows at the poses `a`, `b`. `motor_target` is the coordinate the motor must
     /// reach (None: no motor row), `coord_ref` the unwrapped coordinate it is measured from.
     /// Returns the number of rows written.
+    #[inline(always)]
     pub fn eval(
         &self,
         a: &Pose,

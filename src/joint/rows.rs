@@ -61,6 +61,7 @@ pub(crate) struct FramePair {
 impl FramePair {
     /// The frames of a joint between poses `a` and `b`. Without `orientations` only the anchors
     /// are computed (`qa`, `qb`, `ma` are left as identity): enough for ball and distance rows.
+    #[inline(always)]
     pub fn new(
         a: &Pose,
         b: &Pose,
@@ -94,6 +95,7 @@ impl FramePair {
     }
 
     /// Three rows making the anchors coincide, along the world axes.
+    #[inline(always)]
     pub fn point_rows(&self, out: &mut [Row]) -> usize {
         point_rows(&self.ra, &self.rb, &(self.pb - self.pa), out)
     }
@@ -117,6 +119,7 @@ impl FramePair {
 
     /// Angular rows `2 vec(q_rel)_k = 0` for the listed components `k` of frame A; with all three
     /// the frames keep their relative orientation.
+    #[inline(always)]
     pub fn angular_rows(&self, comps: &[usize], out: &mut [Row]) -> usize {
         let r = self.relative_rotation();
         let v = r.imag();
@@ -156,7 +159,7 @@ impl FramePair {
 
 /// Three rows making two anchors coincide, along the world axes: `ra`, `rb` the anchors'
 /// offsets from the centres of mass, `d = pB - pA`. Written in place.
-#[inline]
+#[inline(always)]
 pub(super) fn point_rows(ra: &Vec3, rb: &Vec3, d: &Vec3, out: &mut [Row]) -> usize {
     for (k, row) in out.iter_mut().take(3).enumerate() {
         let e = Vec3::ith(k, 1.0);
