@@ -57,7 +57,7 @@ macro_rules! reusing_clone {
 }
 
 /// Whether the solver's loops run in their copies compiled for AVX2: where the CPU has it,
-/// unless [`portable_only`] turned them off. Those copies use wider registers, no fused
+/// unless the tests' `portable_only` turned them off. Those copies use wider registers, no fused
 /// multiply-add, and Rust never reorders floating-point arithmetic, so both copies compute the
 /// same numbers bit for bit; only the speed differs (heavy chain 1:10^3 42 -> 38 us per step,
 /// docs/BENCHMARKS.md).
@@ -74,6 +74,7 @@ pub(crate) fn wide_cpu() -> bool {
     }
 }
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 static PORTABLE_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Test hook: with `true`, every step of every world in the process runs the portable copies of
