@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::IslandReport;
-use super::island::{Island, dot, row_times};
+use super::island::{Island, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic, world_inertias};
 use crate::math::{self, Quat, Vec3, integrate_rotation};
@@ -911,6 +911,11 @@ impl Island {
     /// other; a re-linearization, a backtrack or an active limit row starts the history anew.
     /// On entry `x` holds `s_k` and `aa[1]` holds `b_k`; on return `x` holds the step to apply.
     fn anderson_step(&mut self, x: &mut [f64]) {
+        with_avx2!(self: &mut Island => anderson_step_body(x: &mut [f64]) -> ())
+    }
+
+    #[inline(always)]
+    fn anderson_step_body(&mut self, x: &mut [f64]) {
         let n = self.n_rows;
         let x = &mut x[..n];
         let [s_prev, b_cur, b_prev, dx_prev] = &mut self.aa;
@@ -942,15 +947,20 @@ impl Island {
             std::array::from_fn(|k| (self.aa_head + AA_DEPTH - 1 - k) % AA_DEPTH);
         let mut gamma = [0.0; AA_DEPTH];
         if m > 0 {
+            // `dot(df_a, b)` and `dot(df_a, db_c)` of every pair, in one pass
+            let hist = |k: usize| {
+                let [df, db, _] = &self.aa_hist[slots[k]];
+                (&df[..n], &db[..n])
+            };
+            let (rhs, d) = match m {
+                1 => anderson_dots::<1>(hist, b_cur),
+                _ => anderson_dots::<AA_DEPTH>(hist, b_cur),
+            };
             let mut g = [[0.0; AA_DEPTH]; AA_DEPTH];
-            let mut rhs = [0.0; AA_DEPTH];
             for a in 0..m {
-                let [dfa, dba, _] = &self.aa_hist[slots[a]];
-                rhs[a] = dot(dfa, b_cur);
                 for c in 0..=a {
-                    let [dfc, dbc, _] = &self.aa_hist[slots[c]];
                     // symmetric in exact arithmetic (df = A0^-1 db)
-                    let v = 0.5 * (dot(dfa, dbc) + dot(dfc, dba));
+                    let v = 0.5 * (d[a][c] + d[c][a]);
                     g[a][c] = v;
                     g[c][a] = v;
                 }
@@ -1141,6 +1151,43 @@ impl Island {
             }
         }
     }
+}
+
+/// The dot products of the Anderson step over its `M` newest differences (`hist(k)` gives
+/// `df_k`, `db_k`): `dot(df_a, b)` and `dot(df_a, db_c)` for every `a`, `c` below `M`, the rest
+/// zero. Each sum runs from `-0.0` over the rows in order, as `dot` (`Iterator::sum`) does, so
+/// the numbers are the same; in one pass over the rows, the sums' chains of additions run side
+/// by side instead of one after another (each is bound by the latency of its additions).
+#[inline(always)]
+fn anderson_dots<'a, const M: usize>(
+    hist: impl Fn(usize) -> (&'a [f64], &'a [f64]),
+    b: &[f64],
+) -> ([f64; AA_DEPTH], [[f64; AA_DEPTH]; AA_DEPTH]) {
+    let h: [(&[f64], &[f64]); M] = std::array::from_fn(hist);
+    let n = b.len();
+    assert!(h.iter().all(|(df, db)| df.len() == n && db.len() == n));
+    let mut r = [-0.0; M];
+    let mut d = [[-0.0; M]; M];
+    for i in 0..n {
+        // SAFETY: i < n, the length of every vector (asserted above)
+        unsafe {
+            let bi = *b.get_unchecked(i);
+            for a in 0..M {
+                let fa = *h[a].0.get_unchecked(i);
+                r[a] += fa * bi;
+                for c in 0..M {
+                    d[a][c] += fa * *h[c].1.get_unchecked(i);
+                }
+            }
+        }
+    }
+    let mut rhs = [0.0; AA_DEPTH];
+    let mut g = [[0.0; AA_DEPTH]; AA_DEPTH];
+    rhs[..M].copy_from_slice(&r);
+    for a in 0..M {
+        g[a][..M].copy_from_slice(&d[a]);
+    }
+    (rhs, g)
 }
 
 #[cfg(test)]
