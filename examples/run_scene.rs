@@ -4,7 +4,7 @@
 //! `cargo run --release --example run_scene -- <scene> [size] [steps]`, scenes: chain N,
 //! heavy_chain LOAD, heavy_rope LOAD (`LINKS=` segments of a rope, 20 by default: distance ranges; `GROUND=` a floor below), heavy_chain_on_ground LOAD (`MU=`, `GROUND=` m below the pivot), four_bar,
 //! scissor_lift N, scissor_lift_raising N (`SPEED=` of the carriage, default 0.01 m/s), spider
-//! K, spiders N (N islands), grid N (N x N spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
+//! K, spiders N (N islands), heavy_chains N (N islands, `LINKS=` links each, 20), grid N (N x N spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in
 //! Tomcin's drop test), rod MU (Tomcin Fig. 1d), funnel (Bender-Schmitt's 1000 cubes), pile
 //! (1000 mixed shapes), stack N (N 1 m boxes; `RATIO=` makes every `HEAVY_EVERY=`-th box,
@@ -101,6 +101,12 @@ fn main() {
             // independent islands: N spiders of 100 legs
             for _ in 0..size.max(1.0) as usize {
                 scenes::spider(&mut world, 100);
+            }
+        }
+        "heavy_chains" => {
+            // independent islands: N heavy chains of `LINKS=` links (20) with a 1000 kg load
+            for _ in 0..size.max(1.0) as usize {
+                scenes::heavy_chain(&mut world, env("LINKS").unwrap_or(20), 1000.0);
             }
         }
         "double_pendulum" => drop(scenes::double_pendulum(&mut world)),

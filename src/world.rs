@@ -828,7 +828,10 @@ impl World {
     /// alone, 0 one per core, `k` that many (at most [`MAX_THREADS`]). The results are
     /// bit-identical whatever the number of threads. Independent islands run in parallel, and
     /// the factorization of an island whose factor has at least 200 000 nonzeros uses the
-    /// threads too.
+    /// threads too. Where that cannot pay for handing the work to the threads (a single
+    /// smaller island; islands whose work besides the largest one's took under about 20 us in
+    /// the last step), the islands run on the calling thread: [`StepReport::threads_used`]
+    /// says which.
     pub fn set_threads(&mut self, threads: u32) -> Result<()> {
         if threads > MAX_THREADS {
             return Err(Error::new(

@@ -103,6 +103,13 @@ enum Pass {
 
 /// Factors with fewer scalar nonzeros in `L` are not worth threads.
 const PARALLEL_MIN_NNZ_L: u64 = 200_000;
+
+impl BlockCholesky {
+    /// Whether this factorization uses the threads of the solver's pool when it runs inside it.
+    pub fn wants_threads(&self) -> bool {
+        self.nnz_l >= PARALLEL_MIN_NNZ_L
+    }
+}
 /// A panel's updates run in parallel only if it has this many off-diagonal blocks ...
 const PARALLEL_MIN_TARGETS: usize = 4;
 /// ... and they cost at least about this many multiply-adds (`r ld^2`).
@@ -394,7 +401,7 @@ impl BlockCholesky {
     pub fn factor(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
         // Threads only inside the island pool (`World::set_threads`), never rayon's global one
         // or a pool the caller steps the world from.
-        if self.threaded && self.nnz_l >= PARALLEL_MIN_NNZ_L && rayon::current_num_threads() > 1 {
+        if self.threaded && self.wants_threads() && rayon::current_num_threads() > 1 {
             return self.factor_parallel(min_pivot, small);
         }
         #[cfg(target_arch = "x86_64")]

@@ -461,8 +461,11 @@ pub unsafe extern "C" fn tenon_world_get_threads(
 /// Solves the world's islands (independent mechanisms and contact groups) on `threads` worker
 /// threads owned by the world: 1 (the default) on the calling thread alone, 0 one per core, k
 /// that many (at most 256; TENON_RESULT_INVALID_ARGUMENT above). A large island's factorization
-/// (at least 200 000 nonzeros in its factor) uses them too. Results are bit-identical whatever
-/// the number. TENON_RESULT_CAPACITY_EXCEEDED if the threads cannot be started.
+/// (at least 200 000 nonzeros in its factor) uses them too. Where that cannot pay for handing
+/// the work to the threads (a single smaller island; islands whose work besides the largest
+/// one's took under about 20 us in the last step), the islands run on the calling thread.
+/// Results are bit-identical whatever the number. TENON_RESULT_CAPACITY_EXCEEDED if the
+/// threads cannot be started.
 #[unsafe(no_mangle)]
 pub extern "C" fn tenon_world_set_threads(world: tenon_world_id, threads: u32) -> tenon_result {
     boundary(|| with_world(world, |wb| Ok(wb.world.set_threads(threads)?)))
