@@ -623,6 +623,16 @@ reusing_clone! {
         pub norm1_fresh: bool,
         /// Heaviest over lightest body of the island (split bodies counted whole).
         pub mass_ratio: f64,
+        /// A tree hanging from one joint to the world or a static or kinematic body: its local
+        /// bodies from the one at that joint outward (breadth first), and each one's neighbour
+        /// towards it (`u32::MAX` for the first). Empty for other islands.
+        pub carry_order: Vec<u32>,
+        pub carry_parent: Vec<u32>,
+        /// Per local body, the mass of the bodies beyond it (itself included), from the root.
+        pub carried: Vec<f64>,
+        /// The most any body of such a tree carries (the bodies beyond it, away from the
+        /// anchor) over its own mass (split bodies counted whole); 0 for other islands.
+        pub carried_ratio: f64,
     }
 }
 
@@ -849,6 +859,58 @@ impl Island {
             norm1: 0.0,
             norm1_fresh: false,
             mass_ratio: 1.0,
+            carry_order: Vec::new(),
+            carry_parent: Vec::new(),
+            carried: Vec::new(),
+            carried_ratio: 0.0,
+        }
+    }
+
+    /// For a tree hanging from a single joint to the world (or a static or kinematic body):
+    /// the order in which [`Island::gather`] adds up the mass each body carries. Called once
+    /// per topology, after `loop_free` is known.
+    pub(crate) fn set_carry_order(&mut self) {
+        let nb = self.x.len();
+        self.carry_order.clear();
+        self.carry_parent = vec![u32::MAX; nb];
+        self.carried = vec![0.0; nb];
+        if !self.loop_free {
+            return;
+        }
+        // (a tree has at most one joint to the world and the static and kinematic bodies)
+        let mut anchors = self
+            .joints
+            .iter()
+            .filter(|j| j.n > 0)
+            .filter_map(|j| match (j.a, j.b) {
+                (Side::Dyn(_), Side::Dyn(_)) => None,
+                (Side::Dyn(l), _) | (_, Side::Dyn(l)) => Some(l),
+                _ => None,
+            });
+        let (Some(root), None) = (anchors.next(), anchors.next()) else {
+            return;
+        };
+        let mut seen = vec![false; nb];
+        seen[root as usize] = true;
+        self.carry_order.push(root);
+        let mut next = 0;
+        while next < self.carry_order.len() {
+            let l = self.carry_order[next] as usize;
+            next += 1;
+            let (a, b) = (self.body_ptr[l] as usize, self.body_ptr[l + 1] as usize);
+            for &(k, s) in &self.body_joints[a..b] {
+                let ij = &self.joints[k as usize];
+                if ij.n == 0 {
+                    continue;
+                }
+                let other = if s == 0 { ij.b } else { ij.a };
+                let Side::Dyn(m) = other else { continue };
+                if !seen[m as usize] {
+                    seen[m as usize] = true;
+                    self.carry_parent[m as usize] = l as u32;
+                    self.carry_order.push(m);
+                }
+            }
         }
     }
 
@@ -945,6 +1007,19 @@ impl Island {
             },
         );
         self.mass_ratio = heaviest / lightest;
+        // the mass each body of a hanging tree carries, from the outermost bodies in
+        self.carried_ratio = 0.0;
+        for &l in self.carry_order.iter().rev() {
+            let l = l as usize;
+            self.carried[l] += 1.0 / self.inv_mass[l];
+            let whole = f64::from(self.parts[l]) / self.inv_mass[l];
+            let beyond = self.carried[l] - 1.0 / self.inv_mass[l];
+            self.carried_ratio = self.carried_ratio.max(beyond / whole);
+            if let Some(&p) = self.carry_parent.get(l).filter(|&&p| p != u32::MAX) {
+                self.carried[p as usize] += self.carried[l];
+            }
+            self.carried[l] = 0.0;
+        }
         // (contacts the caller registers touch islands without shapes: their coupled visits
         // solve with `A` as shapes' contacts do, and geometric stiffness, which leaves the
         // factor stale, must not run before them)

@@ -254,6 +254,7 @@ fn make_island(
     let loop_free = loop_free(nb, &joints);
     let mut island = Island::new(body_slots, parts, joints, couplings, factor, limits);
     island.loop_free = loop_free;
+    island.set_carry_order();
     island
 }
 
