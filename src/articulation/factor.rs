@@ -103,13 +103,6 @@ enum Pass {
 
 /// Factors with fewer scalar nonzeros in `L` are not worth threads.
 const PARALLEL_MIN_NNZ_L: u64 = 200_000;
-
-impl BlockCholesky {
-    /// Whether this factorization uses the threads of the solver's pool when it runs inside it.
-    pub fn wants_threads(&self) -> bool {
-        self.nnz_l >= PARALLEL_MIN_NNZ_L
-    }
-}
 /// A panel's updates run in parallel only if it has this many off-diagonal blocks ...
 const PARALLEL_MIN_TARGETS: usize = 4;
 /// ... and they cost at least about this many multiply-adds (`r ld^2`).
@@ -393,6 +386,11 @@ impl BlockCholesky {
                 self.values[base + c + c * ld] += v;
             }
         }
+    }
+
+    /// Whether this factorization uses the threads of the solver's pool when it runs inside it.
+    pub fn wants_threads(&self) -> bool {
+        self.nnz_l >= PARALLEL_MIN_NNZ_L
     }
 
     /// Numeric factorization in place. Pivots not above `min_pivot` (numerically singular even

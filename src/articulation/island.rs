@@ -625,10 +625,11 @@ reusing_clone! {
         pub mass_ratio: f64,
         /// A tree hanging from one joint to the world or a static or kinematic body: its local
         /// bodies from the one at that joint outward (breadth first), and each one's neighbour
-        /// towards it (`u32::MAX` for the first). Empty for other islands.
+        /// towards it (the first its own). Empty for other islands.
         pub carry_order: Vec<u32>,
         pub carry_parent: Vec<u32>,
-        /// Per local body, the mass of the bodies beyond it (itself included), from the root.
+        /// Scratch of `gather`, per local body: the mass of the bodies beyond it (zero between
+        /// steps).
         pub carried: Vec<f64>,
         /// The most any body of such a tree carries (the bodies beyond it, away from the
         /// anchor) over its own mass (split bodies counted whole); 0 for other islands.
@@ -890,8 +891,8 @@ impl Island {
         let (Some(root), None) = (anchors.next(), anchors.next()) else {
             return;
         };
-        let mut seen = vec![false; nb];
-        seen[root as usize] = true;
+        // (a body is reached once it has a parent)
+        self.carry_parent[root as usize] = root;
         self.carry_order.push(root);
         let mut next = 0;
         while next < self.carry_order.len() {
@@ -905,8 +906,7 @@ impl Island {
                 }
                 let other = if s == 0 { ij.b } else { ij.a };
                 let Side::Dyn(m) = other else { continue };
-                if !seen[m as usize] {
-                    seen[m as usize] = true;
+                if self.carry_parent[m as usize] == u32::MAX {
                     self.carry_parent[m as usize] = l as u32;
                     self.carry_order.push(m);
                 }
@@ -1011,14 +1011,13 @@ impl Island {
         self.carried_ratio = 0.0;
         for &l in self.carry_order.iter().rev() {
             let l = l as usize;
-            self.carried[l] += 1.0 / self.inv_mass[l];
+            let beyond = std::mem::take(&mut self.carried[l]);
             let whole = f64::from(self.parts[l]) / self.inv_mass[l];
-            let beyond = self.carried[l] - 1.0 / self.inv_mass[l];
             self.carried_ratio = self.carried_ratio.max(beyond / whole);
-            if let Some(&p) = self.carry_parent.get(l).filter(|&&p| p != u32::MAX) {
-                self.carried[p as usize] += self.carried[l];
+            let p = self.carry_parent[l] as usize;
+            if p != l {
+                self.carried[p] += beyond + 1.0 / self.inv_mass[l];
             }
-            self.carried[l] = 0.0;
         }
         // (contacts the caller registers touch islands without shapes: their coupled visits
         // solve with `A` as shapes' contacts do, and geometric stiffness, which leaves the
