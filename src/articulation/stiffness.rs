@@ -68,11 +68,13 @@ const MIN_MASS_RATIO: f64 = 10.0;
 /// stretch of the chain whose joints were opened along it needs turns of about the square root
 /// of the gap over the link length to close them, and the plain iteration re-linearizes at
 /// most of its iterations there). Uniform chains over 20 s of their swing from horizontal
-/// (`run_scene chain N 1200`), with geometric stiffness against without: 500 links 864 against
-/// 738 us per step, 700 links 1231 against 1200, 1000 links 1864 against 2258 (5.8 iterations
-/// per step instead of 11.5, no substeps instead of 2), 10 000 links (200 steps) 24.7 against
-/// 32.1 ms.
-const MIN_CARRIED_RATIO: f64 = 750.0;
+/// (`run_scene chain N 1200`), instructions per step with geometric stiffness against without:
+/// 300 links 6.36 M against 5.55 M, 400 links 8.78 M against 8.74 M, 500 links 11.09 M against
+/// 11.37 M, 700 links 15.6 M against 18.4 M (4.9 iterations per step instead of 9.2); 1000 links
+/// 1864 against 2258 us per step (5.8 iterations per step instead of 11.5, no substeps instead
+/// of 2), 10 000 links (200 steps) 24.7 against 32.1 ms. (With `K` from the impulses a step
+/// ahead, stiffness.rs, the crossover was at about 700 links.)
+const MIN_CARRIED_RATIO: f64 = 450.0;
 
 /// Steps whose lengths are within this factor of each other are similar enough for the first
 /// `K` of a correction to come from the last one's impulses (scaled by their ratio).
@@ -217,14 +219,17 @@ impl Island {
             if result.converged || it == s.max_iterations {
                 break;
             }
-            // `K` from the impulses the step will end with (Newton's matrix at the current
-            // `Lambda` misses the stiffness of the impulses the step adds: at `Lambda = 0` it has
-            // none). The first step takes the impulses the last correction ended with, if it had
-            // the same step; else those of a step solved with `K = 0`. Later steps take `Lambda`
-            // plus the last step's impulses. Heavy chain, 600 frames at each of 8 loads from
-            // 300 kg to 10^5 kg: 33 % fewer instructions than `K` from `Lambda` (iterations per
-            // frame at 1:10^3, 1:10^4, 1:10^5: 5.4, 7.2, 9.3 instead of 7.0, 11.5, 18.2), 18 %
-            // fewer than the `K = 0` step first every time.
+            // `K`: the first step's from the impulses the correction will end with (Newton's
+            // matrix at `Lambda = 0` has no stiffness at all): those the last correction ended
+            // with, if it had a similar step; else those of a step solved with `K = 0`. Later
+            // steps take Newton's own, `K` at the current `Lambda`. Heavy chain, 600 frames at
+            // each of 8 loads from 100 kg to 3 10^5 kg, and the 1000-link chain: 1.7-11 %
+            // fewer instructions (the 1:1000 chain 5.48 -> 5.16 iterations and 4.55 -> 3.69
+            // refactorizations per frame, 1000 links 5.62 -> 5.26 and 4.82 -> 3.97; 3 10^4 kg
+            // the same) than `Lambda` plus the last step's impulses, a guess of the next
+            // `Lambda` that overshoots as the steps shrink (each about a third of the last, or
+            // less) and was measured better only while the first step took the `K = 0` step's
+            // impulses every time (33 % fewer instructions then).
             //
             // A last correction of a step of a different length predicts this one's impulses
             // scaled by the steps' ratio (impulses are forces times the step), while the two are
@@ -246,9 +251,7 @@ impl Island {
                 self.gs_ahead.copy_from_slice(&x[..self.n_rows]);
                 self.rhs = x;
             } else {
-                for ((a, l), d) in self.gs_ahead.iter_mut().zip(&self.gs_lambda).zip(&self.rhs) {
-                    *a = l + d;
-                }
+                self.gs_ahead.copy_from_slice(&self.gs_lambda);
             }
             if !chord {
                 self.factor_with_stiffness(s, joints, dt);
@@ -490,12 +493,13 @@ mod tests {
     }
 
     /// A uniform chain hanging from the world: its first link carries the rest. With 1000
-    /// links (999 times its own mass, over `MIN_CARRIED_RATIO`) its stalled corrections go on
-    /// with geometric stiffness, with 500 they do not; both hold every joint within `eps_p`.
+    /// or 500 links (999 or 499 times its own mass, over `MIN_CARRIED_RATIO`) its stalled
+    /// corrections go on with geometric stiffness, with 300 they do not; all hold every joint
+    /// within `eps_p`.
     /// Let go of the world, the chain carries nothing from an anchor.
     #[test]
     fn long_hanging_chains_take_geometric_stiffness() {
-        for (links, takes) in [(1000, true), (500, false)] {
+        for (links, takes) in [(1000, true), (500, true), (300, false)] {
             let mut world = World::default();
             let s = scenes::chain(&mut world, links);
             let mut took = false;
