@@ -399,6 +399,8 @@ impl Island {
         }
         for ij in &self.joints {
             let model = ij.model(joints);
+            // (three point rows alone, a ball joint's, have no torque but `r x F`)
+            let point_only = ij.point_first && ij.n == 3;
             for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
                 let Side::Dyn(l) = side else { continue };
                 let l = l as usize;
@@ -414,14 +416,17 @@ impl Island {
                     model.frame_b.anchor
                 };
                 let r = self.qp[l] * anchor;
-                let rn = r.norm();
+                let rr = r.norm_squared();
                 let kl = &mut self.gs_k[l];
-                if rn > 0.0 {
-                    let u = r / rn;
-                    *kl += (dt * rn * f.norm()) * (Mat3::identity() - u * u.transpose());
+                if rr > 0.0 {
+                    // dt |r| |F| (I - r r^T / |r|^2), one square root
+                    let s = dt * (f.norm_squared() / rr).sqrt();
+                    *kl += s * (Mat3::identity() * rr - r * r.transpose());
                 }
-                let pure = (t - r.cross(&f)).norm();
-                *kl += Mat3::identity() * (0.5 * dt * pure);
+                if !point_only {
+                    let pure = (t - r.cross(&f)).norm();
+                    *kl += Mat3::identity() * (0.5 * dt * pure);
+                }
             }
         }
         // (M+K)^-1 for the assembly and the steps; the true inverse inertia is kept aside
