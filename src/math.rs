@@ -16,18 +16,22 @@ pub fn skew(a: &Vec3) -> Mat3 {
 /// The unit quaternion of the rotation vector `w` (axis times angle, radians).
 #[inline]
 pub fn quat_from_rotation_vector(w: &Vec3) -> Quat {
+    rotation_vector_halves(w).0
+}
+
+/// [`quat_from_rotation_vector`], and the half-angle terms `[sin(t / 2) / t, cos(t / 2)]` of
+/// the angle `t = |w|` that [`so3_left_jacobian`] takes (`[1/2, 1]` at a zero angle).
+#[inline]
+pub fn rotation_vector_halves(w: &Vec3) -> (Quat, [f64; 2]) {
     let angle = w.norm();
     if angle < 1e-300 {
-        return Quat::identity();
+        return (Quat::identity(), [0.5, 1.0]);
     }
     let half = 0.5 * angle;
-    let s = half.sin() / angle;
-    Quat::new_unchecked(nalgebra::Quaternion::new(
-        half.cos(),
-        s * w.x,
-        s * w.y,
-        s * w.z,
-    ))
+    let (sin, cos) = half.sin_cos();
+    let s = sin / angle;
+    let q = Quat::new_unchecked(nalgebra::Quaternion::new(cos, s * w.x, s * w.y, s * w.z));
+    (q, [s, cos])
 }
 
 /// The rotation vector (axis times angle, radians, angle in [0, pi]) of the unit quaternion `q`:
@@ -79,15 +83,18 @@ pub fn vec_finite(v: &Vec3) -> bool {
 }
 
 /// The left Jacobian of SO(3) at the rotation vector `phi`:
-/// `exp(phi + d) = exp(J_l(phi) d) exp(phi)` to first order in `d`.
-pub fn so3_left_jacobian(phi: &Vec3) -> Mat3 {
+/// `exp(phi + d) = exp(J_l(phi) d) exp(phi)` to first order in `d`, from the half-angle terms
+/// `[sin(t / 2) / t, cos(t / 2)]` of `t = |phi|` ([`rotation_vector_halves`]; no trigonometry
+/// here): `I + (1 - cos t) / t^2 K + (t - sin t) / t^3 K^2`, `K = [phi]x`, with
+/// `1 - cos t = 2 sin^2(t / 2)` and `sin t = 2 sin(t / 2) cos(t / 2)`.
+#[inline]
+pub fn so3_left_jacobian(phi: &Vec3, [s, c]: [f64; 2]) -> Mat3 {
     let t2 = phi.norm_squared();
     let k = skew(phi);
     if t2 < 1e-16 {
         return Mat3::identity() + 0.5 * k;
     }
-    let t = t2.sqrt();
-    Mat3::identity() + ((1.0 - t.cos()) / t2) * k + ((t - t.sin()) / (t2 * t)) * (k * k)
+    Mat3::identity() + (2.0 * s * s) * k + ((1.0 - 2.0 * s * c) / t2) * (k * k)
 }
 
 #[cfg(test)]
@@ -124,5 +131,41 @@ mod tests {
         let back = rotation_vector(&quat_from_rotation_vector(&(4.0 * axis)));
         let short = (4.0 - 2.0 * std::f64::consts::PI) * axis;
         assert!((back - short).norm() < 1e-15 * 4.0, "{}", back - short);
+    }
+
+    /// The left Jacobian from the half-angle terms is the closed form's, and is the derivative
+    /// of the exponential (central differences).
+    #[test]
+    fn left_jacobian_from_the_half_angle() {
+        let axis = Vec3::new(0.3, -0.8, 0.52).normalize();
+        for angle in [0.0, 1e-12, 1e-8, 1e-7, 1e-4, 0.01, 0.1, 1.0, 3.0] {
+            let phi = angle * axis;
+            let (q, halves) = rotation_vector_halves(&phi);
+            assert_eq!(q, quat_from_rotation_vector(&phi));
+            let j = so3_left_jacobian(&phi, halves);
+            let k = skew(&phi);
+            // (the closed form's coefficients lose digits to cancellation below 1e-3 rad,
+            // `1 - cos t` all of them below 1e-8: their series there)
+            let t: f64 = angle;
+            let (a, b) = if t < 1e-3 {
+                let t2 = t * t;
+                (
+                    0.5 - t2 / 24.0 + t2 * t2 / 720.0,
+                    1.0 / 6.0 - t2 / 120.0 + t2 * t2 / 5040.0,
+                )
+            } else {
+                ((1.0 - t.cos()) / (t * t), (t - t.sin()) / (t * t * t))
+            };
+            let closed = Mat3::identity() + a * k + b * (k * k);
+            assert!((j - closed).abs().max() <= 1e-14, "{angle}: {}", j - closed);
+            // exp(phi + e d) exp(phi)^-1 = exp(e J_l d) to first order
+            let e = 1e-6;
+            for d in [Vec3::x(), Vec3::y(), Vec3::z()] {
+                let plus = quat_from_rotation_vector(&(phi + e * d)) * q.inverse();
+                let minus = quat_from_rotation_vector(&(phi - e * d)) * q.inverse();
+                let fd = (rotation_vector(&plus) - rotation_vector(&minus)) / (2.0 * e);
+                assert!((fd - j * d).norm() <= 1e-8, "{angle}: {fd} {}", j * d);
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@ use super::IslandReport;
 use super::island::{Island, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic, world_inertias};
-use crate::math::{self, Quat, Vec3, integrate_rotation};
+use crate::math::{self, Quat, Vec3};
 use crate::world::{Joint, WorldSettings};
 
 /// The factor-once iteration is kept while the residual shrinks at least by this factor per
@@ -342,7 +342,10 @@ impl Island {
             let omega = self.w[l] - 0.5 * dt * self.alpha[l];
             let sigma = gyroscopic(&self.iw[l], &self.iinv[l], &omega);
             self.phi[l] = dt * self.w[l] + 0.5 * dt * dt * sigma;
-            self.qp[l] = integrate_rotation(&self.q[l], &self.phi[l]);
+            // (`integrate_rotation`, keeping the half-angle terms for the pull-back)
+            let (turn, halves) = math::rotation_vector_halves(&self.phi[l]);
+            self.qp[l] = Quat::new_normalize((turn * self.q[l]).into_inner());
+            self.phi_halves[l] = halves;
         }
     }
 

@@ -376,8 +376,10 @@ reusing_clone! {
         /// Previewed poses at the end of the current substep.
         pub xp: Vec<Vec3>,
         pub qp: Vec<Quat>,
-        /// Rotation vector of the last preview (`qp = exp(phi) q`).
+        /// Rotation vector of the last preview (`qp = exp(phi) q`), and its half-angle terms
+        /// (`math::rotation_vector_halves`).
         pub phi: Vec<Vec3>,
+        pub phi_halves: Vec<[f64; 2]>,
         /// The velocities and step of the last preview, and whether it is of the current substep
         /// (the poses, `alpha` and the inertias it also reads are fixed within one): the end of the
         /// substep takes its previews as they are when the velocities have not changed since.
@@ -738,6 +740,7 @@ impl Island {
             xp: vec![Vec3::zeros(); nb],
             qp: vec![Quat::identity(); nb],
             phi: vec![Vec3::zeros(); nb],
+            phi_halves: vec![[0.5, 1.0]; nb],
             preview_v: vec![Vec3::zeros(); nb],
             preview_w: vec![Vec3::zeros(); nb],
             preview_dt: 0.0,
@@ -1443,7 +1446,8 @@ impl Island {
                     * dt
                     * self.iinv[l]
                     * (crate::math::skew(&wm) * self.iw[l] - crate::math::skew(&(self.iw[l] * wm)));
-            self.pull[l] = (crate::math::so3_left_jacobian(&self.phi[l]) * g).transpose();
+            let jl = crate::math::so3_left_jacobian(&self.phi[l], self.phi_halves[l]);
+            self.pull[l] = (jl * g).transpose();
         }
         for ij in &self.joints {
             for (s, side) in [ij.a, ij.b].into_iter().enumerate() {
