@@ -674,7 +674,7 @@ impl Island {
             self.resume_last();
         }
         self.aa_steps = 0;
-        let stiff_tree = s.geometric_stiffness && self.stiffness_applies();
+        let stiff_tree = s.geometric_stiffness && self.stiffness_applies(dt);
         // the residual of the last 10 % progress, and the iterations since (MAX_IDLE_ITERATIONS)
         let (mut progress, mut idle) = (f64::INFINITY, 0);
         let recent = self.gs_recent > 0;

@@ -52,18 +52,27 @@ const MOMENTUM_TOLERANCE: f64 = 1e3;
 const MAX_IDLE: u32 = 4;
 
 /// Geometric stiffness is used on trees with at least this ratio of heaviest to lightest body
-/// (split bodies counted whole). On uniform chains over 10 s of their swing, with it: 10 links
-/// the same, 100 links 2.81 M instructions per step instead of 2.07 M (4.9 iterations and 3.1
-/// refactorizations per step instead of 6.3 and 1.2), but 1000 links 41.1 M instead of 47.6 M
-/// (5.9 iterations instead of 11.7, no substep instead of 2). At 1:10^3 and above it wins
-/// (heavy chain, 1:10^4: 3.6 M -> 1.05 M; 1:10^5: 10.8 M -> 1.3 M). Letting uniform chains
-/// take it after a correction that re-linearized 5 times: 200 and 300 links +23 % and +21 %,
-/// 1000 links -16 % (docs/BENCHMARKS.md); not kept.
-const MIN_MASS_RATIO: f64 = 10.0;
+/// (split bodies counted whole) at a step of `REFERENCE_STEP`; at other steps the ratio is
+/// scaled by the square of the step's ratio to it (the stiffness of a tension against a light
+/// body's inertia grows as the step squared). The heavy chain's crossover, in instructions per
+/// step over 600 steps with and without it (docs/BENCHMARKS.md): between 1:30 and 1:100 at
+/// 1/30 s, at about 1:350 at 1/60 s (1:200 0.400 M against 0.329 M, 1:300 0.412 M against
+/// 0.392 M, 1:500 0.429 M against 0.496 M), between 1:1000 and 1:3000 at 1/120 s. (At 10, the
+/// threshold before, 1:100 at 1/60 s took 0.345 M instead of 0.263 M.) On uniform chains over
+/// 10 s of their swing, with it: 10 links the same, 100 links 2.81 M instructions per step
+/// instead of 2.07 M (4.9 iterations and 3.1 refactorizations per step instead of 6.3 and
+/// 1.2), but 1000 links 41.1 M instead of 47.6 M (5.9 iterations instead of 11.7, no substep
+/// instead of 2). Letting uniform chains take it after a correction that re-linearized 5
+/// times: 200 and 300 links +23 % and +21 %, 1000 links -16 % (docs/BENCHMARKS.md); not kept.
+const MIN_MASS_RATIO: f64 = 350.0;
+
+/// The step at which `MIN_MASS_RATIO` and `MIN_CARRIED_RATIO` hold as they are.
+const REFERENCE_STEP: f64 = 1.0 / 60.0;
 
 /// ... or a tree hanging from one joint to the world (or a static or kinematic body) one of
 /// whose bodies carries at least this many times its own mass (the bodies beyond it, away from
-/// the anchor): a uniform chain of more links than this. Its first links carry the whole chain's
+/// the anchor; scaled with the step as `MIN_MASS_RATIO`): a uniform chain of more links than
+/// this at 1/60 s. Its first links carry the whole chain's
 /// tension, which the plain iteration misses as it does a heavy load's (a nearly straight
 /// stretch of the chain whose joints were opened along it needs turns of about the square root
 /// of the gap over the link length to close them, and the plain iteration re-linearizes at
@@ -112,11 +121,12 @@ pub(super) struct Handover {
 }
 
 impl Island {
-    /// Whether the joint correction may continue with geometric stiffness: a tree (no Tikhonov
-    /// term, whose lowering the loops' stall handling needs) without limit rows, whose heaviest
-    /// body is at least `MIN_MASS_RATIO` times its lightest (light bodies carrying the tension
-    /// of heavy ones) or one of whose bodies carries `MIN_CARRIED_RATIO` times its own mass,
-    /// and none of whose bodies has a shape.
+    /// Whether the joint correction of a step `dt` may continue with geometric stiffness: a
+    /// tree (no Tikhonov term, whose lowering the loops' stall handling needs) without limit
+    /// rows, whose heaviest body is at least `MIN_MASS_RATIO` times its lightest (light bodies
+    /// carrying the tension of heavy ones) or one of whose bodies carries `MIN_CARRIED_RATIO`
+    /// times its own mass, both at `REFERENCE_STEP` and scaled by `(REFERENCE_STEP / dt)^2` at
+    /// other steps, and none of whose bodies has a shape.
     ///
     /// Not with shapes: the heavy chain dropped onto the ground (the contact tests) went 8.2 cm
     /// deep in one of its 12 configurations (1.8 mm without), and 2 of the 36 configurations of
@@ -124,10 +134,12 @@ impl Island {
     /// second after every contact, where the blow-ups happened. Not understood: the same
     /// scenes without it blow up at other ground heights (2 of 24), so the trajectory may only
     /// move the contacts' known weakness (same-island sliding contacts) elsewhere.
-    pub(super) fn stiffness_applies(&self) -> bool {
+    pub(super) fn stiffness_applies(&self, dt: f64) -> bool {
+        let scale = (dt / REFERENCE_STEP).powi(2);
         self.loop_free
             && self.lim.info.is_empty()
-            && (self.mass_ratio >= MIN_MASS_RATIO || self.carried_ratio >= MIN_CARRIED_RATIO)
+            && (scale * self.mass_ratio >= MIN_MASS_RATIO
+                || scale * self.carried_ratio >= MIN_CARRIED_RATIO)
             && !self.collides
     }
 
@@ -497,6 +509,30 @@ mod tests {
         );
     }
 
+    /// The mass ratio a tree needs for geometric stiffness scales with the square of the step:
+    /// the 1:100 heavy chain takes it at 1/30 s (100 times 4 is over `MIN_MASS_RATIO`), not at
+    /// 1/60 s; the 1:1000 chain at 1/60 s, not at 1/120 s (1000 over 4). Every joint within
+    /// `eps_p` either way.
+    #[test]
+    fn the_mass_ratio_geometric_stiffness_needs_scales_with_the_step() {
+        for (load, h, takes) in [
+            (100.0, 1.0 / 30.0, true),
+            (100.0, 1.0 / 60.0, false),
+            (1000.0, 1.0 / 60.0, true),
+            (1000.0, 1.0 / 120.0, false),
+        ] {
+            let mut world = World::default();
+            scenes::heavy_chain(&mut world, 20, load);
+            let mut took = false;
+            for _ in 0..(2.0 / h) as usize {
+                let r = world.step(h).unwrap();
+                assert!(r.converged && r.max_violation <= 1e-9, "{r:?}");
+                took |= world.solver.islands[0].gs_prev_dt > 0.0;
+            }
+            assert_eq!(took, takes, "1:{load} at {h} s");
+        }
+    }
+
     /// A uniform chain hanging from the world: its first link carries the rest. With 1000
     /// or 500 links (999 or 499 times its own mass, over `MIN_CARRIED_RATIO`) its stalled
     /// corrections go on with geometric stiffness, with 300 they do not; all hold every joint
@@ -521,7 +557,7 @@ mod tests {
             world.step(1.0 / 60.0).unwrap();
             let island = &world.solver.islands[0];
             assert!(island.carry_order.is_empty() && island.carried_ratio == 0.0);
-            assert!(!island.stiffness_applies());
+            assert!(!island.stiffness_applies(1.0 / 60.0));
         }
     }
 }
