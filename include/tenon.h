@@ -2644,8 +2644,9 @@ tenon_result tenon_world_get_geometric_stiffness(tenon_world_id world, uint32_t 
  * goes on with its joints' impulses along the rows at the end poses and Newton's matrix
  * carrying their tension's stiffness (fewer iterations and substeps at large mass ratios).
  * Only trees without joint limits, none of whose bodies has a shape, whose heaviest body is at
- * least 10 times their lightest use it. At equal steps it keeps angular momentum less well than
- * the plain correction.
+ * least 350 times their lightest (or, hanging from one joint, one of whose bodies carries 450
+ * times its own mass) use it, at a step of 1/60 s; at a step `h` both thresholds are divided
+ * by `(h * 60 Hz)^2`. It keeps angular momentum less well than the plain correction.
  */
 tenon_result tenon_world_set_geometric_stiffness(tenon_world_id world, uint32_t on);
 
