@@ -54,8 +54,15 @@ pub fn rotation_vector(q: &Quat) -> Vec3 {
 /// (Tomcin Appendix A, eq. 13), renormalized.
 #[inline]
 pub fn integrate_rotation(q: &Quat, w: &Vec3) -> Quat {
-    let r = quat_from_rotation_vector(w) * q;
-    Quat::new_normalize(r.into_inner())
+    integrate_rotation_halves(q, w).0
+}
+
+/// [`integrate_rotation`], and the half-angle terms of `w` ([`rotation_vector_halves`]) that
+/// [`so3_left_jacobian`] takes.
+#[inline]
+pub fn integrate_rotation_halves(q: &Quat, w: &Vec3) -> (Quat, [f64; 2]) {
+    let (turn, halves) = rotation_vector_halves(w);
+    (Quat::new_normalize((turn * q).into_inner()), halves)
 }
 
 /// The shortest-arc rotation taking the x axis to the unit vector `axis`.
@@ -141,7 +148,19 @@ mod tests {
         for angle in [0.0, 1e-12, 1e-8, 1e-7, 1e-4, 0.01, 0.1, 1.0, 3.0] {
             let phi = angle * axis;
             let (q, halves) = rotation_vector_halves(&phi);
-            assert_eq!(q, quat_from_rotation_vector(&phi));
+            // the quaternion of the closed form, sine and cosine taken apart
+            let (c, sv) = ((0.5 * angle).cos(), (0.5 * angle).sin());
+            let closed_q = if angle > 0.0 {
+                nalgebra::Quaternion::from_parts(c, axis * sv)
+            } else {
+                nalgebra::Quaternion::identity()
+            };
+            assert!((q.into_inner() - closed_q).norm() <= 1e-15, "{angle}: {q}");
+            let s_over_t = if angle > 0.0 { sv / angle } else { 0.5 };
+            assert!(
+                (halves[0] - s_over_t).abs() <= 1e-15 && (halves[1] - c).abs() <= 1e-15,
+                "{angle}: {halves:?} {s_over_t} {c}"
+            );
             let j = so3_left_jacobian(&phi, halves);
             let k = skew(&phi);
             // (the closed form's coefficients lose digits to cancellation below 1e-3 rad,

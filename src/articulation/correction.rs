@@ -342,10 +342,9 @@ impl Island {
             let omega = self.w[l] - 0.5 * dt * self.alpha[l];
             let sigma = gyroscopic(&self.iw[l], &self.iinv[l], &omega);
             self.phi[l] = dt * self.w[l] + 0.5 * dt * dt * sigma;
-            // (`integrate_rotation`, keeping the half-angle terms for the pull-back)
-            let (turn, halves) = math::rotation_vector_halves(&self.phi[l]);
-            self.qp[l] = Quat::new_normalize((turn * self.q[l]).into_inner());
-            self.phi_halves[l] = halves;
+            // (the half-angle terms kept for the pull-back's left Jacobian)
+            (self.qp[l], self.phi_halves[l]) =
+                math::integrate_rotation_halves(&self.q[l], &self.phi[l]);
         }
     }
 

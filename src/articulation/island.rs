@@ -593,7 +593,7 @@ reusing_clone! {
         pub body_ptr: Vec<u32>,
         pub body_joints: Vec<(u32, u8)>,
         /// The joint correction with geometric stiffness (`stiffness.rs`): velocities where it
-        /// began, its impulses along the current rows, the impulses `K` is taken from, those the
+        /// began, its impulses along the current rows, those its first `K` is taken from, those the
         /// last correction ended with and its step, the momentum residual `g` and `(M+K)^-1 g`, the
         /// last step's velocity change, and per body `K` (then `(M+K)^-1`, angular part).
         pub gs_v0: Vec<Vec3>,
