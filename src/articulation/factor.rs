@@ -79,6 +79,10 @@ reusing_clone! {
         /// map of the Schur update, so the factorization never searches).
         u_ptr: Vec<usize>,
         u_map: Vec<u32>,
+        /// Runs `[start, len)` of `values` that the assembly of `A` does not write (the
+        /// off-diagonal blocks of `L` that are fill, a column at a time): zeroed before it
+        /// (`zero_fill`), where the whole storage was before. Set by `set_assembled`.
+        fill_runs: Vec<[u32; 2]>,
         /// Panels of `L` (lower triangle of the diagonal blocks plus the off-diagonal blocks). After
         /// `factor` the diagonal entries hold the reciprocals of `L`'s diagonal.
         pub values: crate::Scratch<f64>,
@@ -305,6 +309,39 @@ impl BlockCholesky {
             }
         }
         f
+    }
+
+    /// Records which blocks the assembly of `A` writes (the `base` of each block's
+    /// [`BlockLoc`], diagonal blocks included): every other off-diagonal block of `L` is fill,
+    /// which [`BlockCholesky::zero_fill`] zeroes. The assembly must write every entry of the
+    /// blocks it is given (the lower triangle of a diagonal one, which is all any pass reads of
+    /// it) before it adds to them.
+    pub fn set_assembled(&mut self, bases: &[usize]) {
+        let mut written = bases.to_vec();
+        written.sort_unstable();
+        self.fill_runs.clear();
+        for k in 0..self.order.len() {
+            let (r, ld, base) = (self.p_r[k], self.p_ld[k], self.p_ptr[k]);
+            for q in self.s_ptr[k] as usize..self.s_ptr[k + 1] as usize {
+                let at = base + self.s_row[q] as usize;
+                if written.binary_search(&at).is_ok() {
+                    continue;
+                }
+                let rows = self.size[self.order[self.s_pos[q] as usize] as usize];
+                for c in 0..r as usize {
+                    let start = (at + c * ld as usize) as u32;
+                    self.fill_runs.push([start, rows]);
+                }
+            }
+        }
+    }
+
+    /// Zeroes the fill of `L` (see [`BlockCholesky::set_assembled`]) before an assembly.
+    pub fn zero_fill(&mut self) {
+        for &[start, len] in &self.fill_runs {
+            let start = start as usize;
+            self.values[start..start + len as usize].fill(0.0);
+        }
     }
 
     /// Multiply-adds of one numeric factorization (a solve, forward and backward, takes
@@ -1715,6 +1752,90 @@ pub(crate) mod tests {
         for i in 0..n {
             let ax: f64 = (0..n).map(|j| a[i * n + j] * x[j]).sum();
             assert!((ax - b[i]).abs() < 1e-12, "row {i}: {ax} vs {}", b[i]);
+        }
+    }
+
+    /// The island's assembly writes the blocks of `A` alone (a diagonal block's lower triangle)
+    /// and leaves the rest of the panels to `zero_fill`: a factor assembled that way over
+    /// storage full of NaN solves like the dense matrix and, bit for bit, like the one
+    /// assembled over zeroed storage, on systems with fill (a loop, a grid) in every ordering.
+    #[test]
+    fn zeroed_fill_and_the_blocks_of_a_are_all_a_factor_reads() {
+        let (grid, _) = grid_blocks(5);
+        let grid_sizes: Vec<usize> = (0..grid.len()).map(|b| 1 + b % 6).collect();
+        for ordering in [Ordering::Amd, Ordering::Colamd, Ordering::NestedDissection] {
+            for (seed, (f, a, n)) in [
+                random_system_with(3, ordering),
+                random_system_on(4, ordering, &grid_sizes, &grid),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let blocks = f.size.len();
+                let off: Vec<usize> = f.xoff.iter().map(|&o| o as usize).collect();
+                // the blocks of A (nonzero in the dense matrix), as the island's couplings
+                let mut writes = Vec::new();
+                for i in 0..blocks {
+                    for j in 0..blocks {
+                        let Some(loc) = f.locate(i, j) else { continue };
+                        let (si, sj) = (f.size[i] as usize, f.size[j] as usize);
+                        let coupled = (0..si)
+                            .any(|r| (0..sj).any(|c| a[(off[i] + r) * n + off[j] + c] != 0.0));
+                        if f.pos[i] < f.pos[j] || !coupled {
+                            continue;
+                        }
+                        for r in 0..si {
+                            for c in 0..sj {
+                                if i != j || r >= c {
+                                    let v = a[(off[i] + r) * n + off[j] + c];
+                                    writes.push((loc.base + r * loc.rs + c * loc.cs, v));
+                                }
+                            }
+                        }
+                    }
+                }
+                let mut bases: Vec<usize> = Vec::new();
+                for i in 0..blocks {
+                    for j in 0..blocks {
+                        if let Some(loc) = f.locate(i, j) {
+                            if writes.iter().any(|&(at, _)| at == loc.base) {
+                                bases.push(loc.base);
+                            }
+                        }
+                    }
+                }
+                let assembled = |fill: f64| {
+                    let mut g = f.clone();
+                    g.set_assembled(&bases);
+                    // (the grid has fill to zero)
+                    assert!(seed == 0 || !g.fill_runs.is_empty());
+                    g.values.fill(fill);
+                    g.zero_fill();
+                    for &(at, v) in &writes {
+                        g.values[at] = v;
+                    }
+                    g.factor(1e-300, 0.0);
+                    let mut x: Vec<f64> = (0..n).map(|i| (0.3 * i as f64).cos()).collect();
+                    g.solve(&mut x);
+                    x
+                };
+                let (x_nan, x_zero) = (assembled(f64::NAN), assembled(0.0));
+                assert!(
+                    x_nan
+                        .iter()
+                        .zip(&x_zero)
+                        .all(|(p, q)| p.to_bits() == q.to_bits()),
+                    "{ordering:?}, system {seed}"
+                );
+                for i in 0..n {
+                    let ax: f64 = (0..n).map(|j| a[i * n + j] * x_nan[j]).sum();
+                    let b = (0.3 * i as f64).cos();
+                    assert!(
+                        (ax - b).abs() < 1e-12,
+                        "{ordering:?}, system {seed}, row {i}"
+                    );
+                }
+            }
         }
     }
 

@@ -296,6 +296,9 @@ pub(crate) struct Coupling {
     pub j: u32,
     pub sj: u8,
     pub diag: bool,
+    /// The first contribution to its block in the assembly's order: it writes the block
+    /// (`0 + v`, the same numbers as adding to a zeroed block) instead of adding to it.
+    pub first: bool,
     pub loc: BlockLoc,
 }
 
@@ -1557,7 +1560,8 @@ impl Island {
 
     #[inline(always)]
     fn assemble_body(&mut self) {
-        self.factor.values.fill(0.0);
+        // (the blocks of `A` are written by their first coupling, the fill zeroed)
+        self.factor.zero_fill();
         let values = &mut self.factor.values[..];
         for c in &self.couplings {
             let (ji, jj) = (&self.joints[c.i as usize], &self.joints[c.j as usize]);
@@ -1566,10 +1570,13 @@ impl Island {
             // each pair of joint sizes (1-6 rows) gets its own copy with fixed trip counts
             macro_rules! by_rows {
                 ($na:literal: $($nb:literal)*) => {
-                    match (jb.len(), jj.point_first) {
-                        $(($nb, true) => couple::<true>($na, $nb, values, wa, jb, c),)*
-                        $(($nb, false) => couple::<false>($na, $nb, values, wa, jb, c),)*
-                        (nb, _) => couple::<false>($na, nb, values, wa, jb, c),
+                    match (jb.len(), jj.point_first, c.first) {
+                        $(($nb, true, true) => couple::<true, true>($na, $nb, values, wa, jb, c),)*
+                        $(($nb, true, false) => couple::<true, false>($na, $nb, values, wa, jb, c),)*
+                        $(($nb, false, true) => couple::<false, true>($na, $nb, values, wa, jb, c),)*
+                        $(($nb, false, false) => couple::<false, false>($na, $nb, values, wa, jb, c),)*
+                        (nb, _, true) => couple::<false, true>($na, nb, values, wa, jb, c),
+                        (nb, _, false) => couple::<false, false>($na, nb, values, wa, jb, c),
                     }
                 };
             }
@@ -1580,7 +1587,8 @@ impl Island {
                 4 => by_rows!(4: 1 2 3 4 5 6),
                 5 => by_rows!(5: 1 2 3 4 5 6),
                 6 => by_rows!(6: 1 2 3 4 5 6),
-                na => couple::<false>(na, jb.len(), values, wa, jb, c),
+                na if c.first => couple::<false, true>(na, jb.len(), values, wa, jb, c),
+                na => couple::<false, false>(na, jb.len(), values, wa, jb, c),
             }
         }
     }
@@ -2234,7 +2242,7 @@ pub(super) fn add_rows_point_first<'a>(
 /// factor's values. Called with literal sizes, so the loops unroll; the block's last entry is
 /// checked once against `values`, every entry before it lies inside.
 #[inline(always)]
-fn couple<const POINT_FIRST: bool>(
+fn couple<const POINT_FIRST: bool, const FIRST: bool>(
     na: usize,
     nb: usize,
     values: &mut [f64],
@@ -2266,7 +2274,13 @@ fn couple<const POINT_FIRST: bool>(
                 w[0] * j[0] + w[1] * j[1] + w[2] * j[2] + w[3] * j[3] + w[4] * j[4] + w[5] * j[5]
             };
             // SAFETY: at + b cs <= base + (na - 1) rs + last_b cs, asserted above
-            unsafe { *values.get_unchecked_mut(at + b * loc.cs) += v };
+            let dst = unsafe { values.get_unchecked_mut(at + b * loc.cs) };
+            if FIRST {
+                // (as `+=` on a zeroed entry: a zero sum is +0)
+                *dst = 0.0 + v;
+            } else {
+                *dst += v;
+            }
         }
     }
 }

@@ -232,25 +232,30 @@ fn make_island(
         .iter()
         .map(|inc| inc.iter().map(|&(j, _)| j).collect())
         .collect();
-    let factor = BlockCholesky::new(&sizes, &adj, &by_body, ordering);
-    let mut couplings = Vec::new();
+    let mut factor = BlockCholesky::new(&sizes, &adj, &by_body, ordering);
+    let mut couplings: Vec<Coupling> = Vec::new();
+    let mut written = std::collections::HashSet::new();
     for inc in &incident {
         for (x, &(i, si)) in inc.iter().enumerate() {
             for &(j, sj) in &inc[x..] {
                 let loc = factor
                     .locate(i as usize, j as usize)
                     .expect("coupled blocks are in the structure");
+                let first = written.insert(loc.base);
                 couplings.push(Coupling {
                     i,
                     si,
                     j,
                     sj,
                     diag: i == j,
+                    first,
                     loc,
                 });
             }
         }
     }
+    let bases: Vec<usize> = couplings.iter().map(|c| c.loc.base).collect();
+    factor.set_assembled(&bases);
     let loop_free = loop_free(nb, &joints);
     let mut island = Island::new(body_slots, parts, joints, couplings, factor, limits);
     island.loop_free = loop_free;
