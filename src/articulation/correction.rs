@@ -920,29 +920,26 @@ impl Island {
     fn anderson_step_body(&mut self, x: &mut [f64]) {
         let n = self.n_rows;
         let x = &mut x[..n];
-        let [s_prev, b_cur, b_prev, dx_prev] = &mut self.aa;
-        let (s_prev, b_cur, b_prev, dx_prev) = (
-            &mut s_prev[..n],
-            &b_cur[..n],
-            &b_prev[..n],
-            &mut dx_prev[..n],
-        );
         if self.aa_steps > 0 {
             // the newest differences (df, db, dx) go to the head of the ring
             let h = self.aa_head;
+            let [s_prev, b_cur, b_prev, dx_prev] = &mut self.aa;
             let [df, db, dxh] = &mut self.aa_hist[h];
             for (((d, &xi), &sp), ((e, &bc), &bp)) in df[..n]
                 .iter_mut()
                 .zip(x.iter())
-                .zip(s_prev.iter())
-                .zip(db[..n].iter_mut().zip(b_cur).zip(b_prev.iter()))
+                .zip(s_prev[..n].iter())
+                .zip(db[..n].iter_mut().zip(&b_cur[..n]).zip(b_prev[..n].iter()))
             {
                 *d = xi - sp;
                 *e = bc - bp;
             }
-            dxh[..n].copy_from_slice(dx_prev);
+            // (the last step goes to the ring by a swap: `dx_prev` is written again below)
+            std::mem::swap(dxh, dx_prev);
             self.aa_head = (h + 1) % AA_DEPTH;
         }
+        let [s_prev, b_cur, _, _] = &mut self.aa;
+        let (s_prev, b_cur) = (&mut s_prev[..n], &b_cur[..n]);
         // differences held: one per step after the first since the restart
         let m = self.aa_steps.min(AA_DEPTH);
         let slots: [usize; AA_DEPTH] =
@@ -1005,9 +1002,10 @@ impl Island {
                 *xi -= gk * (e + d);
             }
         }
-        dx_prev.copy_from_slice(x);
-        let [_, b_cur, b_prev, _] = &mut self.aa;
-        b_prev[..n].copy_from_slice(&b_cur[..n]);
+        let [_, b_cur, b_prev, dx_prev] = &mut self.aa;
+        dx_prev[..n].copy_from_slice(x);
+        // (by a swap: the next step writes `b_cur` before it reads it)
+        std::mem::swap(b_prev, b_cur);
         self.aa_steps = self.aa_steps.saturating_add(1);
     }
 
