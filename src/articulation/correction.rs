@@ -683,8 +683,8 @@ impl Island {
                 Some(evaluated) => evaluated,
                 None => {
                     self.preview(dt);
-                    let r = self.eval_rows(bodies, joints, tau1, true, true);
-                    (r, self.trial_merit())
+                    let (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
+                    (r, self.trial_merit(sq))
                 }
             };
             // Backtracking: a Newton step that raised sum(c^2) more than MERIT_GROWTH is shortened
@@ -700,8 +700,9 @@ impl Island {
                 self.rhs = x;
                 fraction = f_new;
                 self.preview(dt);
-                r = self.eval_rows(bodies, joints, tau1, true, true);
-                merit = self.trial_merit();
+                let sq;
+                (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
+                merit = self.trial_merit(sq);
                 rep.backtracks += 1;
                 self.aa_steps = 0;
             }
@@ -713,8 +714,9 @@ impl Island {
                 self.apply_impulses(&x, -fraction);
                 self.rhs = x;
                 self.preview(dt);
-                r = self.eval_rows(bodies, joints, tau1, true, true);
-                merit = self.trial_merit();
+                let sq;
+                (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
+                merit = self.trial_merit(sq);
                 may_lower = false;
                 level = 0;
                 self.assemble_and_factor(s.eps_t);
@@ -1029,8 +1031,8 @@ impl Island {
             return None;
         }
         self.preview(dt);
-        let r_cold = self.eval_rows(bodies, joints, tau1, true, true);
-        let m_cold = self.trial_merit();
+        let (r_cold, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
+        let m_cold = self.trial_merit(sq);
         if r_cold < s.eps_p {
             return Some((r_cold, m_cold));
         }
@@ -1044,8 +1046,8 @@ impl Island {
             return None;
         }
         self.preview(dt);
-        let r_warm = self.eval_rows(bodies, joints, tau1, true, true);
-        let m_warm = self.trial_merit();
+        let (r_warm, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
+        let m_warm = self.trial_merit(sq);
         if m_warm < m_cold {
             Some((r_warm, m_warm))
         } else {

@@ -1344,6 +1344,20 @@ impl Island {
         preview: bool,
         into_trial: bool,
     ) -> f64 {
+        self.eval_rows_sq(bodies, joints, tau, preview, into_trial)
+            .0
+    }
+
+    /// [`Island::eval_rows`], and the sum of the squared violations of the joints' rows, in
+    /// the rows' order (the first part of [`Island::trial_merit`]).
+    pub fn eval_rows_sq(
+        &mut self,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        tau: f64,
+        preview: bool,
+        into_trial: bool,
+    ) -> (f64, f64) {
         with_avx2!(
             self: &mut Island =>
             eval_rows_body(
@@ -1352,7 +1366,7 @@ impl Island {
                 tau: f64,
                 preview: bool,
                 into_trial: bool,
-            ) -> f64
+            ) -> (f64, f64)
         )
     }
 
@@ -1364,8 +1378,10 @@ impl Island {
         tau: f64,
         preview: bool,
         into_trial: bool,
-    ) -> f64 {
+    ) -> (f64, f64) {
         let mut worst: f64 = 0.0;
+        // (the joints' rows are consecutive in their order: this is the sum over the rows)
+        let mut sq = 0.0;
         if into_trial {
             self.trial_fresh = false;
             self.trial_at_previews = preview && self.pose_rows;
@@ -1393,6 +1409,7 @@ impl Island {
             let mut jw: f64 = 0.0;
             for r in out.iter() {
                 jw = jw.max(r.c.abs());
+                sq += r.c * r.c;
             }
             if ij.ln > 0 {
                 let range = ij.loff as usize..(ij.loff + ij.ln) as usize;
@@ -1427,7 +1444,7 @@ impl Island {
             self.violation[k] = jw;
             worst = worst.max(jw);
         }
-        worst
+        (worst, sq)
     }
 
     /// Pulls the angular Jacobian rows back to the angular velocities through the preview of
@@ -2016,14 +2033,16 @@ impl Island {
         self.cg = [r_buf, z_buf, p_buf, q_buf];
     }
 
-    /// Sum of squared violations of the rows at the previews (the line-search merit).
-    pub fn trial_merit(&self) -> f64 {
-        with_avx2!(self: &Island => trial_merit_body() -> f64)
+    /// Sum of squared violations of the rows at the previews (the line-search merit), given
+    /// that of the joints' rows (`rows_sq`, from [`Island::eval_rows_sq`] into `trial`): the
+    /// limit rows' are added to it.
+    pub fn trial_merit(&self, rows_sq: f64) -> f64 {
+        with_avx2!(self: &Island => trial_merit_body(rows_sq: f64) -> f64)
     }
 
     #[inline(always)]
-    fn trial_merit_body(&self) -> f64 {
-        let mut m: f64 = self.trial.iter().map(|r| r.c * r.c).sum();
+    fn trial_merit_body(&self, rows_sq: f64) -> f64 {
+        let mut m = rows_sq;
         for ((r, info), &slack) in self
             .lim
             .trial

@@ -177,8 +177,9 @@ impl Island {
         for it in h.it..=s.max_iterations {
             if it > h.it {
                 self.preview(dt);
-                r = self.eval_rows(bodies, joints, tau1, true, true);
-                merit = self.trial_merit();
+                let sq;
+                (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
+                merit = self.trial_merit(sq);
                 // the line search of the plain iteration, on the last step (u and Lambda)
                 let mut fraction = 1.0;
                 while (merit >= MERIT_GROWTH * merit_prev || merit.is_nan()) && fraction > 0.05 {
@@ -186,8 +187,9 @@ impl Island {
                     self.shift_last_step(f_new - fraction);
                     fraction = f_new;
                     self.preview(dt);
-                    r = self.eval_rows(bodies, joints, tau1, true, true);
-                    merit = self.trial_merit();
+                    let sq;
+                    (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
+                    merit = self.trial_merit(sq);
                     rep.backtracks += 1;
                 }
             }
