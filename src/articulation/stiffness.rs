@@ -32,6 +32,8 @@ use super::IslandReport;
 use super::correction::SubstepResult;
 use super::correction::{MAX_CORRECTION_TURN, MERIT_GROWTH, shortened};
 use super::island::{Island, Side, add_rows, joint_rows_times};
+#[cfg(debug_assertions)]
+use crate::Poison;
 use crate::arena::Arena;
 use crate::body::Body;
 use crate::math::{Mat3, Vec3};
@@ -294,9 +296,13 @@ impl Island {
         self.gs_prev.copy_from_slice(&self.gs_lambda);
         self.gs_prev_dt = dt;
         self.flush_impulses();
-        // `W = M^-1 J^T` again; the factor of `A` itself waits until something solves with it
-        // (the next substep factors at its start anyway): one factorization per step saved
-        self.compute_wrows();
+        // `W` is left at `(M+K)^-1 J^T`, and the factor of `A` waits until something solves with
+        // it (`factor_stale`; the next substep factors at its start anyway, `W` with it): one
+        // factorization and one `W` per step saved. Nothing reads `W` before: geometric
+        // stiffness runs on islands without shapes, registered contacts or limit rows (in
+        // debug builds `W` turns NaN here, so that a read would show).
+        #[cfg(debug_assertions)]
+        self.wrows.poison(f64::NAN);
         self.new_factor_version();
         self.factor_stale = true;
         Ok(result)
