@@ -348,6 +348,21 @@ impl Island {
         }
     }
 
+    /// Previews the poses over `dt` from the current velocities, evaluates the rows there into
+    /// `trial` (time `tau1`), and returns their largest violation and the line-search merit
+    /// (the sum of squared violations, `trial_merit`).
+    pub(super) fn evaluate_previews(
+        &mut self,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        dt: f64,
+        tau1: f64,
+    ) -> (f64, f64) {
+        self.preview(dt);
+        let (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
+        (r, self.trial_merit(sq))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn substep(
         &mut self,
@@ -681,11 +696,7 @@ impl Island {
         for it in 0..=s.max_iterations {
             let (mut r, mut merit) = match pre.take() {
                 Some(evaluated) => evaluated,
-                None => {
-                    self.preview(dt);
-                    let (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
-                    (r, self.trial_merit(sq))
-                }
+                None => self.evaluate_previews(bodies, joints, dt, tau1),
             };
             // Backtracking: a Newton step that raised sum(c^2) more than MERIT_GROWTH is shortened
             // to the minimum of the quadratic model of the merit along it, so the iteration cannot
@@ -699,10 +710,7 @@ impl Island {
                 self.apply_impulses(&x, f_new - fraction);
                 self.rhs = x;
                 fraction = f_new;
-                self.preview(dt);
-                let sq;
-                (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
-                merit = self.trial_merit(sq);
+                (r, merit) = self.evaluate_previews(bodies, joints, dt, tau1);
                 rep.backtracks += 1;
                 self.aa_steps = 0;
             }
@@ -713,10 +721,7 @@ impl Island {
                 let x = std::mem::take(&mut self.rhs);
                 self.apply_impulses(&x, -fraction);
                 self.rhs = x;
-                self.preview(dt);
-                let sq;
-                (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
-                merit = self.trial_merit(sq);
+                (r, merit) = self.evaluate_previews(bodies, joints, dt, tau1);
                 may_lower = false;
                 level = 0;
                 self.assemble_and_factor(s.eps_t);
@@ -1030,9 +1035,7 @@ impl Island {
         if !std::mem::take(&mut self.warm_pending) {
             return None;
         }
-        self.preview(dt);
-        let (r_cold, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
-        let m_cold = self.trial_merit(sq);
+        let (r_cold, m_cold) = self.evaluate_previews(bodies, joints, dt, tau1);
         if r_cold < s.eps_p {
             return Some((r_cold, m_cold));
         }
@@ -1045,9 +1048,7 @@ impl Island {
             self.shift_by_warm(-1.0);
             return None;
         }
-        self.preview(dt);
-        let (r_warm, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
-        let m_warm = self.trial_merit(sq);
+        let (r_warm, m_warm) = self.evaluate_previews(bodies, joints, dt, tau1);
         if m_warm < m_cold {
             Some((r_warm, m_warm))
         } else {

@@ -1350,7 +1350,7 @@ impl Island {
 
     /// [`Island::eval_rows`], and the sum of the squared violations of the joints' rows, in
     /// the rows' order (the first part of [`Island::trial_merit`]).
-    pub fn eval_rows_sq(
+    pub(super) fn eval_rows_sq(
         &mut self,
         bodies: &Arena<Body>,
         joints: &Arena<Joint>,
@@ -2036,7 +2036,7 @@ impl Island {
     /// Sum of squared violations of the rows at the previews (the line-search merit), given
     /// that of the joints' rows (`rows_sq`, from [`Island::eval_rows_sq`] into `trial`): the
     /// limit rows' are added to it.
-    pub fn trial_merit(&self, rows_sq: f64) -> f64 {
+    pub(super) fn trial_merit(&self, rows_sq: f64) -> f64 {
         with_avx2!(self: &Island => trial_merit_body(rows_sq: f64) -> f64)
     }
 

@@ -178,20 +178,14 @@ impl Island {
         };
         for it in h.it..=s.max_iterations {
             if it > h.it {
-                self.preview(dt);
-                let sq;
-                (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
-                merit = self.trial_merit(sq);
+                (r, merit) = self.evaluate_previews(bodies, joints, dt, tau1);
                 // the line search of the plain iteration, on the last step (u and Lambda)
                 let mut fraction = 1.0;
                 while (merit >= MERIT_GROWTH * merit_prev || merit.is_nan()) && fraction > 0.05 {
                     let f_new = shortened(merit, merit_prev, fraction);
                     self.shift_last_step(f_new - fraction);
                     fraction = f_new;
-                    self.preview(dt);
-                    let sq;
-                    (r, sq) = self.eval_rows_sq(bodies, joints, tau1, true, true);
-                    merit = self.trial_merit(sq);
+                    (r, merit) = self.evaluate_previews(bodies, joints, dt, tau1);
                     rep.backtracks += 1;
                 }
             }

@@ -254,8 +254,7 @@ fn make_island(
             }
         }
     }
-    let bases: Vec<usize> = couplings.iter().map(|c| c.loc.base).collect();
-    factor.set_assembled(&bases);
+    factor.set_assembled(&written.into_iter().collect::<Vec<_>>());
     let loop_free = loop_free(nb, &joints);
     let mut island = Island::new(body_slots, parts, joints, couplings, factor, limits);
     island.loop_free = loop_free;
