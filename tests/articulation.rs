@@ -1103,3 +1103,61 @@ fn joints_far_from_the_origin_are_held_to_the_rounding_of_their_coordinates() {
         );
     }
 }
+
+/// A free body spinning fast, with a wobble: torque free, so its energy and its angular
+/// momentum (world frame) should stay. The end-of-step angular velocity (Tomcin Appendix A,
+/// step 3) is implicit in the gyroscopic term; the fixed-point iteration that solved it
+/// diverged once `h |w|` times the inertia's anisotropy passed about 1 (the rod at 150 rad/s:
+/// 9.7e5 times its energy, the disc at 300 rad/s 1.2e5 times) and dissipated below that after
+/// its three iterations (the rod at 60 rad/s lost 21 % of its energy in 10 s, at 20 rad/s
+/// 0.16 %). Newton's method, where the fixed point contracts slowly or not at all, solves the
+/// trapezoidal rule: a body symmetric about its spin axis keeps its energy within rounding (the
+/// rule turns its wobble by a Cayley map). The three-moment box keeps it within 2.9e-3 (5.5e-2
+/// before). The angular momentum's direction is not kept at these speeds (the orientation update,
+/// eq. 13, takes the gyroscopic term explicitly: 2.3 rad of precession per step for the rod at
+/// 150 rad/s): measured drifts of 1.1, 0.44, 0.048, 0.45 and 0.14 of its size over 10 s, against
+/// 1.8e3, 0.49, 0.048, 2.5e2 and 0.085 before.
+#[test]
+fn free_bodies_spinning_fast_keep_their_energy_and_stay_bounded() {
+    // (half extents, spin about x, wobble about y and z, bounds on the energy's and the angular
+    // momentum's relative drift)
+    for (half, spin, wobble, energy, momentum) in [
+        (Vec3::new(0.25, 0.05, 0.05), 150.0, 20.0, 1e-12, 1.5), // a rod about its long axis
+        (Vec3::new(0.25, 0.05, 0.05), 60.0, 10.0, 1e-12, 0.6),
+        (Vec3::new(0.25, 0.05, 0.05), 20.0, 5.0, 1e-12, 0.07),
+        (Vec3::new(0.01, 0.05, 0.05), 300.0, 20.0, 1e-12, 0.6), // a disc about its axis
+        (Vec3::new(0.1, 0.05, 0.02), 100.0, 10.0, 5e-3, 0.2),   // three different moments
+    ] {
+        let mut world = World::default();
+        let props = MassProperties::solid_box(1.0, half);
+        let b = world
+            .create_body(&BodyDesc {
+                angular_velocity: Vec3::new(spin, wobble, 0.5 * wobble),
+                mass_properties: props,
+                gravity_scale: 0.0,
+                ..Default::default()
+            })
+            .unwrap();
+        let momentum_of = |world: &World| {
+            let body = world.body(b).unwrap();
+            let r = body.rotation().to_rotation_matrix().into_inner();
+            r * props.inertia * r.transpose() * body.angular_velocity()
+        };
+        let (e0, l0) = (world.kinetic_energy(), momentum_of(&world));
+        let (mut de, mut dl) = (0.0f64, 0.0f64);
+        for _ in 0..600 {
+            world.step(1.0 / 60.0).unwrap();
+            de = de.max((world.kinetic_energy() / e0 - 1.0).abs());
+            dl = dl.max((momentum_of(&world) - l0).norm() / l0.norm());
+        }
+        println!("{half:?} at {spin} rad/s, wobble {wobble}: energy {de:.1e}, momentum {dl:.2}");
+        assert!(
+            de < energy,
+            "{half:?} at {spin} rad/s: energy off by {de:e}"
+        );
+        assert!(
+            dl < momentum,
+            "{half:?} at {spin} rad/s: angular momentum off by {dl:e}"
+        );
+    }
+}
