@@ -365,10 +365,19 @@ fn heavy_chain_onto_ground(
 /// end-of-step angular velocity by Newton's method where its fixed point does not contract):
 /// over the same 82 landings, none gains energy (5 did), one rolls frames back (3 did), and 4
 /// still move faster than the bound below after 10 s (11 did), links of an undamped chain
-/// swinging above a load at rest (docs/BENCHMARKS.md).
+/// swinging above a load at rest (docs/BENCHMARKS.md). The landing at 8.07 m (mu 0.5) is one
+/// the bound fixes: without it, 1.45 times the energy after the first frame, 3 frames rolled
+/// back.
 #[test]
 fn heavy_chains_landing_on_rough_ground_gain_no_energy() {
-    for (load, mu, ground) in [(1e5, 0.5, 7.9), (1e5, 0.5, 7.96), (1e5, 1.0, 8.065)] {
+    // (load, mu, ground, whether the chain is at rest after 10 s: at 8.07 m the load is, but
+    // the undamped chain above it still swings with 1.1e3 J, at the bound)
+    for (load, mu, ground, rests) in [
+        (1e5, 0.5, 7.9, true),
+        (1e5, 0.5, 7.96, true),
+        (1e5, 1.0, 8.065, true),
+        (1e5, 0.5, 8.07, false),
+    ] {
         let mut world = World::default();
         scenes::heavy_chain_on_ground(&mut world, load, mu, ground);
         let energy = |world: &World| world.kinetic_energy() + world.potential_energy();
@@ -408,7 +417,7 @@ fn heavy_chains_landing_on_rough_ground_gain_no_energy() {
         // and it comes to rest on the ground: measured 0.22-0.24 of the first frame's energy
         // left, 9-220 J of it kinetic (of about 1e7 J)
         assert!(
-            energy(&world) < 0.3 * first && world.kinetic_energy() < 1e-4 * first,
+            energy(&world) < 0.3 * first && (!rests || world.kinetic_energy() < 1e-4 * first),
             "load {load} kg, mu {mu}, ground {ground} m: {} J, {} J kinetic, at the end",
             energy(&world),
             world.kinetic_energy()
