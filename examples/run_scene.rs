@@ -7,7 +7,8 @@
 //! K, spiders N (N islands), heavy_chains N (N islands, `LINKS=` links each, 20), grid N (N x N spheres), tube N (N octahedron rings), double_pendulum, ragdoll (on stairs),
 //! strandbeest LEGS (on the ground; `FRAME_MASS_FACTOR=k` makes its frame heavier as in
 //! Tomcin's drop test), rod MU (Tomcin Fig. 1d), funnel (Bender-Schmitt's 1000 cubes), pile
-//! (1000 mixed shapes), stack N (N 1 m boxes; `RATIO=` makes every `HEAVY_EVERY=`-th box,
+//! (1000 mixed shapes), car W (a car spinning its wheels up to W rad/s; `TORQUE=` per wheel,
+//! 4000 N m by default, `BALLS=1` ball wheels instead of cylinders), stack N (N 1 m boxes; `RATIO=` makes every `HEAVY_EVERY=`-th box,
 //! by default the top one, that many times heavier), jointed_heap J (overlapping cubes, `SIDE=` x `SIDE=` stacks `LEVELS=`
 //! high, 4 by default, J ball joints). `H=` sets the step (default 1/60 s), `SKIP=n` steps
 //! first without
@@ -131,6 +132,13 @@ fn main() {
         // Bender-Schmitt's 1000 cubes falling through a funnel, 1000 mixed shapes in a pit
         "funnel" => scenes::funnel(&mut world),
         "pile" => scenes::pile(&mut world),
+        "car" => {
+            // wheels driven up to `size` rad/s with at most `TORQUE=` N m each (default 4000),
+            // balls with `BALLS=1`
+            let torque = env("TORQUE").unwrap_or(4000.0);
+            let balls = std::env::var("BALLS").is_ok_and(|v| v == "1");
+            drop(scenes::car(&mut world, balls, size, torque))
+        }
         "jointed_heap" => {
             // `SIDE=` stacks a side (default 4), `LEVELS=` cubes a stack (default 4)
             let (side, levels) = (env("SIDE").unwrap_or(4), env("LEVELS").unwrap_or(4));

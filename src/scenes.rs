@@ -213,6 +213,76 @@ pub fn heavy_chain_on_ground(world: &mut World, load: f64, mu: f64, ground: f64)
     s
 }
 
+/// A car on flat ground (mu 1, at z = 0): a 1200 kg chassis (4 x 1.8 x 0.5 m) on four 20 kg
+/// wheels of radius 0.35 m, balls (`balls`) or cylinders 0.24 m wide, each on a hinge across
+/// the car (y) with a velocity motor driving it at `speed` (rad/s, forward along x) with at
+/// most `torque` (N m). Bodies: the chassis, then the wheels (front left, front right, rear
+/// left, rear right); joints: the four hinges.
+pub fn car(world: &mut World, balls: bool, speed: f64, torque: f64) -> Scene {
+    let r = 0.35;
+    floor(world, 0.0, Material::coulomb(1.0));
+    let half = Vec3::new(2.0, 0.9, 0.25);
+    let chassis = shaped_body(
+        world,
+        BodyKind::Dynamic,
+        Vec3::new(0.0, 0.0, r + 0.34),
+        Quat::identity(),
+        Geometry::Box { half_extents: half },
+        Material::coulomb(0.5),
+    );
+    world
+        .set_body_mass_properties(chassis, MassProperties::solid_box(1200.0, half))
+        .expect("valid mass");
+    let mut s = Scene {
+        bodies: vec![chassis],
+        joints: Vec::new(),
+    };
+    // (a cylinder's axis is its z: turned to lie along y)
+    let across = Quat::from_scaled_axis(Vec3::new(std::f64::consts::FRAC_PI_2, 0.0, 0.0));
+    let (m, half_width) = (20.0, 0.12);
+    for (x, y) in [(1.4, 1.1), (1.4, -1.1), (-1.4, 1.1), (-1.4, -1.1)] {
+        let p = Vec3::new(x, y, r);
+        let (geometry, rotation, mp) = if balls {
+            let g = Geometry::Sphere { radius: r };
+            (g, Quat::identity(), MassProperties::solid_sphere(m, r))
+        } else {
+            let g = Geometry::Cylinder {
+                half_height: half_width,
+                radius: r,
+            };
+            let side = m * (3.0 * r * r + 4.0 * half_width * half_width) / 12.0;
+            let mp = MassProperties::from_principal(
+                m,
+                Vec3::new(side, side, 0.5 * m * r * r),
+                Quat::identity(),
+            );
+            (g, across, mp)
+        };
+        let w = shaped_body(
+            world,
+            BodyKind::Dynamic,
+            p,
+            rotation,
+            geometry,
+            Material::coulomb(1.0),
+        );
+        world.set_body_mass_properties(w, mp).expect("valid mass");
+        let mut d = JointDesc::new(JointKind::Hinge, Some(chassis), w);
+        world
+            .set_joint_frames_world(&mut d, p, Vec3::y())
+            .expect("valid frame");
+        d.motor = Motor {
+            mode: MotorMode::Velocity,
+            target_velocity: speed,
+            max_force: torque,
+            ..Default::default()
+        };
+        s.joints.push(world.create_joint(&d).expect("valid joint"));
+        s.bodies.push(w);
+    }
+    s
+}
+
 /// A chain of `n` ball-jointed 1 kg links hanging from the world, horizontal at the start.
 pub fn chain(world: &mut World, n: usize) -> Scene {
     let mut s = Scene::default();

@@ -301,7 +301,27 @@ pub(crate) struct Shape {
     pub surface_velocity: Vec3,
     /// Bounding radius about the body's origin (m).
     radius: f64,
+    /// What turning the body moves the shape by ([`Spin`]).
+    spin: Spin,
     unbounded: bool,
+}
+
+/// How far a shape moves as its body turns, per radian: a ball about its centre and a capsule or
+/// a cylinder about its axis cover the same space whatever they turn by, so only their
+/// centre's (or axis's) distance from the body's origin counts there. Without this, a wheel
+/// spinning at 300 rad/s reached 1.75 m in a step of 1/60 s, and the four wheels of a car
+/// (2.2 m apart) were given contacts with each other that threw it off the ground
+/// (docs/BENCHMARKS.md).
+#[derive(Clone, Copy, Debug)]
+enum Spin {
+    /// Any turn moves it by at most the turn times its bounding radius.
+    Any,
+    /// A ball: any turn moves it by the turn times its centre's distance from the origin.
+    Ball { offset: f64 },
+    /// A capsule or a cylinder along `axis` (body frame, unit), its centre `offset` from the
+    /// origin: a turn about the axis moves it by at most the turn times `offset`, a turn
+    /// across it by at most the turn times the bounding radius.
+    Axis { axis: Vec3, offset: f64 },
 }
 
 impl Shape {
@@ -314,6 +334,16 @@ impl Shape {
             let bs = shape.compute_local_bounding_sphere();
             let c = d.rotation * (fix * nv(bs.center()));
             (d.position + c).norm() + bs.radius()
+        };
+        let spin = match d.geometry {
+            Geometry::Sphere { .. } => Spin::Ball {
+                offset: d.position.norm(),
+            },
+            Geometry::Capsule { .. } | Geometry::Cylinder { .. } => Spin::Axis {
+                axis: Quat::new_normalize(d.rotation.into_inner()) * Vec3::z(),
+                offset: d.position.norm(),
+            },
+            _ => Spin::Any,
         };
         Ok(Shape {
             body,
@@ -328,6 +358,7 @@ impl Shape {
             sensor: d.sensor,
             surface_velocity: Vec3::zeros(),
             radius,
+            spin,
             unbounded,
         })
     }
@@ -485,6 +516,9 @@ pub(crate) struct Contact {
     pub coupled_impact: bool,
     /// The point touches a body of an island (coupled or not).
     pub on_island: bool,
+    /// A body of the point turns by more than `CORES_BEYOND_TURN` over the step (at its
+    /// pre-step velocity): on an island too, its separation is measured from the cores.
+    pub turning: bool,
     /// The normal velocity at the start geometry on the pre-step velocities, after the free
     /// bodies' collisions (m/s).
     pub un_pre: f64,
@@ -544,8 +578,14 @@ impl Contact {
     /// ragdoll's rounds at previews converged less often: over its 18 step sizes, 4 steps
     /// ended beyond the tolerance (up to 6.1e-5 m) instead of 1 (1.1e-5 m), with 28 % more
     /// sweeps.
+    ///
+    /// Not where a body of the point turns fast (`turning`): a point fixed on a wheel turned by
+    /// `t` over the step is `r (1 - cos t)` above the ground at the previews, and past a
+    /// quarter turn its lever arm points the other way. A car's wheels at 160 rad/s (2.7 rad
+    /// per step) were seen 0.66 m above the ground while carrying it, wherever they sank, and
+    /// reported so (docs/BENCHMARKS.md).
     pub(crate) fn rounded(&self) -> bool {
-        self.rsum() > 0.0 && !self.on_island
+        self.rsum() > 0.0 && (!self.on_island || self.turning)
     }
 
     /// The sum of the two sides' radii along the normal at detection (m).
@@ -610,6 +650,7 @@ impl Contact {
             collided: false,
             coupled_impact: false,
             on_island: false,
+            turning: false,
             un_pre: 0.0,
             floor: 0.0,
             active: false,
@@ -971,8 +1012,9 @@ reusing_clone! {
         in_bvh: Vec<bool>,
         pairs: Vec<(u32, u32)>,
         cache: PairCaches,
-        /// How far each body slot can move during the step (linear, angular).
-        reach: Vec<(f64, f64)>,
+        /// How far each body slot can move during the step: linear (m), and the turn (the
+        /// angular velocity times the step, body frame).
+        reach: Vec<(f64, Vec3)>,
         stamp: u64,
         /// The pairs whose manifolds gave the detected contacts, in their order.
         produced: Vec<(u32, u32)>,
@@ -1035,9 +1077,17 @@ impl Detector {
             .retain(|&(a, b), _| !(on(shapes.slot(a).body) || on(shapes.slot(b).body)));
     }
 
+    /// How far shape `s` can move during the step (m).
     fn extra(&self, s: &Shape) -> f64 {
-        let (l, a) = self.reach[s.body as usize];
-        l + a * s.radius
+        let (l, turn) = self.reach[s.body as usize];
+        l + match s.spin {
+            Spin::Any => turn.norm() * s.radius,
+            Spin::Ball { offset } => turn.norm() * offset,
+            Spin::Axis { axis, offset } => {
+                let along = turn.dot(&axis);
+                along.abs() * offset + (turn - along * axis).norm() * s.radius
+            }
+        }
     }
 
     /// Forgets every pair and clears `out`: what [`Detector::detect`] ends with when there
@@ -1060,17 +1110,20 @@ impl Detector {
         h: f64,
         margin: f64,
     ) {
-        self.reach.resize(bodies.capacity_slots(), (0.0, 0.0));
+        self.reach
+            .resize(bodies.capacity_slots(), (0.0, Vec3::zeros()));
         for (slot, b) in bodies.iter() {
+            let back = b.rotation.inverse();
             self.reach[slot as usize] = match b.kind {
-                BodyKind::Static => (0.0, 0.0),
-                BodyKind::Kinematic => {
-                    (h * b.linear_velocity.norm(), h * b.angular_velocity.norm())
-                }
+                BodyKind::Static => (0.0, Vec3::zeros()),
+                BodyKind::Kinematic => (
+                    h * b.linear_velocity.norm(),
+                    back * (h * b.angular_velocity),
+                ),
                 BodyKind::Dynamic => {
                     let a = gravity * b.gravity_scale + b.force / b.mass;
                     let w = b.angular_velocity + h * (b.world_inv_inertia() * b.torque);
-                    (h * (b.linear_velocity + h * a).norm(), h * w.norm())
+                    (h * (b.linear_velocity + h * a).norm(), back * (h * w))
                 }
             };
         }

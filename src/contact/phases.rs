@@ -192,6 +192,10 @@ impl Border {
 /// re-linearized; at 10 those two frames are redone and end within the tolerance.
 const DEEP: f64 = 10.0;
 
+/// Turn over a step (rad) of a body of a contact on an island beyond which its separation is
+/// measured from its rounded shapes' cores, as off islands ([`Contact::rounded`]).
+const CORES_BEYOND_TURN: f64 = 0.5;
+
 /// Most speed a contact pass whose velocities are kept (after a first pass that gave up, or the
 /// one pass of a frame's later substeps) may add to a body it moves out of a penetration (m/s),
 /// as Box2D's contact push speed bounds it; after a first pass that gave up, the rest is taken
@@ -864,6 +868,7 @@ impl Contacts {
             c.kn = k_along(a, &ra, b, &rb, &n);
             c.an = -(acc(c.b) - acc(c.a)).dot(&n);
             c.on_island = in_island(c.a) || in_island(c.b);
+            c.turning = (a.w.norm().max(b.w.norm()) * h) > CORES_BEYOND_TURN;
             c.coupled_impact = defer && c.on_island;
             c.seen = [u32::MAX; 2];
             c.target = f64::NAN;
