@@ -1771,7 +1771,10 @@ impl World {
         if com.norm() > 0.0 {
             let slot = h.index;
             for &x in &self.body_shapes[slot as usize] {
-                self.contacts.detector.shapes.slot_mut(x).position -= com;
+                let s = self.contacts.detector.shapes.slot_mut(x);
+                s.position -= com;
+                // (its bounding radius and reach are about the new origin)
+                s.placed();
             }
             for &j in &self.body_joints[slot as usize] {
                 let jt = self.joints.slot_mut(j);

@@ -3205,3 +3205,60 @@ fn a_car_spinning_its_wheels_up_to_300_rad_s_drives_on_level_with_every_joint_ex
         }
     }
 }
+
+/// A dumbbell of two balls (0.1 m) 2 m apart, built with its shapes off its centre of mass
+/// (`set_body_mass_from_shapes` moves the body's origin to it), spinning at 60 rad/s (1 rad per
+/// step) with one ball 0.3 m from a wall it turns into: the ball stops at the wall's face. How
+/// far a shape can move as its body turns is measured from the body's origin; it was measured
+/// from where the origin was before it moved, where that ball was at 0 m: it reached nothing
+/// by turning, got no point with the wall, and went 0.14 m into it.
+#[test]
+fn a_spinning_dumbbell_built_off_its_centre_of_mass_stops_at_a_wall() {
+    let h = 1.0 / 60.0;
+    let mut world = World::default();
+    let body = world
+        .create_body(&BodyDesc {
+            position: Vec3::new(-1.0, 0.0, 0.0),
+            gravity_scale: 0.0,
+            ..Default::default()
+        })
+        .unwrap();
+    for x in [0.0, 2.0] {
+        let mut d = ShapeDesc::new(Geometry::Sphere { radius: 0.1 });
+        d.position = Vec3::new(x, 0.0, 0.0);
+        world.create_shape(body, &d).unwrap();
+    }
+    world.set_body_mass_from_shapes(body).unwrap();
+    assert!(world.body(body).unwrap().position().norm() < 1e-12);
+    // the ball at (-1, 0, 0) moves towards -y at 60 m/s, the one at (1, 0, 0) away from the wall
+    world
+        .set_body_velocity(body, Vec3::zeros(), Vec3::new(0.0, 0.0, 60.0))
+        .unwrap();
+    // the wall: y below -0.4 for x within [-1.5, -0.5]
+    let wall = world
+        .create_body(&BodyDesc {
+            kind: BodyKind::Static,
+            position: Vec3::new(-1.0, -0.8, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let half = Vec3::new(0.5, 0.4, 1.0);
+    world
+        .create_shape(wall, &ShapeDesc::new(Geometry::Box { half_extents: half }))
+        .unwrap();
+    let mut deepest: f64 = 0.0;
+    for _ in 0..30 {
+        world.step(h).unwrap();
+        let b = world.body(body).unwrap();
+        for local in [Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0)] {
+            let c = b.position() + b.rotation() * local;
+            // the ball's depth in the wall: its radius less its centre's signed distance to
+            // the box
+            let q = (c - Vec3::new(-1.0, -0.8, 0.0)).abs() - half;
+            let outside = q.map(|v| v.max(0.0)).norm() + q.max().min(0.0);
+            deepest = deepest.max(0.1 - outside);
+        }
+    }
+    println!("deepest in the wall: {deepest:.2e} m");
+    assert!(deepest < 1e-3, "a ball went {deepest} m into the wall");
+}

@@ -328,24 +328,7 @@ impl Shape {
     pub(crate) fn new(body: u32, d: &super::ShapeDesc) -> Result<Shape> {
         let (shape, fix) = build(&d.geometry)?;
         let unbounded = matches!(d.geometry, Geometry::HalfSpace { .. });
-        let radius = if unbounded {
-            0.0
-        } else {
-            let bs = shape.compute_local_bounding_sphere();
-            let c = d.rotation * (fix * nv(bs.center()));
-            (d.position + c).norm() + bs.radius()
-        };
-        let spin = match d.geometry {
-            Geometry::Sphere { .. } => Spin::Ball {
-                offset: d.position.norm(),
-            },
-            Geometry::Capsule { .. } | Geometry::Cylinder { .. } => Spin::Axis {
-                axis: Quat::new_normalize(d.rotation.into_inner()) * Vec3::z(),
-                offset: d.position.norm(),
-            },
-            _ => Spin::Any,
-        };
-        Ok(Shape {
+        let mut s = Shape {
             body,
             position: d.position,
             rotation: Quat::new_normalize(d.rotation.into_inner()),
@@ -357,10 +340,37 @@ impl Shape {
             user_data: d.user_data,
             sensor: d.sensor,
             surface_velocity: Vec3::zeros(),
-            radius,
-            spin,
+            radius: 0.0,
+            spin: Spin::Any,
             unbounded,
-        })
+        };
+        s.placed();
+        Ok(s)
+    }
+
+    /// Sets what follows from the shape's placement in its body: its bounding radius about the
+    /// body's origin and how turning the body moves it ([`Spin`]). Called again when the
+    /// placement changes (the origin moved to the centre of mass).
+    pub(crate) fn placed(&mut self) {
+        if self.unbounded {
+            (self.radius, self.spin) = (0.0, Spin::Any);
+            return;
+        }
+        let bs = self.shape.compute_local_bounding_sphere();
+        let c = self.rotation * (self.fix * nv(bs.center()));
+        self.radius = (self.position + c).norm() + bs.radius();
+        // (a capsule and a cylinder lie along the shape frame's z, see `build`)
+        let offset = self.position.norm();
+        self.spin = if self.shape.as_ball().is_some() {
+            Spin::Ball { offset }
+        } else if self.shape.as_capsule().is_some() || self.shape.as_cylinder().is_some() {
+            Spin::Axis {
+                axis: self.rotation * Vec3::z(),
+                offset,
+            }
+        } else {
+            Spin::Any
+        };
     }
 
     /// parry's frame in the body frame.
