@@ -239,24 +239,19 @@ pub fn car(world: &mut World, balls: bool, speed: f64, torque: f64) -> Scene {
     };
     // (a cylinder's axis is its z: turned to lie along y)
     let across = Quat::from_scaled_axis(Vec3::new(std::f64::consts::FRAC_PI_2, 0.0, 0.0));
-    let (m, half_width) = (20.0, 0.12);
     for (x, y) in [(1.4, 1.1), (1.4, -1.1), (-1.4, 1.1), (-1.4, -1.1)] {
         let p = Vec3::new(x, y, r);
-        let (geometry, rotation, mp) = if balls {
-            let g = Geometry::Sphere { radius: r };
-            (g, Quat::identity(), MassProperties::solid_sphere(m, r))
+        let (geometry, rotation) = if balls {
+            (Geometry::Sphere { radius: r }, Quat::identity())
         } else {
-            let g = Geometry::Cylinder {
-                half_height: half_width,
-                radius: r,
-            };
-            let side = m * (3.0 * r * r + 4.0 * half_width * half_width) / 12.0;
-            let mp = MassProperties::from_principal(
-                m,
-                Vec3::new(side, side, 0.5 * m * r * r),
-                Quat::identity(),
-            );
-            (g, across, mp)
+            let half_height = 0.12;
+            (
+                Geometry::Cylinder {
+                    half_height,
+                    radius: r,
+                },
+                across,
+            )
         };
         let w = shaped_body(
             world,
@@ -266,6 +261,13 @@ pub fn car(world: &mut World, balls: bool, speed: f64, torque: f64) -> Scene {
             geometry,
             Material::coulomb(1.0),
         );
+        // 20 kg: the shape's mass properties scaled
+        let mp = world.body(w).expect("just made").mass_properties();
+        let scale = 20.0 / mp.mass;
+        let mp = MassProperties {
+            mass: 20.0,
+            inertia: scale * mp.inertia,
+        };
         world.set_body_mass_properties(w, mp).expect("valid mass");
         let mut d = JointDesc::new(JointKind::Hinge, Some(chassis), w);
         world

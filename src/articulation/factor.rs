@@ -316,8 +316,7 @@ impl BlockCholesky {
     /// which [`BlockCholesky::zero_fill`] zeroes. The assembly must write every entry of the
     /// blocks it is given (the lower triangle of a diagonal one, which is all any pass reads of
     /// it) before it adds to them.
-    pub fn set_assembled(&mut self, bases: &[usize]) {
-        let mut written = bases.to_vec();
+    pub fn set_assembled(&mut self, mut written: Vec<usize>) {
         written.sort_unstable();
         self.fill_runs.clear();
         for k in 0..self.order.len() {
@@ -1806,7 +1805,7 @@ pub(crate) mod tests {
                 }
                 let assembled = |fill: f64| {
                     let mut g = f.clone();
-                    g.set_assembled(&bases);
+                    g.set_assembled(bases.clone());
                     // (the grid has fill to zero)
                     assert!(seed == 0 || !g.fill_runs.is_empty());
                     g.values.fill(fill);

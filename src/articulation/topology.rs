@@ -254,7 +254,7 @@ fn make_island(
             }
         }
     }
-    factor.set_assembled(&written.into_iter().collect::<Vec<_>>());
+    factor.set_assembled(written.into_iter().collect());
     let loop_free = loop_free(nb, &joints);
     let mut island = Island::new(body_slots, parts, joints, couplings, factor, limits);
     island.loop_free = loop_free;
