@@ -159,12 +159,13 @@ impl Island {
         self.reach_rows.sort_unstable();
         // `G = L^-T U`, its rows' three entries side by side (one back substitution of four
         // lanes)
-        g.fill(0.0);
+        // (the substitution takes the rows of the panels off the paths as zero: `g` is not
+        // cleared)
         for &i in &self.reach_rows {
             let i = i as usize;
-            g[4 * i..4 * i + 3].copy_from_slice(&[u[i], u[n + i], u[2 * n + i]]);
+            g[4 * i..4 * i + 4].copy_from_slice(&[u[i], u[n + i], u[2 * n + i], 0.0]);
         }
-        self.factor.backward3x4(g);
+        (self.factor).backward3x4(g, Some((&self.reach_mark, self.reach_stamp)));
         let mut s = Mat3::zeros();
         // The contact's own `K` counts a split body whole (the contacts see bodies), but its
         // rows act on the first part alone: `A22` has that part's `K`, `n_P` times the whole's.

@@ -57,6 +57,10 @@ reusing_clone! {
         s_pos: Vec<u32>,
         /// Row offset of each off-diagonal block inside its panel.
         s_row: Vec<u32>,
+        /// Per off-diagonal block: its rows' offset in the vector (consecutive there) and their
+        /// count, so the substitutions update it as one contiguous run.
+        s_x: Vec<u32>,
+        s_n: Vec<u32>,
         /// Elimination position -> start of its panel in `values`, and the panel's row count.
         p_ptr: Vec<usize>,
         p_ld: Vec<u32>,
@@ -222,9 +226,12 @@ impl BlockCholesky {
             let r = f.size[f.order[k] as usize];
             let mut row = r;
             for &p in s {
+                let b = f.order[p as usize] as usize;
                 f.s_pos.push(p);
                 f.s_row.push(row);
-                row += f.size[f.order[p as usize] as usize];
+                f.s_x.push(f.xoff[b]);
+                f.s_n.push(f.size[b]);
+                row += f.size[b];
             }
             f.s_ptr.push(f.s_pos.len() as u32);
             f.p_ptr.push(total);
@@ -620,7 +627,11 @@ impl BlockCholesky {
     fn forward_panel(&self, k: usize, x: &mut [f64]) {
         let (r, p, idx) = self.panel(k);
         match self.p_one[k] {
-            u32::MAX => by_size!(r, forward, p, idx, x),
+            u32::MAX => {
+                let q = self.s_ptr[k] as usize..self.s_ptr[k + 1] as usize;
+                let runs = (&self.s_x[q.clone()], &self.s_n[q]);
+                by_size!(r, forward, p, idx, runs, x)
+            }
             xo => {
                 let (o, xo) = (idx[0] as usize, xo as usize);
                 by_pair!(r, idx.len() - r, forward_one, p, o, xo, x)
@@ -695,43 +706,51 @@ impl BlockCholesky {
     /// Back substitution of three right-hand sides interleaved: row `i` of column `k` at
     /// `x[4 i + k]` (`k` < 3; the fourth entry of each row is padding, substituted alike). The
     /// same numbers as [`BlockCholesky::backward`] of each column, with each row's entries
-    /// taken by one load and one product (four lanes of AVX2).
-    pub fn backward3x4(&self, x: &mut [f64]) {
+    /// taken by one load and one product (four lanes of AVX2). With `given = Some((mark,
+    /// stamp))` the right-hand sides are zero on the rows of the panels not marked `stamp`
+    /// (elimination positions, as [`BlockCholesky::forward_reach`] leaves them), whatever
+    /// those rows of `x` hold on entry: the caller need not clear them. Every row is written.
+    pub fn backward3x4(&self, x: &mut [f64], given: Option<(&[u32], u32)>) {
         assert!(
             x.len() >= 4 * self.dim,
             "{} entries for {} rows",
             x.len(),
             self.dim
         );
+        if let Some((mark, _)) = given {
+            assert!(mark.len() >= self.order.len());
+        }
         #[cfg(target_arch = "x86_64")]
         if crate::wide_cpu() {
             // SAFETY: the CPU has AVX2
-            return unsafe { self.backward3x4_avx2(x) };
+            return unsafe { self.backward3x4_avx2(x, given) };
         }
-        self.backward3x4_all(x);
+        self.backward3x4_all(x, given);
     }
 
     /// [`BlockCholesky::backward3x4`] compiled for AVX2 (no fused multiply-add: the same
     /// roundings). Safety: the CPU must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn backward3x4_avx2(&self, x: &mut [f64]) {
+    unsafe fn backward3x4_avx2(&self, x: &mut [f64], given: Option<(&[u32], u32)>) {
         for k in (0..self.order.len()).rev() {
             let (r, p, idx) = self.panel(k);
+            let zero = given.is_some_and(|(mark, stamp)| mark[k] != stamp);
             if r <= 8 {
                 // SAFETY: the CPU has AVX2 (this function's feature)
-                unsafe { by_size!(r, backward3x4_lanes, p, idx, x) };
+                unsafe { by_size!(r, backward3x4_lanes, p, idx, zero, x) };
             } else {
-                backward3x4(r, p, idx, x);
+                backward3x4(r, p, idx, zero, x);
             }
         }
     }
 
     #[inline(always)]
-    fn backward3x4_all(&self, x: &mut [f64]) {
+    fn backward3x4_all(&self, x: &mut [f64], given: Option<(&[u32], u32)>) {
         for k in (0..self.order.len()).rev() {
             let (r, p, idx) = self.panel(k);
-            by_size!(r, backward3x4, p, idx, x);
+            let zero = given.is_some_and(|(mark, stamp)| mark[k] != stamp);
+            by_size!(r, backward3x4, p, idx, zero, x);
         }
     }
 
@@ -804,6 +823,8 @@ use by_pair;
 /// stride by `ld`. Each entry's sum still runs over the columns in order, so the results are
 /// the same as the row-by-row loops'.
 const CHUNK: usize = 8;
+/// The rows after the last full [`CHUNK`] go four at a time.
+const HALF: usize = 4;
 
 /// Adds the absolute values of a panel's entries (`r` columns of `A`, column-major with `idx`
 /// the rows' vector indices) to the column sums of `A`, each entry to its row's and to its
@@ -900,6 +921,22 @@ fn panel_cholesky(
             }
             i += CHUNK;
         }
+        while i + HALF <= ld {
+            let mut acc = [0.0; HALF];
+            acc.copy_from_slice(&col[i..i + HALF]);
+            for t in 0..c {
+                // SAFETY: as above
+                let lct = unsafe { *done.get_unchecked(c + t * ld) };
+                let src = unsafe { done.get_unchecked(i + t * ld..i + t * ld + HALF) };
+                for k in 0..HALF {
+                    acc[k] -= src[k] * lct;
+                }
+            }
+            for k in 0..HALF {
+                col[i + k] = acc[k] * inv;
+            }
+            i += HALF;
+        }
         for i in i..ld {
             let mut s = col[i];
             for t in 0..c {
@@ -985,6 +1022,28 @@ fn schur_update(
             }
             i += CHUNK;
         }
+        // (then four rows at a time: the short panels of 5- and 6-row joints leave most of
+        // their rows after the last full chunk, where one row's sum is a chain of `r`
+        // dependent additions)
+        while i + HALF <= ld {
+            let mut acc = [0.0; HALF];
+            for t in 0..r {
+                // SAFETY: as in the loop above
+                let wt = unsafe { *pk.get_unchecked(oe + c + t * ld) };
+                let src = unsafe { pk.get_unchecked(i + t * ld..i + t * ld + HALF) };
+                for k in 0..HALF {
+                    acc[k] += src[k] * wt;
+                }
+            }
+            for (k, a) in acc.iter().enumerate() {
+                // SAFETY: as in the loop above
+                unsafe {
+                    let m = *map.get_unchecked(i + k - oe) as usize;
+                    *dst.get_unchecked_mut(m) -= a;
+                }
+            }
+            i += HALF;
+        }
         for i in i..ld {
             let mut s = 0.0;
             for t in 0..r {
@@ -1026,9 +1085,13 @@ fn diagonal_backward(r: usize, p: &[f64], ld: usize, y: &mut [f64]) {
     }
 }
 
-/// Forward substitution through one panel: the diagonal block, then the rows below it.
+/// Forward substitution through one panel: the diagonal block, then the rows below it, one
+/// off-diagonal block at a time: a block's rows are consecutive in the vector (`runs`: each
+/// block's offset there and its row count, in panel order), so four of its rows are updated
+/// by one load, product and store of four lanes. Each row's sum runs over the columns in the
+/// same order whatever the grouping, so the result is the same as row by row.
 #[inline(always)]
-fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
+fn forward(r: usize, p: &[f64], idx: &[u32], runs: (&[u32], &[u32]), x: &mut [f64]) {
     let ld = idx.len();
     let o = idx[0] as usize;
     let y = &mut x[o..o + r];
@@ -1039,23 +1102,53 @@ fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
         return;
     }
     diagonal_forward(r, p, ld, y);
-    let mut yc = [0.0; 8];
-    if r <= 8 {
-        yc[..r].copy_from_slice(&x[o..o + r]);
-    }
     assert!(p.len() >= r * ld);
-    for i in r..ld {
-        let mut s = 0.0;
-        for c in 0..r {
-            let v = if r <= 8 { yc[c] } else { x[o + c] };
-            // SAFETY: i + c ld < ld + (r - 1) ld = r ld <= p.len()
-            s += unsafe { p.get_unchecked(i + c * ld) } * v;
+    if r > 8 {
+        for i in r..ld {
+            let mut s = 0.0;
+            for c in 0..r {
+                s += p[i + c * ld] * x[o + c];
+            }
+            x[idx[i] as usize] -= s;
         }
-        // SAFETY: the panel's indices are below the system's rows, and `x` has at least as
-        // many (asserted by `BlockCholesky::forward`)
+        return;
+    }
+    let mut yc = [0.0; 8];
+    yc[..r].copy_from_slice(&x[o..o + r]);
+    let mut i = r;
+    for (&xo, &n) in runs.0.iter().zip(runs.1) {
+        let (xo, n) = (xo as usize, n as usize);
+        // the runs cover the panel's rows below its diagonal block (checked when built)
+        assert!(i + n <= ld && xo + n <= x.len());
+        // SAFETY: rows i..i + n of every column are in the panel (i + n - 1 + c ld < r ld <=
+        // p.len()) and the run's rows xo..xo + n in `x` (both asserted above)
         unsafe {
-            *x.get_unchecked_mut(*idx.get_unchecked(i) as usize) -= s;
+            let pi = p.as_ptr().add(i);
+            let d = x.as_mut_ptr().add(xo);
+            let mut t = 0;
+            while t + 4 <= n {
+                let mut s = [0.0; 4];
+                for (c, &v) in yc.iter().enumerate().take(r) {
+                    let col = pi.add(t + c * ld);
+                    for (l, sl) in s.iter_mut().enumerate() {
+                        *sl += *col.add(l) * v;
+                    }
+                }
+                for (l, sl) in s.iter().enumerate() {
+                    *d.add(t + l) -= sl;
+                }
+                t += 4;
+            }
+            while t < n {
+                let mut s = 0.0;
+                for (c, &v) in yc.iter().enumerate().take(r) {
+                    s += *pi.add(t + c * ld) * v;
+                }
+                *d.add(t) -= s;
+                t += 1;
+            }
         }
+        i += n;
     }
 }
 
@@ -1142,9 +1235,11 @@ fn backward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
 
 /// [`backward`] of three columns interleaved (`x[4 i + k]`, see
 /// [`BlockCholesky::backward3x4`]): each lane's sums in the order of [`backward`]'s (the
-/// portable kernel, and the AVX2 build's for blocks of more than 8 rows).
+/// portable kernel, and the AVX2 build's for blocks of more than 8 rows). With `zero` the
+/// panel's own rows are taken as zero on entry (`0 - s` is `y - s` for `y = +0`: the same
+/// numbers as after clearing them).
 #[inline(always)]
-fn backward3x4(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
+fn backward3x4(r: usize, p: &[f64], idx: &[u32], zero: bool, x: &mut [f64]) {
     let ld = idx.len();
     let o = idx[0] as usize;
     assert!(p.len() >= r * ld && 4 * (o + r) <= x.len());
@@ -1164,7 +1259,8 @@ fn backward3x4(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
             }
         }
         for k in 0..4 {
-            x[4 * (o + c) + k] -= s[k];
+            let y = if zero { 0.0 } else { x[4 * (o + c) + k] };
+            x[4 * (o + c) + k] = y - s[k];
         }
     }
     // the diagonal block, as `diagonal_backward` lane by lane
@@ -1188,7 +1284,7 @@ fn backward3x4(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
 /// must have AVX2 (inlined into `BlockCholesky::backward3x4_avx2`).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn backward3x4_lanes(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
+unsafe fn backward3x4_lanes(r: usize, p: &[f64], idx: &[u32], zero: bool, x: &mut [f64]) {
     use std::arch::x86_64::*;
     let ld = idx.len();
     let o = idx[0] as usize;
@@ -1207,7 +1303,12 @@ unsafe fn backward3x4_lanes(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
         }
         for (c, sc) in s.iter().enumerate().take(r) {
             let a = xp.add(4 * (o + c));
-            _mm256_storeu_pd(a, _mm256_sub_pd(_mm256_loadu_pd(a), *sc));
+            let y = if zero {
+                _mm256_setzero_pd()
+            } else {
+                _mm256_loadu_pd(a)
+            };
+            _mm256_storeu_pd(a, _mm256_sub_pd(y, *sc));
         }
         // the diagonal block, as `diagonal_backward` lane by lane
         for c in (0..r).rev() {
@@ -1647,7 +1748,7 @@ pub(crate) mod tests {
                 let x: Vec<f64> = (0..20).map(|_| rnd()).collect();
                 let (mut x1, mut x2) = (x.clone(), x.clone());
                 by_pair!(r, rb, forward_one, &p1, 2, 10, &mut x1);
-                forward(r, &p2, &idx, &mut x2);
+                forward(r, &p2, &idx, (&[10], &[rb as u32]), &mut x2);
                 assert_eq!(bits(&x1), bits(&x2), "forward {r} x {rb}");
                 by_pair!(r, rb, backward_one, &p1, 2, 10, &mut x1);
                 backward(r, &p2, &idx, &mut x2);
@@ -1699,8 +1800,9 @@ pub(crate) mod tests {
     }
 
     /// The back substitution of three interleaved columns gives the numbers of the three
-    /// columns' own back substitutions, bit for bit, in the AVX2 and the portable kernels: blocks of 1 to 6 rows (and one of 10, past the
-    /// kernels' eight sums at a time), loops and a forest, every ordering.
+    /// columns' own back substitutions, bit for bit, in the AVX2 and the portable kernels:
+    /// blocks of 1 to 6 rows (and one of 10, past the kernels' eight sums at a time), loops and
+    /// a forest, every ordering. Right-hand sides zero off marked panels need no clearing.
     #[test]
     fn interleaved_back_substitution_matches_the_three_columns_bit_for_bit() {
         let mut systems: Vec<_> = [Ordering::Amd, Ordering::Colamd, Ordering::NestedDissection]
@@ -1717,6 +1819,7 @@ pub(crate) mod tests {
             vec![2],
         ];
         systems.push(random_system_on(7, Ordering::Amd, &sizes, &adj));
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         for (mut f, _, n) in systems {
             f.factor(1e-300, 0.0);
             let cols: Vec<f64> = (0..3 * n).map(|i| (0.7 * i as f64).cos()).collect();
@@ -1730,8 +1833,8 @@ pub(crate) mod tests {
             }
             // the dispatched kernels (AVX2 where the CPU has it) and the portable ones
             let mut portable = four.clone();
-            f.backward3x4(&mut four);
-            f.backward3x4_all(&mut portable);
+            f.backward3x4(&mut four, None);
+            f.backward3x4_all(&mut portable, None);
             for i in 0..n {
                 for k in 0..3 {
                     let a = three[k * n + i];
@@ -1740,6 +1843,29 @@ pub(crate) mod tests {
                     }
                 }
             }
+            // Right-hand sides zero off the marked panels: the rows of the others may hold
+            // anything (NaN here) and the result is that of the cleared vector.
+            let stamp = 7;
+            let mark: Vec<u32> = (0..f.blocks()).map(|k| [stamp, 0][k % 2]).collect();
+            let mut cleared = vec![0.0; 4 * n];
+            let mut dirty = vec![f64::NAN; 4 * n];
+            for k in (0..f.blocks()).filter(|&k| mark[k] == stamp) {
+                for i in f.panel_rows(k) {
+                    let i = i as usize;
+                    for lane in 0..4 {
+                        let v = if lane < 3 { cols[lane * n + i] } else { 0.0 };
+                        cleared[4 * i + lane] = v;
+                        dirty[4 * i + lane] = v;
+                    }
+                }
+            }
+            let mut dirty_portable = dirty.clone();
+            f.backward3x4(&mut cleared, None);
+            f.backward3x4(&mut dirty, Some((&mark, stamp)));
+            f.backward3x4_all(&mut dirty_portable, Some((&mark, stamp)));
+            assert!(cleared.iter().all(|v| v.is_finite()));
+            assert_eq!(bits(&cleared), bits(&dirty));
+            assert_eq!(bits(&cleared), bits(&dirty_portable));
         }
     }
 
