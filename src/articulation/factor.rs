@@ -57,10 +57,6 @@ reusing_clone! {
         s_pos: Vec<u32>,
         /// Row offset of each off-diagonal block inside its panel.
         s_row: Vec<u32>,
-        /// Per off-diagonal block: its rows' offset in the vector (consecutive there) and their
-        /// count, so the substitutions update it as one contiguous run.
-        s_x: Vec<u32>,
-        s_n: Vec<u32>,
         /// Elimination position -> start of its panel in `values`, and the panel's row count.
         p_ptr: Vec<usize>,
         p_ld: Vec<u32>,
@@ -226,12 +222,9 @@ impl BlockCholesky {
             let r = f.size[f.order[k] as usize];
             let mut row = r;
             for &p in s {
-                let b = f.order[p as usize] as usize;
                 f.s_pos.push(p);
                 f.s_row.push(row);
-                f.s_x.push(f.xoff[b]);
-                f.s_n.push(f.size[b]);
-                row += f.size[b];
+                row += f.size[f.order[p as usize] as usize];
             }
             f.s_ptr.push(f.s_pos.len() as u32);
             f.p_ptr.push(total);
@@ -627,11 +620,7 @@ impl BlockCholesky {
     fn forward_panel(&self, k: usize, x: &mut [f64]) {
         let (r, p, idx) = self.panel(k);
         match self.p_one[k] {
-            u32::MAX => {
-                let q = self.s_ptr[k] as usize..self.s_ptr[k + 1] as usize;
-                let runs = (&self.s_x[q.clone()], &self.s_n[q]);
-                by_size!(r, forward, p, idx, runs, x)
-            }
+            u32::MAX => by_size!(r, forward, p, idx, x),
             xo => {
                 let (o, xo) = (idx[0] as usize, xo as usize);
                 by_pair!(r, idx.len() - r, forward_one, p, o, xo, x)
@@ -823,8 +812,6 @@ use by_pair;
 /// stride by `ld`. Each entry's sum still runs over the columns in order, so the results are
 /// the same as the row-by-row loops'.
 const CHUNK: usize = 8;
-/// The rows after the last full [`CHUNK`] go four at a time.
-const HALF: usize = 4;
 
 /// Adds the absolute values of a panel's entries (`r` columns of `A`, column-major with `idx`
 /// the rows' vector indices) to the column sums of `A`, each entry to its row's and to its
@@ -921,22 +908,6 @@ fn panel_cholesky(
             }
             i += CHUNK;
         }
-        while i + HALF <= ld {
-            let mut acc = [0.0; HALF];
-            acc.copy_from_slice(&col[i..i + HALF]);
-            for t in 0..c {
-                // SAFETY: as above
-                let lct = unsafe { *done.get_unchecked(c + t * ld) };
-                let src = unsafe { done.get_unchecked(i + t * ld..i + t * ld + HALF) };
-                for k in 0..HALF {
-                    acc[k] -= src[k] * lct;
-                }
-            }
-            for k in 0..HALF {
-                col[i + k] = acc[k] * inv;
-            }
-            i += HALF;
-        }
         for i in i..ld {
             let mut s = col[i];
             for t in 0..c {
@@ -1022,28 +993,6 @@ fn schur_update(
             }
             i += CHUNK;
         }
-        // (then four rows at a time: the short panels of 5- and 6-row joints leave most of
-        // their rows after the last full chunk, where one row's sum is a chain of `r`
-        // dependent additions)
-        while i + HALF <= ld {
-            let mut acc = [0.0; HALF];
-            for t in 0..r {
-                // SAFETY: as in the loop above
-                let wt = unsafe { *pk.get_unchecked(oe + c + t * ld) };
-                let src = unsafe { pk.get_unchecked(i + t * ld..i + t * ld + HALF) };
-                for k in 0..HALF {
-                    acc[k] += src[k] * wt;
-                }
-            }
-            for (k, a) in acc.iter().enumerate() {
-                // SAFETY: as in the loop above
-                unsafe {
-                    let m = *map.get_unchecked(i + k - oe) as usize;
-                    *dst.get_unchecked_mut(m) -= a;
-                }
-            }
-            i += HALF;
-        }
         for i in i..ld {
             let mut s = 0.0;
             for t in 0..r {
@@ -1085,13 +1034,9 @@ fn diagonal_backward(r: usize, p: &[f64], ld: usize, y: &mut [f64]) {
     }
 }
 
-/// Forward substitution through one panel: the diagonal block, then the rows below it, one
-/// off-diagonal block at a time: a block's rows are consecutive in the vector (`runs`: each
-/// block's offset there and its row count, in panel order), so four of its rows are updated
-/// by one load, product and store of four lanes. Each row's sum runs over the columns in the
-/// same order whatever the grouping, so the result is the same as row by row.
+/// Forward substitution through one panel: the diagonal block, then the rows below it.
 #[inline(always)]
-fn forward(r: usize, p: &[f64], idx: &[u32], runs: (&[u32], &[u32]), x: &mut [f64]) {
+fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     let ld = idx.len();
     let o = idx[0] as usize;
     let y = &mut x[o..o + r];
@@ -1102,53 +1047,23 @@ fn forward(r: usize, p: &[f64], idx: &[u32], runs: (&[u32], &[u32]), x: &mut [f6
         return;
     }
     diagonal_forward(r, p, ld, y);
-    assert!(p.len() >= r * ld);
-    if r > 8 {
-        for i in r..ld {
-            let mut s = 0.0;
-            for c in 0..r {
-                s += p[i + c * ld] * x[o + c];
-            }
-            x[idx[i] as usize] -= s;
-        }
-        return;
-    }
     let mut yc = [0.0; 8];
-    yc[..r].copy_from_slice(&x[o..o + r]);
-    let mut i = r;
-    for (&xo, &n) in runs.0.iter().zip(runs.1) {
-        let (xo, n) = (xo as usize, n as usize);
-        // the runs cover the panel's rows below its diagonal block (checked when built)
-        assert!(i + n <= ld && xo + n <= x.len());
-        // SAFETY: rows i..i + n of every column are in the panel (i + n - 1 + c ld < r ld <=
-        // p.len()) and the run's rows xo..xo + n in `x` (both asserted above)
-        unsafe {
-            let pi = p.as_ptr().add(i);
-            let d = x.as_mut_ptr().add(xo);
-            let mut t = 0;
-            while t + 4 <= n {
-                let mut s = [0.0; 4];
-                for (c, &v) in yc.iter().enumerate().take(r) {
-                    let col = pi.add(t + c * ld);
-                    for (l, sl) in s.iter_mut().enumerate() {
-                        *sl += *col.add(l) * v;
-                    }
-                }
-                for (l, sl) in s.iter().enumerate() {
-                    *d.add(t + l) -= sl;
-                }
-                t += 4;
-            }
-            while t < n {
-                let mut s = 0.0;
-                for (c, &v) in yc.iter().enumerate().take(r) {
-                    s += *pi.add(t + c * ld) * v;
-                }
-                *d.add(t) -= s;
-                t += 1;
-            }
+    if r <= 8 {
+        yc[..r].copy_from_slice(&x[o..o + r]);
+    }
+    assert!(p.len() >= r * ld);
+    for i in r..ld {
+        let mut s = 0.0;
+        for c in 0..r {
+            let v = if r <= 8 { yc[c] } else { x[o + c] };
+            // SAFETY: i + c ld < ld + (r - 1) ld = r ld <= p.len()
+            s += unsafe { p.get_unchecked(i + c * ld) } * v;
         }
-        i += n;
+        // SAFETY: the panel's indices are below the system's rows, and `x` has at least as
+        // many (asserted by `BlockCholesky::forward`)
+        unsafe {
+            *x.get_unchecked_mut(*idx.get_unchecked(i) as usize) -= s;
+        }
     }
 }
 
@@ -1748,7 +1663,7 @@ pub(crate) mod tests {
                 let x: Vec<f64> = (0..20).map(|_| rnd()).collect();
                 let (mut x1, mut x2) = (x.clone(), x.clone());
                 by_pair!(r, rb, forward_one, &p1, 2, 10, &mut x1);
-                forward(r, &p2, &idx, (&[10], &[rb as u32]), &mut x2);
+                forward(r, &p2, &idx, &mut x2);
                 assert_eq!(bits(&x1), bits(&x2), "forward {r} x {rb}");
                 by_pair!(r, rb, backward_one, &p1, 2, 10, &mut x1);
                 backward(r, &p2, &idx, &mut x2);
