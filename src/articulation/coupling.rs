@@ -93,7 +93,37 @@ impl Island {
         let (g, rest) = rest.split_at_mut(4 * n);
         // A12 of the joint rows into `u`, and A_lc of the held limit rows into `wl`
         let wl = &mut rest[..3 * np];
-        u.fill(0.0);
+        // `U = L^-1 A12`: A12 has rows on the joints of the contact's bodies alone, so `U` is
+        // zero off the rows of the panels on their paths to the roots; only those are cleared,
+        // written and read (here and in `held_limits_border`)
+        if self.reach_stamp == u32::MAX {
+            self.reach_mark.fill(0);
+            self.reach_stamp = 0;
+        }
+        self.reach_stamp += 1;
+        let body_joints = &self.body_joints;
+        let body_ptr = &self.body_ptr;
+        let touched = sides.iter().flat_map(|s| {
+            let l = s.l as usize;
+            body_joints[body_ptr[l] as usize..body_ptr[l + 1] as usize]
+                .iter()
+                .map(|&(j, _)| j)
+        });
+        self.factor.mark_paths(
+            touched,
+            (&mut self.reach_mark, self.reach_stamp),
+            &mut self.reach,
+        );
+        self.reach_rows.clear();
+        for &k in &self.reach {
+            self.reach_rows.extend(self.factor.panel_rows(k as usize));
+        }
+        self.reach_rows.sort_unstable();
+        for k in 0..3 {
+            for &i in &self.reach_rows {
+                u[k * n + i as usize] = 0.0;
+            }
+        }
         wl.fill(0.0);
         let zero = [0.0; 6];
         for s in sides {
@@ -129,34 +159,7 @@ impl Island {
                 }
             }
         }
-        // `U = L^-1 A12`: A12 has rows on the joints of the contact's bodies alone
-        if self.reach_stamp == u32::MAX {
-            self.reach_mark.fill(0);
-            self.reach_stamp = 0;
-        }
-        self.reach_stamp += 1;
-        let body_joints = &self.body_joints;
-        let body_ptr = &self.body_ptr;
-        let touched = sides.iter().flat_map(|s| {
-            let l = s.l as usize;
-            body_joints[body_ptr[l] as usize..body_ptr[l + 1] as usize]
-                .iter()
-                .map(|&(j, _)| j)
-        });
-        self.factor.forward_reach(
-            u,
-            n,
-            3,
-            touched,
-            (&mut self.reach_mark, self.reach_stamp),
-            &mut self.reach,
-        );
-        // `U` is zero off the rows of the panels on the paths (ascending here)
-        self.reach_rows.clear();
-        for &k in &self.reach {
-            self.reach_rows.extend(self.factor.panel_rows(k as usize));
-        }
-        self.reach_rows.sort_unstable();
+        self.factor.forward_paths(u, n, 3, &self.reach);
         // `G = L^-T U`, its rows' three entries side by side (one back substitution of four
         // lanes)
         // (the substitution takes the rows of the panels off the paths as zero: `g` is not
@@ -223,8 +226,11 @@ impl Island {
         for (h, &(i, _)) in self.lim_coupled.iter().enumerate() {
             let v = self.lim.border.u12(i as usize);
             for k in 0..3 {
+                // (`U` is zero, and uncleared, off the rows of the paths: `contact_border_into`)
                 let uk = &u[k * n..(k + 1) * n];
-                w[k * np + h] -= v.iter().zip(uk).map(|(a, b)| a * b).sum::<f64>();
+                let rows = self.reach_rows.iter().map(|&r| r as usize);
+                let rows = rows.take_while(|&r| r < v.len().min(n));
+                w[k * np + h] -= rows.map(|r| v[r] * uk[r]).sum::<f64>();
             }
         }
         let mut out = Mat3::zeros();

@@ -561,25 +561,33 @@ impl BlockCholesky {
     /// roots of the elimination tree can see a nonzero (Gilbert and Peierls), and they are
     /// substituted in elimination order as [`BlockCholesky::forward`] does, so every entry is
     /// the same number. `mark` (one entry per block, all below `stamp`) and `reach` are
-    /// scratch; `mark` is left at `stamp` on the panels visited.
+    /// scratch; `mark` is left at `stamp` on the panels visited. ([`BlockCholesky::mark_paths`]
+    /// then [`BlockCholesky::forward_paths`]; the coupled contacts clear the rows between.)
+    #[cfg(test)]
     pub fn forward_reach(
         &self,
         x: &mut [f64],
         n: usize,
         cols: usize,
         blocks: impl Iterator<Item = u32>,
+        marks: (&mut [u32], u32),
+        reach: &mut Vec<u32>,
+    ) {
+        self.mark_paths(blocks, marks, reach);
+        self.forward_paths(x, n, cols, reach);
+    }
+
+    /// The panels on the paths from `blocks` to the roots of the elimination tree, ascending,
+    /// into `reach`, each marked `stamp` in `mark` (one entry per block, all below `stamp`):
+    /// the first half of [`BlockCholesky::forward_reach`].
+    pub fn mark_paths(
+        &self,
+        blocks: impl Iterator<Item = u32>,
         (mark, stamp): (&mut [u32], u32),
         reach: &mut Vec<u32>,
     ) {
-        assert!(
-            n >= self.dim && x.len() >= cols * n && mark.len() >= self.order.len(),
-            "columns of {n} rows for {}",
-            self.dim
-        );
+        assert!(mark.len() >= self.order.len());
         reach.clear();
-        if n == 0 {
-            return; // no rows: nothing to substitute (an island of limit rows alone)
-        }
         for b in blocks {
             let mut k = self.pos[b as usize];
             while k != u32::MAX && mark[k as usize] != stamp {
@@ -589,6 +597,20 @@ impl BlockCholesky {
             }
         }
         reach.sort_unstable();
+    }
+
+    /// The forward substitution of the panels `reach` ([`BlockCholesky::mark_paths`]) in `cols`
+    /// columns of `n` rows in `x`: the second half of [`BlockCholesky::forward_reach`]. Only
+    /// the rows of those panels are read and written.
+    pub fn forward_paths(&self, x: &mut [f64], n: usize, cols: usize, reach: &[u32]) {
+        assert!(
+            n >= self.dim && x.len() >= cols * n,
+            "columns of {n} rows for {}",
+            self.dim
+        );
+        if n == 0 {
+            return; // no rows: nothing to substitute (an island of limit rows alone)
+        }
         for col in x.chunks_exact_mut(n).take(cols) {
             #[cfg(target_arch = "x86_64")]
             if crate::wide_cpu() {
