@@ -446,6 +446,13 @@ pub(crate) fn gyroscopic(iw: &Mat3, iinv: &Mat3, w: &Vec3) -> Vec3 {
     -(iinv * w.cross(&(iw * w)))
 }
 
+/// `-s d sigma*/dw = s I^-1 ([w]x I - [I w]x)`: the derivative of [`gyroscopic`] scaled by `-s`
+/// (the end-of-step velocity's Newton step, the preview's pull-back).
+#[inline]
+pub(crate) fn gyroscopic_slope(s: f64, iw: &Mat3, iinv: &Mat3, w: &Vec3) -> Mat3 {
+    s * iinv * (crate::math::skew(w) * iw - crate::math::skew(&(iw * w)))
+}
+
 /// World inertia and its inverse for a body-frame tensor at orientation `q`.
 #[inline]
 pub(crate) fn world_inertias(q: &Quat, inertia: &Mat3, inv_inertia: &Mat3) -> (Mat3, Mat3) {
@@ -525,8 +532,7 @@ fn end_of_step_newton(
     let mut last = f64::INFINITY;
     for _ in 0..20 {
         let f = w - w_plus - 0.5 * h * (s0 + gyroscopic(iw1, iinv1, &w));
-        let jac = Mat3::identity()
-            + 0.5 * h * iinv1 * (crate::math::skew(&w) * iw1 - crate::math::skew(&(iw1 * w)));
+        let jac = Mat3::identity() + gyroscopic_slope(0.5 * h, iw1, iinv1, &w);
         let Some(step) = jac.lu().solve(&f) else {
             break;
         };

@@ -213,6 +213,21 @@ pub fn heavy_chain_on_ground(world: &mut World, load: f64, mu: f64, ground: f64)
     s
 }
 
+/// Multiplies a body's mass and inertia by `k` (> 0): the same shape, denser.
+fn scale_mass(world: &mut World, b: BodyHandle, k: f64) {
+    let mp = world
+        .body(b)
+        .expect("a body of the scene")
+        .mass_properties();
+    let scaled = MassProperties {
+        mass: mp.mass * k,
+        inertia: mp.inertia * k,
+    };
+    world
+        .set_body_mass_properties(b, scaled)
+        .expect("a positive factor");
+}
+
 /// A car on flat ground (mu 1, at z = 0): a 1200 kg chassis (4 x 1.8 x 0.5 m) on four 20 kg
 /// wheels of radius 0.35 m, balls (`balls`) or cylinders 0.24 m wide, each on a hinge across
 /// the car (y) with a velocity motor driving it at `speed` (rad/s, forward along x) with at
@@ -263,12 +278,7 @@ pub fn car(world: &mut World, balls: bool, speed: f64, torque: f64) -> Scene {
         );
         // 20 kg: the shape's mass properties scaled
         let mp = world.body(w).expect("just made").mass_properties();
-        let scale = 20.0 / mp.mass;
-        let mp = MassProperties {
-            mass: 20.0,
-            inertia: scale * mp.inertia,
-        };
-        world.set_body_mass_properties(w, mp).expect("valid mass");
+        scale_mass(world, w, 20.0 / mp.mass);
         let mut d = JointDesc::new(JointKind::Hinge, Some(chassis), w);
         world
             .set_joint_frames_world(&mut d, p, Vec3::y())
@@ -1733,14 +1743,7 @@ pub fn box_stack(world: &mut World, n: usize, ratio: f64, heavy_every: usize) ->
                 Material::default(),
             );
             if heavy_every > 0 && (i + 1) % heavy_every == 0 {
-                let mp = world.body(b).expect("just created").mass_properties();
-                let heavy = MassProperties {
-                    mass: mp.mass * ratio,
-                    inertia: mp.inertia * ratio,
-                };
-                world
-                    .set_body_mass_properties(b, heavy)
-                    .expect("a positive ratio");
+                scale_mass(world, b, ratio);
             }
             b
         })

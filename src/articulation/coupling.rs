@@ -229,7 +229,8 @@ impl Island {
                 // (`U` is zero, and uncleared, off the rows of the paths: `contact_border_into`)
                 let uk = &u[k * n..(k + 1) * n];
                 let rows = self.reach_rows.iter().map(|&r| r as usize);
-                let rows = rows.take_while(|&r| r < v.len().min(n));
+                // (ascending; `v` is empty where the limit border has no joint rows)
+                let rows = rows.take_while(|&r| r < v.len());
                 w[k * np + h] -= rows.map(|r| v[r] * uk[r]).sum::<f64>();
             }
         }

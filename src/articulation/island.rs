@@ -7,7 +7,7 @@ use super::external_pose;
 use super::factor::{BlockCholesky, BlockLoc};
 use crate::arena::Arena;
 use crate::body::BLOWN_UP_SPEED;
-use crate::body::{Body, BodyKind, world_inertias};
+use crate::body::{Body, BodyKind, gyroscopic_slope, world_inertias};
 use crate::joint::{JointFrame, JointKind, JointLimits, JointModel, Pose, Row};
 use crate::math::{Mat3, Quat, Vec3, quat_from_rotation_vector, rotation_vector, same_bits};
 use crate::world::{Joint, WorldSettings};
@@ -1461,11 +1461,7 @@ impl Island {
     fn pull_back_rows_body(&mut self, dt: f64) {
         for l in 0..self.x.len() {
             let wm = self.w[l] - 0.5 * dt * self.alpha[l];
-            let g = Mat3::identity()
-                - 0.5
-                    * dt
-                    * self.iinv[l]
-                    * (crate::math::skew(&wm) * self.iw[l] - crate::math::skew(&(self.iw[l] * wm)));
+            let g = Mat3::identity() - gyroscopic_slope(0.5 * dt, &self.iw[l], &self.iinv[l], &wm);
             let jl = crate::math::so3_left_jacobian(&self.phi[l], self.phi_halves[l]);
             self.pull[l] = (jl * g).transpose();
         }
