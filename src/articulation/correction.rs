@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::IslandReport;
-use super::island::{Island, row_times};
+use super::island::{Island, Refinement, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic, world_inertias};
 use crate::math::{self, Quat, Vec3};
@@ -99,6 +99,16 @@ pub(super) const AA_DEPTH: usize = 2;
 /// correction's solves with that factor are not refined (such a step leaves `x` unchanged):
 /// Strandbeest of 12 legs 17.7 M -> 16.1 M, of 50 legs 44.4 M -> 42.3 M, the same trajectories.
 pub(super) const SOLVE_FLOOR: f64 = 0.1;
+
+/// After this many joint-correction refinements in a row found useless (their first step too
+/// long or not lowering the residual: it lay in the directions the regularization holds, as the
+/// Strandbeest's redundant loops make it, where only the next Newton step's fresh violations
+/// help), an island's joint corrections solve without refining, but for every
+/// `REFINE_PROBE`-th solve, which finds out whether that still holds. A useful refinement (a
+/// soft mode such as the tall scissor lift's collapse, resolved to the tolerance) starts the
+/// count again. The velocity correction always refines.
+const REFINE_USELESS: u32 = 2;
+const REFINE_PROBE: u32 = 8;
 
 /// A tree's joint correction after the impulses of coupled contacts re-linearizes at the
 /// previews before its first step when they left its joints open by more than this (m or rad,
@@ -861,13 +871,27 @@ impl Island {
                 self.aa[1][..n].copy_from_slice(&x[..n]);
             }
             // (a refinement with this factor whose first step was already too long, its
-            // residual in the directions the regularization holds, is not tried again)
-            let floor = if self.refine_futile {
-                f64::INFINITY
-            } else {
+            // residual in the directions the regularization holds, is not tried again; nor,
+            // but every `REFINE_PROBE`-th time, one after `REFINE_USELESS` useless ones)
+            let idle = self.refine_useless >= REFINE_USELESS;
+            let probe = idle && self.refine_skipped + 1 >= REFINE_PROBE;
+            let refine = !self.refine_futile && (!idle || probe);
+            let floor = if refine {
                 SOLVE_FLOOR * s.eps_p / dt
+            } else {
+                f64::INFINITY
             };
             self.solve_constrained(&mut x, floor);
+            if refine {
+                self.refine_skipped = 0;
+                match self.refinement {
+                    Refinement::Useless => self.refine_useless += 1,
+                    Refinement::Useful => self.refine_useless = 0,
+                    Refinement::Idle => {}
+                }
+            } else if !self.refine_futile {
+                self.refine_skipped += 1;
+            }
             rep.active_limits = rep.active_limits.max(self.pushing_limits());
             if accelerate {
                 self.anderson_step(&mut x);
@@ -1351,5 +1375,45 @@ mod tests {
         let (x, q) = (b.position, turn * b.rotation);
         world.set_body_pose(s.bodies[3], x, q).unwrap();
         check(&mut world, true);
+    }
+
+    /// The joint corrections of an island whose refinements only ever meet its redundant rows
+    /// (the walking Strandbeest's loops) stop refining after `REFINE_USELESS` of them, but for
+    /// a probe every `REFINE_PROBE` solves; those of a mechanism with a soft mode the
+    /// refinement resolves (the scissor lift raised by its actuator, whose collapse mode the
+    /// Tikhonov term holds) go on refining. Both keep every joint within eps_p.
+    #[test]
+    fn joint_corrections_refine_only_where_it_resolves_something() {
+        let mut world = World::default();
+        scenes::strandbeest_on_ground(&mut world, 4, 1.0);
+        let (mut skipped, mut idle_steps) = (0, 0);
+        for k in 0..120 {
+            let r = world.step(1.0 / 60.0).unwrap();
+            assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+            let island = &world.solver.islands[0];
+            if island.refine_useless >= super::REFINE_USELESS {
+                idle_steps += 1;
+            }
+            assert!(island.refine_skipped < super::REFINE_PROBE);
+            skipped = skipped.max(island.refine_skipped);
+        }
+        eprintln!(
+            "{idle_steps} of 120 steps after useless refinements, {skipped} skipped in a row"
+        );
+        // measured: refinements useless from the second step on, 7 solves skipped in a row
+        assert!(
+            idle_steps >= 100,
+            "{idle_steps} of 120 steps without refining"
+        );
+        assert_eq!(skipped, super::REFINE_PROBE - 1);
+
+        let mut world = World::default();
+        scenes::scissor_lift_raising(&mut world, 50, 0.01);
+        for k in 0..60 {
+            let r = world.step(1.0 / 60.0).unwrap();
+            assert!(r.converged && r.max_violation < 1e-9, "step {k}: {r:?}");
+            let island = &world.solver.islands[0];
+            assert!(island.refine_useless < super::REFINE_USELESS, "step {k}");
+        }
     }
 }

@@ -313,6 +313,20 @@ reusing_clone! {
     }
 }
 
+/// What the conjugate-gradient refinement of the last solve did (`Island::solve_refined`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Refinement {
+    /// No step was needed (or none could be tried): an exact factor, a residual within the
+    /// tolerance, a refinement not asked for.
+    #[default]
+    Idle,
+    /// Its first step was too long (`REFINE_MAX_STEP`): the residual lay in the directions the
+    /// regularization holds, and the solution was left as the factor gave it.
+    Useless,
+    /// It lowered the residual to the tolerance, or over more than one step.
+    Useful,
+}
+
 /// The scalars that go with a factor of `A` (`Island::assemble_and_factor`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct FactorScalars {
@@ -482,6 +496,12 @@ reusing_clone! {
         /// A refinement with the current factor found its first conjugate-gradient step too long
         /// (`REFINE_MAX_STEP`): the residual lay in directions the regularization holds.
         pub refine_futile: bool,
+        /// What the last solve's refinement did.
+        pub refinement: Refinement,
+        /// The joint corrections' refinements found useless in a row, and the joint-correction
+        /// solves not refined since (`REFINE_USELESS`, `REFINE_PROBE`, correction.rs).
+        pub refine_useless: u32,
+        pub refine_skipped: u32,
         /// Scratch of the refinement (`solve_refined`): residual, preconditioned residual,
         /// direction, `A p`, and per body `M^-1 J^T p`.
         pub cg: [Scratch<f64>; 4],
@@ -785,6 +805,9 @@ impl Island {
             colsum: vec![0.0; n_rows],
             factor_clamped: false,
             refine_futile: false,
+            refinement: Refinement::Idle,
+            refine_useless: 0,
+            refine_skipped: 0,
             start_values: Scratch::default(),
             start_rows: Scratch::default(),
             start_wrows: Scratch::default(),
@@ -1922,6 +1945,7 @@ impl Island {
     ) {
         let m = self.n_rows + self.lim.active.len();
         let x = &mut x[..m];
+        self.refinement = Refinement::Idle;
         if self.exact_factor {
             // the factor is of A itself: the direct solve is the solution
             match initial {
@@ -1978,7 +2002,17 @@ impl Island {
                 p.copy_from_slice(z);
                 rz = dot(r, z);
             }
+            // (a first step too long to take found it useless; reaching the tolerance, or a
+            // second step, useful)
+            let useless = |isl: &mut Island, step: u32| {
+                if step == 0 {
+                    isl.refinement = Refinement::Useless;
+                }
+            };
             for step in 0..max_steps {
+                if step > 0 {
+                    self.refinement = Refinement::Useful;
+                }
                 if r_norm <= tol || rz.is_nan() || rz <= 0.0 {
                     break;
                 }
@@ -1993,6 +2027,7 @@ impl Island {
                 }
                 let pq = dot(p, q);
                 if pq.is_nan() || pq <= 0.0 {
+                    useless(self, step);
                     break;
                 }
                 let a = rz / pq;
@@ -2001,6 +2036,7 @@ impl Island {
                 // alpha / REFINE_MAX_STEP), where the linearization is meaningless.
                 if a > super::correction::REFINE_MAX_STEP {
                     self.refine_futile |= step == 0;
+                    useless(self, step);
                     break;
                 }
                 for i in 0..x.len() {
@@ -2014,6 +2050,7 @@ impl Island {
                 }
                 r_norm = new_norm;
                 if r_norm <= tol {
+                    self.refinement = Refinement::Useful;
                     break;
                 }
                 z.copy_from_slice(r);
