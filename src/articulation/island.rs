@@ -320,8 +320,9 @@ pub(crate) enum Refinement {
     /// tolerance, a refinement not asked for.
     #[default]
     Idle,
-    /// Its first step was too long (`REFINE_MAX_STEP`): the residual lay in the directions the
-    /// regularization holds, and the solution was left as the factor gave it.
+    /// Its first step was too long (`REFINE_MAX_STEP`) or of no positive curvature: the
+    /// residual lay in the directions the regularization holds, and the solution was left as
+    /// the factor gave it.
     Useless,
     /// It lowered the residual to the tolerance, or over more than one step.
     Useful,
