@@ -711,6 +711,12 @@ impl Island {
         }
         self.aa_steps = 0;
         let stiff_tree = s.geometric_stiffness && self.stiffness_applies(dt);
+        // (tight where light bodies carry heavy ones, `LOOSE_FIRST`)
+        let (loose_first, loose_contraction) = if self.mass_ratio < RELINEARIZE_MASS_RATIO {
+            (LOOSE_FIRST, LOOSE_CONTRACTION)
+        } else {
+            (TIGHT_FIRST, TIGHT_CONTRACTION)
+        };
         // the residual of the last 10 % progress, and the iterations since (MAX_IDLE_ITERATIONS)
         let (mut progress, mut idle) = (f64::INFINITY, 0);
         let recent = self.gs_recent > 0;
@@ -769,13 +775,9 @@ impl Island {
                 break;
             }
             // (a correction the contact phase takes up again ends once it contracts fast below
-            // LOOSE_FIRST of where it began, or TIGHT_FIRST where light bodies carry heavy ones)
-            let (first_to, contraction) = if self.mass_ratio < RELINEARIZE_MASS_RATIO {
-                (LOOSE_FIRST, LOOSE_CONTRACTION)
-            } else {
-                (TIGHT_FIRST, TIGHT_CONTRACTION)
-            };
-            let near = loose && it > 0 && r < first_to * r_first && r <= contraction * r_prev;
+            // `loose_first` of where it began)
+            let near =
+                loose && it > 0 && r < loose_first * r_first && r <= loose_contraction * r_prev;
             result = SubstepResult {
                 converged: r < s.eps_p || near,
                 last: r,
@@ -897,10 +899,10 @@ impl Island {
             } else {
                 f64::INFINITY
             };
-            self.solve_constrained(&mut x, floor);
+            let outcome = self.solve_constrained(&mut x, floor);
             if refine {
                 self.refine_skipped = 0;
-                match self.refinement {
+                match outcome {
                     Refinement::Useless => self.refine_useless += 1,
                     Refinement::Useful => self.refine_useless = 0,
                     Refinement::Idle => {}

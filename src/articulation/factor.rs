@@ -1598,16 +1598,13 @@ pub(crate) mod tests {
         inc
     }
 
+    /// The block graph of [`random_system_with`]: a 0-1-2-3 chain, a 3-0 loop, and block 4
+    /// attached to 1 and 2.
+    const RANDOM_SYSTEM_ADJ: [&[u32]; 5] = [&[1, 3], &[0, 2, 4], &[1, 3, 4], &[2, 0], &[1, 2]];
+
     fn random_system_with(seed: u64, ordering: Ordering) -> (BlockCholesky, Vec<f64>, usize) {
-        // blocks: 0-1-2-3 chain plus 3-0 loop plus 4 attached to 1 and 2.
         let sizes = [3usize, 5, 1, 6, 2];
-        let adj: Vec<Vec<u32>> = vec![
-            vec![1, 3],
-            vec![0, 2, 4],
-            vec![1, 3, 4],
-            vec![2, 0],
-            vec![1, 2],
-        ];
+        let adj: Vec<Vec<u32>> = RANDOM_SYSTEM_ADJ.iter().map(|a| a.to_vec()).collect();
         random_system_on(seed, ordering, &sizes, &adj)
     }
 
@@ -1963,53 +1960,47 @@ pub(crate) mod tests {
                 *v = (u - 0.5) * 10f64.powf(16.0 * u - 8.0);
             }
             f.norm1(&mut scratch);
-            let mut plain = vec![0.0; n];
-            for k in 0..f.order.len() {
-                let (r, p, idx) = f.panel(k);
-                let ld = idx.len();
-                for c in 0..r {
-                    let mut s = plain[idx[c] as usize] + p[c * ld + c].abs();
-                    for i in c + 1..ld {
-                        s += p[c * ld + i].abs();
-                        plain[idx[i] as usize] += p[c * ld + i].abs();
+            // the column sums by the plain column-by-column loop, over every stored entry
+            let plain = |f: &BlockCholesky| {
+                let mut plain = vec![0.0; n];
+                for k in 0..f.order.len() {
+                    let (r, p, idx) = f.panel(k);
+                    let ld = idx.len();
+                    for c in 0..r {
+                        let mut s = plain[idx[c] as usize] + p[c * ld + c].abs();
+                        for i in c + 1..ld {
+                            s += p[c * ld + i].abs();
+                            plain[idx[i] as usize] += p[c * ld + i].abs();
+                        }
+                        plain[idx[c] as usize] = s;
                     }
-                    plain[idx[c] as usize] = s;
                 }
-            }
+                plain
+            };
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&scratch), bits(&plain), "{ordering:?}");
+            assert_eq!(bits(&scratch), bits(&plain(&f)), "{ordering:?}");
             // Once the assembled blocks are known, the fill (zeroed) is skipped: the same bits
-            // again. The graph of `random_system_with`, its coupled blocks and diagonal ones.
-            let adj: [&[usize]; 5] = [&[1, 3], &[0, 2, 4], &[1, 3, 4], &[2, 0], &[1, 2]];
+            // again. The assembly writes the diagonal blocks and those of coupled blocks.
             let mut written = Vec::new();
-            for (i, nbs) in adj.iter().enumerate() {
+            for (i, nbs) in RANDOM_SYSTEM_ADJ.iter().enumerate() {
                 written.push(f.locate(i, i).unwrap().base);
                 for &j in nbs.iter() {
-                    written.push(f.locate(i, j).unwrap().base);
+                    written.push(f.locate(i, j as usize).unwrap().base);
                 }
             }
             written.sort_unstable();
             written.dedup();
             f.set_assembled(written);
-            // (every ordering leaves fill in this system: 30 entries)
-            assert!(!f.fill_runs.is_empty());
-            f.zero_fill();
-            let mut plain = vec![0.0; n];
-            for k in 0..f.order.len() {
-                let (r, p, idx) = f.panel(k);
-                let ld = idx.len();
-                for c in 0..r {
-                    let mut s = plain[idx[c] as usize] + p[c * ld + c].abs();
-                    for i in c + 1..ld {
-                        s += p[c * ld + i].abs();
-                        plain[idx[i] as usize] += p[c * ld + i].abs();
-                    }
-                    plain[idx[c] as usize] = s;
-                }
-            }
-            f.norm1(&mut scratch);
-            assert_eq!(bits(&scratch), bits(&plain), "{ordering:?}, fill skipped");
+            // every ordering leaves fill in this system: 30 entries, skipped below
             let skipped = f.fill_runs.iter().map(|r| r[1] as usize).sum::<usize>();
+            assert_eq!(skipped, 30, "{ordering:?}");
+            f.zero_fill();
+            f.norm1(&mut scratch);
+            assert_eq!(
+                bits(&scratch),
+                bits(&plain(&f)),
+                "{ordering:?}, fill skipped"
+            );
             let read: usize = f.a_runs.iter().map(|r| r[1] as usize).sum();
             eprintln!("{ordering:?}: {skipped} fill entries skipped, {read} rows of runs read");
         }

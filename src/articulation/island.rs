@@ -313,7 +313,7 @@ reusing_clone! {
     }
 }
 
-/// What the conjugate-gradient refinement of the last solve did (`Island::solve_refined`).
+/// What the conjugate-gradient refinement of a solve did (`Island::solve_refined` returns it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Refinement {
     /// No step was needed (or none could be tried): an exact factor, a residual within the
@@ -497,8 +497,6 @@ reusing_clone! {
         /// A refinement with the current factor found its first conjugate-gradient step too long
         /// (`REFINE_MAX_STEP`): the residual lay in directions the regularization holds.
         pub refine_futile: bool,
-        /// What the last solve's refinement did.
-        pub refinement: Refinement,
         /// The joint corrections' refinements found useless in a row, and the joint-correction
         /// solves not refined since (`REFINE_USELESS`, `REFINE_PROBE`, correction.rs).
         pub refine_useless: u32,
@@ -806,7 +804,6 @@ impl Island {
             colsum: vec![0.0; n_rows],
             factor_clamped: false,
             refine_futile: false,
-            refinement: Refinement::Idle,
             refine_useless: 0,
             refine_skipped: 0,
             start_values: Scratch::default(),
@@ -1907,14 +1904,21 @@ impl Island {
     /// the Strandbeest blew up at touchdown). With the preconditioner, `a` is a weighted mean of
     /// `(sigma + alpha) / sigma` over the residual (the scissor lift needs 1.4, the triangle
     /// 30 to 1e16), so a step longer than `REFINE_MAX_STEP` ends the refinement.
-    pub fn solve_refined(&mut self, x: &mut [f64], max_steps: u32, rel: f64, floor: f64) {
-        self.solve_refined_from(x, None, max_steps, rel, floor);
+    pub fn solve_refined(
+        &mut self,
+        x: &mut [f64],
+        max_steps: u32,
+        rel: f64,
+        floor: f64,
+    ) -> Refinement {
+        self.solve_refined_from(x, None, max_steps, rel, floor)
     }
 
     /// [`Island::solve_refined`] starting from `initial`, a solution of the preconditioning
     /// system for the right-hand side in `x` computed by the caller, instead of solving it again.
     /// The refinement stops at a residual of `rel |b|` or `floor`, whichever is larger (the
-    /// joint correction's inexact Newton steps, `correction.rs`, `SOLVE_FLOOR`).
+    /// joint correction's inexact Newton steps, `correction.rs`, `SOLVE_FLOOR`). Returns what
+    /// the refinement did.
     pub(super) fn solve_refined_from(
         &mut self,
         x: &mut [f64],
@@ -1922,7 +1926,7 @@ impl Island {
         max_steps: u32,
         rel: f64,
         floor: f64,
-    ) {
+    ) -> Refinement {
         with_avx2!(
             self: &mut Island =>
             solve_refined_from_body(
@@ -1931,7 +1935,7 @@ impl Island {
                 max_steps: u32,
                 rel: f64,
                 floor: f64,
-            ) -> ()
+            ) -> Refinement
         )
     }
 
@@ -1943,18 +1947,20 @@ impl Island {
         max_steps: u32,
         rel: f64,
         floor: f64,
-    ) {
+    ) -> Refinement {
         let m = self.n_rows + self.lim.active.len();
         let x = &mut x[..m];
-        self.refinement = Refinement::Idle;
         if self.exact_factor {
             // the factor is of A itself: the direct solve is the solution
             match initial {
                 Some(x0) => x.copy_from_slice(&x0[..m]),
                 None => self.precondition(x),
             }
-            return;
+            return Refinement::Idle;
         }
+        // (a first step too long to take finds the refinement useless; reaching the tolerance,
+        // or a second step, useful)
+        let mut outcome = Refinement::Idle;
         let [mut r_buf, mut z_buf, mut p_buf, mut q_buf] = std::mem::take(&mut self.cg);
         let (r, z, p, q) = (
             &mut r_buf[..m],
@@ -2003,16 +2009,9 @@ impl Island {
                 p.copy_from_slice(z);
                 rz = dot(r, z);
             }
-            // (a first step too long to take found it useless; reaching the tolerance, or a
-            // second step, useful)
-            let useless = |isl: &mut Island, step: u32| {
-                if step == 0 {
-                    isl.refinement = Refinement::Useless;
-                }
-            };
             for step in 0..max_steps {
                 if step > 0 {
-                    self.refinement = Refinement::Useful;
+                    outcome = Refinement::Useful;
                 }
                 if r_norm <= tol || rz.is_nan() || rz <= 0.0 {
                     break;
@@ -2028,7 +2027,9 @@ impl Island {
                 }
                 let pq = dot(p, q);
                 if pq.is_nan() || pq <= 0.0 {
-                    useless(self, step);
+                    if step == 0 {
+                        outcome = Refinement::Useless;
+                    }
                     break;
                 }
                 let a = rz / pq;
@@ -2036,8 +2037,10 @@ impl Island {
                 // would resolve directions the regularization treats as redundant (below
                 // alpha / REFINE_MAX_STEP), where the linearization is meaningless.
                 if a > super::correction::REFINE_MAX_STEP {
-                    self.refine_futile |= step == 0;
-                    useless(self, step);
+                    if step == 0 {
+                        self.refine_futile = true;
+                        outcome = Refinement::Useless;
+                    }
                     break;
                 }
                 for i in 0..x.len() {
@@ -2051,7 +2054,7 @@ impl Island {
                 }
                 r_norm = new_norm;
                 if r_norm <= tol {
-                    self.refinement = Refinement::Useful;
+                    outcome = Refinement::Useful;
                     break;
                 }
                 z.copy_from_slice(r);
@@ -2065,6 +2068,7 @@ impl Island {
             }
         }
         self.cg = [r_buf, z_buf, p_buf, q_buf];
+        outcome
     }
 
     /// Sum of squared violations of the rows at the previews (the line-search merit), given

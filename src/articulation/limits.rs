@@ -5,7 +5,7 @@
 //! poses or it already pushes in this substep, and dropped when its impulse would pull.
 
 use super::correction::{REFINE_STEPS, REFINE_TOL};
-use super::island::{Island, LimitRows, Side, row_times};
+use super::island::{Island, LimitRows, Refinement, Side, row_times};
 use crate::arena::Arena;
 use crate::body::Body;
 
@@ -207,13 +207,12 @@ impl Island {
     /// (`lcp`); the others are released (their impulse in this pass goes back to zero). The LCP's
     /// impulses finish the bordered solve (Appendix C steps 1-3, step 2 being the LCP), which
     /// the refinement then starts from, down to `floor` (see `Island::solve_refined_from`). On
-    /// return `x[n_rows + i]` is the impulse of candidate `i`.
-    pub(super) fn solve_constrained(&mut self, x: &mut [f64], floor: f64) {
+    /// return `x[n_rows + i]` is the impulse of candidate `i`. Returns what the refinement did.
+    pub(super) fn solve_constrained(&mut self, x: &mut [f64], floor: f64) -> Refinement {
         let n = self.n_rows;
         let na = self.lim.active.len();
         if na == 0 {
-            self.solve_refined(x, REFINE_STEPS, REFINE_TOL, floor);
-            return;
+            return self.solve_refined(x, REFINE_STEPS, REFINE_TOL, floor);
         }
         if !self.lim.border_ok {
             self.build_border();
@@ -248,8 +247,9 @@ impl Island {
             x[n + i] = if lim.push[i] { lim.rhs[r] } else { lim.x2[i] };
         }
         self.clamped_pivots += lim.border.set_fixed(&lim.fixed[..na]);
-        self.solve_refined_from(x, Some(&sol), REFINE_STEPS, REFINE_TOL, floor);
+        let outcome = self.solve_refined_from(x, Some(&sol), REFINE_STEPS, REFINE_TOL, floor);
         self.lim.b = sol;
+        outcome
     }
 
     /// Limit rows pushing in the last solve (force-limited motors not counted).
