@@ -468,20 +468,22 @@ impl BlockCholesky {
             // SAFETY: the CPU has AVX2
             return unsafe { self.factor_avx2(min_pivot, small) };
         }
-        self.factor_serial(min_pivot, small)
+        self.factor_serial::<false>(min_pivot, small)
     }
 
-    /// [`BlockCholesky::factor`] compiled for AVX2 (wider vectors in the kernels; no fused
-    /// multiply-add, so the same roundings and the same factor as the baseline build). Safety:
-    /// the CPU must have AVX2.
+    /// [`BlockCholesky::factor`] compiled for AVX2, its kernels' rows four to a register
+    /// (`panel_cholesky_lanes`, `schur_update_lanes`; no fused multiply-add, so the same
+    /// roundings and the same factor as the baseline build). Safety: the CPU must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn factor_avx2(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
-        self.factor_serial(min_pivot, small)
+        self.factor_serial::<true>(min_pivot, small)
     }
 
+    /// The serial factorization; `WIDE` (the AVX2 kernels) only where the CPU has AVX2
+    /// (`factor_avx2`).
     #[inline(always)]
-    fn factor_serial(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
+    fn factor_serial<const WIDE: bool>(&mut self, min_pivot: f64, small: f64) -> (u32, u32) {
         let mut counts = (0, 0);
         for k in 0..self.order.len() {
             let r = self.size[self.order[k] as usize] as usize;
@@ -498,7 +500,7 @@ impl BlockCholesky {
                 by_pair!(
                     r,
                     ld - r,
-                    panel_one,
+                    panel_one::<WIDE>,
                     pk,
                     pj,
                     ldj,
@@ -509,7 +511,15 @@ impl BlockCholesky {
                 continue;
             }
             let panel = &mut self.values[base..base + ld * r];
-            by_size!(r, panel_cholesky, panel, ld, min_pivot, small, &mut counts);
+            by_size!(
+                r,
+                panel_cholesky::<WIDE>,
+                panel,
+                ld,
+                min_pivot,
+                small,
+                &mut counts
+            );
             // Right-looking update of the later panels: L_fj -= L_fk L_ek^T for blocks f >= e.
             for q in self.s_ptr[k] as usize..self.s_ptr[k + 1] as usize {
                 let j = self.s_pos[q] as usize;
@@ -520,7 +530,7 @@ impl BlockCholesky {
                 let pj = &mut hi[..ldj * rj];
                 let map = &self.u_map[self.u_ptr[q]..self.u_ptr[q + 1]];
                 let oe = self.s_row[q] as usize;
-                by_size!(r, schur_update, pk, ld, oe, rj, map, pj, ldj);
+                by_size!(r, schur_update::<WIDE>, pk, ld, oe, rj, map, pj, ldj);
             }
         }
         counts
@@ -542,7 +552,15 @@ impl BlockCholesky {
             let ld = this.p_ld[k] as usize;
             // SAFETY: panel `k` is written here alone; no update of it is running.
             let pk = unsafe { std::slice::from_raw_parts_mut(shared.at(this.p_ptr[k]), ld * r) };
-            by_size!(r, panel_cholesky, pk, ld, min_pivot, small, &mut counts);
+            by_size!(
+                r,
+                panel_cholesky::<false>,
+                pk,
+                ld,
+                min_pivot,
+                small,
+                &mut counts
+            );
             let pk: &[f64] = pk;
             let update = |q: usize| {
                 let j = this.s_pos[q] as usize;
@@ -554,7 +572,7 @@ impl BlockCholesky {
                     unsafe { std::slice::from_raw_parts_mut(shared.at(this.p_ptr[j]), ldj * rj) };
                 let map = &this.u_map[this.u_ptr[q]..this.u_ptr[q + 1]];
                 let oe = this.s_row[q] as usize;
-                by_size!(r, schur_update, pk, ld, oe, rj, map, pj, ldj);
+                by_size!(r, schur_update::<false>, pk, ld, oe, rj, map, pj, ldj);
             };
             let (q0, q1) = (this.s_ptr[k] as usize, this.s_ptr[k + 1] as usize);
             // the updates of panel k cost about r ld^2 / 2 multiply-adds
@@ -643,7 +661,7 @@ impl BlockCholesky {
                 unsafe { self.forward_panels_avx2(col, reach) };
                 continue;
             }
-            self.forward_panels(col, reach);
+            self.forward_panels::<false>(col, reach);
         }
     }
 
@@ -651,26 +669,27 @@ impl BlockCholesky {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn forward_panels_avx2(&self, x: &mut [f64], panels: &[u32]) {
-        self.forward_panels(x, panels);
+        self.forward_panels::<true>(x, panels);
     }
 
     /// The forward substitution of the panels `panels` (ascending elimination positions).
     #[inline(always)]
-    fn forward_panels(&self, x: &mut [f64], panels: &[u32]) {
+    fn forward_panels<const WIDE: bool>(&self, x: &mut [f64], panels: &[u32]) {
         for &k in panels {
-            self.forward_panel(k as usize, x);
+            self.forward_panel::<WIDE>(k as usize, x);
         }
     }
 
-    /// The forward substitution of panel `k`: its diagonal block, then its rows below.
+    /// The forward substitution of panel `k`: its diagonal block, then its rows below. `WIDE`
+    /// (the AVX2 kernel) only where the CPU has AVX2.
     #[inline(always)]
-    fn forward_panel(&self, k: usize, x: &mut [f64]) {
+    fn forward_panel<const WIDE: bool>(&self, k: usize, x: &mut [f64]) {
         let (r, p, idx) = self.panel(k);
         match self.p_one[k] {
-            u32::MAX => by_size!(r, forward, p, idx, x),
+            u32::MAX => by_size!(r, forward::<WIDE>, p, idx, x),
             xo => {
                 let (o, xo) = (idx[0] as usize, xo as usize);
-                by_pair!(r, idx.len() - r, forward_one, p, o, xo, x)
+                by_pair!(r, idx.len() - r, forward_one::<WIDE>, p, o, xo, x)
             }
         }
     }
@@ -712,7 +731,7 @@ impl BlockCholesky {
             // SAFETY: the CPU has AVX2
             return unsafe { self.substitute_avx2(x, pass) };
         }
-        self.substitute_all(x, pass);
+        self.substitute_all::<false>(x, pass);
     }
 
     /// [`BlockCholesky::substitute`] compiled for AVX2 (as `factor_avx2`). Safety: the CPU must
@@ -720,15 +739,15 @@ impl BlockCholesky {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn substitute_avx2(&self, x: &mut [f64], pass: Pass) {
-        self.substitute_all(x, pass);
+        self.substitute_all::<true>(x, pass);
     }
 
     #[inline(always)]
-    fn substitute_all(&self, x: &mut [f64], pass: Pass) {
+    fn substitute_all<const WIDE: bool>(&self, x: &mut [f64], pass: Pass) {
         match pass {
             Pass::Forward => {
                 for k in 0..self.order.len() {
-                    self.forward_panel(k, x);
+                    self.forward_panel::<WIDE>(k, x);
                 }
             }
             Pass::Backward => {
@@ -813,7 +832,7 @@ impl BlockCholesky {
 /// Calls `$f(r, args..)` with `r` a literal for the block sizes joints have (1-6), so each
 /// kernel is compiled with fixed trip counts; any other size takes the generic path.
 macro_rules! by_size {
-    ($r:expr, $f:ident, $($arg:expr),*) => {
+    ($r:expr, $f:path, $($arg:expr),*) => {
         match $r {
             1 => $f(1, $($arg),*),
             2 => $f(2, $($arg),*),
@@ -829,7 +848,7 @@ use by_size;
 
 /// Calls `$f(r, rb, args..)` with both sizes literals (1-6), as [`by_size`].
 macro_rules! by_pair {
-    ($r:expr, $rb:expr, $f:ident, $($arg:expr),*) => {
+    ($r:expr, $rb:expr, $f:path, $($arg:expr),*) => {
         match $r {
             1 => by_pair!(@rb 1, $rb, $f, $($arg),*),
             2 => by_pair!(@rb 2, $rb, $f, $($arg),*),
@@ -840,7 +859,7 @@ macro_rules! by_pair {
             r => $f(r, $rb, $($arg),*),
         }
     };
-    (@rb $r:literal, $rb:expr, $f:ident, $($arg:expr),*) => {
+    (@rb $r:literal, $rb:expr, $f:path, $($arg:expr),*) => {
         match $rb {
             1 => $f($r, 1, $($arg),*),
             2 => $f($r, 2, $($arg),*),
@@ -920,7 +939,7 @@ fn norm1_panel(r: usize, p: &[f64], idx: &[u32], runs: &[[u32; 2]], colsum: &mut
 /// Dense Cholesky of one panel (its `r x r` diagonal block and the rows below it, column-major
 /// with leading dimension `ld`); the diagonal receives the reciprocals of the pivots.
 #[inline(always)]
-fn panel_cholesky(
+fn panel_cholesky<const WIDE: bool>(
     r: usize,
     p: &mut [f64],
     ld: usize,
@@ -947,6 +966,11 @@ fn panel_cholesky(
         // `done` holds the c finished columns of ld rows, `col` has ld rows
         assert!(done.len() == c * ld && col.len() == ld);
         let mut i = c + 1;
+        #[cfg(target_arch = "x86_64")]
+        if WIDE {
+            // SAFETY: the CPU has AVX2 (`WIDE` only in `factor_avx2`); lengths asserted above
+            i = unsafe { cholesky_rows_lanes(c, ld, done, col, i, inv) };
+        }
         while i + CHUNK <= ld {
             let mut acc = [0.0; CHUNK];
             acc.copy_from_slice(&col[i..i + CHUNK]);
@@ -981,7 +1005,7 @@ fn panel_cholesky(
 /// factor, with literal trip counts.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // panel_cholesky's and schur_update's arguments
-fn panel_one(
+fn panel_one<const WIDE: bool>(
     r: usize,
     rb: usize,
     p: &mut [f64],
@@ -992,7 +1016,7 @@ fn panel_one(
     counts: &mut (u32, u32),
 ) {
     let ld = r + rb;
-    panel_cholesky(r, p, ld, min_pivot, small, counts);
+    panel_cholesky::<WIDE>(r, p, ld, min_pivot, small, counts);
     let (p, pj) = (&p[..r * ld], &mut pj[..rb * ldj]);
     assert!(rb <= ldj);
     for c in 0..rb {
@@ -1010,7 +1034,7 @@ fn panel_one(
 /// (the block `e` at row `oe` and every block after it) and the `rj` columns of panel `j`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // one kernel, named as in the formula
-fn schur_update(
+fn schur_update<const WIDE: bool>(
     r: usize,
     pk: &[f64],
     ld: usize,
@@ -1028,6 +1052,11 @@ fn schur_update(
     for c in 0..rj {
         let dst = &mut pj[c * ldj..(c + 1) * ldj];
         let mut i = oe + c;
+        #[cfg(target_arch = "x86_64")]
+        if WIDE {
+            // SAFETY: the CPU has AVX2 (`WIDE` only in `factor_avx2`); bounds asserted above
+            i = unsafe { schur_rows_lanes(r, pk, ld, oe, c, map, dst, i) };
+        }
         while i + CHUNK <= ld {
             let mut acc = [0.0; CHUNK];
             for t in 0..r {
@@ -1065,6 +1094,110 @@ fn schur_update(
     }
 }
 
+/// The rows `i..` of column `c` of [`panel_cholesky`] four to an AVX2 register, eight and
+/// then four at a time: `col[i] = (col[i] - sum_t done[i, t] done[c, t]) inv`, each lane's
+/// products and differences in the order of the portable loop (no fused multiply-add: the same
+/// numbers). Returns the first row left (fewer than four remain). Safety: the CPU must have
+/// AVX2; `done` holds `c` columns of `ld` rows and `col` has `ld` rows.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn cholesky_rows_lanes(
+    c: usize,
+    ld: usize,
+    done: &[f64],
+    col: &mut [f64],
+    mut i: usize,
+    inv: f64,
+) -> usize {
+    use std::arch::x86_64::*;
+    debug_assert!(done.len() >= c * ld && col.len() >= ld);
+    let (dp, cp) = (done.as_ptr(), col.as_mut_ptr());
+    // SAFETY: rows below `ld` of the `c` columns of `done` and of `col` (the caller's bounds)
+    unsafe {
+        let inv = _mm256_set1_pd(inv);
+        while i + 8 <= ld {
+            let (mut a0, mut a1) = (_mm256_loadu_pd(cp.add(i)), _mm256_loadu_pd(cp.add(i + 4)));
+            for t in 0..c {
+                let l = _mm256_set1_pd(*dp.add(c + t * ld));
+                let src = dp.add(i + t * ld);
+                a0 = _mm256_sub_pd(a0, _mm256_mul_pd(_mm256_loadu_pd(src), l));
+                a1 = _mm256_sub_pd(a1, _mm256_mul_pd(_mm256_loadu_pd(src.add(4)), l));
+            }
+            _mm256_storeu_pd(cp.add(i), _mm256_mul_pd(a0, inv));
+            _mm256_storeu_pd(cp.add(i + 4), _mm256_mul_pd(a1, inv));
+            i += 8;
+        }
+        if i + 4 <= ld {
+            let mut a = _mm256_loadu_pd(cp.add(i));
+            for t in 0..c {
+                let l = _mm256_set1_pd(*dp.add(c + t * ld));
+                a = _mm256_sub_pd(a, _mm256_mul_pd(_mm256_loadu_pd(dp.add(i + t * ld)), l));
+            }
+            _mm256_storeu_pd(cp.add(i), _mm256_mul_pd(a, inv));
+            i += 4;
+        }
+    }
+    i
+}
+
+/// The rows `i..` of column `c` of [`schur_update`] four to an AVX2 register, eight and then
+/// four at a time: each lane's sum over the columns `t` from `+0` in order, as the portable
+/// loop's (no fused multiply-add: the same numbers), then scattered through `map`. Returns the
+/// first row left (fewer than four remain). Safety: the CPU must have AVX2; the bounds
+/// [`schur_update`] asserts.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // schur_update's, with the column and row
+unsafe fn schur_rows_lanes(
+    r: usize,
+    pk: &[f64],
+    ld: usize,
+    oe: usize,
+    c: usize,
+    map: &[u32],
+    dst: &mut [f64],
+    mut i: usize,
+) -> usize {
+    use std::arch::x86_64::*;
+    let pp = pk.as_ptr();
+    // SAFETY: oe + c + t ld < r ld and i + 8 + t ld <= ld + t ld <= r ld (pk.len() >= r ld);
+    // i + k - oe < ld - oe <= map.len(), map entries < ldj = dst.len() (checked when the map
+    // is built)
+    unsafe {
+        let scatter = |i: usize, a: &[f64], dst: &mut [f64]| {
+            for (k, a) in a.iter().enumerate() {
+                let m = *map.get_unchecked(i + k - oe) as usize;
+                *dst.get_unchecked_mut(m) -= a;
+            }
+        };
+        let mut acc = [0.0; 8];
+        while i + 8 <= ld {
+            let (mut a0, mut a1) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+            for t in 0..r {
+                let w = _mm256_set1_pd(*pp.add(oe + c + t * ld));
+                let src = pp.add(i + t * ld);
+                a0 = _mm256_add_pd(a0, _mm256_mul_pd(_mm256_loadu_pd(src), w));
+                a1 = _mm256_add_pd(a1, _mm256_mul_pd(_mm256_loadu_pd(src.add(4)), w));
+            }
+            _mm256_storeu_pd(acc.as_mut_ptr(), a0);
+            _mm256_storeu_pd(acc.as_mut_ptr().add(4), a1);
+            scatter(i, &acc, dst);
+            i += 8;
+        }
+        if i + 4 <= ld {
+            let mut a = _mm256_setzero_pd();
+            for t in 0..r {
+                let w = _mm256_set1_pd(*pp.add(oe + c + t * ld));
+                a = _mm256_add_pd(a, _mm256_mul_pd(_mm256_loadu_pd(pp.add(i + t * ld)), w));
+            }
+            _mm256_storeu_pd(acc.as_mut_ptr(), a);
+            scatter(i, &acc[..4], dst);
+            i += 4;
+        }
+    }
+    i
+}
+
 /// `y = L_kk^-1 y` through a panel's diagonal block (its diagonal holds the reciprocals).
 #[inline(always)]
 fn diagonal_forward(r: usize, p: &[f64], ld: usize, y: &mut [f64]) {
@@ -1091,7 +1224,7 @@ fn diagonal_backward(r: usize, p: &[f64], ld: usize, y: &mut [f64]) {
 
 /// Forward substitution through one panel: the diagonal block, then the rows below it.
 #[inline(always)]
-fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
+fn forward<const WIDE: bool>(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     let ld = idx.len();
     let o = idx[0] as usize;
     let y = &mut x[o..o + r];
@@ -1107,7 +1240,14 @@ fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
         yc[..r].copy_from_slice(&x[o..o + r]);
     }
     assert!(p.len() >= r * ld);
-    for i in r..ld {
+    let mut i = r;
+    #[cfg(target_arch = "x86_64")]
+    if WIDE && r <= 8 {
+        // SAFETY: the CPU has AVX2 (`WIDE` only in the AVX2 builds); p.len() >= r ld, the
+        // panel's indices below x.len() (asserted by `BlockCholesky::forward`)
+        i = unsafe { forward_rows_lanes(r, p, idx, &yc, x) };
+    }
+    for i in i..ld {
         let mut s = 0.0;
         for c in 0..r {
             let v = if r <= 8 { yc[c] } else { x[o + c] };
@@ -1122,11 +1262,55 @@ fn forward(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     }
 }
 
+/// The rows below the diagonal block of [`forward`] four to an AVX2 register: each lane's sum
+/// over the columns from `+0` in order, as the portable loop's (no fused multiply-add: the
+/// same numbers), then subtracted from its row of `x`. Returns the first row left (fewer than
+/// four remain). Safety: the CPU must have AVX2, `r <= 8`, `p.len() >= r ld` and the indices
+/// below `x.len()`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn forward_rows_lanes(
+    r: usize,
+    p: &[f64],
+    idx: &[u32],
+    yc: &[f64; 8],
+    x: &mut [f64],
+) -> usize {
+    use std::arch::x86_64::*;
+    let ld = idx.len();
+    let pp = p.as_ptr();
+    let mut i = r;
+    let mut acc = [0.0; 4];
+    // SAFETY: i + 3 + c ld < r ld <= p.len(); the indices below x.len() (the caller's)
+    unsafe {
+        while i + 4 <= ld {
+            let mut a = _mm256_setzero_pd();
+            for (c, &y) in yc.iter().enumerate().take(r) {
+                let y = _mm256_set1_pd(y);
+                a = _mm256_add_pd(a, _mm256_mul_pd(_mm256_loadu_pd(pp.add(i + c * ld)), y));
+            }
+            _mm256_storeu_pd(acc.as_mut_ptr(), a);
+            for (k, s) in acc.iter().enumerate() {
+                *x.get_unchecked_mut(*idx.get_unchecked(i + k) as usize) -= s;
+            }
+            i += 4;
+        }
+    }
+    i
+}
+
 /// [`forward`] through a panel of `r` columns with one off-diagonal block of `rb` rows, at
 /// `xo` in the vector (its rows are consecutive there): literal sizes, no index map, the same
 /// sums in the same order.
 #[inline(always)]
-fn forward_one(r: usize, rb: usize, p: &[f64], o: usize, xo: usize, x: &mut [f64]) {
+fn forward_one<const WIDE: bool>(
+    r: usize,
+    rb: usize,
+    p: &[f64],
+    o: usize,
+    xo: usize,
+    x: &mut [f64],
+) {
     let ld = r + rb;
     let p = &p[..r * ld];
     let mut y = [0.0; 6];
@@ -1138,7 +1322,26 @@ fn forward_one(r: usize, rb: usize, p: &[f64], o: usize, xo: usize, x: &mut [f64
     diagonal_forward(r, p, ld, &mut y[..r]);
     x[o..o + r].copy_from_slice(&y[..r]);
     let xs = &mut x[xo..xo + rb];
-    for i in 0..rb {
+    let mut i = 0;
+    #[cfg(target_arch = "x86_64")]
+    if WIDE && rb >= 4 {
+        use std::arch::x86_64::*;
+        // SAFETY: the CPU has AVX2 (`WIDE` only in the AVX2 builds); rows r..r + 4 of the r
+        // columns of `p` (r + 3 + c ld < r ld), the first four of `xs`. Each lane's sum over
+        // the columns from +0 in order, as the loop below (the same numbers).
+        unsafe {
+            let pp = p.as_ptr();
+            let mut a = _mm256_setzero_pd();
+            for (c, &yc) in y.iter().enumerate().take(r) {
+                let yc = _mm256_set1_pd(yc);
+                a = _mm256_add_pd(a, _mm256_mul_pd(_mm256_loadu_pd(pp.add(r + c * ld)), yc));
+            }
+            let xp = xs.as_mut_ptr();
+            _mm256_storeu_pd(xp, _mm256_sub_pd(_mm256_loadu_pd(xp), a));
+        }
+        i = 4;
+    }
+    for i in i..rb {
         let mut s = 0.0;
         for c in 0..r {
             s += p[r + i + c * ld] * y[c];
@@ -1701,11 +1904,19 @@ pub(crate) mod tests {
                 let (mut n1, mut n2) = ((0, 0), (0, 0));
                 // (pivots below 4 count as small: both kernels must count them alike)
                 by_pair!(
-                    r, rb, panel_one, &mut p1, &mut pj1, ldj, 1e-300, 4.0, &mut n1
+                    r,
+                    rb,
+                    panel_one::<false>,
+                    &mut p1,
+                    &mut pj1,
+                    ldj,
+                    1e-300,
+                    4.0,
+                    &mut n1
                 );
-                panel_cholesky(r, &mut p2, ld, 1e-300, 4.0, &mut n2);
+                panel_cholesky::<false>(r, &mut p2, ld, 1e-300, 4.0, &mut n2);
                 let map: Vec<u32> = (0..rb as u32).collect();
-                schur_update(r, &p2, ld, r, rb, &map, &mut pj2, ldj);
+                schur_update::<false>(r, &p2, ld, r, rb, &map, &mut pj2, ldj);
                 assert_eq!(n1, n2, "pivot counts {r} x {rb}");
                 small += n1.1;
                 assert_eq!(bits(&p1), bits(&p2), "panel {r} x {rb}");
@@ -1714,8 +1925,8 @@ pub(crate) mod tests {
                 let idx: Vec<u32> = (2..2 + r as u32).chain(10..10 + rb as u32).collect();
                 let x: Vec<f64> = (0..20).map(|_| rnd()).collect();
                 let (mut x1, mut x2) = (x.clone(), x.clone());
-                by_pair!(r, rb, forward_one, &p1, 2, 10, &mut x1);
-                forward(r, &p2, &idx, &mut x2);
+                by_pair!(r, rb, forward_one::<false>, &p1, 2, 10, &mut x1);
+                forward::<false>(r, &p2, &idx, &mut x2);
                 assert_eq!(bits(&x1), bits(&x2), "forward {r} x {rb}");
                 by_pair!(r, rb, backward_one, &p1, 2, 10, &mut x1);
                 backward(r, &p2, &idx, &mut x2);
@@ -1726,6 +1937,72 @@ pub(crate) mod tests {
             small > 0,
             "no pivot counted as small: the counts were not compared"
         );
+    }
+
+    /// The AVX2 kernels (rows four to a register, `WIDE`) compute what the portable ones
+    /// compute, bit for bit, for panels of every block size and of 1 to 24 rows below the
+    /// diagonal block (eight rows at a time, four, and the rows left): the panel's Cholesky,
+    /// its Schur update through a scattering map, the forward substitutions (general and
+    /// one-block).
+    #[test]
+    fn wide_kernels_match_the_portable_ones_bit_for_bit() {
+        if !crate::wide_cpu() {
+            return; // (no AVX2 here: only the portable kernels run)
+        }
+        let mut seed = 777u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let mut cases = 0;
+        for r in 1..=6 {
+            for below in 1..=24 {
+                let ld = r + below;
+                let mut p: Vec<f64> = (0..r * ld).map(|_| rnd()).collect();
+                for c in 0..r {
+                    p[c + c * ld] += 4.0;
+                }
+                let (mut p1, mut p2) = (p.clone(), p.clone());
+                let (mut n1, mut n2) = ((0, 0), (0, 0));
+                panel_cholesky::<false>(r, &mut p1, ld, 1e-300, 4.0, &mut n1);
+                panel_cholesky::<true>(r, &mut p2, ld, 1e-300, 4.0, &mut n2);
+                assert_eq!(n1, n2, "pivot counts {r} x {ld}");
+                assert_eq!(bits(&p1), bits(&p2), "panel {r} x {ld}");
+                // the update of the block of `rj` rows at `oe`, the rows from `oe` on
+                // scattered backwards into a panel of `ldj` rows with random values
+                for (oe, rj) in [(r, 1.min(below)), (r, below.min(6)), (ld - 1, 1)] {
+                    let ldj = ld - oe + 3;
+                    let map: Vec<u32> = (0..(ld - oe) as u32)
+                        .map(|i| (ldj - 1) as u32 - i)
+                        .collect();
+                    let pj: Vec<f64> = (0..rj * ldj).map(|_| rnd()).collect();
+                    let (mut pj1, mut pj2) = (pj.clone(), pj);
+                    schur_update::<false>(r, &p1, ld, oe, rj, &map, &mut pj1, ldj);
+                    schur_update::<true>(r, &p1, ld, oe, rj, &map, &mut pj2, ldj);
+                    assert_eq!(bits(&pj1), bits(&pj2), "update {r} x {ld} at {oe}");
+                }
+                // the panel's rows at 1..1+r, the others spread over a vector of 3 ld
+                let idx: Vec<u32> = (1..1 + r as u32)
+                    .chain((0..below as u32).map(|i| (2 * ld as u32) - 2 * i))
+                    .collect();
+                let x: Vec<f64> = (0..3 * ld).map(|_| rnd()).collect();
+                let (mut x1, mut x2) = (x.clone(), x.clone());
+                forward::<false>(r, &p1, &idx, &mut x1);
+                forward::<true>(r, &p1, &idx, &mut x2);
+                assert_eq!(bits(&x1), bits(&x2), "forward {r} x {ld}");
+                if below <= 6 {
+                    let (mut x1, mut x2) = (x.clone(), x);
+                    forward_one::<false>(r, below, &p1, 1, 2 * ld, &mut x1);
+                    forward_one::<true>(r, below, &p1, 1, 2 * ld, &mut x2);
+                    assert_eq!(bits(&x1), bits(&x2), "forward_one {r} x {below}");
+                }
+                cases += 1;
+            }
+        }
+        assert_eq!(cases, 6 * 24);
     }
 
     /// A random SPD block matrix with a given block graph; compare the solve to a dense one.
