@@ -429,18 +429,28 @@ impl BlockCholesky {
     /// The 1-norm (largest column sum of |A|) of the assembled, not yet factored matrix;
     /// `colsum` is scratch of one entry per row.
     pub fn norm1(&self, colsum: &mut [f64]) -> f64 {
-        with_avx2!(self: &BlockCholesky => norm1_body(colsum: &mut [f64]) -> f64)
+        #[cfg(target_arch = "x86_64")]
+        if crate::wide_cpu() {
+            /// [`BlockCholesky::norm1`] with its rows four to an AVX2 register (the same sums).
+            #[target_feature(enable = "avx2")]
+            unsafe fn wide(this: &BlockCholesky, colsum: &mut [f64]) -> f64 {
+                this.norm1_body::<true>(colsum)
+            }
+            // SAFETY: the CPU has AVX2
+            return unsafe { wide(self, colsum) };
+        }
+        self.norm1_body::<false>(colsum)
     }
 
     #[inline(always)]
-    fn norm1_body(&self, colsum: &mut [f64]) -> f64 {
+    fn norm1_body<const WIDE: bool>(&self, colsum: &mut [f64]) -> f64 {
         colsum.fill(0.0);
         // every panel index is below `dim` (asserted at construction)
         assert!(colsum.len() >= self.dim);
         for k in 0..self.order.len() {
             let (r, p, idx) = self.panel(k);
             let runs = &self.a_runs[self.a_ptr[k] as usize..self.a_ptr[k + 1] as usize];
-            by_size!(r, norm1_panel, p, idx, runs, colsum);
+            by_size!(r, norm1_panel::<WIDE>, p, idx, runs, colsum);
         }
         colsum.iter().fold(0.0, |m, &v| m.max(v))
     }
@@ -918,7 +928,13 @@ const CHUNK: usize = 8;
 /// read: the others are fill, zero before the factorization, and `s + 0 = s` for the sums of
 /// absolute values, so the sums are the same.
 #[inline(always)]
-fn norm1_panel(r: usize, p: &[f64], idx: &[u32], runs: &[[u32; 2]], colsum: &mut [f64]) {
+fn norm1_panel<const WIDE: bool>(
+    r: usize,
+    p: &[f64],
+    idx: &[u32],
+    runs: &[[u32; 2]],
+    colsum: &mut [f64],
+) {
     let ld = idx.len();
     assert!(r <= ld && p.len() >= r * ld);
     assert!(
@@ -951,19 +967,131 @@ fn norm1_panel(r: usize, p: &[f64], idx: &[u32], runs: &[[u32; 2]], colsum: &mut
         }
         own[c] = s;
     }
-    for i in below() {
-        let row = idx[i] as usize;
-        let mut t = colsum[row];
-        for c in 0..r {
-            let v = p[c * ld + i].abs();
-            own[c] += v;
-            t += v;
+    for &[a, n] in runs {
+        let (mut i, end) = (a as usize, (a + n) as usize);
+        #[cfg(target_arch = "x86_64")]
+        if WIDE {
+            // SAFETY: the CPU has AVX2 (`WIDE` only in the AVX2 build of `norm1`); rows below
+            // `ld` of the `r` columns (the runs asserted above), `idx` below `colsum.len()`
+            i = unsafe { norm1_rows_lanes(r, p, idx, i, end, &mut own, colsum) };
         }
-        colsum[row] = t;
+        for i in i..end {
+            norm1_row(r, p, ld, idx[i] as usize, i, &mut own, colsum);
+        }
     }
     for c in 0..r {
         colsum[idx[c] as usize] = own[c];
     }
+}
+
+/// Row `i` of a panel below its diagonal block into the column sums: its entries' absolute
+/// values to its own row's sum (`row`, from the left) and to each column's (`own`).
+#[inline(always)]
+fn norm1_row(
+    r: usize,
+    p: &[f64],
+    ld: usize,
+    row: usize,
+    i: usize,
+    own: &mut [f64; 6],
+    colsum: &mut [f64],
+) {
+    let mut t = colsum[row];
+    for c in 0..r {
+        let v = p[c * ld + i].abs();
+        own[c] += v;
+        t += v;
+    }
+    colsum[row] = t;
+}
+
+/// The rows `i..end` (consecutive in the panel) of [`norm1_panel`] four at a time: a row's
+/// sum takes the four rows' entries of each column in one register, column by column; the
+/// columns' sums take a transposed register per row, row by row (the same terms in the same
+/// order as [`norm1_row`]: the same numbers). Returns the first row left (fewer than four
+/// remain). Safety: the CPU must have AVX2, `r <= 6`, rows `i..end` below `ld` with
+/// `p.len() >= r ld`, `idx` below `colsum.len()`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn norm1_rows_lanes(
+    r: usize,
+    p: &[f64],
+    idx: &[u32],
+    mut i: usize,
+    end: usize,
+    own: &mut [f64; 6],
+    colsum: &mut [f64],
+) -> usize {
+    use std::arch::x86_64::*;
+    let ld = idx.len();
+    let pp = p.as_ptr();
+    let cs = colsum.as_mut_ptr();
+    // SAFETY: i + 3 + c ld < end + c ld <= r ld for the columns c < r; the caller's bounds
+    unsafe {
+        let sign = _mm256_set1_pd(-0.0);
+        // (macros, not closures: a closure does not take the AVX2 feature of the function it
+        // is inlined into, and the intrinsics in it would stay calls)
+        macro_rules! col {
+            ($c:expr) => {
+                if $c < r {
+                    _mm256_andnot_pd(sign, _mm256_loadu_pd(pp.add(i + $c * ld)))
+                } else {
+                    _mm256_setzero_pd()
+                }
+            };
+        }
+        macro_rules! transpose {
+            ($a:expr, $b:expr, $c:expr, $d:expr) => {{
+                let (a, b, c, d) = ($a, $b, $c, $d);
+                let (t0, t1) = (_mm256_unpacklo_pd(a, b), _mm256_unpackhi_pd(a, b));
+                let (t2, t3) = (_mm256_unpacklo_pd(c, d), _mm256_unpackhi_pd(c, d));
+                [
+                    _mm256_permute2f128_pd(t0, t2, 0x20),
+                    _mm256_permute2f128_pd(t1, t3, 0x20),
+                    _mm256_permute2f128_pd(t0, t2, 0x31),
+                    _mm256_permute2f128_pd(t1, t3, 0x31),
+                ]
+            }};
+        }
+        let (mut lo, mut hi) = (
+            _mm256_loadu_pd(own.as_ptr()),
+            _mm256_set_pd(0.0, 0.0, own[5], own[4]),
+        );
+        while i + 4 <= end {
+            let v = [col!(0), col!(1), col!(2), col!(3), col!(4), col!(5)];
+            let rows = [0, 1, 2, 3].map(|k| *idx.get_unchecked(i + k) as usize);
+            let mut t = _mm256_set_pd(
+                *cs.add(rows[3]),
+                *cs.add(rows[2]),
+                *cs.add(rows[1]),
+                *cs.add(rows[0]),
+            );
+            for vc in v.iter().take(r) {
+                t = _mm256_add_pd(t, *vc);
+            }
+            let mut out = [0.0; 4];
+            _mm256_storeu_pd(out.as_mut_ptr(), t);
+            for k in 0..4 {
+                *cs.add(rows[k]) = out[k];
+            }
+            let tl = transpose!(v[0], v[1], v[2], v[3]);
+            for row in tl {
+                lo = _mm256_add_pd(lo, row);
+            }
+            if r > 4 {
+                let th = transpose!(v[4], v[5], _mm256_setzero_pd(), _mm256_setzero_pd());
+                for row in th {
+                    hi = _mm256_add_pd(hi, row);
+                }
+            }
+            i += 4;
+        }
+        let mut o = [0.0; 8];
+        _mm256_storeu_pd(o.as_mut_ptr(), lo);
+        _mm256_storeu_pd(o.as_mut_ptr().add(4), hi);
+        own.copy_from_slice(&o[..6]);
+    }
+    i
 }
 
 /// Dense Cholesky of one panel (its `r x r` diagonal block and the rows below it, column-major
@@ -2354,7 +2482,8 @@ pub(crate) mod tests {
             );
             // and every column sum the same bits as the plain column-by-column loop's (a
             // column's terms from the top down, a row's from the left), which the
-            // row-at-a-time kernel only reorders across independent sums
+            // row-at-a-time kernel (four rows at a time with AVX2) only reorders across
+            // independent sums
             // (on entries of magnitudes 1e-8 to 1e8, so that sums in another order round
             // differently)
             let mut f = f;
