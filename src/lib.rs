@@ -62,6 +62,7 @@ macro_rules! reusing_clone {
 /// same numbers bit for bit; only the speed differs (heavy chain 1:10^3 42 -> 38 us per step,
 /// docs/BENCHMARKS.md).
 #[inline]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // (its callers are x86-64's)
 pub(crate) fn wide_cpu() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

@@ -968,6 +968,7 @@ fn norm1_panel<const WIDE: bool>(
         own[c] = s;
     }
     for &[a, n] in runs {
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))] // (set by the AVX2 kernel)
         let (mut i, end) = (a as usize, (a + n) as usize);
         #[cfg(target_arch = "x86_64")]
         if WIDE {
@@ -1212,6 +1213,8 @@ fn schur_update<const WIDE: bool>(
     // That every mapped row lies in panel j (`map[i] < ldj`) is checked when the map is built
     // (`BlockCholesky::new`).
     assert!(pk.len() >= r * ld && oe + rj <= ld && map.len() >= ld - oe && pj.len() >= rj * ldj);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = ident; // (read by the AVX2 kernel alone)
     for c in 0..rj {
         let dst = &mut pj[c * ldj..(c + 1) * ldj];
         let mut i = oe + c;
@@ -1417,6 +1420,7 @@ fn forward<const WIDE: bool>(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
         yc[..r].copy_from_slice(&x[o..o + r]);
     }
     assert!(p.len() >= r * ld);
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))] // (set by the AVX2 kernel)
     let mut i = r;
     #[cfg(target_arch = "x86_64")]
     if WIDE && r <= 8 {
@@ -1532,6 +1536,7 @@ fn backward<const WIDE: bool>(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     if r <= 8 {
         assert!(p.len() >= r * ld);
         let mut s = [0.0; 8];
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))] // (set by the AVX2 kernel)
         let mut first = r;
         #[cfg(target_arch = "x86_64")]
         if WIDE {
