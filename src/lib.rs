@@ -93,8 +93,24 @@ pub(crate) fn portable_only(on: bool) {
 /// `wide(|| self.preview_body(dt))` would need no types, but the closures were not inlined into
 /// its AVX2 copy, which lost the gain; with `#[inline(always)]` closures it was 1-2 % slower than
 /// this macro on the chains, the spider and the Strandbeest, and `perf` named every pass
-/// `wide::avx2`.)
+/// `wide::avx2`.) A body written `body::<WIDE>` takes `const WIDE: bool`, true in the AVX2 copy
+/// alone: its explicit AVX2 kernels (`std::arch` intrinsics) run there, its portable loops in
+/// the other.
 macro_rules! with_avx2 {
+    ($this:ident: $ty:ty => $body:ident::<WIDE>($($arg:ident: $argty:ty),* $(,)?) -> $ret:ty) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2")]
+            unsafe fn wide(this: $ty, $($arg: $argty),*) -> $ret {
+                this.$body::<true>($($arg),*)
+            }
+            if $crate::wide_cpu() {
+                // SAFETY: the CPU has AVX2
+                return unsafe { wide($this, $($arg),*) };
+            }
+        }
+        $this.$body::<false>($($arg),*)
+    }};
     ($this:ident: $ty:ty => $body:ident($($arg:ident: $argty:ty),* $(,)?) -> $ret:ty) => {{
         #[cfg(target_arch = "x86_64")]
         {

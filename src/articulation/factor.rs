@@ -429,17 +429,7 @@ impl BlockCholesky {
     /// The 1-norm (largest column sum of |A|) of the assembled, not yet factored matrix;
     /// `colsum` is scratch of one entry per row.
     pub fn norm1(&self, colsum: &mut [f64]) -> f64 {
-        #[cfg(target_arch = "x86_64")]
-        if crate::wide_cpu() {
-            /// [`BlockCholesky::norm1`] with its rows four to an AVX2 register (the same sums).
-            #[target_feature(enable = "avx2")]
-            unsafe fn wide(this: &BlockCholesky, colsum: &mut [f64]) -> f64 {
-                this.norm1_body::<true>(colsum)
-            }
-            // SAFETY: the CPU has AVX2
-            return unsafe { wide(self, colsum) };
-        }
-        self.norm1_body::<false>(colsum)
+        with_avx2!(self: &BlockCholesky => norm1_body::<WIDE>(colsum: &mut [f64]) -> f64)
     }
 
     #[inline(always)]
@@ -1030,7 +1020,7 @@ unsafe fn norm1_rows_lanes(
     // SAFETY: i + 3 + c ld < end + c ld <= r ld for the columns c < r; the caller's bounds
     unsafe {
         let sign = _mm256_set1_pd(-0.0);
-        // (macros, not closures: a closure does not take the AVX2 feature of the function it
+        // (a macro, not a closure: a closure does not take the AVX2 feature of the function it
         // is inlined into, and the intrinsics in it would stay calls)
         macro_rules! col {
             ($c:expr) => {
@@ -1040,19 +1030,6 @@ unsafe fn norm1_rows_lanes(
                     _mm256_setzero_pd()
                 }
             };
-        }
-        macro_rules! transpose {
-            ($a:expr, $b:expr, $c:expr, $d:expr) => {{
-                let (a, b, c, d) = ($a, $b, $c, $d);
-                let (t0, t1) = (_mm256_unpacklo_pd(a, b), _mm256_unpackhi_pd(a, b));
-                let (t2, t3) = (_mm256_unpacklo_pd(c, d), _mm256_unpackhi_pd(c, d));
-                [
-                    _mm256_permute2f128_pd(t0, t2, 0x20),
-                    _mm256_permute2f128_pd(t1, t3, 0x20),
-                    _mm256_permute2f128_pd(t0, t2, 0x31),
-                    _mm256_permute2f128_pd(t1, t3, 0x31),
-                ]
-            }};
         }
         let (mut lo, mut hi) = (
             _mm256_loadu_pd(own.as_ptr()),
@@ -1075,12 +1052,12 @@ unsafe fn norm1_rows_lanes(
             for k in 0..4 {
                 *cs.add(rows[k]) = out[k];
             }
-            let tl = transpose!(v[0], v[1], v[2], v[3]);
+            let tl = transpose4(v[0], v[1], v[2], v[3]);
             for row in tl {
                 lo = _mm256_add_pd(lo, row);
             }
             if r > 4 {
-                let th = transpose!(v[4], v[5], _mm256_setzero_pd(), _mm256_setzero_pd());
+                let th = transpose4(v[4], v[5], _mm256_setzero_pd(), _mm256_setzero_pd());
                 for row in th {
                     hi = _mm256_add_pd(hi, row);
                 }
@@ -1569,6 +1546,32 @@ fn backward<const WIDE: bool>(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
     diagonal_backward(r, p, ld, y);
 }
 
+/// Rows `k` of the four columns `a`, `b`, `c`, `d` (four rows each): `out[k] = (a[k], b[k],
+/// c[k], d[k])`, so that a row's entries of four columns share a register
+/// ([`backward_rows_lanes`], [`norm1_rows_lanes`]). Safety: the CPU must have AVX2 (inlined
+/// into the AVX2 builds).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn transpose4(
+    a: std::arch::x86_64::__m256d,
+    b: std::arch::x86_64::__m256d,
+    c: std::arch::x86_64::__m256d,
+    d: std::arch::x86_64::__m256d,
+) -> [std::arch::x86_64::__m256d; 4] {
+    use std::arch::x86_64::*;
+    // SAFETY: the caller's (AVX2)
+    unsafe {
+        let (t0, t1) = (_mm256_unpacklo_pd(a, b), _mm256_unpackhi_pd(a, b));
+        let (t2, t3) = (_mm256_unpacklo_pd(c, d), _mm256_unpackhi_pd(c, d));
+        [
+            _mm256_permute2f128_pd(t0, t2, 0x20),
+            _mm256_permute2f128_pd(t1, t3, 0x20),
+            _mm256_permute2f128_pd(t0, t2, 0x31),
+            _mm256_permute2f128_pd(t1, t3, 0x31),
+        ]
+    }
+}
+
 /// The rows below the diagonal block of [`backward`] (`r <= 8`) four at a time: the four rows
 /// of four columns of the panel are loaded as four registers and transposed, so that a row's
 /// entries of the four columns sit in one register and each column's sum takes the rows in
@@ -1586,7 +1589,7 @@ unsafe fn backward_rows_lanes(r: usize, p: &[f64], idx: &[u32], x: &[f64]) -> ([
     // SAFETY: i + 3 + c ld < ld + c ld <= r ld for the columns c < r loaded; the indices below
     // x.len() (the caller's)
     unsafe {
-        // (macros, not closures: a closure does not take the AVX2 feature of the function it
+        // (a macro, not a closure: a closure does not take the AVX2 feature of the function it
         // is inlined into, and the intrinsics in it would stay calls)
         macro_rules! col {
             ($c:expr, $i:expr) => {
@@ -1597,20 +1600,6 @@ unsafe fn backward_rows_lanes(r: usize, p: &[f64], idx: &[u32], x: &[f64]) -> ([
                 }
             };
         }
-        // rows k of the four columns a, b, c, d: out[k] = (a[k], b[k], c[k], d[k])
-        macro_rules! transpose {
-            ($a:expr, $b:expr, $c:expr, $d:expr) => {{
-                let (a, b, c, d) = ($a, $b, $c, $d);
-                let (t0, t1) = (_mm256_unpacklo_pd(a, b), _mm256_unpackhi_pd(a, b));
-                let (t2, t3) = (_mm256_unpacklo_pd(c, d), _mm256_unpackhi_pd(c, d));
-                [
-                    _mm256_permute2f128_pd(t0, t2, 0x20),
-                    _mm256_permute2f128_pd(t1, t3, 0x20),
-                    _mm256_permute2f128_pd(t0, t2, 0x31),
-                    _mm256_permute2f128_pd(t1, t3, 0x31),
-                ]
-            }};
-        }
         let (mut s0, mut s1) = (_mm256_setzero_pd(), _mm256_setzero_pd());
         while i + 4 <= ld {
             let xp = x.as_ptr();
@@ -1620,12 +1609,12 @@ unsafe fn backward_rows_lanes(r: usize, p: &[f64], idx: &[u32], x: &[f64]) -> ([
                 _mm256_broadcast_sd(&*xp.add(*idx.get_unchecked(i + 2) as usize)),
                 _mm256_broadcast_sd(&*xp.add(*idx.get_unchecked(i + 3) as usize)),
             ];
-            let rows = transpose!(col!(0, i), col!(1, i), col!(2, i), col!(3, i));
+            let rows = transpose4(col!(0, i), col!(1, i), col!(2, i), col!(3, i));
             for k in 0..4 {
                 s0 = _mm256_add_pd(s0, _mm256_mul_pd(rows[k], v[k]));
             }
             if r > 4 {
-                let rows = transpose!(col!(4, i), col!(5, i), col!(6, i), col!(7, i));
+                let rows = transpose4(col!(4, i), col!(5, i), col!(6, i), col!(7, i));
                 for k in 0..4 {
                     s1 = _mm256_add_pd(s1, _mm256_mul_pd(rows[k], v[k]));
                 }
