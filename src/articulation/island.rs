@@ -641,10 +641,13 @@ reusing_clone! {
         /// Contacts touch the island in this (world) substep: a joint correction follows the
         /// contact phase, so the one before it may end early (`LOOSE_FIRST`).
         pub contacts_follow: bool,
-        /// `||A||_1` of the last factorization, and whether it was measured in the current
-        /// substep (see `assemble_and_factor`).
+        /// `||A||_1` of the last factorization, whether it stands for the current one (measured
+        /// in the current substep; for a tree without limit rows, in one of the last
+        /// `NORM1_KEPT` with the same masses: see `assemble_and_factor`), and the substeps
+        /// begun since it was measured.
         pub norm1: f64,
         pub norm1_fresh: bool,
+        pub norm1_age: u32,
         /// Heaviest over lightest body of the island (split bodies counted whole).
         pub mass_ratio: f64,
         /// A tree hanging from one joint to the world or a static or kinematic body: its local
@@ -886,6 +889,7 @@ impl Island {
             reach_rows: Vec::with_capacity(n_rows),
             norm1: 0.0,
             norm1_fresh: false,
+            norm1_age: 0,
             mass_ratio: 1.0,
             carry_order: Vec::new(),
             carry_parent: Vec::new(),
@@ -1012,14 +1016,20 @@ impl Island {
             self.start.w[l] = b.angular_velocity;
             let reach = b.position.amax() + h * b.linear_velocity.amax();
             self.coord_scale = self.coord_scale.max(reach);
-            self.inv_mass[l] = np / b.mass;
+            let inv_mass = np / b.mass;
             let (inertia, inv_inertia) = (b.inertia / np, b.inv_inertia * np);
-            // (new mass properties: the last substep's end inertias are not theirs)
+            // (new mass properties: the last substep's end inertias are not theirs, nor is the
+            // kept norm of `A` its own)
             if !(same_bits(inertia.as_slice(), self.inertia[l].as_slice())
                 && same_bits(inv_inertia.as_slice(), self.inv_inertia[l].as_slice()))
             {
                 self.ends_valid = false;
+                self.norm1_fresh = false;
             }
+            if inv_mass.to_bits() != self.inv_mass[l].to_bits() {
+                self.norm1_fresh = false;
+            }
+            self.inv_mass[l] = inv_mass;
             self.inertia[l] = inertia;
             self.inv_inertia[l] = inv_inertia;
             self.acc[l] = gravity * b.gravity_scale + b.force / b.mass;
@@ -1545,10 +1555,12 @@ impl Island {
         self.assemble();
         // A tree's norm only sets the floor below which a pivot counts as singular: the
         // substep's first factorization measures it, its re-linearizations keep it (6 % of the
-        // 1:1000 heavy chain's instructions). Loops use it for the Tikhonov term: always.
-        let norm1 = if self.loop_free && self.norm1_fresh {
+        // 1:1000 heavy chain's instructions); a tree without limit rows keeps it over later
+        // substeps too (`NORM1_KEPT`). Loops use it for the Tikhonov term: always.
+        let mut norm1 = if self.loop_free && self.norm1_fresh {
             self.norm1
         } else {
+            self.norm1_age = 0;
             self.factor.norm1(&mut self.colsum)
         };
         self.norm1 = norm1;
@@ -1557,9 +1569,27 @@ impl Island {
         if self.loop_free {
             // A tree: A is positive definite unless a joint sits at a singular configuration
             // (a Cardan joint bent by 90 degrees), which shows as a pivot below eps_t ||A||_1.
-            let (clamped, small) = self
-                .factor
-                .factor(1e-15 * norm1.max(1e-300), self.pivot_floor);
+            let mut min_pivot = 1e-15 * norm1.max(1e-300);
+            // A norm kept from an earlier substep may have moved since: the factorization checks
+            // its pivots against `NORM1_MARGIN` times the floors instead. None below that, none
+            // is below the floors of the norm now, which is within that factor of the kept one:
+            // the same factor, the same counts (0). Else the norm is measured again here and
+            // `A` factored again with its floors, as if it had been measured all along.
+            let kept = self.norm1_age > 0;
+            let check = if kept {
+                super::correction::NORM1_MARGIN * self.pivot_floor.max(min_pivot)
+            } else {
+                self.pivot_floor
+            };
+            let (mut clamped, mut small) = self.factor.factor(min_pivot, check);
+            if kept && (clamped > 0 || small > 0) {
+                self.assemble();
+                norm1 = self.factor.norm1(&mut self.colsum);
+                (self.norm1, self.norm1_age) = (norm1, 0);
+                self.pivot_floor = eps_t * norm1;
+                min_pivot = 1e-15 * norm1.max(1e-300);
+                (clamped, small) = self.factor.factor(min_pivot, self.pivot_floor);
+            }
             if clamped == 0 && small == 0 {
                 self.regularized_pivots = 0;
                 self.alpha_t = 0.0;
