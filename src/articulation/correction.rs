@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::IslandReport;
-use super::island::{Island, Refinement, row_times};
+use super::island::{Island, NORM1_UNMEASURED, Refinement, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic, world_inertias};
 use crate::math::{self, Quat, Vec3};
@@ -492,10 +492,12 @@ impl Island {
             self.eval_rows(bodies, joints, tau0, false, false);
         }
         // (a tree without limit rows keeps its norm, `NORM1_KEPT`)
-        self.norm1_age = self.norm1_age.saturating_add(1);
-        if !(self.loop_free && self.lim.info.is_empty()) || self.norm1_age > NORM1_KEPT {
-            self.norm1_fresh = false;
-        }
+        self.norm1_age =
+            if self.loop_free && self.lim.info.is_empty() && self.norm1_age < NORM1_KEPT {
+                self.norm1_age + 1
+            } else {
+                NORM1_UNMEASURED
+            };
         self.assemble_and_factor(s.eps_t);
         self.start_factor = self.factor_version;
         self.start_saved = false;

@@ -328,13 +328,22 @@ pub(crate) enum Refinement {
     Useful,
 }
 
+/// `Island::norm1_age` when the next factorization must measure `||A||_1`.
+pub(super) const NORM1_UNMEASURED: u32 = u32::MAX;
+
+/// Pivots of `A` without a Tikhonov term not above this are replaced by it (numerically
+/// singular): relative to `||A||_1`.
+fn min_pivot(norm1: f64) -> f64 {
+    1e-15 * norm1.max(1e-300)
+}
+
 /// The scalars that go with a factor of `A` (`Island::assemble_and_factor`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct FactorScalars {
     alpha_t: f64,
     pivot_floor: f64,
     norm1: f64,
-    norm1_fresh: bool,
+    norm1_age: u32,
     exact_factor: bool,
     factor_clamped: bool,
     refine_futile: bool,
@@ -641,12 +650,11 @@ reusing_clone! {
         /// Contacts touch the island in this (world) substep: a joint correction follows the
         /// contact phase, so the one before it may end early (`LOOSE_FIRST`).
         pub contacts_follow: bool,
-        /// `||A||_1` of the last factorization, whether it stands for the current one (measured
-        /// in the current substep; for a tree without limit rows, in one of the last
-        /// `NORM1_KEPT` with the same masses: see `assemble_and_factor`), and the substeps
-        /// begun since it was measured.
+        /// `||A||_1` of the last factorization, and the substeps begun since it was measured:
+        /// 0 in the substep that measured it, `NORM1_UNMEASURED` when the next factorization
+        /// must measure it (see `assemble_and_factor`; a tree without limit rows keeps it over
+        /// `NORM1_KEPT` substeps with the same masses).
         pub norm1: f64,
-        pub norm1_fresh: bool,
         pub norm1_age: u32,
         /// Heaviest over lightest body of the island (split bodies counted whole).
         pub mass_ratio: f64,
@@ -888,8 +896,7 @@ impl Island {
             reach: Vec::with_capacity(n_blocks),
             reach_rows: Vec::with_capacity(n_rows),
             norm1: 0.0,
-            norm1_fresh: false,
-            norm1_age: 0,
+            norm1_age: NORM1_UNMEASURED,
             mass_ratio: 1.0,
             carry_order: Vec::new(),
             carry_parent: Vec::new(),
@@ -1024,10 +1031,10 @@ impl Island {
                 && same_bits(inv_inertia.as_slice(), self.inv_inertia[l].as_slice()))
             {
                 self.ends_valid = false;
-                self.norm1_fresh = false;
+                self.norm1_age = NORM1_UNMEASURED;
             }
             if inv_mass.to_bits() != self.inv_mass[l].to_bits() {
-                self.norm1_fresh = false;
+                self.norm1_age = NORM1_UNMEASURED;
             }
             self.inv_mass[l] = inv_mass;
             self.inertia[l] = inertia;
@@ -1557,19 +1564,14 @@ impl Island {
         // substep's first factorization measures it, its re-linearizations keep it (6 % of the
         // 1:1000 heavy chain's instructions); a tree without limit rows keeps it over later
         // substeps too (`NORM1_KEPT`). Loops use it for the Tikhonov term: always.
-        let mut norm1 = if self.loop_free && self.norm1_fresh {
-            self.norm1
-        } else {
-            self.norm1_age = 0;
-            self.factor.norm1(&mut self.colsum)
-        };
-        self.norm1 = norm1;
-        self.norm1_fresh = true;
+        if !self.loop_free || self.norm1_age == NORM1_UNMEASURED {
+            self.measure_norm1();
+        }
+        let norm1 = self.norm1;
         self.pivot_floor = eps_t * norm1;
         if self.loop_free {
             // A tree: A is positive definite unless a joint sits at a singular configuration
             // (a Cardan joint bent by 90 degrees), which shows as a pivot below eps_t ||A||_1.
-            let mut min_pivot = 1e-15 * norm1.max(1e-300);
             // A norm kept from an earlier substep may have moved since: the factorization checks
             // its pivots against `NORM1_MARGIN` times the floors instead. None below that, none
             // is below the floors of the norm now, which is within that factor of the kept one:
@@ -1577,18 +1579,16 @@ impl Island {
             // `A` factored again with its floors, as if it had been measured all along.
             let kept = self.norm1_age > 0;
             let check = if kept {
-                super::correction::NORM1_MARGIN * self.pivot_floor.max(min_pivot)
+                super::correction::NORM1_MARGIN * self.pivot_floor.max(min_pivot(norm1))
             } else {
                 self.pivot_floor
             };
-            let (mut clamped, mut small) = self.factor.factor(min_pivot, check);
+            let (mut clamped, mut small) = self.factor.factor(min_pivot(norm1), check);
             if kept && (clamped > 0 || small > 0) {
                 self.assemble();
-                norm1 = self.factor.norm1(&mut self.colsum);
-                (self.norm1, self.norm1_age) = (norm1, 0);
-                self.pivot_floor = eps_t * norm1;
-                min_pivot = 1e-15 * norm1.max(1e-300);
-                (clamped, small) = self.factor.factor(min_pivot, self.pivot_floor);
+                self.measure_norm1();
+                self.pivot_floor = eps_t * self.norm1;
+                (clamped, small) = (self.factor).factor(min_pivot(self.norm1), self.pivot_floor);
             }
             if clamped == 0 && small == 0 {
                 self.regularized_pivots = 0;
@@ -1604,7 +1604,7 @@ impl Island {
         let min_pivot = if alpha > 0.0 {
             1e-3 * alpha
         } else {
-            1e-15 * norm1.max(1e-300)
+            min_pivot(self.norm1)
         };
         let (clamped, regularized) = self.factor.factor(min_pivot, 4.0 * alpha);
         self.clamped_pivots += clamped;
@@ -1615,6 +1615,12 @@ impl Island {
         self.exact_factor = false;
         self.lim.border_ok = false;
         alpha
+    }
+
+    /// `||A||_1` of the assembled, not yet factored `A`, measured now.
+    fn measure_norm1(&mut self) {
+        self.norm1 = self.factor.norm1(&mut self.colsum);
+        self.norm1_age = 0;
     }
 
     /// The lower triangle of `A = J M^-1 J^T` into the factor's storage (Tomcin eq. 3).
@@ -2218,7 +2224,7 @@ impl Island {
             alpha_t: self.alpha_t,
             pivot_floor: self.pivot_floor,
             norm1: self.norm1,
-            norm1_fresh: self.norm1_fresh,
+            norm1_age: self.norm1_age,
             exact_factor: self.exact_factor,
             factor_clamped: self.factor_clamped,
             refine_futile: self.refine_futile,
@@ -2230,7 +2236,7 @@ impl Island {
         self.alpha_t = f.alpha_t;
         self.pivot_floor = f.pivot_floor;
         self.norm1 = f.norm1;
-        self.norm1_fresh = f.norm1_fresh;
+        self.norm1_age = f.norm1_age;
         self.exact_factor = f.exact_factor;
         self.factor_clamped = f.factor_clamped;
         self.refine_futile = f.refine_futile;
