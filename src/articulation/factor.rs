@@ -1552,7 +1552,7 @@ fn backward<const WIDE: bool>(r: usize, p: &[f64], idx: &[u32], x: &mut [f64]) {
 /// into the AVX2 builds).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn transpose4(
+pub(super) unsafe fn transpose4(
     a: std::arch::x86_64::__m256d,
     b: std::arch::x86_64::__m256d,
     c: std::arch::x86_64::__m256d,

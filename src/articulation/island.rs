@@ -1625,11 +1625,13 @@ impl Island {
 
     /// The lower triangle of `A = J M^-1 J^T` into the factor's storage (Tomcin eq. 3).
     fn assemble(&mut self) {
-        with_avx2!(self: &mut Island => assemble_body() -> ())
+        with_avx2!(self: &mut Island => assemble_body::<WIDE>() -> ())
     }
 
+    /// `WIDE`: the AVX2 build (`with_avx2!`), whose point-first blocks with a unit stride take
+    /// [`couple_lanes`].
     #[inline(always)]
-    fn assemble_body(&mut self) {
+    fn assemble_body<const WIDE: bool>(&mut self) {
         // (the blocks of `A` are written by their first coupling, the fill zeroed)
         self.factor.zero_fill();
         let values = &mut self.factor.values[..];
@@ -1637,6 +1639,33 @@ impl Island {
             let (ji, jj) = (&self.joints[c.i as usize], &self.joints[c.j as usize]);
             let wa = &self.wrows[ji.off as usize..(ji.off + ji.n) as usize];
             let jb = &self.rows[jj.off as usize..(jj.off + jj.n) as usize];
+            #[cfg(target_arch = "x86_64")]
+            if WIDE
+                && jj.point_first
+                && (c.loc.rs == 1 || c.loc.cs == 1)
+                && (1..=6).contains(&wa.len())
+                && (3..=6).contains(&jb.len())
+            {
+                // SAFETY: the CPU has AVX2 (`WIDE` only in the AVX2 build); the sizes as
+                // checked, the block's entries inside `values` (asserted by the kernel)
+                unsafe {
+                    // literal sizes, so the loops unroll and the lane ranges are constants
+                    macro_rules! lanes {
+                        ($($na:literal, $nb:literal;)*) => {
+                            match (wa.len(), jb.len(), c.first) {
+                                $(
+                                    ($na, $nb, true) => couple_lanes::<true>($na, $nb, values, wa, jb, c),
+                                    ($na, $nb, false) => couple_lanes::<false>($na, $nb, values, wa, jb, c),
+                                )*
+                                (na, nb, true) => couple_lanes::<true>(na, nb, values, wa, jb, c),
+                                (na, nb, false) => couple_lanes::<false>(na, nb, values, wa, jb, c),
+                            }
+                        };
+                    }
+                    lanes!(3, 3; 3, 6; 6, 3; 6, 6; 5, 5; 5, 6; 6, 5; 3, 5; 5, 3;);
+                }
+                continue;
+            }
             // each pair of joint sizes (1-6 rows) gets its own copy with fixed trip counts
             macro_rules! by_rows {
                 ($na:literal: $($nb:literal)*) => {
@@ -2378,6 +2407,173 @@ fn couple<const POINT_FIRST: bool, const FIRST: bool>(
     }
 }
 
+/// [`couple`] of a point-first joint `j` (`POINT_FIRST`) four entries to an AVX2 register,
+/// along whichever of the block's strides is 1: the rows `a` of joint `i` (`loc.rs == 1`, the
+/// lanes' `M^-1 J^T` entries transposed once per block) or the rows `b` of joint `j`
+/// (`loc.cs == 1`, their angular Jacobian entries transposed). Each entry is the portable
+/// loop's sum `lin + w3 j3 + w4 j4 + w5 j5` in that order, without fused multiply-adds, with
+/// `lin` an exact `+0` on rows `b >= 3`: the same numbers. Lanes outside the block (and above
+/// the diagonal of a diagonal block) are neither read nor written. Safety: the CPU must have
+/// AVX2; `1 <= wa.len() <= 6`, `3 <= jb.len() <= 6`, joint `j` point-first, and one of the
+/// block's strides 1.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn couple_lanes<const FIRST: bool>(
+    na: usize,
+    nb: usize,
+    values: &mut [f64],
+    wa: &[[[f64; 6]; 2]],
+    jb: &[Row],
+    c: &Coupling,
+) {
+    use std::arch::x86_64::*;
+    let (wa, jb) = (&wa[..na], &jb[..nb]);
+    let (si, sj, loc) = (c.si as usize, c.sj as usize, c.loc);
+    debug_assert!((1..=6).contains(&na) && (3..=6).contains(&nb));
+    let last_b = if c.diag { (na - 1).min(nb - 1) } else { nb - 1 };
+    assert!(loc.base + (na - 1) * loc.rs + last_b * loc.cs < values.len());
+    assert!(!c.diag || na <= nb);
+    // the lanes of a group starting at `first` that lie in `lo..hi`
+    let lanes = |first: usize, lo: usize, hi: usize| -> (usize, usize) {
+        (
+            lo.saturating_sub(first).min(4),
+            hi.saturating_sub(first).min(4),
+        )
+    };
+    let vp = values.as_mut_ptr();
+    // (macros, not closures: a closure does not take the AVX2 feature of the function it is
+    // inlined into, and the intrinsics in it would stay calls)
+    // Lanes `lo..hi` of `v` added to (or, `FIRST`, written at) `vp[at + lo..at + hi]`, by plain
+    // loads and stores of one, two or four entries (masked ones are not forwarded to the next
+    // coupling's loads of the same entries, which then wait for them).
+    macro_rules! put {
+        ($at:expr, $lo:expr, $hi:expr, $v:expr) => {{
+            let (lo, hi, v) = ($lo, $hi, $v);
+            let dst = vp.add($at);
+            if lo == 0 && hi == 4 {
+                let out = if FIRST {
+                    // (as `+=` on a zeroed entry: a zero sum is +0)
+                    _mm256_add_pd(_mm256_setzero_pd(), v)
+                } else {
+                    _mm256_add_pd(_mm256_loadu_pd(dst), v)
+                };
+                _mm256_storeu_pd(dst, out);
+            } else {
+                let halves = [_mm256_castpd256_pd128(v), _mm256_extractf128_pd::<1>(v)];
+                let mut k = lo;
+                while k < hi {
+                    let part = halves[k / 2];
+                    if k % 2 == 0 && k + 1 < hi {
+                        let d = dst.add(k);
+                        let base = if FIRST {
+                            _mm_setzero_pd()
+                        } else {
+                            _mm_loadu_pd(d)
+                        };
+                        _mm_storeu_pd(d, _mm_add_pd(base, part));
+                        k += 2;
+                    } else {
+                        let d = dst.add(k);
+                        let x = if k % 2 == 0 {
+                            part
+                        } else {
+                            _mm_unpackhi_pd(part, part)
+                        };
+                        let base = if FIRST {
+                            _mm_setzero_pd()
+                        } else {
+                            _mm_load_sd(d)
+                        };
+                        _mm_store_sd(d, _mm_add_sd(base, x));
+                        k += 1;
+                    }
+                }
+            }
+        }};
+    }
+    // SAFETY: every entry written or read is one of the block's (a < na, b < nb, b <= a on a
+    // diagonal block: inside `values`, asserted above); the rows of `wa` and `jb` read are
+    // below their lengths, each load within a row's six entries
+    unsafe {
+        let zero = _mm256_setzero_pd();
+        if loc.rs == 1 {
+            // lanes: rows a of joint i
+            for a0 in (0..na).step_by(4) {
+                macro_rules! row {
+                    ($k:expr, $from:expr) => {
+                        if a0 + $k < na {
+                            _mm256_loadu_pd(wa[a0 + $k][si].as_ptr().add($from))
+                        } else {
+                            zero
+                        }
+                    };
+                }
+                // columns 0..3 of the four rows, and 2..5
+                let lo = super::factor::transpose4(row!(0, 0), row!(1, 0), row!(2, 0), row!(3, 0));
+                let hi = super::factor::transpose4(row!(0, 2), row!(1, 2), row!(2, 2), row!(3, 2));
+                let (w3, w4, w5) = (hi[1], hi[2], hi[3]);
+                for (b, r) in jb.iter().enumerate() {
+                    let j = &r.j[sj];
+                    let from = if c.diag { b } else { 0 };
+                    if from >= (a0 + 4).min(na) {
+                        break;
+                    }
+                    let lin = if b < 3 {
+                        _mm256_mul_pd(lo[b], _mm256_set1_pd(j[b]))
+                    } else {
+                        zero
+                    };
+                    let mut v = _mm256_add_pd(lin, _mm256_mul_pd(w3, _mm256_set1_pd(j[3])));
+                    v = _mm256_add_pd(v, _mm256_mul_pd(w4, _mm256_set1_pd(j[4])));
+                    v = _mm256_add_pd(v, _mm256_mul_pd(w5, _mm256_set1_pd(j[5])));
+                    let (lo, hi) = lanes(a0, from, na);
+                    put!(loc.base + a0 + b * loc.cs, lo, hi, v);
+                }
+            }
+        } else {
+            // lanes: rows b of joint j
+            for b0 in (0..nb).step_by(4) {
+                macro_rules! row {
+                    ($k:expr) => {
+                        if b0 + $k < nb {
+                            _mm256_loadu_pd(jb[b0 + $k].j[sj].as_ptr().add(2))
+                        } else {
+                            zero
+                        }
+                    };
+                }
+                let cols = super::factor::transpose4(row!(0), row!(1), row!(2), row!(3));
+                let (j3, j4, j5) = (cols[1], cols[2], cols[3]);
+                // the linear part of the point rows b < 3: +-1 at column b
+                let jd = if b0 == 0 {
+                    _mm256_set_pd(0.0, jb[2].j[sj][2], jb[1].j[sj][1], jb[0].j[sj][0])
+                } else {
+                    zero
+                };
+                for (a, w) in wa.iter().enumerate() {
+                    let w = &w[si];
+                    let to = if c.diag { a + 1 } else { nb };
+                    if to <= b0 {
+                        continue;
+                    }
+                    let lin = if b0 == 0 {
+                        // (lane 3 an exact +0, as the portable loop's `lin` for b >= 3)
+                        let p = _mm256_mul_pd(_mm256_loadu_pd(w.as_ptr()), jd);
+                        _mm256_blend_pd::<0b1000>(p, zero)
+                    } else {
+                        zero
+                    };
+                    let mut v = _mm256_add_pd(lin, _mm256_mul_pd(_mm256_set1_pd(w[3]), j3));
+                    v = _mm256_add_pd(v, _mm256_mul_pd(_mm256_set1_pd(w[4]), j4));
+                    v = _mm256_add_pd(v, _mm256_mul_pd(_mm256_set1_pd(w[5]), j5));
+                    let (lo, hi) = lanes(b0, 0, to);
+                    put!(loc.base + a * loc.rs + b0, lo, hi, v);
+                }
+            }
+        }
+    }
+}
+
 /// A side's entry of a per-local-body 6-vector (zero for the world and external bodies).
 #[inline]
 fn side_vec(side: Side, u: &[[f64; 6]]) -> [f64; 6] {
@@ -2433,5 +2629,122 @@ fn servo_reference(reference: &Quat, rate: &Vec3, tau: f64) -> Quat {
         *reference
     } else {
         reference * quat_from_rotation_vector(&(tau * rate))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `couple_lanes` (the AVX2 kernel of the assembly) writes the same bits as `couple` into
+    /// every entry of the block, and nothing outside it, for every size it takes, both unit
+    /// strides, diagonal blocks and first contributions, with zeros of both signs among the
+    /// entries (a `+0` sum must stay `+0`).
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn wide_assembly_kernel_matches_the_portable_one_bit_for_bit() {
+        if !crate::wide_cpu() {
+            return;
+        }
+        #[target_feature(enable = "avx2")]
+        unsafe fn wide(first: bool, v: &mut [f64], wa: &[[[f64; 6]; 2]], jb: &[Row], c: &Coupling) {
+            let (na, nb) = (wa.len(), jb.len());
+            // SAFETY: the CPU has AVX2 (checked by the caller); sizes 1-6 and 3-6, a unit stride
+            unsafe {
+                if first {
+                    couple_lanes::<true>(na, nb, v, wa, jb, c);
+                } else {
+                    couple_lanes::<false>(na, nb, v, wa, jb, c);
+                }
+            }
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            match seed % 8 {
+                0 => 0.0,
+                1 => -0.0,
+                _ => (seed >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0,
+            }
+        };
+        let mut cases = 0;
+        for na in 1..=6usize {
+            for nb in 3..=6usize {
+                for diag in [false, true] {
+                    if diag && na != nb {
+                        continue;
+                    }
+                    for unit_rows in [true, false] {
+                        for first in [false, true] {
+                            let (si, sj) = (usize::from(first), usize::from(!diag));
+                            let wa: Vec<[[f64; 6]; 2]> = (0..na)
+                                .map(|_| {
+                                    [
+                                        std::array::from_fn(|_| next()),
+                                        std::array::from_fn(|_| next()),
+                                    ]
+                                })
+                                .collect();
+                            let jb: Vec<Row> = (0..nb)
+                                .map(|b| {
+                                    let mut r = Row {
+                                        c: next(),
+                                        j: [[0.0; 6]; 2],
+                                    };
+                                    for s in 0..2 {
+                                        for t in 3..6 {
+                                            r.j[s][t] = next();
+                                        }
+                                        if b < 3 {
+                                            r.j[s][b] = if next() < 0.0 { -1.0 } else { 1.0 };
+                                        }
+                                    }
+                                    r
+                                })
+                                .collect();
+                            // the block inside a panel of 9 rows, 2 rows down and 1 column in
+                            let ld = 9;
+                            let base = ld + 2;
+                            let (rs, cs) = if unit_rows { (1, ld) } else { (ld, 1) };
+                            let c = Coupling {
+                                i: 0,
+                                si: si as u8,
+                                j: 0,
+                                sj: sj as u8,
+                                diag,
+                                first,
+                                loc: BlockLoc { base, rs, cs },
+                            };
+                            let start: Vec<f64> = (0..ld * 8).map(|_| next()).collect();
+                            let mut portable = start.clone();
+                            if first {
+                                couple::<true, true>(na, nb, &mut portable, &wa, &jb, &c);
+                            } else {
+                                couple::<true, false>(na, nb, &mut portable, &wa, &jb, &c);
+                            }
+                            let mut lanes = start.clone();
+                            // SAFETY: the CPU has AVX2 (wide_cpu)
+                            unsafe { wide(first, &mut lanes, &wa, &jb, &c) };
+                            let differ: Vec<usize> = (0..start.len())
+                                .filter(|&k| portable[k].to_bits() != lanes[k].to_bits())
+                                .collect();
+                            assert!(
+                                differ.is_empty(),
+                                "na {na} nb {nb} diag {diag} unit rows {unit_rows} first \
+                                 {first}: entries {differ:?} differ"
+                            );
+                            let written = (0..start.len())
+                                .filter(|&k| portable[k].to_bits() != start[k].to_bits())
+                                .count();
+                            assert!(written > 0);
+                            cases += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(cases, (6 * 4 + 4) * 4);
     }
 }
