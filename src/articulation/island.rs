@@ -8,7 +8,7 @@ use super::factor::{BlockCholesky, BlockLoc};
 use crate::arena::Arena;
 use crate::body::BLOWN_UP_SPEED;
 use crate::body::{Body, BodyKind, gyroscopic_slope, world_inertias};
-use crate::joint::{JointFrame, JointKind, JointLimits, JointModel, Pose, Row};
+use crate::joint::{JointFrame, JointKind, JointLimits, JointModel, Pose, Row, ball_rows};
 use crate::math::{Mat3, Quat, Vec3, quat_from_rotation_vector, rotation_vector, same_bits};
 use crate::world::{Joint, WorldSettings};
 use crate::{Poison, Scratch};
@@ -77,6 +77,9 @@ pub(crate) struct IslandJoint {
     /// `e_k` on side B, row `k`) followed by rows without linear parts: ball, hinge (its motor
     /// row included), fixed and universal joints. The assembly skips the known zeros.
     pub point_first: bool,
+    /// A ball joint without a servo or limit rows: its three rows come from its anchors alone
+    /// (`Island::anchors`).
+    pub plain_ball: bool,
 }
 
 impl IslandJoint {
@@ -542,6 +545,9 @@ reusing_clone! {
         /// nothing to do otherwise).
         pub lambda_pending: bool,
         pub violation: Vec<f64>,
+        /// Each joint's body-local anchors on sides A and B (a joint's frames never change;
+        /// read by the rows of `plain_ball` joints, zero for the others).
+        pub anchors: Vec<[Vec3; 2]>,
         // adaptivity and statistics
         pub substep_hint: u32,
         pub calm_frames: u32,
@@ -845,6 +851,7 @@ impl Island {
             lambda: vec![0.0; n_rows],
             lambda_pending: false,
             violation: vec![0.0; nj],
+            anchors: vec![[Vec3::zeros(); 2]; nj],
             substep_hint: 1,
             calm_frames: 0,
             conflicting: 0,
@@ -1428,21 +1435,29 @@ impl Island {
             let ij = self.joints[k];
             let pa = self.side_pose(ij.a, bodies, tau, preview);
             let pb = self.side_pose(ij.b, bodies, tau, preview);
-            let target = ij
-                .motor
-                .then(|| self.motor_from[k] + self.motor_rate[k] * tau);
-            let model = ij.model(joints);
             let range = ij.off as usize..(ij.off + ij.n) as usize;
             let out = if into_trial {
                 &mut self.trial[range]
             } else {
                 &mut self.rows[range]
             };
-            let n = model.eval(&pa, &pb, target, self.coord[k], out);
-            if ij.servo {
-                // a hard servo's three rows after the anchors'
-                let reference = servo_reference(&self.friction_ref[k], &self.servo_rate[k], tau);
-                model.eval_friction(&pa, &pb, &reference, &mut out[n..]);
+            if ij.plain_ball {
+                // (from the island's copy of the anchors: the joint's slot in the arena, a
+                // cache line apart from the next one's, is not read)
+                let [aa, ab] = &self.anchors[k];
+                ball_rows(&pa, &pb, aa, ab, out);
+            } else {
+                let model = ij.model(joints);
+                let target = ij
+                    .motor
+                    .then(|| self.motor_from[k] + self.motor_rate[k] * tau);
+                let n = model.eval(&pa, &pb, target, self.coord[k], out);
+                if ij.servo {
+                    // a hard servo's three rows after the anchors'
+                    let reference =
+                        servo_reference(&self.friction_ref[k], &self.servo_rate[k], tau);
+                    model.eval_friction(&pa, &pb, &reference, &mut out[n..]);
+                }
             }
             let mut jw: f64 = 0.0;
             for r in out.iter() {
@@ -1450,6 +1465,7 @@ impl Island {
                 sq += r.c * r.c;
             }
             if ij.ln > 0 {
+                let model = ij.model(joints);
                 let range = ij.loff as usize..(ij.loff + ij.ln) as usize;
                 let out = if into_trial {
                     &mut self.lim.trial[range.clone()]

@@ -6,6 +6,7 @@ use super::island::{Coupling, Island, IslandJoint, LimitInfo, SPLIT_JOINT, Side}
 use super::split;
 use crate::arena::Arena;
 use crate::body::{Body, BodyKind};
+use crate::math::Vec3;
 use crate::world::Joint;
 
 /// Root of `i` in the union-find forest `parent` (each node its parent, a root its own),
@@ -126,6 +127,7 @@ pub(crate) fn build(
                 loff,
                 ln,
                 point_first,
+                plain_ball: false,
             });
         };
     for (jslot, j) in joints.iter() {
@@ -154,6 +156,8 @@ pub(crate) fn build(
             (j.model.limit_count() + motor_rows) as u32,
             j.model.kind.point_rows_first(),
         );
+        let ij = island_joints[isl].last_mut().expect("just pushed");
+        ij.plain_ball = j.model.kind == crate::JointKind::Ball && !ij.servo && ij.ln == 0;
     }
     // The fixed joints that hold a split body's parts together, in a chain (Fig. 4).
     for (isl, list) in island_joints.iter_mut().enumerate() {
@@ -188,7 +192,20 @@ pub(crate) fn build(
                     })
                 })
                 .collect();
-            make_island(bodies, parts, ijs, limits, ordering)
+            // (a joint's frames never change: a ball joint's anchors are kept with the island,
+            // and its slot in the arena is not read when its rows are evaluated)
+            let anchors: Vec<[Vec3; 2]> = (ijs.iter())
+                .map(|ij| {
+                    if ij.slot == SPLIT_JOINT {
+                        return [Vec3::zeros(); 2];
+                    }
+                    let m = &joints.slot(ij.slot).model;
+                    [m.frame_a.anchor, m.frame_b.anchor]
+                })
+                .collect();
+            let mut island = make_island(bodies, parts, ijs, limits, ordering);
+            island.anchors = anchors;
+            island
         })
         .collect();
     (islands, free)

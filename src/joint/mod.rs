@@ -485,6 +485,22 @@ pub(crate) struct JointModel {
     pub limits: JointLimits,
 }
 
+/// A ball joint's three rows at the poses `a`, `b` from its body-local anchors: the anchors
+/// alone, as `FramePair::new` computes them, without the frames. Returns 3.
+#[inline(always)]
+pub(crate) fn ball_rows(
+    a: &Pose,
+    b: &Pose,
+    anchor_a: &Vec3,
+    anchor_b: &Vec3,
+    out: &mut [Row],
+) -> usize {
+    let ra = a.q * anchor_a;
+    let rb = b.q * anchor_b;
+    let d = (b.x + rb) - (a.x + ra);
+    rows::point_rows(&ra, &rb, &d, out)
+}
+
 impl JointModel {
     pub fn from_desc(d: &JointDesc) -> Self {
         JointModel {
@@ -569,11 +585,7 @@ impl JointModel {
         out: &mut [Row],
     ) -> usize {
         if self.kind == JointKind::Ball {
-            // the anchors alone, as `FramePair::new` computes them, without the frames
-            let ra = a.q * self.frame_a.anchor;
-            let rb = b.q * self.frame_b.anchor;
-            let d = (b.x + rb) - (a.x + ra);
-            return rows::point_rows(&ra, &rb, &d, out);
+            return ball_rows(a, b, &self.frame_a.anchor, &self.frame_b.anchor, out);
         }
         if self.is_ranged_distance() {
             return 0;
