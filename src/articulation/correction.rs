@@ -1203,8 +1203,9 @@ impl Island {
         }
         for k in 0..self.joints.len() {
             let ij = self.joints[k];
-            let model = ij.model(joints);
-            if model.kind.reports_coordinate() {
+            // (the flag, not the model: a ball joint's slot in the arena is not read)
+            if ij.coordinate {
+                let model = ij.model(joints);
                 let pa = self.side_pose(ij.a, bodies, tau1, false);
                 let pb = self.side_pose(ij.b, bodies, tau1, false);
                 self.coord[k] = model.coordinate(&pa, &pb, self.coord[k]);

@@ -80,6 +80,9 @@ pub(crate) struct IslandJoint {
     /// A ball joint without a servo or limit rows: its three rows come from its anchors alone
     /// (`Island::anchors`).
     pub plain_ball: bool,
+    /// The joint reports a coordinate (`JointKind::reports_coordinate`), updated at the end of
+    /// each substep.
+    pub coordinate: bool,
 }
 
 impl IslandJoint {
@@ -1292,9 +1295,10 @@ impl Island {
             if ij.slot == SPLIT_JOINT {
                 continue;
             }
+            let anchor = self.anchors[k][1];
             let rb = match ij.b {
-                Side::Dyn(l) => self.q[l as usize] * joints.slot(ij.slot).model.frame_b.anchor,
-                Side::Ext(s) => bodies.slot(s).rotation * joints.slot(ij.slot).model.frame_b.anchor,
+                Side::Dyn(l) => self.q[l as usize] * anchor,
+                Side::Ext(s) => bodies.slot(s).rotation * anchor,
                 Side::World => Vec3::zeros(),
             };
             let j = joints.slot_mut(ij.slot);

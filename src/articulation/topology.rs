@@ -128,6 +128,7 @@ pub(crate) fn build(
                 ln,
                 point_first,
                 plain_ball: false,
+                coordinate: false,
             });
         };
     for (jslot, j) in joints.iter() {
@@ -158,6 +159,7 @@ pub(crate) fn build(
         );
         let ij = island_joints[isl].last_mut().expect("just pushed");
         ij.plain_ball = j.model.kind == crate::JointKind::Ball && !ij.servo && ij.ln == 0;
+        ij.coordinate = j.model.kind.reports_coordinate();
     }
     // The fixed joints that hold a split body's parts together, in a chain (Fig. 4).
     for (isl, list) in island_joints.iter_mut().enumerate() {
