@@ -255,14 +255,14 @@ impl Island {
                 }
             } else if it == h.it {
                 self.gs_ahead.fill(0.0);
-                self.factor_with_stiffness(s, joints, dt, true);
+                self.factor_with_stiffness(s, dt, true);
                 rep.refactorizations += 1;
                 let x = self.step_impulses(dt, false);
                 self.gs_ahead.copy_from_slice(&x[..self.n_rows]);
                 self.rhs = x;
             }
             if !chord {
-                self.factor_with_stiffness(s, joints, dt, it == h.it);
+                self.factor_with_stiffness(s, dt, it == h.it);
                 rep.refactorizations += 1;
             }
             let x = self.step_impulses(dt, chord);
@@ -394,32 +394,15 @@ impl Island {
     /// positive semi-definite in every case, plus `dt |tau| I / 2` for the part of the joint's
     /// torque that is not `r x F` (angular rows: `d^2 (a . b) / d theta^2` is of the order of
     /// the row itself).
-    fn factor_with_stiffness(
-        &mut self,
-        s: &WorldSettings,
-        joints: &Arena<Joint>,
-        dt: f64,
-        first: bool,
-    ) {
+    fn factor_with_stiffness(&mut self, s: &WorldSettings, dt: f64, first: bool) {
         with_avx2!(
             self: &mut Island =>
-            factor_with_stiffness_body(
-                s: &WorldSettings,
-                joints: &Arena<Joint>,
-                dt: f64,
-                first: bool,
-            ) -> ()
+            factor_with_stiffness_body(s: &WorldSettings, dt: f64, first: bool) -> ()
         )
     }
 
     #[inline(always)]
-    fn factor_with_stiffness_body(
-        &mut self,
-        s: &WorldSettings,
-        joints: &Arena<Joint>,
-        dt: f64,
-        first: bool,
-    ) {
+    fn factor_with_stiffness_body(&mut self, s: &WorldSettings, dt: f64, first: bool) {
         for k in self.gs_k.iter_mut() {
             *k = Mat3::zeros();
         }
@@ -428,8 +411,7 @@ impl Island {
         } else {
             &self.gs_lambda
         };
-        for ij in &self.joints {
-            let model = ij.model(joints);
+        for (k, ij) in self.joints.iter().enumerate() {
             // (three point rows alone, a ball joint's, have no torque but `r x F`)
             let point_only = ij.point_first && ij.n == 3;
             for (sd, side) in [ij.a, ij.b].into_iter().enumerate() {
@@ -441,12 +423,7 @@ impl Island {
                     f += lam * Vec3::new(j[0], j[1], j[2]);
                     t += lam * Vec3::new(j[3], j[4], j[5]);
                 }
-                let anchor = if sd == 0 {
-                    model.frame_a.anchor
-                } else {
-                    model.frame_b.anchor
-                };
-                let r = self.qp[l] * anchor;
+                let r = self.qp[l] * self.anchors[k][sd];
                 let rr = r.norm_squared();
                 let kl = &mut self.gs_k[l];
                 if rr > 0.0 {
