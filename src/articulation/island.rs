@@ -548,8 +548,9 @@ reusing_clone! {
         /// nothing to do otherwise).
         pub lambda_pending: bool,
         pub violation: Vec<f64>,
-        /// Each joint's body-local anchors on sides A and B (a joint's frames never change;
-        /// read by the rows of `plain_ball` joints, zero for the others).
+        /// Each joint's body-local anchors on sides A and B, kept at the topology build (a
+        /// joint's frames never change; zero for the fixed joints of split bodies, as
+        /// `SPLIT_MODEL`'s).
         pub anchors: Vec<[Vec3; 2]>,
         // adaptivity and statistics
         pub substep_hint: u32,

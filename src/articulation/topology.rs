@@ -157,9 +157,10 @@ pub(crate) fn build(
             (j.model.limit_count() + motor_rows) as u32,
             j.model.kind.point_rows_first(),
         );
-        let ij = island_joints[isl].last_mut().expect("just pushed");
-        ij.plain_ball = j.model.kind == crate::JointKind::Ball && !ij.servo && ij.ln == 0;
-        ij.coordinate = j.model.kind.reports_coordinate();
+        if let Some(ij) = island_joints[isl].last_mut() {
+            ij.plain_ball = j.model.kind == crate::JointKind::Ball && !ij.servo && ij.ln == 0;
+            ij.coordinate = j.model.kind.reports_coordinate();
+        }
     }
     // The fixed joints that hold a split body's parts together, in a chain (Fig. 4).
     for (isl, list) in island_joints.iter_mut().enumerate() {
@@ -194,8 +195,9 @@ pub(crate) fn build(
                     })
                 })
                 .collect();
-            // (a joint's frames never change: a ball joint's anchors are kept with the island,
-            // and its slot in the arena is not read when its rows are evaluated)
+            // (a joint's frames never change: its anchors are kept with the island, where a
+            // plain ball joint's rows, the reported impulses and geometric stiffness read them
+            // instead of the joint's slot in the arena)
             let anchors: Vec<[Vec3; 2]> = (ijs.iter())
                 .map(|ij| {
                     if ij.slot == SPLIT_JOINT {
