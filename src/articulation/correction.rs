@@ -806,8 +806,8 @@ impl Island {
             {
                 break;
             }
-            for (dst, row) in self.rhs.iter_mut().zip(&self.trial) {
-                *dst = -row.c / dt;
+            for (dst, c) in self.rhs.iter_mut().zip(&self.trial_c) {
+                *dst = -c / dt;
             }
             // Limits violated at the previews (or pushing) are appended to the factored system;
             // chosen before a re-linearization below swaps the previews' rows out of `trial`.

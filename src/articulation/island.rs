@@ -461,6 +461,9 @@ reusing_clone! {
         pub rows: Scratch<Row>,
         /// Rows evaluated at the previewed poses.
         pub trial: Vec<Row>,
+        /// Their violations, in a compact copy for the joint correction's right-hand side
+        /// (`-c / dt`), which would otherwise read every row's cache lines again.
+        pub trial_c: Vec<f64>,
         /// Whether the rows depend on the bodies' poses alone (no motor, whose target moves with
         /// time; no limit rows, unwrapped about the joint's coordinate; no static or kinematic
         /// side, which the user may move): then the next substep's start rows are the trial rows,
@@ -809,6 +812,7 @@ impl Island {
             },
             rows: Scratch(vec![Row::default(); n_rows]),
             trial: vec![Row::default(); n_rows],
+            trial_c: vec![0.0; n_rows],
             pose_rows,
             trial_at_previews: false,
             trial_fresh: false,
@@ -1442,9 +1446,9 @@ impl Island {
             let pb = self.side_pose(ij.b, bodies, tau, preview);
             let range = ij.off as usize..(ij.off + ij.n) as usize;
             let out = if into_trial {
-                &mut self.trial[range]
+                &mut self.trial[range.clone()]
             } else {
-                &mut self.rows[range]
+                &mut self.rows[range.clone()]
             };
             if ij.plain_ball {
                 // (from the island's copy of the anchors: the joint's slot in the arena, a
@@ -1468,6 +1472,11 @@ impl Island {
             for r in out.iter() {
                 jw = jw.max(r.c.abs());
                 sq += r.c * r.c;
+            }
+            if into_trial {
+                for (c, r) in self.trial_c[range].iter_mut().zip(out.iter()) {
+                    *c = r.c;
+                }
             }
             if ij.ln > 0 {
                 let model = ij.model(joints);
