@@ -312,6 +312,65 @@ mod tests {
         w
     }
 
+    /// The island keeps each joint's anchors (a joint's frames never change) and says which
+    /// joints are plain ball joints and which report a coordinate, as the joints' own models
+    /// do; the split hub's fixed joints have zero anchors, as `SPLIT_MODEL`. A plain ball
+    /// joint's rows from the kept anchors are its model's, and the compact violations the joint
+    /// correction's right-hand side reads are those of the rows at the previews.
+    #[test]
+    fn an_island_keeps_its_joints_anchors_and_kinds_as_the_joints_have_them() {
+        use crate::articulation::island::SPLIT_JOINT;
+        use crate::{JointLimits, Motor, MotorMode};
+        let w = stepped(WorldSettings::default(), |w| {
+            scenes::spider(w, 100);
+            // off the hub: a hinge, a ball joint with a cone limit and one with a servo
+            let a = scenes::bar(w, Vec3::new(0.0, 0.0, 5.0), Vec3::new(1.0, 0.0, 5.0), 1.0);
+            let b = scenes::bar(w, Vec3::new(1.0, 0.0, 5.0), Vec3::new(2.0, 0.0, 5.0), 1.0);
+            let c = scenes::bar(w, Vec3::new(2.0, 0.0, 5.0), Vec3::new(3.0, 0.0, 5.0), 1.0);
+            let at = |x: f64| Vec3::new(x, 0.0, 5.0);
+            scenes::joint_at(w, JointKind::Hinge, None, a, at(0.0), Vec3::y());
+            let cone = JointLimits::cone(0.5);
+            scenes::limited_joint(w, JointKind::Ball, Some(a), b, at(1.0), Vec3::x(), cone);
+            let servo = scenes::joint_at(w, JointKind::Ball, Some(b), c, at(2.0), Vec3::x());
+            let hard = Motor {
+                mode: MotorMode::Position,
+                ..Motor::default()
+            };
+            w.set_joint_motor(servo, hard).unwrap();
+        });
+        let mut seen = [0; 5];
+        for island in &w.solver.islands {
+            assert_eq!(island.anchors.len(), island.joints.len());
+            for (k, ij) in island.joints.iter().enumerate() {
+                let m = ij.model(&w.joints);
+                let [aa, ab] = island.anchors[k];
+                assert_eq!((aa, ab), (m.frame_a.anchor, m.frame_b.anchor), "joint {k}");
+                assert_eq!(ij.coordinate, m.kind.reports_coordinate(), "joint {k}");
+                let plain = m.kind == JointKind::Ball && !ij.servo && ij.ln == 0;
+                assert_eq!(ij.plain_ball, plain, "joint {k}");
+                seen[0] += usize::from(ij.slot == SPLIT_JOINT);
+                seen[1] += usize::from(ij.plain_ball);
+                seen[2] += usize::from(ij.coordinate);
+                seen[3] += usize::from(m.kind == JointKind::Ball && ij.ln > 0);
+                seen[4] += usize::from(ij.servo);
+                if ij.plain_ball {
+                    let rows = &island.trial[ij.off as usize..(ij.off + ij.n) as usize];
+                    let mut out = [crate::joint::Row::default(); 3];
+                    let side = |s| island.side_pose(s, &w.bodies, 0.0, true);
+                    m.eval(&side(ij.a), &side(ij.b), None, 0.0, &mut out);
+                    assert_eq!(rows, &out[..], "joint {k}");
+                }
+            }
+            let n = island.n_rows;
+            let trial: Vec<f64> = island.trial[..n].iter().map(|r| r.c).collect();
+            assert_eq!(island.trial_c[..n], trial[..]);
+        }
+        // the split hub's parts, the spider's 200 ball joints and the free chain's three joints
+        assert!(seen[0] > 0, "{seen:?}");
+        assert_eq!(seen[1], 201, "{seen:?}");
+        assert_eq!(seen[2..], [1, 1, 1], "{seen:?}");
+    }
+
     /// Trees (a split hub's parts included) factor `A` itself; a loop, also one closed through
     /// the ground by two joints to the world, keeps the Tikhonov term.
     #[test]
