@@ -716,12 +716,14 @@ impl Island {
         body_slots: Vec<u32>,
         parts: Vec<u32>,
         joints: Vec<IslandJoint>,
+        anchors: Vec<[Vec3; 2]>,
         couplings: Vec<Coupling>,
         factor: BlockCholesky,
         limits: Vec<LimitInfo>,
     ) -> Island {
         let nb = body_slots.len();
         let nj = joints.len();
+        assert_eq!(anchors.len(), nj, "the anchors of every joint");
         let mut body_ptr = vec![0u32; nb + 1];
         for j in &joints {
             for side in [j.a, j.b] {
@@ -859,7 +861,7 @@ impl Island {
             lambda: vec![0.0; n_rows],
             lambda_pending: false,
             violation: vec![0.0; nj],
-            anchors: vec![[Vec3::zeros(); 2]; nj],
+            anchors,
             substep_hint: 1,
             calm_frames: 0,
             conflicting: 0,
@@ -2389,6 +2391,17 @@ pub(super) fn add_rows_point_first<'a>(
     *acc = a;
 }
 
+/// The bounds [`couple`] and [`couple_lanes`] write by, checked once per block (`na`, `nb`
+/// at least 1): the block's last entry, the largest as the entries grow with `a` and `b`, lies
+/// inside `values`, and a diagonal block has no more rows of joint `i` than of joint `j`.
+#[inline(always)]
+fn check_block(na: usize, nb: usize, values: &[f64], c: &Coupling) {
+    let loc = c.loc;
+    let last_b = if c.diag { (na - 1).min(nb - 1) } else { nb - 1 };
+    assert!(loc.base + (na - 1) * loc.rs + last_b * loc.cs < values.len());
+    assert!(!c.diag || na <= nb);
+}
+
 /// Adds coupling `c`'s block of `A = J M^-1 J^T` (joint `i`'s rows `M^-1 J^T` in `wa`, joint
 /// `j`'s rows in `jb`, both `na`/`nb` long; only the lower triangle of a diagonal block) to the
 /// factor's values. Called with literal sizes, so the loops unroll; the block's last entry is
@@ -2407,10 +2420,7 @@ fn couple<const POINT_FIRST: bool, const FIRST: bool>(
     if na == 0 || nb == 0 {
         return;
     }
-    // the entries grow with `a` and `b`: the largest is the last one written
-    let last_b = if c.diag { (na - 1).min(nb - 1) } else { nb - 1 };
-    assert!(loc.base + (na - 1) * loc.rs + last_b * loc.cs < values.len());
-    assert!(!c.diag || na <= nb);
+    check_block(na, nb, values, c);
     for (a, wa) in wa.iter().enumerate() {
         let w = &wa[si];
         let end = if c.diag { a + 1 } else { nb };
@@ -2425,7 +2435,7 @@ fn couple<const POINT_FIRST: bool, const FIRST: bool>(
             } else {
                 w[0] * j[0] + w[1] * j[1] + w[2] * j[2] + w[3] * j[3] + w[4] * j[4] + w[5] * j[5]
             };
-            // SAFETY: at + b cs <= base + (na - 1) rs + last_b cs, asserted above
+            // SAFETY: at + b cs lies at or before the block's last entry (`check_block`)
             let dst = unsafe { values.get_unchecked_mut(at + b * loc.cs) };
             if FIRST {
                 // (as `+=` on a zeroed entry: a zero sum is +0)
@@ -2460,9 +2470,7 @@ unsafe fn couple_lanes<const FIRST: bool>(
     let (wa, jb) = (&wa[..na], &jb[..nb]);
     let (si, sj, loc) = (c.si as usize, c.sj as usize, c.loc);
     debug_assert!((1..=6).contains(&na) && (3..=6).contains(&nb));
-    let last_b = if c.diag { (na - 1).min(nb - 1) } else { nb - 1 };
-    assert!(loc.base + (na - 1) * loc.rs + last_b * loc.cs < values.len());
-    assert!(!c.diag || na <= nb);
+    check_block(na, nb, values, c);
     // the lanes of a group starting at `first` that lie in `lo..hi`
     let lanes = |first: usize, lo: usize, hi: usize| -> (usize, usize) {
         (
@@ -2522,7 +2530,7 @@ unsafe fn couple_lanes<const FIRST: bool>(
         }};
     }
     // SAFETY: every entry written or read is one of the block's (a < na, b < nb, b <= a on a
-    // diagonal block: inside `values`, asserted above); the rows of `wa` and `jb` read are
+    // diagonal block: inside `values`, `check_block`); the rows of `wa` and `jb` read are
     // below their lengths, each load within a row's six entries
     unsafe {
         let zero = _mm256_setzero_pd();
