@@ -481,6 +481,7 @@ impl Island {
     ) {
         self.flush_impulses();
         if self.trial_fresh
+            && self.pose_rows
             && same_bits(&self.trial_x, &self.x, vec_parts)
             && same_bits(&self.trial_q, &self.q, quat_parts)
         {
@@ -488,7 +489,7 @@ impl Island {
             // at them): the same rows, bit for bit
             std::mem::swap(&mut *self.rows, &mut self.trial);
             self.trial_fresh = false;
-        } else {
+        } else if !(self.trial_fresh && self.start_rows_from_trial(bodies, joints, tau0)) {
             self.eval_rows(bodies, joints, tau0, false, false);
         }
         // (a tree without limit rows keeps its norm, `NORM1_KEPT`)
@@ -1367,6 +1368,91 @@ mod tests {
             "the rows at the moved pose differ from the last ones"
         );
         assert_eq!(now, bits(&fresh_rows(&mut world)));
+    }
+
+    /// Where the island's rows do not depend on its poses alone (a rising scissor lift: its
+    /// actuator is a velocity motor, whose target moves with time), its joints that do keep
+    /// their rows from the last joint correction, and the others are evaluated at the substep's
+    /// start: every row as a new evaluation gives it, bit for bit. A joint of a body the user
+    /// moved is evaluated anew; its neighbours that did not move keep theirs.
+    #[test]
+    fn start_rows_are_kept_joint_by_joint_where_their_bodies_did_not_move() {
+        let mut world = World::default();
+        let s = scenes::scissor_lift_raising(&mut world, 6, 0.05);
+        let h = 1.0 / 60.0;
+        for _ in 0..20 {
+            world.step(h).unwrap();
+        }
+        let bits = |rows: &[crate::joint::Row]| -> Vec<u64> {
+            rows.iter()
+                .flat_map(|r| std::iter::once(r.c).chain(r.j.iter().flatten().copied()))
+                .map(f64::to_bits)
+                .collect()
+        };
+        let settings = world.settings;
+        // the rows and violations a new evaluation at the start poses gives
+        let fresh = |world: &mut World| {
+            let island = &mut world.solver.islands[0];
+            let (rows, violation) = (island.rows.clone(), island.violation.clone());
+            island.eval_rows(&world.bodies, &world.joints, 0.0, false, false);
+            let r = (bits(&island.rows), island.violation.clone());
+            (island.rows, island.violation) = (rows, violation);
+            r
+        };
+        for moved_body in [None, Some(s.bodies[4])] {
+            if let Some(b) = moved_body {
+                world.step(h).unwrap();
+                let body = world.body(b).unwrap();
+                let x = body.position + Vec3::new(0.0, 1e-3, 0.0);
+                world.set_body_pose(b, x, body.rotation).unwrap();
+            }
+            let island = &mut world.solver.islands[0];
+            assert!(!island.pose_rows, "the actuator's motor");
+            island.gather(&world.bodies, &world.joints, &settings.gravity, h, h);
+            island.restore();
+            island.update_inertias();
+            assert!(
+                island.trial_fresh,
+                "the last correction ended at its previews"
+            );
+            let stale = bits(&island.trial);
+            let not_pose_only = island.joints.iter().filter(|ij| !ij.pose_only).count();
+            assert_eq!(not_pose_only, 1, "the actuator alone");
+            assert!(island.start_rows_from_trial(&world.bodies, &world.joints, 0.0));
+            let moved = island.moved.iter().filter(|m| **m).count();
+            assert_eq!(moved, usize::from(moved_body.is_some()));
+            let (rows, violation) = (bits(&island.rows), island.violation.clone());
+            let (fresh_rows, fresh_violation) = fresh(&mut world);
+            assert!(rows == fresh_rows, "the rows of a new evaluation");
+            let violation_bits = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(violation_bits(&violation), violation_bits(&fresh_violation));
+            // (the moved body's rows differ from the trial rows they replaced)
+            assert_eq!(rows != stale, moved_body.is_some());
+        }
+    }
+
+    /// A NaN violation is the worst there is: the evaluation reports its joints' violations as
+    /// infinite (never passed over as `f64::max` would, which let a NaN pose read as a joint
+    /// within its tolerance), and the joints away from it keep their finite ones.
+    #[test]
+    fn a_nan_violation_is_infinite() {
+        let mut world = World::default();
+        let s = scenes::chain(&mut world, 4);
+        world.step(1.0 / 60.0).unwrap();
+        let l = world.solver.island_of(s.bodies[3].index).unwrap().1;
+        let island = &mut world.solver.islands[0];
+        island.preview(1.0 / 60.0);
+        let finite = island.eval_rows(&world.bodies, &world.joints, 0.0, true, true);
+        assert!(finite.is_finite() && finite < 1e-3, "{finite}");
+        island.xp[l].y = f64::NAN;
+        let worst = island.eval_rows(&world.bodies, &world.joints, 0.0, true, true);
+        assert_eq!(worst, f64::INFINITY);
+        let touches = |ij: &super::super::island::IslandJoint| {
+            [ij.a, ij.b].contains(&super::super::island::Side::Dyn(l as u32))
+        };
+        for (ij, v) in island.joints.iter().zip(&island.violation) {
+            assert_eq!(*v == f64::INFINITY, touches(ij), "{v}");
+        }
     }
 
     /// A substep's start inertias are the last substep's end inertias only where the

@@ -83,6 +83,12 @@ pub(crate) struct IslandJoint {
     /// The joint reports a coordinate (`JointKind::reports_coordinate`), updated at the end of
     /// each substep.
     pub coordinate: bool,
+    /// The joint's rows depend on its bodies' poses alone: no hard motor or servo (whose
+    /// targets move with time), no limit rows (unwrapped about the joint's coordinate), no
+    /// static or kinematic side (which the user or its velocity may move). A substep's start
+    /// rows of such a joint are its rows at the last substep's end poses, when its bodies have
+    /// not moved since (`Island::start_rows_from_trial`).
+    pub pose_only: bool,
 }
 
 impl IslandJoint {
@@ -469,13 +475,16 @@ reusing_clone! {
         /// side, which the user may move): then the next substep's start rows are the trial rows,
         /// when they were evaluated at its start poses.
         pub pose_rows: bool,
-        /// The trial rows are those of the current previews (of an island with `pose_rows`).
+        /// The trial rows are those of the current previews.
         pub trial_at_previews: bool,
         /// The trial rows are those of the poses `trial_x`, `trial_q`: the end poses of the last
         /// substep, recorded when it ended at the previews of its last evaluation.
         pub trial_fresh: bool,
         pub trial_x: Vec<Vec3>,
         pub trial_q: Vec<Quat>,
+        /// Per body: its pose is not the one recorded in `trial_x`, `trial_q` (scratch of
+        /// `Island::start_rows_from_trial`).
+        pub moved: Vec<bool>,
         /// `M^-1 J^T` per row and side.
         pub wrows: Scratch<[[f64; 6]; 2]>,
         pub rhs: Vec<f64>,
@@ -752,10 +761,7 @@ impl Island {
         let whole_bodies = (0..nb)
             .filter(|&l| l == 0 || body_slots[l] != body_slots[l - 1])
             .count() as u32;
-        let pose_rows = n_lim == 0
-            && joints
-                .iter()
-                .all(|j| !j.motor && ![j.a, j.b].iter().any(|s| matches!(s, Side::Ext(_))));
+        let pose_rows = n_lim == 0 && joints.iter().all(|j| j.pose_only);
         Island {
             body_slots,
             parts,
@@ -818,8 +824,9 @@ impl Island {
             pose_rows,
             trial_at_previews: false,
             trial_fresh: false,
-            trial_x: vec![Vec3::zeros(); if pose_rows { nb } else { 0 }],
-            trial_q: vec![Quat::identity(); if pose_rows { nb } else { 0 }],
+            trial_x: vec![Vec3::zeros(); nb],
+            trial_q: vec![Quat::identity(); nb],
+            moved: vec![false; nb],
             wrows: Scratch(vec![[[0.0; 6]; 2]; n_rows]),
             rhs: vec![0.0; n_rows + n_lim],
             aa: std::array::from_fn(|_| Scratch(vec![0.0; n_rows])),
@@ -1440,81 +1447,140 @@ impl Island {
         let mut sq = 0.0;
         if into_trial {
             self.trial_fresh = false;
-            self.trial_at_previews = preview && self.pose_rows;
+            self.trial_at_previews = preview;
         }
         for k in 0..self.joints.len() {
-            let ij = self.joints[k];
-            let pa = self.side_pose(ij.a, bodies, tau, preview);
-            let pb = self.side_pose(ij.b, bodies, tau, preview);
-            let range = ij.off as usize..(ij.off + ij.n) as usize;
-            let out = if into_trial {
-                &mut self.trial[range.clone()]
-            } else {
-                &mut self.rows[range.clone()]
-            };
-            if ij.plain_ball {
-                // (from the island's copy of the anchors: the joint's slot in the arena, a
-                // cache line apart from the next one's, is not read)
-                let [aa, ab] = &self.anchors[k];
-                ball_rows(&pa, &pb, aa, ab, out);
-            } else {
-                let model = ij.model(joints);
-                let target = ij
-                    .motor
-                    .then(|| self.motor_from[k] + self.motor_rate[k] * tau);
-                let n = model.eval(&pa, &pb, target, self.coord[k], out);
-                if ij.servo {
-                    // a hard servo's three rows after the anchors'
-                    let reference =
-                        servo_reference(&self.friction_ref[k], &self.servo_rate[k], tau);
-                    model.eval_friction(&pa, &pb, &reference, &mut out[n..]);
-                }
-            }
-            let mut jw: f64 = 0.0;
-            for r in out.iter() {
-                jw = jw.max(r.c.abs());
-                sq += r.c * r.c;
-            }
-            if into_trial {
-                for (c, r) in self.trial_c[range].iter_mut().zip(out.iter()) {
-                    *c = r.c;
-                }
-            }
-            if ij.ln > 0 {
-                let model = ij.model(joints);
-                let range = ij.loff as usize..(ij.loff + ij.ln) as usize;
-                let out = if into_trial {
-                    &mut self.lim.trial[range.clone()]
-                } else {
-                    &mut self.lim.rows[range.clone()]
-                };
-                let nl = model.eval_limits(&pa, &pb, self.coord[k], out);
-                for (i, r) in out[..nl].iter().enumerate() {
-                    jw = jw.max(model.limits.violation(i, r.c));
-                }
-                if ij.lmotor == 1 {
-                    let target = self.motor_from[k] + self.motor_rate[k] * tau;
-                    out[nl] = model.eval_motor(&pa, &pb, target, self.coord[k]);
-                } else if ij.lmotor == 3 {
-                    let reference =
-                        servo_reference(&self.friction_ref[k], &self.servo_rate[k], tau);
-                    model.eval_friction(&pa, &pb, &reference, &mut out[nl..]);
-                }
-                // a motor held at its force bound lags without violating anything
-                let motor_rows = range.end - usize::from(ij.lmotor)..range.end;
-                for (r, row) in motor_rows.zip(&out[nl..]) {
-                    if !self.lim.slack[r] {
-                        jw = jw.max(row.c.abs());
-                    }
-                }
-            }
-            if jw.is_nan() {
-                jw = f64::INFINITY;
-            }
+            let jw = self.eval_joint(k, bodies, joints, (tau, preview, into_trial), &mut sq);
             self.violation[k] = jw;
             worst = worst.max(jw);
         }
         (worst, sq)
+    }
+
+    /// Evaluates joint `k`'s rows (and limit rows) at time `tau` as [`Island::eval_rows_sq`]
+    /// does, adding their squared violations to `sq`; returns the joint's violation.
+    #[inline(always)]
+    fn eval_joint(
+        &mut self,
+        k: usize,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        (tau, preview, into_trial): (f64, bool, bool),
+        sq: &mut f64,
+    ) -> f64 {
+        let ij = self.joints[k];
+        let pa = self.side_pose(ij.a, bodies, tau, preview);
+        let pb = self.side_pose(ij.b, bodies, tau, preview);
+        let range = ij.off as usize..(ij.off + ij.n) as usize;
+        let out = if into_trial {
+            &mut self.trial[range.clone()]
+        } else {
+            &mut self.rows[range.clone()]
+        };
+        if ij.plain_ball {
+            // (from the island's copy of the anchors: the joint's slot in the arena, a
+            // cache line apart from the next one's, is not read)
+            let [aa, ab] = &self.anchors[k];
+            ball_rows(&pa, &pb, aa, ab, out);
+        } else {
+            let model = ij.model(joints);
+            let target = ij
+                .motor
+                .then(|| self.motor_from[k] + self.motor_rate[k] * tau);
+            let n = model.eval(&pa, &pb, target, self.coord[k], out);
+            if ij.servo {
+                // a hard servo's three rows after the anchors'
+                let reference = servo_reference(&self.friction_ref[k], &self.servo_rate[k], tau);
+                model.eval_friction(&pa, &pb, &reference, &mut out[n..]);
+            }
+        }
+        // (`rows_violation`, in the same pass as the squares)
+        let mut jw: f64 = 0.0;
+        for r in out.iter() {
+            jw = worse(jw, r.c.abs());
+            *sq += r.c * r.c;
+        }
+        if into_trial {
+            for (c, r) in self.trial_c[range].iter_mut().zip(out.iter()) {
+                *c = r.c;
+            }
+        }
+        if ij.ln > 0 {
+            let model = ij.model(joints);
+            let range = ij.loff as usize..(ij.loff + ij.ln) as usize;
+            let out = if into_trial {
+                &mut self.lim.trial[range.clone()]
+            } else {
+                &mut self.lim.rows[range.clone()]
+            };
+            let nl = model.eval_limits(&pa, &pb, self.coord[k], out);
+            for (i, r) in out[..nl].iter().enumerate() {
+                jw = worse(jw, model.limits.violation(i, r.c));
+            }
+            if ij.lmotor == 1 {
+                let target = self.motor_from[k] + self.motor_rate[k] * tau;
+                out[nl] = model.eval_motor(&pa, &pb, target, self.coord[k]);
+            } else if ij.lmotor == 3 {
+                let reference = servo_reference(&self.friction_ref[k], &self.servo_rate[k], tau);
+                model.eval_friction(&pa, &pb, &reference, &mut out[nl..]);
+            }
+            // a motor held at its force bound lags without violating anything
+            let motor_rows = range.end - usize::from(ij.lmotor)..range.end;
+            for (r, row) in motor_rows.zip(&out[nl..]) {
+                if !self.lim.slack[r] {
+                    jw = worse(jw, row.c.abs());
+                }
+            }
+        }
+        if jw.is_nan() {
+            jw = f64::INFINITY;
+        }
+        jw
+    }
+
+    /// The start rows of a substep from the trial rows, joint by joint: the trial rows were
+    /// evaluated at the poses `trial_x`, `trial_q` (the last substep's end poses, `trial_fresh`).
+    /// A joint whose rows depend on its bodies' poses alone (`IslandJoint::pose_only`) and
+    /// whose bodies are still at those poses, to the bit, keeps its trial rows, which are then
+    /// the rows [`Island::eval_rows`] would give; the other joints are evaluated at time `tau`.
+    /// Where the whole island could not keep them (the parts of a split body start each frame
+    /// at the mean of where they ended, a motor's target moves), most joints still can: the
+    /// legs of the 1000-leg spider, all but the motor and the ground's joints of a scissor
+    /// lift. Returns false, having changed nothing, where no joint keeps its rows.
+    pub(super) fn start_rows_from_trial(
+        &mut self,
+        bodies: &Arena<Body>,
+        joints: &Arena<Joint>,
+        tau: f64,
+    ) -> bool {
+        debug_assert!(self.trial_fresh);
+        for l in 0..self.x.len() {
+            self.moved[l] = !(same_bits(self.x[l].as_slice(), self.trial_x[l].as_slice())
+                && same_bits(
+                    self.q[l].as_ref().coords.as_slice(),
+                    self.trial_q[l].as_ref().coords.as_slice(),
+                ));
+        }
+        let moved = |s: Side, moved: &[bool]| matches!(s, Side::Dyn(l) if moved[l as usize]);
+        let kept =
+            |ij: &IslandJoint, m: &[bool]| ij.pose_only && !moved(ij.a, m) && !moved(ij.b, m);
+        if !self.joints.iter().any(|ij| kept(ij, &self.moved)) {
+            return false;
+        }
+        std::mem::swap(&mut *self.rows, &mut self.trial);
+        (self.trial_fresh, self.trial_at_previews) = (false, false);
+        let mut sq = 0.0;
+        for k in 0..self.joints.len() {
+            let ij = self.joints[k];
+            self.violation[k] = if kept(&ij, &self.moved) {
+                let rows = &self.rows[ij.off as usize..(ij.off + ij.n) as usize];
+                let jw = rows_violation(rows);
+                if jw.is_nan() { f64::INFINITY } else { jw }
+            } else {
+                self.eval_joint(k, bodies, joints, (tau, false, false), &mut sq)
+            };
+        }
+        true
     }
 
     /// Pulls the angular Jacobian rows back to the angular velocities through the preview of
@@ -2336,6 +2402,20 @@ impl Island {
             self.iinv[l] = iinv;
         }
     }
+}
+
+/// The largest `|c|` of a joint's rows (its violation before its limit rows).
+#[inline(always)]
+fn rows_violation(rows: &[Row]) -> f64 {
+    rows.iter().fold(0.0, |jw: f64, r| worse(jw, r.c.abs()))
+}
+
+/// The larger of a joint's violation so far and the next measure, NaN if either is: a NaN
+/// violation (`f64::max` would pass over it) is the worst there is (infinite, as the joint's
+/// violation).
+#[inline(always)]
+fn worse(jw: f64, v: f64) -> f64 {
+    if v > jw || v.is_nan() { v } else { jw }
 }
 
 pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {

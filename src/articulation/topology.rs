@@ -130,6 +130,11 @@ pub(crate) fn build(
                 point_first: kind.point_rows_first(),
                 plain_ball: kind == JointKind::Ball && !servo && ln == 0,
                 coordinate: kind.reports_coordinate(),
+                pose_only: !motor
+                    && !servo
+                    && ln == 0
+                    && !matches!(a, Side::Ext(_))
+                    && !matches!(b, Side::Ext(_)),
             });
         };
     for (jslot, j) in joints.iter() {
@@ -319,8 +324,9 @@ mod tests {
     }
 
     /// The island keeps each joint's anchors (a joint's frames never change) and says which
-    /// joints are plain ball joints and which report a coordinate, as the joints' own models
-    /// do; the split hub's fixed joints have zero anchors, as `SPLIT_MODEL`. A plain ball
+    /// joints are plain ball joints, which report a coordinate and which have rows of their
+    /// bodies' poses alone (all but the limited and the servo ball joints), as the joints' own
+    /// models do; the split hub's fixed joints have zero anchors, as `SPLIT_MODEL`. A plain ball
     /// joint's rows from the kept anchors are its model's, and the compact violations the joint
     /// correction's right-hand side reads are those of the rows at the previews.
     #[test]
@@ -344,7 +350,7 @@ mod tests {
             };
             w.set_joint_motor(servo, hard).unwrap();
         });
-        let mut seen = [0; 5];
+        let mut seen = [0; 6];
         for island in &w.solver.islands {
             assert_eq!(island.anchors.len(), island.joints.len());
             for (k, ij) in island.joints.iter().enumerate() {
@@ -359,6 +365,7 @@ mod tests {
                 seen[2] += usize::from(ij.coordinate);
                 seen[3] += usize::from(m.kind == JointKind::Ball && ij.ln > 0);
                 seen[4] += usize::from(ij.servo);
+                seen[5] += usize::from(!ij.pose_only);
                 if ij.plain_ball {
                     let rows = &island.trial[ij.off as usize..(ij.off + ij.n) as usize];
                     let mut out = [crate::joint::Row::default(); 3];
@@ -376,7 +383,7 @@ mod tests {
         assert!(parts > 0);
         assert_eq!(seen[0], parts as usize, "{seen:?}");
         assert_eq!(seen[1], 201, "{seen:?}");
-        assert_eq!(seen[2..], [1, 1, 1], "{seen:?}");
+        assert_eq!(seen[2..], [1, 1, 1, 2], "{seen:?}");
     }
 
     /// Trees (a split hub's parts included) factor `A` itself; a loop, also one closed through
