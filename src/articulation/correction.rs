@@ -968,6 +968,15 @@ impl Island {
         self.pull_back_rows(dt);
     }
 
+    /// [`Island::linearize_at_previews`] by a copy: the rows at the previews stay in `trial`
+    /// too, so that the next substep may start from them (`trial_at_previews`; geometric
+    /// stiffness's last linearization). Without limit rows (geometric stiffness has none).
+    pub(super) fn linearize_at_previews_keeping_them(&mut self, dt: f64) {
+        debug_assert!(self.lim.info.is_empty());
+        self.rows.copy_from_slice(&self.trial);
+        self.pull_back_rows(dt);
+    }
+
     /// Anderson acceleration (not in the paper; Walker and Ni 2011) of the factor-once
     /// iteration, with the last `AA_DEPTH` steps. The iteration is a fixed point of
     /// `lambda -> lambda + s(lambda)`, `s = A0^-1 b`, `b = -c / dt`; each step is mixed with the
@@ -1429,6 +1438,45 @@ mod tests {
             // (the moved body's rows differ from the trial rows they replaced)
             assert_eq!(rows != stale, moved_body.is_some());
         }
+    }
+
+    /// A correction that ended with geometric stiffness leaves its last rows at the previews in
+    /// `trial` as well as (pulled back) in `rows`, so the next substep starts from them: on the
+    /// 1:1000 heavy chain every frame after the first, each time the rows a new evaluation
+    /// gives, bit for bit.
+    #[test]
+    fn geometric_stiffness_leaves_the_next_start_rows() {
+        let mut world = World::default();
+        scenes::heavy_chain(&mut world, 20, 1e3);
+        let h = 1.0 / 60.0;
+        let settings = world.settings;
+        let bits = |rows: &[crate::joint::Row]| -> Vec<u64> {
+            rows.iter()
+                .flat_map(|r| std::iter::once(r.c).chain(r.j.iter().flatten().copied()))
+                .map(f64::to_bits)
+                .collect()
+        };
+        let mut kept = 0;
+        for frame in 0..60 {
+            world.step(h).unwrap();
+            let island = &mut world.solver.islands[0];
+            if frame == 0 || !island.trial_fresh {
+                continue;
+            }
+            kept += 1;
+            // the next frame's start, as the step begins it
+            island.gather(&world.bodies, &world.joints, &settings.gravity, h, h);
+            island.restore();
+            island.update_inertias();
+            let trial = bits(&island.trial);
+            island.eval_rows(&world.bodies, &world.joints, 0.0, false, false);
+            assert!(bits(&island.rows) == trial, "frame {frame}");
+        }
+        assert!(
+            world.solver.islands[0].gs_prev_dt > 0.0,
+            "geometric stiffness ran"
+        );
+        assert_eq!(kept, 59);
     }
 
     /// A NaN violation is the worst there is: the evaluation reports its joints' violations as

@@ -200,18 +200,26 @@ impl Island {
             // a chord step once the iteration contracts fast (`CHORD_CONTRACTION`)
             let chord =
                 it > h.it + 1 && r <= CHORD_CONTRACTION * r_last && g <= CHORD_CONTRACTION * g_last;
+            // (out of iterations with the joints held, the momentum residual left is accepted:
+            // a split substep would keep the island substepping for a second)
+            let converged =
+                r < s.eps_p && (g < MOMENTUM_TOLERANCE * s.eps_p || it == s.max_iterations);
+            let last = converged || it == s.max_iterations;
             if !chord {
-                self.linearize_at_previews(dt);
+                // (the last rows at the previews stay in `trial` for the next substep's start,
+                // `Island::factor_at_start`)
+                if last {
+                    self.linearize_at_previews_keeping_them(dt);
+                } else {
+                    self.linearize_at_previews(dt);
+                }
             }
             (last_chord, r_last, g_last) = (chord, r, g);
             if it > h.it && self.correction_turn(dt) > MAX_CORRECTION_TURN {
                 return Err(self.give_up(bodies, joints, dt, tau1, it - h.it));
             }
             result = SubstepResult {
-                // (out of iterations with the joints held, the momentum residual left is
-                // accepted: a split substep would keep the island substepping for a second)
-                converged: r < s.eps_p
-                    && (g < MOMENTUM_TOLERANCE * s.eps_p || it == s.max_iterations),
+                converged,
                 last: r,
                 best,
             };
@@ -226,7 +234,7 @@ impl Island {
             if idle > MAX_IDLE || !r.is_finite() || r > 1e6 * h.r_first.max(s.eps_p) {
                 return Err(self.give_up(bodies, joints, dt, tau1, it - h.it));
             }
-            if result.converged || it == s.max_iterations {
+            if last {
                 break;
             }
             // `K`: the first step's from the impulses the correction will end with (Newton's
@@ -281,7 +289,7 @@ impl Island {
         }
         if last_chord {
             // the final rows, as after a factored step
-            self.linearize_at_previews(dt);
+            self.linearize_at_previews_keeping_them(dt);
         }
         // the correction's impulses, along the final rows, join the joints' impulses
         self.lambda.copy_from_slice(&self.gs_lambda);
