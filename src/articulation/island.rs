@@ -52,6 +52,10 @@ static SPLIT_MODEL: JointModel = {
     }
 };
 
+/// How many bodies or joints ahead the loops over their arena slots prefetch
+/// (`Arena::prefetch`).
+const PREFETCH_AHEAD: usize = 4;
+
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct IslandJoint {
     /// The joint's arena slot, or `SPLIT_JOINT`.
@@ -1038,8 +1042,14 @@ impl Island {
         }
         self.frame_h = h;
         self.coord_scale = 0.0;
+        // (whether a body has shapes, read with its slot here rather than in a second pass)
+        let mut shapes = false;
         for (l, &slot) in self.body_slots.iter().enumerate() {
+            if let Some(&ahead) = self.body_slots.get(l + PREFETCH_AHEAD) {
+                bodies.prefetch(ahead);
+            }
             let b = bodies.slot(slot);
+            shapes |= b.shapes > 0;
             let np = f64::from(self.parts[l]);
             self.start.x[l] = b.position;
             self.start.q[l] = b.rotation;
@@ -1090,8 +1100,7 @@ impl Island {
         // (contacts the caller registers touch islands without shapes: their coupled visits
         // solve with `A` as shapes' contacts do, and geometric stiffness, which leaves the
         // factor stale, must not run before them)
-        self.collides =
-            self.contacts_follow || self.body_slots.iter().any(|&b| bodies.slot(b).shapes > 0);
+        self.collides = self.contacts_follow || shapes;
         // (sized on the first step that needs them; by the limit rows too: an island of ranged
         // distance joints alone has no factor values)
         if self.collides
@@ -1296,6 +1305,9 @@ impl Island {
     fn scatter_body(&mut self, bodies: &mut Arena<Body>, joints: &mut Arena<Joint>, add: bool) {
         let mut l = 0;
         while l < self.body_slots.len() {
+            if let Some(&ahead) = self.body_slots.get(l + PREFETCH_AHEAD) {
+                bodies.prefetch(ahead);
+            }
             let b = bodies.slot_mut(self.body_slots[l]);
             let np = self.parts[l] as usize;
             let mean = |v: &[Vec3]| v[l..l + np].iter().sum::<Vec3>() / np as f64;
@@ -1306,6 +1318,9 @@ impl Island {
             l += np;
         }
         for (k, ij) in self.joints.iter().enumerate() {
+            if let Some(ahead) = self.joints.get(k + PREFETCH_AHEAD) {
+                joints.prefetch(ahead.slot);
+            }
             if ij.slot == SPLIT_JOINT {
                 continue;
             }
