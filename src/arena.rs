@@ -59,6 +59,26 @@ impl<T> Default for Arena<T> {
     }
 }
 
+/// How many slots ahead [`Arena::iter_prefetched`] prefetches.
+const ITER_PREFETCH_AHEAD: usize = 4;
+
+/// Prefetches every cache line of a slot (nothing off x86-64). A prefetch reads no memory the
+/// program sees and cannot fault, so any address will do.
+#[inline(always)]
+fn prefetch_slot<T>(s: *const Slot<T>) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let p = s.cast::<i8>();
+        for off in (0..size_of::<Slot<T>>()).step_by(64) {
+            // SAFETY: a prefetch has no effect on memory and cannot fault
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = s;
+}
+
 impl<T> Arena<T> {
     /// Inserts a value; returns (index, generation). Generations start at 1 and skip 0.
     pub fn insert(&mut self, value: T) -> (u32, u16) {
@@ -121,18 +141,9 @@ impl<T> Arena<T> {
     /// non-x86 targets do nothing.
     #[inline(always)]
     pub fn prefetch(&self, index: u32) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(s) = self.slots.get(index as usize) {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let p = (s as *const Slot<T>).cast::<i8>();
-            for off in (0..size_of::<Slot<T>>()).step_by(64) {
-                // SAFETY: a prefetch has no effect on memory and cannot fault; `p + off` stays
-                // within the slot
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
-            }
+            prefetch_slot(s);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = index;
     }
 
     /// By slot index only (internal references that are kept consistent by the world).
@@ -178,6 +189,28 @@ impl<T> Arena<T> {
             .filter_map(|(i, s)| s.value.as_mut().map(|v| (i as u32, v)))
     }
 
+    /// [`Arena::iter`], prefetching the slot four ahead ([`Arena::prefetch`]): for passes
+    /// that read much of each value.
+    pub fn iter_prefetched(&self) -> impl Iterator<Item = (u32, &T)> {
+        (0..self.slots.len()).filter_map(move |i| {
+            self.prefetch((i + ITER_PREFETCH_AHEAD) as u32);
+            self.slots[i].value.as_ref().map(|v| (i as u32, v))
+        })
+    }
+
+    /// [`Arena::iter_mut`], prefetching the slot four ahead ([`Arena::prefetch`]).
+    pub fn iter_mut_prefetched(&mut self) -> impl Iterator<Item = (u32, &mut T)> {
+        let n = self.slots.len();
+        // (an address only: the prefetch does not access the slot)
+        let base = self.slots.as_ptr();
+        self.slots.iter_mut().enumerate().filter_map(move |(i, s)| {
+            if i + ITER_PREFETCH_AHEAD < n {
+                prefetch_slot(base.wrapping_add(i + ITER_PREFETCH_AHEAD));
+            }
+            s.value.as_mut().map(|v| (i as u32, v))
+        })
+    }
+
     pub fn capacity_slots(&self) -> usize {
         self.slots.len()
     }
@@ -209,5 +242,31 @@ mod tests {
         assert_eq!(arena.capacity_slots(), 2);
         assert!(arena.get(0, u16::MAX).is_none());
         assert!(arena.remove(0, u16::MAX).is_none());
+    }
+
+    /// The prefetching iterations visit the live slots as the plain ones do, in slot order,
+    /// freed slots (the first, the last, runs of them) left out, and prefetching past the end
+    /// or at a free slot does nothing.
+    #[test]
+    fn prefetching_iterations_visit_the_live_slots_in_order() {
+        let mut arena = Arena::default();
+        let handles: Vec<_> = (0..40u64).map(|k| arena.insert([k; 70])).collect();
+        for k in [0, 7, 8, 9, 21, 39] {
+            let (i, g) = handles[k];
+            arena.remove(i, g).unwrap();
+        }
+        let plain: Vec<(u32, u64)> = arena.iter().map(|(i, v)| (i, v[69])).collect();
+        assert_eq!(plain.len(), 34);
+        let prefetched: Vec<(u32, u64)> =
+            arena.iter_prefetched().map(|(i, v)| (i, v[69])).collect();
+        assert_eq!(prefetched, plain);
+        for (_, v) in arena.iter_mut_prefetched() {
+            v[69] += 100;
+        }
+        let written: Vec<(u32, u64)> = arena.iter().map(|(i, v)| (i, v[69] - 100)).collect();
+        assert_eq!(written, plain);
+        for index in [0, 39, 40, u32::MAX] {
+            arena.prefetch(index);
+        }
     }
 }

@@ -809,7 +809,7 @@ impl World {
     fn apply_damping(&mut self, h: f64) {
         let any_rolled_back = self.report.islands.iter().any(|r| r.rolled_back);
         let (solver, report) = (&self.solver, &self.report);
-        for (slot, b) in self.bodies.iter_mut() {
+        for (slot, b) in self.bodies.iter_mut_prefetched() {
             // (an island rolled back keeps the frame start's state, to be stepped again)
             if b.kind != BodyKind::Dynamic
                 || b.asleep
@@ -1331,7 +1331,7 @@ impl World {
     /// kinematic body moves by its velocities alone within a step, a target pose's included).
     fn list_moves(&mut self) {
         self.body_moves.clear();
-        for (i, b) in self.bodies.iter() {
+        for (i, b) in self.bodies.iter_prefetched() {
             let moved = match b.kind {
                 BodyKind::Dynamic => !b.asleep,
                 BodyKind::Kinematic => {
@@ -2112,7 +2112,7 @@ impl World {
         // the warnings count island steps: frames, not the world's substeps
         self.solver.warnings.count(&self.report);
         // the caller's forces and torques act over the whole frame step
-        for (_, b) in self.bodies.iter_mut() {
+        for (_, b) in self.bodies.iter_mut_prefetched() {
             b.force.fill(0.0);
             b.torque.fill(0.0);
         }
