@@ -317,6 +317,16 @@ reusing_clone! {
         spring_sums: Vec<(f64, f64)>,
         /// Some joint is driven by a spring (taken at the frame step's start).
         has_springs: bool,
+        /// `has_springs` must be found again: a joint was created or destroyed, or its motor
+        /// set, since (the look goes over every joint's slot: 12 us per frame on the 1000-leg
+        /// spider).
+        springs_stale: bool,
+        /// Some joint may break (a finite break force or torque): joints are created
+        /// unbreakable, so only [`World::set_joint_break_force`] makes it true; found again
+        /// (`breakables_stale`) after that or a joint's destruction. Without, the frame step's
+        /// end does not look at every joint's slot for its break force.
+        has_breakables: bool,
+        breakables_stale: bool,
     }
 }
 
@@ -431,6 +441,9 @@ impl World {
             springs: Vec::new(),
             spring_sums: Vec::new(),
             has_springs: false,
+            springs_stale: true,
+            has_breakables: false,
+            breakables_stale: false,
         })
     }
 
@@ -1035,6 +1048,7 @@ impl World {
         // (what it is created with, until a step solves it: a joint created open says so)
         joint.violation = self.measured_violation(&joint);
         let (index, generation) = self.joints.insert(joint);
+        self.springs_stale = true;
         self.body_joints[desc.body_b.index as usize].push(index);
         if let Some(a) = desc.body_a {
             self.body_joints[a.index as usize].push(index);
@@ -1112,6 +1126,8 @@ impl World {
             .joints
             .remove(h.index, h.generation)
             .ok_or_else(|| stale("joint", h.index, h.generation))?;
+        self.springs_stale = true;
+        self.breakables_stale = true;
         for slot in std::iter::once(j.body_b).chain(j.body_a) {
             self.body_joints[slot as usize].retain(|&x| x != h.index);
         }
@@ -1191,6 +1207,7 @@ impl World {
         }
         j.motor = motor;
         j.spring_last = None;
+        self.springs_stale = true;
         if was != (j.motor.hard(), j.motor.limited()) {
             self.solver.invalidate();
         }
@@ -1317,6 +1334,7 @@ impl World {
             .ok_or_else(|| stale("joint", h.index, h.generation))?;
         j.break_force = force;
         j.break_torque = torque;
+        self.breakables_stale = true;
         Ok(())
     }
 
@@ -1376,6 +1394,12 @@ impl World {
     /// older step's), and not those of islands rolled back (their impulses were not applied).
     fn break_joints(&mut self, h: f64) {
         self.joint_breaks.clear();
+        if std::mem::take(&mut self.breakables_stale) {
+            self.has_breakables = self.joints.iter().any(|(_, j)| j.breakable());
+        }
+        if !self.has_breakables {
+            return;
+        }
         let (solver, report, bodies) = (&self.solver, &self.report, &self.bodies);
         let handle = |slot: u32| BodyHandle {
             index: slot,
@@ -2370,7 +2394,9 @@ impl World {
     /// The substeps a frame step `h` needs for its springs to be integrated explicitly (see
     /// [`World::apply_springs`]), at most `max`.
     fn spring_substeps(&mut self, h: f64, max: u32) -> u32 {
-        self.has_springs = (self.joints.iter()).any(|(_, j)| j.motor.mode == MotorMode::Spring);
+        if std::mem::take(&mut self.springs_stale) {
+            self.has_springs = (self.joints.iter()).any(|(_, j)| j.motor.mode == MotorMode::Spring);
+        }
         if !self.has_springs {
             return 1;
         }

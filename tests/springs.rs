@@ -520,3 +520,60 @@ fn an_overdamped_spring_does_not_fall_asleep_short_of_its_rest() {
     );
     assert!(open.abs() > 0.1 * st.angular_velocity * st.time);
 }
+
+/// Springs set, unset, created and destroyed between frame steps act from the next step on,
+/// exactly then: the world looks for springs again only after such a change (the look goes
+/// over every joint). A 1 kg body on a slider with a 100 N/m spring whose rest is 0.1 m behind
+/// it: at rest with no spring, pulled back at `k x / m` = 10 m/s^2 (one step's impulse
+/// `k x h`) from the step the spring is set, coasting once it is switched off; a second body
+/// whose joint is created with a spring is pulled from its first step, and after that joint
+/// is destroyed it coasts.
+#[test]
+fn springs_act_from_the_step_they_are_set_created_or_destroyed() {
+    let k = 100.0;
+    let (mut world, b, j) = on_slider(1.0, Vec3::x(), Vec3::zeros());
+    let speed = |world: &World, b| world.body(b).unwrap().linear_velocity().x;
+    for _ in 0..5 {
+        world.step(H).unwrap();
+    }
+    assert_eq!(speed(&world, b), 0.0, "no spring: at rest");
+    world.set_joint_motor(j, spring(k, 0.0, -0.1)).unwrap();
+    world.step(H).unwrap();
+    let v1 = speed(&world, b);
+    assert!(
+        (v1 + k * 0.1 * H).abs() < 1e-9,
+        "{v1}: the spring's first impulse"
+    );
+    world.set_joint_motor(j, Motor::default()).unwrap();
+    world.step(H).unwrap();
+    let v2 = speed(&world, b);
+    assert!(
+        (v2 - v1).abs() < 1e-12,
+        "{v2} after {v1}: the spring is off"
+    );
+    // a second body, its slider created with the spring
+    let c = body(
+        &mut world,
+        Vec3::new(0.0, 1.0, 0.0),
+        MassProperties::solid_sphere(1.0, 0.1),
+    );
+    let mut d = JointDesc::new(JointKind::Slider, None, c);
+    world
+        .set_joint_frames_world(&mut d, Vec3::new(0.0, 1.0, 0.0), Vec3::x())
+        .unwrap();
+    d.motor = spring(k, 0.0, -0.1);
+    let jc = world.create_joint(&d).unwrap();
+    world.step(H).unwrap();
+    let w1 = speed(&world, c);
+    assert!(
+        (w1 + k * 0.1 * H).abs() < 1e-9,
+        "{w1}: the created spring's first impulse"
+    );
+    world.destroy_joint(jc).unwrap();
+    world.step(H).unwrap();
+    let w2 = speed(&world, c);
+    assert!(
+        (w2 - w1).abs() < 1e-12,
+        "{w2} after {w1}: the spring is gone"
+    );
+}
