@@ -818,11 +818,14 @@ impl World {
 
     /// Damping at the end of a frame step `h` ([`World::set_body_linear_damping`]): the
     /// implicit Euler step of `dv/dt = -c v`, once per frame, on the awake dynamic bodies of
-    /// islands not rolled back.
-    fn apply_damping(&mut self, h: f64) {
+    /// islands not rolled back. Every body's force and torque accumulators are cleared in the
+    /// same pass (the caller's forces act over one frame step).
+    fn apply_damping_clearing_forces(&mut self, h: f64) {
         let any_rolled_back = self.report.islands.iter().any(|r| r.rolled_back);
         let (solver, report) = (&self.solver, &self.report);
         for (slot, b) in self.bodies.iter_mut_prefetched() {
+            b.force.fill(0.0);
+            b.torque.fill(0.0);
             // (an island rolled back keeps the frame start's state, to be stepped again)
             if b.kind != BodyKind::Dynamic
                 || b.asleep
@@ -2131,15 +2134,12 @@ impl World {
         for m in &mut self.body_moves {
             m.fell_asleep = self.bodies.slot(m.body.index).asleep;
         }
-        self.apply_damping(h);
+        // (with the caller's forces and torques cleared in the same pass over the bodies:
+        // they act over the whole frame step, and the sensors do not read them)
+        self.apply_damping_clearing_forces(h);
         self.update_sensors();
         // the warnings count island steps: frames, not the world's substeps
         self.solver.warnings.count(&self.report);
-        // the caller's forces and torques act over the whole frame step
-        for (_, b) in self.bodies.iter_mut_prefetched() {
-            b.force.fill(0.0);
-            b.torque.fill(0.0);
-        }
         self.report.time_total_ns = t0.elapsed().as_nanos() as u64;
         self.time += h;
         Ok(&self.report)
