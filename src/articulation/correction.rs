@@ -15,7 +15,7 @@ use super::IslandReport;
 use super::island::{Island, NORM1_UNMEASURED, Refinement, row_times};
 use crate::arena::Arena;
 use crate::body::{Body, end_of_step_angular_velocity, gyroscopic, world_inertias};
-use crate::math::{self, Quat, Vec3};
+use crate::math::{self, Vec3};
 use crate::world::{Joint, WorldSettings};
 
 /// The factor-once iteration is kept while the residual shrinks at least by this factor per
@@ -197,12 +197,9 @@ fn same_bits<T>(a: &[T], b: &[T], parts: impl Fn(&T) -> &[f64]) -> bool {
             .all(|(u, v)| math::same_bits(parts(u), parts(v)))
 }
 
-/// The numbers of a vector and of an orientation, for [`same_bits`].
+/// The numbers of a vector, for [`same_bits`].
 fn vec_parts(v: &Vec3) -> &[f64] {
     v.as_slice()
-}
-fn quat_parts(q: &Quat) -> &[f64] {
-    q.as_ref().coords.as_slice()
 }
 
 /// What a joint correction follows (`Island::joint_correction`).
@@ -480,16 +477,8 @@ impl Island {
         tau0: f64,
     ) {
         self.flush_impulses();
-        if self.trial_fresh
-            && self.pose_rows
-            && same_bits(&self.trial_x, &self.x, vec_parts)
-            && same_bits(&self.trial_q, &self.q, quat_parts)
-        {
-            // the rows at these poses were evaluated already (the last joint correction ended
-            // at them): the same rows, bit for bit
-            std::mem::swap(&mut *self.rows, &mut self.trial);
-            self.trial_fresh = false;
-        } else if !(self.trial_fresh && self.start_rows_from_trial(bodies, joints, tau0)) {
+        // (the rows the last joint correction ended with, where they are these poses' rows)
+        if !(self.trial_fresh && self.start_rows_from_trial(bodies, joints, tau0)) {
             self.eval_rows(bodies, joints, tau0, false, false);
         }
         // (a tree without limit rows keeps its norm, `NORM1_KEPT`)
@@ -1266,6 +1255,23 @@ mod tests {
     use crate::scenes;
     use crate::{Vec3, World};
 
+    /// The bits of rows: their violations and Jacobians.
+    fn row_bits(rows: &[crate::joint::Row]) -> Vec<u64> {
+        rows.iter()
+            .flat_map(|r| std::iter::once(r.c).chain(r.j.iter().flatten().copied()))
+            .map(f64::to_bits)
+            .collect()
+    }
+
+    /// Takes `world`'s first island to the start of the next frame step of `h`, as the step
+    /// begins it: the bodies gathered, the state at the frame's start, the start inertias.
+    fn to_next_start(world: &mut World, h: f64) {
+        let island = &mut world.solver.islands[0];
+        island.gather(&world.bodies, &world.joints, &world.settings.gravity, h, h);
+        island.restore();
+        island.update_inertias();
+    }
+
     /// The rows pulled back through the preview (eq. 13, gyroscopic term and exponential map)
     /// are the derivative of the previewed violations with respect to the velocities (checked by
     /// finite differences on box-shaped links, whose gyroscopic term does not vanish).
@@ -1341,42 +1347,32 @@ mod tests {
             island.eval_rows(&world.bodies, &world.joints, 0.0, false, false);
             std::mem::replace(&mut island.rows, saved)
         };
-        let bits = |rows: &[crate::joint::Row]| -> Vec<u64> {
-            rows.iter()
-                .flat_map(|r| std::iter::once(r.c).chain(r.j.iter().flatten().copied()))
-                .map(f64::to_bits)
-                .collect()
-        };
         // the last step's correction ended at the poses the next step starts from
         let settings = world.settings;
+        to_next_start(&mut world, h);
         let island = &mut world.solver.islands[0];
-        assert!(island.pose_rows);
-        island.gather(&world.bodies, &world.joints, &settings.gravity, h, h);
-        island.restore();
-        island.update_inertias();
+        assert!(island.joints.iter().all(|ij| ij.pose_only));
         assert!(island.trial_fresh, "the last correction left its rows");
         island.factor_at_start(&settings, &world.bodies, &world.joints, 0.0);
         assert!(!island.trial_fresh, "taken as the start rows");
-        let reused = bits(&world.solver.islands[0].rows);
-        assert_eq!(reused, bits(&fresh_rows(&mut world)));
+        let reused = row_bits(&world.solver.islands[0].rows);
+        assert_eq!(reused, row_bits(&fresh_rows(&mut world)));
         // a body moved by the user: the trial rows are not taken
         world.step(h).unwrap();
         let b = world.body(s.bodies[2]).unwrap();
         let (x, q) = (b.position + Vec3::new(0.0, 0.01, 0.0), b.rotation);
         world.set_body_pose(s.bodies[2], x, q).unwrap();
+        to_next_start(&mut world, h);
         let island = &mut world.solver.islands[0];
-        island.gather(&world.bodies, &world.joints, &settings.gravity, h, h);
-        island.restore();
-        island.update_inertias();
         assert!(island.trial_fresh);
-        let stale = bits(&island.trial);
+        let stale = row_bits(&island.trial);
         island.factor_at_start(&settings, &world.bodies, &world.joints, 0.0);
-        let now = bits(&world.solver.islands[0].rows);
+        let now = row_bits(&world.solver.islands[0].rows);
         assert_ne!(
             now, stale,
             "the rows at the moved pose differ from the last ones"
         );
-        assert_eq!(now, bits(&fresh_rows(&mut world)));
+        assert_eq!(now, row_bits(&fresh_rows(&mut world)));
     }
 
     /// Where the island's rows do not depend on its poses alone (a rising scissor lift: its
@@ -1392,19 +1388,12 @@ mod tests {
         for _ in 0..20 {
             world.step(h).unwrap();
         }
-        let bits = |rows: &[crate::joint::Row]| -> Vec<u64> {
-            rows.iter()
-                .flat_map(|r| std::iter::once(r.c).chain(r.j.iter().flatten().copied()))
-                .map(f64::to_bits)
-                .collect()
-        };
-        let settings = world.settings;
         // the rows and violations a new evaluation at the start poses gives
         let fresh = |world: &mut World| {
             let island = &mut world.solver.islands[0];
             let (rows, violation) = (island.rows.clone(), island.violation.clone());
             island.eval_rows(&world.bodies, &world.joints, 0.0, false, false);
-            let r = (bits(&island.rows), island.violation.clone());
+            let r = (row_bits(&island.rows), island.violation.clone());
             (island.rows, island.violation) = (rows, violation);
             r
         };
@@ -1415,22 +1404,19 @@ mod tests {
                 let x = body.position + Vec3::new(0.0, 1e-3, 0.0);
                 world.set_body_pose(b, x, body.rotation).unwrap();
             }
+            to_next_start(&mut world, h);
             let island = &mut world.solver.islands[0];
-            assert!(!island.pose_rows, "the actuator's motor");
-            island.gather(&world.bodies, &world.joints, &settings.gravity, h, h);
-            island.restore();
-            island.update_inertias();
             assert!(
                 island.trial_fresh,
                 "the last correction ended at its previews"
             );
-            let stale = bits(&island.trial);
+            let stale = row_bits(&island.trial);
             let not_pose_only = island.joints.iter().filter(|ij| !ij.pose_only).count();
             assert_eq!(not_pose_only, 1, "the actuator alone");
             assert!(island.start_rows_from_trial(&world.bodies, &world.joints, 0.0));
             let moved = island.moved.iter().filter(|m| **m).count();
             assert_eq!(moved, usize::from(moved_body.is_some()));
-            let (rows, violation) = (bits(&island.rows), island.violation.clone());
+            let (rows, violation) = (row_bits(&island.rows), island.violation.clone());
             let (fresh_rows, fresh_violation) = fresh(&mut world);
             assert!(rows == fresh_rows, "the rows of a new evaluation");
             let violation_bits = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
@@ -1449,28 +1435,18 @@ mod tests {
         let mut world = World::default();
         scenes::heavy_chain(&mut world, 20, 1e3);
         let h = 1.0 / 60.0;
-        let settings = world.settings;
-        let bits = |rows: &[crate::joint::Row]| -> Vec<u64> {
-            rows.iter()
-                .flat_map(|r| std::iter::once(r.c).chain(r.j.iter().flatten().copied()))
-                .map(f64::to_bits)
-                .collect()
-        };
         let mut kept = 0;
         for frame in 0..60 {
             world.step(h).unwrap();
-            let island = &mut world.solver.islands[0];
-            if frame == 0 || !island.trial_fresh {
+            if frame == 0 || !world.solver.islands[0].trial_fresh {
                 continue;
             }
             kept += 1;
-            // the next frame's start, as the step begins it
-            island.gather(&world.bodies, &world.joints, &settings.gravity, h, h);
-            island.restore();
-            island.update_inertias();
-            let trial = bits(&island.trial);
+            to_next_start(&mut world, h);
+            let island = &mut world.solver.islands[0];
+            let trial = row_bits(&island.trial);
             island.eval_rows(&world.bodies, &world.joints, 0.0, false, false);
-            assert!(bits(&island.rows) == trial, "frame {frame}");
+            assert!(row_bits(&island.rows) == trial, "frame {frame}");
         }
         assert!(
             world.solver.islands[0].gs_prev_dt > 0.0,

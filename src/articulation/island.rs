@@ -474,11 +474,6 @@ reusing_clone! {
         /// Their violations, in a compact copy for the joint correction's right-hand side
         /// (`-c / dt`), which would otherwise read every row's cache lines again.
         pub trial_c: Vec<f64>,
-        /// Whether the rows depend on the bodies' poses alone (no motor, whose target moves with
-        /// time; no limit rows, unwrapped about the joint's coordinate; no static or kinematic
-        /// side, which the user may move): then the next substep's start rows are the trial rows,
-        /// when they were evaluated at its start poses.
-        pub pose_rows: bool,
         /// The trial rows are those of the current previews.
         pub trial_at_previews: bool,
         /// The trial rows are those of the poses `trial_x`, `trial_q`: the end poses of the last
@@ -765,7 +760,6 @@ impl Island {
         let whole_bodies = (0..nb)
             .filter(|&l| l == 0 || body_slots[l] != body_slots[l - 1])
             .count() as u32;
-        let pose_rows = n_lim == 0 && joints.iter().all(|j| j.pose_only);
         Island {
             body_slots,
             parts,
@@ -825,7 +819,6 @@ impl Island {
             rows: Scratch(vec![Row::default(); n_rows]),
             trial: vec![Row::default(); n_rows],
             trial_c: vec![0.0; n_rows],
-            pose_rows,
             trial_at_previews: false,
             trial_fresh: false,
             trial_x: vec![Vec3::zeros(); nb],
@@ -1509,7 +1502,6 @@ impl Island {
                 model.eval_friction(&pa, &pb, &reference, &mut out[n..]);
             }
         }
-        // (`rows_violation`, in the same pass as the squares)
         let mut jw: f64 = 0.0;
         for r in out.iter() {
             jw = worse(jw, r.c.abs());
@@ -1558,10 +1550,11 @@ impl Island {
     /// A joint whose rows depend on its bodies' poses alone (`IslandJoint::pose_only`) and
     /// whose bodies are still at those poses, to the bit, keeps its trial rows, which are then
     /// the rows [`Island::eval_rows`] would give; the other joints are evaluated at time `tau`.
-    /// Where the whole island could not keep them (the parts of a split body start each frame
-    /// at the mean of where they ended, a motor's target moves), most joints still can: the
-    /// legs of the 1000-leg spider, all but the motor and the ground's joints of a scissor
-    /// lift. Returns false, having changed nothing, where no joint keeps its rows.
+    /// All joints keep theirs where nothing moved and every row depends on the poses alone (a
+    /// chain); most do where the whole island could not (the parts of a split body start each
+    /// frame at the mean of where they ended, a motor's target moves): the legs of the
+    /// 1000-leg spider, all but the actuator of a scissor lift. Returns false, having changed
+    /// nothing, where no joint keeps its rows.
     pub(super) fn start_rows_from_trial(
         &mut self,
         bodies: &Arena<Body>,
@@ -1579,21 +1572,26 @@ impl Island {
         let moved = |s: Side, moved: &[bool]| matches!(s, Side::Dyn(l) if moved[l as usize]);
         let kept =
             |ij: &IslandJoint, m: &[bool]| ij.pose_only && !moved(ij.a, m) && !moved(ij.b, m);
-        if !self.joints.iter().any(|ij| kept(ij, &self.moved)) {
+        let kept_count = self
+            .joints
+            .iter()
+            .filter(|ij| kept(ij, &self.moved))
+            .count();
+        if kept_count == 0 {
             return false;
         }
         std::mem::swap(&mut *self.rows, &mut self.trial);
         (self.trial_fresh, self.trial_at_previews) = (false, false);
-        let mut sq = 0.0;
-        for k in 0..self.joints.len() {
-            let ij = self.joints[k];
-            self.violation[k] = if kept(&ij, &self.moved) {
-                let rows = &self.rows[ij.off as usize..(ij.off + ij.n) as usize];
-                let jw = rows_violation(rows);
-                if jw.is_nan() { f64::INFINITY } else { jw }
-            } else {
-                self.eval_joint(k, bodies, joints, (tau, false, false), &mut sq)
-            };
+        if kept_count < self.joints.len() {
+            // (a kept joint's violation is already that of its rows: the trial evaluation,
+            // the last of all, wrote it)
+            let mut sq = 0.0;
+            for k in 0..self.joints.len() {
+                if !kept(&self.joints[k], &self.moved) {
+                    let jw = self.eval_joint(k, bodies, joints, (tau, false, false), &mut sq);
+                    self.violation[k] = jw;
+                }
+            }
         }
         true
     }
@@ -2417,12 +2415,6 @@ impl Island {
             self.iinv[l] = iinv;
         }
     }
-}
-
-/// The largest `|c|` of a joint's rows (its violation before its limit rows).
-#[inline(always)]
-fn rows_violation(rows: &[Row]) -> f64 {
-    rows.iter().fold(0.0, |jw: f64, r| worse(jw, r.c.abs()))
 }
 
 /// The larger of a joint's violation so far and the next measure, NaN if either is: a NaN
