@@ -315,18 +315,14 @@ reusing_clone! {
         /// the sums of their square roots.
         springs: Vec<SpringLoad>,
         spring_sums: Vec<(f64, f64)>,
-        /// Some joint is driven by a spring (taken at the frame step's start).
+        /// Some joint is driven by a spring, and some joint may break (a finite break force or
+        /// torque), as of the frame step's start ([`World::find_joint_kinds`]).
         has_springs: bool,
-        /// `has_springs` must be found again: a joint was created or destroyed, or its motor
-        /// set, since (the look goes over every joint's slot: 12 us per frame on the 1000-leg
-        /// spider).
-        springs_stale: bool,
-        /// Some joint may break (a finite break force or torque): joints are created
-        /// unbreakable, so only [`World::set_joint_break_force`] makes it true; found again
-        /// (`breakables_stale`) after that or a joint's destruction. Without, the frame step's
-        /// end does not look at every joint's slot for its break force.
         has_breakables: bool,
-        breakables_stale: bool,
+        /// The two must be found again: a joint was created or destroyed, or its motor or break
+        /// force set, since (the look goes over every joint's slot: 20 us per frame on the
+        /// 1000-leg spider).
+        joint_kinds_stale: bool,
     }
 }
 
@@ -441,9 +437,8 @@ impl World {
             springs: Vec::new(),
             spring_sums: Vec::new(),
             has_springs: false,
-            springs_stale: true,
             has_breakables: false,
-            breakables_stale: false,
+            joint_kinds_stale: true,
         })
     }
 
@@ -1051,7 +1046,7 @@ impl World {
         // (what it is created with, until a step solves it: a joint created open says so)
         joint.violation = self.measured_violation(&joint);
         let (index, generation) = self.joints.insert(joint);
-        self.springs_stale = true;
+        self.joint_kinds_stale = true;
         self.body_joints[desc.body_b.index as usize].push(index);
         if let Some(a) = desc.body_a {
             self.body_joints[a.index as usize].push(index);
@@ -1129,8 +1124,7 @@ impl World {
             .joints
             .remove(h.index, h.generation)
             .ok_or_else(|| stale("joint", h.index, h.generation))?;
-        self.springs_stale = true;
-        self.breakables_stale = true;
+        self.joint_kinds_stale = true;
         for slot in std::iter::once(j.body_b).chain(j.body_a) {
             self.body_joints[slot as usize].retain(|&x| x != h.index);
         }
@@ -1210,7 +1204,7 @@ impl World {
         }
         j.motor = motor;
         j.spring_last = None;
-        self.springs_stale = true;
+        self.joint_kinds_stale = true;
         if was != (j.motor.hard(), j.motor.limited()) {
             self.solver.invalidate();
         }
@@ -1337,7 +1331,7 @@ impl World {
             .ok_or_else(|| stale("joint", h.index, h.generation))?;
         j.break_force = force;
         j.break_torque = torque;
-        self.breakables_stale = true;
+        self.joint_kinds_stale = true;
         Ok(())
     }
 
@@ -1397,9 +1391,6 @@ impl World {
     /// older step's), and not those of islands rolled back (their impulses were not applied).
     fn break_joints(&mut self, h: f64) {
         self.joint_breaks.clear();
-        if std::mem::take(&mut self.breakables_stale) {
-            self.has_breakables = self.joints.iter().any(|(_, j)| j.breakable());
-        }
         if !self.has_breakables {
             return;
         }
@@ -2016,6 +2007,7 @@ impl World {
             _ => 1,
         };
         // as many as the springs need to be integrated explicitly
+        self.find_joint_kinds();
         n = n.max(self.spring_substeps(h, max));
         // after a rollback, more substeps than the frame that failed (RETRY_SUBSTEPS)
         let failed = std::mem::take(&mut self.rolled_back_at);
@@ -2391,12 +2383,23 @@ impl World {
         }
     }
 
+    /// Finds whether some joint is driven by a spring and whether some joint may break, in one
+    /// pass over the joints, where a change since the last look may have changed either
+    /// (`joint_kinds_stale`). The frame step's joints do not change until its end, where
+    /// [`World::break_joints`] reads `has_breakables`.
+    fn find_joint_kinds(&mut self) {
+        if std::mem::take(&mut self.joint_kinds_stale) {
+            (self.has_springs, self.has_breakables) = (false, false);
+            for (_, j) in self.joints.iter() {
+                self.has_springs |= j.motor.mode == MotorMode::Spring;
+                self.has_breakables |= j.breakable();
+            }
+        }
+    }
+
     /// The substeps a frame step `h` needs for its springs to be integrated explicitly (see
     /// [`World::apply_springs`]), at most `max`.
     fn spring_substeps(&mut self, h: f64, max: u32) -> u32 {
-        if std::mem::take(&mut self.springs_stale) {
-            self.has_springs = (self.joints.iter()).any(|(_, j)| j.motor.mode == MotorMode::Spring);
-        }
         if !self.has_springs {
             return 1;
         }
