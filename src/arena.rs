@@ -59,8 +59,9 @@ impl<T> Default for Arena<T> {
     }
 }
 
-/// How many slots ahead [`Arena::iter_prefetched`] prefetches.
-const ITER_PREFETCH_AHEAD: usize = 4;
+/// How many slots ahead [`Arena::iter_prefetched`] prefetches, and the loops over an island's
+/// bodies and joints ([`Arena::prefetch`]).
+pub(crate) const PREFETCH_AHEAD: usize = 4;
 
 /// Prefetches every cache line of a slot (nothing off x86-64). A prefetch reads no memory the
 /// program sees and cannot fault, so any address will do.
@@ -193,7 +194,7 @@ impl<T> Arena<T> {
     /// that read much of each value.
     pub fn iter_prefetched(&self) -> impl Iterator<Item = (u32, &T)> {
         (0..self.slots.len()).filter_map(move |i| {
-            self.prefetch((i + ITER_PREFETCH_AHEAD) as u32);
+            self.prefetch((i + PREFETCH_AHEAD) as u32);
             self.slots[i].value.as_ref().map(|v| (i as u32, v))
         })
     }
@@ -204,8 +205,8 @@ impl<T> Arena<T> {
         // (an address only: the prefetch does not access the slot)
         let base = self.slots.as_ptr();
         self.slots.iter_mut().enumerate().filter_map(move |(i, s)| {
-            if i + ITER_PREFETCH_AHEAD < n {
-                prefetch_slot(base.wrapping_add(i + ITER_PREFETCH_AHEAD));
+            if i + PREFETCH_AHEAD < n {
+                prefetch_slot(base.wrapping_add(i + PREFETCH_AHEAD));
             }
             s.value.as_mut().map(|v| (i as u32, v))
         })

@@ -5,7 +5,7 @@
 use super::bordered::Bordered;
 use super::external_pose;
 use super::factor::{BlockCholesky, BlockLoc};
-use crate::arena::Arena;
+use crate::arena::{Arena, PREFETCH_AHEAD};
 use crate::body::BLOWN_UP_SPEED;
 use crate::body::{Body, BodyKind, gyroscopic_slope, world_inertias};
 use crate::joint::{JointFrame, JointKind, JointLimits, JointModel, Pose, Row, ball_rows};
@@ -51,10 +51,6 @@ static SPLIT_MODEL: JointModel = {
         limits: JointLimits::NONE,
     }
 };
-
-/// How many bodies or joints ahead the loops over their arena slots prefetch
-/// (`Arena::prefetch`).
-const PREFETCH_AHEAD: usize = 4;
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct IslandJoint {
