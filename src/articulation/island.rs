@@ -1488,7 +1488,20 @@ impl Island {
             // (from the island's copy of the anchors: the joint's slot in the arena, a
             // cache line apart from the next one's, is not read)
             let [aa, ab] = &self.anchors[k];
-            ball_rows(&pa, &pb, aa, ab, out);
+            let d = ball_rows(&pa, &pb, aa, ab, out);
+            // Its violations, the anchors' separation, from registers rather than read back
+            // from the rows just written; no limit rows (the loops below, in the same order).
+            // Alternated per evaluation: heavy chain 992 -> 806 ns, chain of 1000 links 32.6
+            // -> 30.3 us, spider 1000 99.6 -> 96.1 us.
+            let mut jw: f64 = 0.0;
+            for c in [d.x, d.y, d.z] {
+                jw = worse(jw, c.abs());
+                *sq += c * c;
+            }
+            if into_trial {
+                self.trial_c[range].copy_from_slice(d.as_slice());
+            }
+            return if jw.is_nan() { f64::INFINITY } else { jw };
         } else {
             let model = ij.model(joints);
             let target = ij

@@ -486,7 +486,8 @@ pub(crate) struct JointModel {
 }
 
 /// A ball joint's three rows at the poses `a`, `b` from its body-local anchors: the anchors
-/// alone, as `FramePair::new` computes them, without the frames. Returns 3.
+/// alone, as `FramePair::new` computes them, without the frames. Returns the anchors'
+/// separation, the rows' violations.
 #[inline(always)]
 pub(crate) fn ball_rows(
     a: &Pose,
@@ -494,11 +495,12 @@ pub(crate) fn ball_rows(
     anchor_a: &Vec3,
     anchor_b: &Vec3,
     out: &mut [Row],
-) -> usize {
+) -> Vec3 {
     let ra = a.q * anchor_a;
     let rb = b.q * anchor_b;
     let d = (b.x + rb) - (a.x + ra);
-    rows::point_rows(&ra, &rb, &d, out)
+    rows::point_rows(&ra, &rb, &d, out);
+    d
 }
 
 impl JointModel {
@@ -585,7 +587,8 @@ impl JointModel {
         out: &mut [Row],
     ) -> usize {
         if self.kind == JointKind::Ball {
-            return ball_rows(a, b, &self.frame_a.anchor, &self.frame_b.anchor, out);
+            ball_rows(a, b, &self.frame_a.anchor, &self.frame_b.anchor, out);
+            return 3;
         }
         if self.is_ranged_distance() {
             return 0;
