@@ -455,11 +455,12 @@ impl World {
 
     /// At the end of a frame step `h` (sleepers released): counts how long each awake dynamic
     /// body has been at rest, and puts to sleep the groups whose every awake body has been at
-    /// rest for the settings' time (a group touching a sleeping one joins it).
-    pub(crate) fn fall_asleep(&mut self, h: f64) {
+    /// rest for the settings' time (a group touching a sleeping one joins it). Returns whether
+    /// a body fell asleep.
+    pub(crate) fn fall_asleep(&mut self, h: f64) -> bool {
         let st = self.sleep.settings;
         if !st.enabled {
-            return;
+            return false;
         }
         let mut any = false;
         for (_, b) in self.bodies.iter_mut() {
@@ -476,7 +477,7 @@ impl World {
             any |= b.sleep_time >= st.time;
         }
         if !any {
-            return;
+            return false;
         }
         // what a moving kinematic body touches or is jointed to, what a registered contact
         // holds, and a joint driven by a velocity motor or a creeping spring stay awake
@@ -524,6 +525,7 @@ impl World {
             s.awake[r] = true;
             s.ready[r] &= b.sleep_time >= st.time;
         }
+        let mut fell = false;
         for (slot, b) in self.bodies.iter_mut() {
             if b.kind != BodyKind::Dynamic {
                 continue;
@@ -535,11 +537,13 @@ impl World {
                     s.group[r] = s.next_group;
                 }
                 fall_asleep(&mut s.any, b, s.group[r]);
+                fell = true;
             }
         }
         // (sleeping groups joined by new sleepers took their new group)
         list_sleepers(&mut s.members, &self.bodies);
         s.forget_groups();
+        fell
     }
 
     /// Lists the bodies of each union-find root after [`World::join_groups`] (a counting sort

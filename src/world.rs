@@ -323,6 +323,12 @@ reusing_clone! {
         /// force set, since (the look goes over every joint's slot: 20 us per frame on the
         /// 1000-leg spider).
         joint_kinds_stale: bool,
+        /// A force or torque was applied since the frame step's end cleared them, and some
+        /// body may have a damping coefficient above zero (set when one is given; the pass of
+        /// [`World::apply_damping_clearing_forces`] finds out again). Without either the pass
+        /// over the bodies' slots has nothing to do (15.7 us per frame on the 1000-leg spider).
+        forces_applied: bool,
+        maybe_damped: bool,
     }
 }
 
@@ -439,6 +445,8 @@ impl World {
             has_springs: false,
             has_breakables: false,
             joint_kinds_stale: true,
+            forces_applied: false,
+            maybe_damped: false,
         })
     }
 
@@ -480,6 +488,7 @@ impl World {
         check_unit_rotation(&desc.rotation, "body rotation")?;
         self.reserve_body()?;
         let (index, generation) = self.bodies.insert(Body::from_desc(desc));
+        self.maybe_damped |= desc.linear_damping > 0.0 || desc.angular_damping > 0.0;
         if self.body_joints.len() <= index as usize {
             self.body_joints.push(Vec::new());
             self.body_shapes.push(Vec::new());
@@ -799,6 +808,7 @@ impl World {
     pub fn set_body_linear_damping(&mut self, h: BodyHandle, c: f64) -> Result<()> {
         crate::body::check_damping(c, "linear damping")?;
         self.body_mut(h)?.linear_damping = c;
+        self.maybe_damped |= c > 0.0;
         Ok(())
     }
 
@@ -808,19 +818,26 @@ impl World {
     pub fn set_body_angular_damping(&mut self, h: BodyHandle, c: f64) -> Result<()> {
         crate::body::check_damping(c, "angular damping")?;
         self.body_mut(h)?.angular_damping = c;
+        self.maybe_damped |= c > 0.0;
         Ok(())
     }
 
     /// Damping at the end of a frame step `h` ([`World::set_body_linear_damping`]): the
     /// implicit Euler step of `dv/dt = -c v`, once per frame, on the awake dynamic bodies of
     /// islands not rolled back. Every body's force and torque accumulators are cleared in the
-    /// same pass (the caller's forces act over one frame step).
+    /// same pass (the caller's forces act over one frame step). Where no force was applied and
+    /// no body is damped, nothing is done.
     fn apply_damping_clearing_forces(&mut self, h: f64) {
+        if !(self.forces_applied || self.maybe_damped) {
+            return;
+        }
         let any_rolled_back = self.report.islands.iter().any(|r| r.rolled_back);
         let (solver, report) = (&self.solver, &self.report);
+        let mut damped = false;
         for (slot, b) in self.bodies.iter_mut_prefetched() {
             b.force.fill(0.0);
             b.torque.fill(0.0);
+            damped |= b.linear_damping > 0.0 || b.angular_damping > 0.0;
             // (an island rolled back keeps the frame start's state, to be stepped again)
             if b.kind != BodyKind::Dynamic
                 || b.asleep
@@ -835,6 +852,8 @@ impl World {
                 b.angular_velocity /= 1.0 + h * b.angular_damping;
             }
         }
+        self.forces_applied = false;
+        self.maybe_damped = damped;
     }
 
     /// Solves the islands (the independent mechanisms and contact groups of the world) on
@@ -911,6 +930,7 @@ impl World {
         let b = self.body_mut(h)?;
         b.force += force;
         b.torque += (world_point - b.position).cross(&force);
+        self.forces_applied = true;
         self.wake_body(h.index);
         Ok(())
     }
@@ -924,6 +944,7 @@ impl World {
             ));
         }
         self.body_mut(h)?.torque += torque;
+        self.forces_applied = true;
         self.wake_body(h.index);
         Ok(())
     }
@@ -2122,9 +2143,10 @@ impl World {
         self.list_moves();
         // (at rest before the drag: a body falling at its terminal speed g / c does not sleep
         // in the air however small that speed)
-        self.fall_asleep(h);
-        for m in &mut self.body_moves {
-            m.fell_asleep = self.bodies.slot(m.body.index).asleep;
+        if self.fall_asleep(h) {
+            for m in &mut self.body_moves {
+                m.fell_asleep = self.bodies.slot(m.body.index).asleep;
+            }
         }
         // (with the caller's forces and torques cleared in the same pass over the bodies:
         // they act over the whole frame step, and the sensors do not read them)

@@ -315,3 +315,68 @@ fn a_heavily_damped_body_falling_slowly_does_not_sleep_in_the_air() {
     let vz = world.body(b).unwrap().linear_velocity().z;
     assert!((vz + g / 1000.0).abs() < 1e-12, "{vz}");
 }
+
+/// The pass that damps the bodies also clears the caller's forces; it is skipped where no force
+/// was applied and no body is damped. A force acts over the one frame step it was applied
+/// for, damping from the frame it is set (in a world where nothing was damped before, and
+/// after a frame in which the pass was skipped), and not after it is set back to zero.
+#[test]
+fn forces_act_for_one_frame_and_damping_from_the_frame_it_is_set() {
+    let mut world = World::default();
+    world
+        .set_settings(WorldSettings {
+            gravity: Vec3::zeros(),
+            ..*world.settings()
+        })
+        .unwrap();
+    let v0 = Vec3::new(1.0, 0.0, 0.0);
+    let b = cube(&mut world, Vec3::zeros(), v0, Vec3::zeros(), (0.0, 0.0));
+    let speed = |world: &World| world.body(b).unwrap().linear_velocity();
+    // nothing applied, nothing damped: the velocity stays
+    world.step(H).unwrap();
+    assert_eq!(speed(&world), v0);
+    // a force of 6 N on the 1 kg cube for one frame: +0.1 m/s, then no more
+    world
+        .apply_force(b, Vec3::new(0.0, 6.0, 0.0), Vec3::zeros())
+        .unwrap();
+    world.step(H).unwrap();
+    let v1 = speed(&world);
+    assert!((v1 - Vec3::new(1.0, 0.1, 0.0)).norm() < 1e-15, "{v1}");
+    assert_eq!(world.body(b).unwrap().force(), Vec3::zeros());
+    world.step(H).unwrap();
+    assert_eq!(speed(&world), v1);
+    // a torque alone, likewise
+    world.apply_torque(b, Vec3::new(0.0, 0.0, 1.0)).unwrap();
+    world.step(H).unwrap();
+    let body = world.body(b).unwrap();
+    assert_eq!(body.torque(), Vec3::zeros());
+    let w1 = body.angular_velocity();
+    assert!(w1.z > 0.0);
+    for _ in 0..3 {
+        world.step(H).unwrap();
+        assert_eq!(speed(&world), v1);
+        assert_eq!(world.body(b).unwrap().angular_velocity(), w1);
+    }
+    // damping set now acts at this frame's end
+    let c = 3.0;
+    world.set_body_linear_damping(b, c).unwrap();
+    world.step(H).unwrap();
+    assert_eq!(speed(&world), v1 / (1.0 + H * c));
+    // and a body created damped in another frame too
+    world.set_body_linear_damping(b, 0.0).unwrap();
+    world.step(H).unwrap();
+    let v2 = speed(&world);
+    assert_eq!(v2, v1 / (1.0 + H * c));
+    world.step(H).unwrap();
+    assert_eq!(speed(&world), v2);
+    let d = cube(
+        &mut world,
+        Vec3::new(3.0, 0.0, 0.0),
+        v0,
+        Vec3::zeros(),
+        (c, 0.0),
+    );
+    world.step(H).unwrap();
+    assert_eq!(world.body(d).unwrap().linear_velocity(), v0 / (1.0 + H * c));
+    assert_eq!(speed(&world), v2);
+}
