@@ -452,11 +452,15 @@ impl Island {
         rep.time_factor_ns += (t1 - t0).as_nanos() as u64;
         rep.time_velocity_ns += (t2 - t1).as_nanos() as u64;
         self.pending = Some((dt, tau1));
-        self.v_vel.copy_from_slice(&self.v);
-        self.w_vel.copy_from_slice(&self.w);
         self.flush_impulses();
-        self.impulse_vel.copy_from_slice(&self.impulse);
-        self.lam_pos_vel.copy_from_slice(&self.lim.lam_pos);
+        // (kept for the contacts' velocity-level round, `Island::back_to_velocity_level`, which
+        // only an island with shapes or registered contacts takes)
+        if self.collides {
+            self.v_vel.copy_from_slice(&self.v);
+            self.w_vel.copy_from_slice(&self.w);
+            self.impulse_vel.copy_from_slice(&self.impulse);
+            self.lam_pos_vel.copy_from_slice(&self.lim.lam_pos);
+        }
         self.joint_correction(
             s,
             bodies,
@@ -508,6 +512,10 @@ impl Island {
         let Some((dt, tau1)) = self.pending else {
             return;
         };
+        assert!(
+            self.collides,
+            "the velocity level of an island without contacts"
+        );
         self.flush_impulses();
         // back to the velocity level: the joint correction's impulses are undone with its
         // velocities (they would be counted again in the reactions), and kept as the warm
