@@ -402,7 +402,8 @@ reusing_clone! {
         pub iinv: Vec<Mat3>,
         /// World inertia and inverse at the orientations `q_end` the last substep ended with (its
         /// end-of-step angular velocity computed them), valid while `ends_valid`: the next
-        /// substep takes them where its orientations are still those, bit for bit.
+        /// substep takes them where its orientations are still those, bit for bit (by a swap
+        /// with `iw`, `iinv`, which ends their validity).
         pub iw_end: Vec<Mat3>,
         pub iinv_end: Vec<Mat3>,
         pub q_end: Vec<Quat>,
@@ -2414,12 +2415,19 @@ impl Island {
     #[inline(always)]
     fn update_inertias_body(&mut self) {
         self.preview_fresh = false;
+        // The end inertias are taken whole, by a swap rather than a copy of 288 bytes per body,
+        // and are no longer the end ones (a retaken attempt computes them again, the same
+        // numbers); the bodies no longer at their end orientation get their own. Alternated
+        // per call: spider 1000 35 -> 17 us, chain 1000 8.4 -> 2.7 us, Strandbeest 50 9.8 -> 5.3 us.
+        let reuse = std::mem::take(&mut self.ends_valid);
+        if reuse {
+            std::mem::swap(&mut self.iw, &mut self.iw_end);
+            std::mem::swap(&mut self.iinv, &mut self.iinv_end);
+        }
         for l in 0..self.x.len() {
             let (q, qe) = (&self.q[l].as_ref().coords, &self.q_end[l].as_ref().coords);
-            if self.ends_valid && same_bits(q.as_slice(), qe.as_slice()) {
+            if reuse && same_bits(q.as_slice(), qe.as_slice()) {
                 // (the same function of the same numbers)
-                self.iw[l] = self.iw_end[l];
-                self.iinv[l] = self.iinv_end[l];
                 continue;
             }
             let (iw, iinv) = world_inertias(&self.q[l], &self.inertia[l], &self.inv_inertia[l]);
