@@ -362,13 +362,14 @@ fn forces_act_for_one_frame_and_damping_from_the_frame_it_is_set() {
     world.set_body_linear_damping(b, c).unwrap();
     world.step(H).unwrap();
     assert_eq!(speed(&world), v1 / (1.0 + H * c));
-    // and a body created damped in another frame too
+    // set back to zero: no more damping
     world.set_body_linear_damping(b, 0.0).unwrap();
     world.step(H).unwrap();
     let v2 = speed(&world);
     assert_eq!(v2, v1 / (1.0 + H * c));
     world.step(H).unwrap();
     assert_eq!(speed(&world), v2);
+    // a body created damped, after frames in which the pass was skipped
     let d = cube(
         &mut world,
         Vec3::new(3.0, 0.0, 0.0),
