@@ -5,16 +5,7 @@ use std::f64::consts::PI;
 use tenon::*;
 
 mod support;
-use support::{beside_cell_edges, flat_height_field};
-
-/// A world without gravity.
-fn weightless() -> World {
-    World::new(WorldSettings {
-        gravity: Vec3::zeros(),
-        ..Default::default()
-    })
-    .unwrap()
-}
+use support::{beside_cell_edges, flat_height_field, weightless};
 
 fn ground(world: &mut World, normal: Vec3, material: Material) -> (BodyHandle, ShapeHandle) {
     let g = world

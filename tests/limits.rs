@@ -5,13 +5,8 @@ use std::f64::consts::PI;
 use tenon::scenes;
 use tenon::*;
 
-fn weightless() -> World {
-    World::new(WorldSettings {
-        gravity: Vec3::zeros(),
-        ..Default::default()
-    })
-    .unwrap()
-}
+mod support;
+use support::weightless;
 
 /// A 1 m bar hanging from a hinge about y at the origin (its centre 0.5 m along -z), no gravity.
 fn hinged_bar(world: &mut World, limits: JointLimits) -> (BodyHandle, JointHandle) {

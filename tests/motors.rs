@@ -6,15 +6,7 @@ use tenon::scenes;
 use tenon::*;
 
 mod support;
-use support::sleeping_world;
-
-fn weightless() -> World {
-    World::new(WorldSettings {
-        gravity: Vec3::zeros(),
-        ..Default::default()
-    })
-    .unwrap()
-}
+use support::{sleeping_world, weightless};
 
 fn velocity_motor(speed: f64, max_force: f64) -> Motor {
     Motor {

@@ -5,15 +5,10 @@
 use tenon::scenes;
 use tenon::*;
 
-const H: f64 = 1.0 / 60.0;
+mod support;
+use support::weightless;
 
-fn weightless() -> World {
-    World::new(WorldSettings {
-        gravity: Vec3::zeros(),
-        ..Default::default()
-    })
-    .unwrap()
-}
+const H: f64 = 1.0 / 60.0;
 
 /// A 1 m, 2 kg rod along +x from the origin on a cylindrical joint about x, its anchor at the
 /// origin (on the axis).

@@ -5,14 +5,8 @@ use std::f64::consts::PI;
 use tenon::scenes::{self, Strandbeest, StrandbeestLeg};
 use tenon::*;
 
-/// A world without gravity.
-fn weightless() -> World {
-    World::new(WorldSettings {
-        gravity: Vec3::zeros(),
-        ..Default::default()
-    })
-    .unwrap()
-}
+mod support;
+use support::weightless;
 
 /// Jansen's "holy numbers" in cm, converted here independently of the scene builder.
 const HOLY_CM: [f64; 13] = [

@@ -4,6 +4,15 @@
 
 use tenon::*;
 
+/// A world without gravity, its other settings the defaults.
+pub fn weightless() -> World {
+    World::new(WorldSettings {
+        gravity: Vec3::zeros(),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
 /// A world with sleep on at the default thresholds.
 pub fn sleeping_world() -> World {
     let mut world = World::default();
