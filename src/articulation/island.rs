@@ -1116,10 +1116,11 @@ impl Island {
         }
         self.motor_left = left.max(h);
         for (k, ij) in self.joints.iter().enumerate() {
-            // (a joint without a coordinate keeps the 0 it was created with, and a motor needs
-            // a coordinate: nothing to read in its slot but a servo's target. The spider's
-            // 2000 ball joints: their slots, 416 bytes apart, were a fifth of its gather)
-            if ij.slot == SPLIT_JOINT || !(ij.coordinate || ij.motor || ij.servo) {
+            // (a joint without a coordinate keeps the 0 it was created with, and only a joint
+            // with a coordinate carries a motor: nothing to read in its slot but a ball joint's
+            // servo target. The spider's 2000 ball joints: their slots, 416 bytes apart, were a
+            // fifth of its gather)
+            if ij.slot == SPLIT_JOINT || !(ij.coordinate || ij.servo) {
                 continue;
             }
             let j = joints.slot(ij.slot);
@@ -1491,14 +1492,9 @@ impl Island {
             let [aa, ab] = &self.anchors[k];
             let d = ball_rows(&pa, &pb, aa, ab, out);
             // Its violations, the anchors' separation, from registers rather than read back
-            // from the rows just written; no limit rows (the loops below, in the same order).
-            // Alternated per evaluation: heavy chain 992 -> 806 ns, chain of 1000 links 32.6
-            // -> 30.3 us, spider 1000 99.6 -> 96.1 us.
-            let mut jw: f64 = 0.0;
-            for c in [d.x, d.y, d.z] {
-                jw = worse(jw, c.abs());
-                *sq += c * c;
-            }
+            // from the rows just written; no limit rows. Alternated per evaluation: heavy chain
+            // 992 -> 806 ns, chain of 1000 links 32.6 -> 30.3 us, spider 1000 99.6 -> 96.1 us.
+            let jw = rows_violation([d.x, d.y, d.z], sq);
             if into_trial {
                 self.trial_c[range].copy_from_slice(d.as_slice());
             }
@@ -1515,11 +1511,7 @@ impl Island {
                 model.eval_friction(&pa, &pb, &reference, &mut out[n..]);
             }
         }
-        let mut jw: f64 = 0.0;
-        for r in out.iter() {
-            jw = worse(jw, r.c.abs());
-            *sq += r.c * r.c;
-        }
+        let mut jw = rows_violation(out.iter().map(|r| r.c), sq);
         if into_trial {
             for (c, r) in self.trial_c[range].iter_mut().zip(out.iter()) {
                 *c = r.c;
@@ -2435,6 +2427,18 @@ impl Island {
             self.iinv[l] = iinv;
         }
     }
+}
+
+/// The violation of a joint's rows whose violations are `cs`: the largest `|c|`, NaN if one is
+/// ([`worse`]); each `c^2` is added to `sq`, in order.
+#[inline(always)]
+fn rows_violation(cs: impl IntoIterator<Item = f64>, sq: &mut f64) -> f64 {
+    let mut jw: f64 = 0.0;
+    for c in cs {
+        jw = worse(jw, c.abs());
+        *sq += c * c;
+    }
+    jw
 }
 
 /// The larger of a joint's violation so far and the next measure, NaN if either is: a NaN

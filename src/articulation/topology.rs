@@ -325,10 +325,12 @@ mod tests {
 
     /// The island keeps each joint's anchors (a joint's frames never change) and says which
     /// joints are plain ball joints, which report a coordinate and which have rows of their
-    /// bodies' poses alone (all but the limited and the servo ball joints), as the joints' own
-    /// models do; the split hub's fixed joints have zero anchors, as `SPLIT_MODEL`. A plain ball
-    /// joint's rows from the kept anchors are its model's, and the compact violations the joint
-    /// correction's right-hand side reads are those of the rows at the previews.
+    /// bodies' poses alone (all but the limited and the servo ball joints and the motored
+    /// hinge), as the joints' own models do; a joint with a hard motor has a coordinate or is a
+    /// servo (the gather reads no other joint's slot). The split hub's fixed joints have zero
+    /// anchors, as `SPLIT_MODEL`. A plain ball joint's rows from the kept anchors are its
+    /// model's, and the compact violations the joint correction's right-hand side reads are
+    /// those of the rows at the previews.
     #[test]
     fn an_island_keeps_its_joints_anchors_and_kinds_as_the_joints_have_them() {
         use crate::articulation::island::SPLIT_JOINT;
@@ -340,7 +342,13 @@ mod tests {
             let b = scenes::bar(w, Vec3::new(1.0, 0.0, 5.0), Vec3::new(2.0, 0.0, 5.0), 1.0);
             let c = scenes::bar(w, Vec3::new(2.0, 0.0, 5.0), Vec3::new(3.0, 0.0, 5.0), 1.0);
             let at = |x: f64| Vec3::new(x, 0.0, 5.0);
-            scenes::joint_at(w, JointKind::Hinge, None, a, at(0.0), Vec3::y());
+            let hinge = scenes::joint_at(w, JointKind::Hinge, None, a, at(0.0), Vec3::y());
+            let turning = Motor {
+                mode: MotorMode::Velocity,
+                target_velocity: 1.0,
+                ..Motor::default()
+            };
+            w.set_joint_motor(hinge, turning).unwrap();
             let cone = JointLimits::cone(0.5);
             scenes::limited_joint(w, JointKind::Ball, Some(a), b, at(1.0), Vec3::x(), cone);
             let servo = scenes::joint_at(w, JointKind::Ball, Some(b), c, at(2.0), Vec3::x());
@@ -350,7 +358,7 @@ mod tests {
             };
             w.set_joint_motor(servo, hard).unwrap();
         });
-        let mut seen = [0; 6];
+        let mut seen = [0; 7];
         for island in &w.solver.islands {
             assert_eq!(island.anchors.len(), island.joints.len());
             for (k, ij) in island.joints.iter().enumerate() {
@@ -366,6 +374,9 @@ mod tests {
                 seen[3] += usize::from(m.kind == JointKind::Ball && ij.ln > 0);
                 seen[4] += usize::from(ij.servo);
                 seen[5] += usize::from(!ij.pose_only);
+                seen[6] += usize::from(ij.motor);
+                // (the gather reads a joint's slot only where it has a coordinate or a servo)
+                assert!(ij.coordinate || ij.servo || !ij.motor, "joint {k}");
                 if ij.plain_ball {
                     let rows = &island.trial[ij.off as usize..(ij.off + ij.n) as usize];
                     let mut out = [crate::joint::Row::default(); 3];
@@ -383,7 +394,7 @@ mod tests {
         assert!(parts > 0);
         assert_eq!(seen[0], parts as usize, "{seen:?}");
         assert_eq!(seen[1], 201, "{seen:?}");
-        assert_eq!(seen[2..], [1, 1, 1, 2], "{seen:?}");
+        assert_eq!(seen[2..], [1, 1, 1, 3, 2], "{seen:?}");
     }
 
     /// Trees (a split hub's parts included) factor `A` itself; a loop, also one closed through
