@@ -448,7 +448,7 @@ pub(crate) fn gyroscopic(iw: &Mat3, iinv: &Mat3, w: &Vec3) -> Vec3 {
 
 /// `-s d sigma*/dw = s I^-1 ([w]x I - [I w]x)`: the derivative of [`gyroscopic`] scaled by `-s`
 /// (the end-of-step velocity's Newton step, the preview's pull-back).
-#[inline]
+#[inline(always)]
 pub(crate) fn gyroscopic_slope(s: f64, iw: &Mat3, iinv: &Mat3, w: &Vec3) -> Mat3 {
     s * iinv * (crate::math::skew(w) * iw - crate::math::skew(&(iw * w)))
 }

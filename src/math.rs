@@ -94,7 +94,7 @@ pub fn vec_finite(v: &Vec3) -> bool {
 /// `[sin(t / 2) / t, cos(t / 2)]` of `t = |phi|` ([`rotation_vector_halves`]; no trigonometry
 /// here): `I + (1 - cos t) / t^2 K + (t - sin t) / t^3 K^2`, `K = [phi]x`, with
 /// `1 - cos t = 2 sin^2(t / 2)` and `sin t = 2 sin(t / 2) cos(t / 2)`.
-#[inline]
+#[inline(always)]
 pub fn so3_left_jacobian(phi: &Vec3, [s, c]: [f64; 2]) -> Mat3 {
     let t2 = phi.norm_squared();
     let k = skew(phi);
