@@ -515,8 +515,8 @@ fn heavy_chain_falling_on_the_ground_keeps_joints_and_contacts_in_every_substep(
 /// such pairs; after, 41 events, 1 frame with a pair touching only within it). Whether a
 /// landing has such frames depends on its trajectory (with the pushes against joints left out
 /// of the warm starts, 5 of 22 ground heights from 7.9 to 8.2 m had one or two; with the
-/// coupled contacts' joint impulses summed lazily, 2 of 8): five heights, of which the last
-/// two have one each in this build.
+/// coupled contacts' joint impulses summed lazily, 2 of 8): five heights, with 7 such frames
+/// among them in this build (three at 8 m, one at 8.2 m, three at 7.97 m).
 #[test]
 fn a_frame_split_into_substeps_reports_the_frames_contact_events() {
     // the pairs of bodies, and of shapes (the lower slot first), touching at the end of a step
@@ -573,9 +573,10 @@ fn a_frame_split_into_substeps_reports_the_frames_contact_events() {
             "ground {ground}: {split} frames split into substeps with contacts, {events} events; \
              {transients} frames so far with pairs touching only within them"
         );
-        // (measured 176-185)
+        // (measured 184-209 in this build; 61-216 over 8 trajectories at each height that
+        // differ at rounding level, h = 1/60 (1 + 3e-15 k): enough split frames to check)
         assert!(
-            split >= 150,
+            split >= 30,
             "ground {ground}: {split} frames split into substeps with contacts"
         );
         // (a smoke check: the per-pair checks above are the test; measured 19-65 events, as
