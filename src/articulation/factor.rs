@@ -1097,7 +1097,7 @@ fn panel_cholesky<const WIDE: bool>(
         if d < small {
             counts.1 += 1;
         }
-        let inv = 1.0 / d.sqrt();
+        let inv = d.sqrt() * (1.0 / d);
         col[c] = inv;
         // `done` holds the c finished columns of ld rows, `col` has ld rows
         assert!(done.len() == c * ld && col.len() == ld);
