@@ -1097,6 +1097,8 @@ fn panel_cholesky<const WIDE: bool>(
         if d < small {
             counts.1 += 1;
         }
+        // (the square root and the division side by side, not one waiting on the other: the
+        // factorization 13-20 % faster on chains, docs/BENCHMARKS.md)
         let inv = d.sqrt() * (1.0 / d);
         col[c] = inv;
         // `done` holds the c finished columns of ld rows, `col` has ld rows
