@@ -503,7 +503,7 @@ mod tests {
     fn a_tree_keeping_its_norm_steps_as_measuring_it_every_substep() {
         let heavy = |w: &mut World| drop(scenes::heavy_chain(w, 20, 1e5));
         // (the counts move with the chain's trajectory: the term in 8 frames, the norm measured
-        // in 106 of 119)
+        // in 108 of 119)
         let (terms, measures) = kept_norm_against_measured(1e-4, heavy);
         assert!(
             (1..=30).contains(&terms) && measures >= 90,
