@@ -4,6 +4,9 @@
 use tenon::scenes;
 use tenon::*;
 
+mod support;
+use support::frame_at_rounding;
+
 /// What a scene needed over a run.
 #[derive(Debug, Default)]
 struct Run {
@@ -1494,8 +1497,8 @@ fn a_jointed_heap_of_overlapping_cubes_is_moved_apart_without_popping() {
 /// depth that did make the points shallower). Here four of them.
 #[test]
 fn a_heap_whose_joints_hold_cubes_into_each_other_stays_calm_and_reports_the_overlap() {
-    for k in [0.0, 1.0, 4.0, 5.0] {
-        let h = 1.0 / 60.0 * (1.0 + 3e-15 * k);
+    for k in [0, 1, 4, 5] {
+        let h = frame_at_rounding(k);
         let mut world = World::default();
         let cubes = scenes::jointed_heap(&mut world, 2, 3, 2);
         let energy0 = world.kinetic_energy() + world.potential_energy();

@@ -60,9 +60,10 @@ const MOMENTUM_TOLERANCE: f64 = 1e3;
 /// Heavy chain, 300 frames at each load from 950 to 1050 kg in steps of 2 kg: with 4, 2 loads
 /// substep (966 and 1010 kg), with 6 none, 1.7 % fewer iterations; over 600 frames at 92 loads
 /// from 600 to 4000 kg and at 10^4, 3 10^4 and 10^5 kg no load substeps either way, the
-/// iterations within 0.1 %. With 5, the whipping chain of the tests thrown at 8 m/s went from 30.2 to 51.3
-/// iterations per frame (8 substeps instead of 4); with 6, 31.1. (Measured before the pivots'
-/// square roots moved the trajectories; with them, and 4, the 1:1000 chain itself substepped.)
+/// iterations within 0.1 %. With 5, the whipping chain of the tests thrown at 8 m/s went from
+/// 30.2 to 51.3 iterations per frame (8 substeps instead of 4); with 6, 31.1. (Measured before
+/// the pivots' square roots moved the trajectories; with them, and 4, the 1:1000 chain itself
+/// substepped.)
 const MAX_IDLE: u32 = 6;
 
 /// Geometric stiffness is used on trees with at least this ratio of heaviest to lightest body

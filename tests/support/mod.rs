@@ -13,6 +13,13 @@ pub fn weightless() -> World {
     .unwrap()
 }
 
+/// Step `k` of a family of frame steps around 1/60 s that differ at rounding level,
+/// `1/60 (1 + 3e-15 k)` s: trajectories as close as a change in the order of floating-point
+/// operations moves a scene, for what depends on its exact trajectory (k = 0 is 1/60 s).
+pub fn frame_at_rounding(k: u32) -> f64 {
+    1.0 / 60.0 * (1.0 + 3e-15 * f64::from(k))
+}
+
 /// A world with sleep on at the default thresholds.
 pub fn sleeping_world() -> World {
     let mut world = World::default();
